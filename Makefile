@@ -1,0 +1,67 @@
+# shipdesk — the two commands are `make run` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+GO ?= go
+BIN := bin/shipdesk
+DEV_PG := var/pg
+TEST_PG := var/pgtest
+GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
+
+.PHONY: run build test check vet fmt-check generate stop-db db test-db chromium bench vendor-htmx clean
+
+## run: private PostgreSQL (unless DATABASE_URL is set), migrate, demo users, serve on 127.0.0.1:8080
+run: build
+	@if [ -z "$${DATABASE_URL:-}" ]; then DATABASE_URL=$$(scripts/pg.sh start $(DEV_PG)); export DATABASE_URL; fi; \
+	exec ./$(BIN) serve --migrate --seed-demo
+
+build:
+	$(GO) build -o $(BIN) ./cmd/shipdesk
+
+## test: vet, format and generate checks, then every test (unit, storage, HTTP, sandbox, browser)
+test: check test-db chromium
+	@export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
+	$(GO) test $(GO_TEST_FLAGS) ./...
+
+check: vet fmt-check generate
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$') 2>&1); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@$(GO) tool templ fmt -fail . >/dev/null || { echo "templ fmt would change .templ files: run go tool templ fmt ."; exit 1; }
+
+## generate: templ generate must leave the committed files unchanged
+generate:
+	@$(GO) tool templ generate >/dev/null
+	@if [ -n "$$(git status --porcelain -- '*_templ.go')" ]; then \
+		echo "templ generate changed generated files (commit them):"; git status --porcelain -- '*_templ.go'; exit 1; fi
+
+db:
+	@scripts/pg.sh start $(DEV_PG) >/dev/null
+
+stop-db:
+	@scripts/pg.sh stop $(DEV_PG)
+	@scripts/pg.sh stop $(TEST_PG)
+
+## chromium: Debian's chromium for the browser tests, installed when missing
+chromium:
+	@command -v chromium >/dev/null 2>&1 || scripts/install-chromium.sh
+
+bench: test-db
+	@export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+test-db:
+	@scripts/pg.sh start $(TEST_PG) --fast >/dev/null
+
+## vendor-htmx: refresh the vendored htmx files (pinned versions, never "latest")
+vendor-htmx:
+	@tmp=$$(mktemp -d); cd $$tmp && npm pack --silent htmx.org@2.0.11 htmx-ext-response-targets@2.0.4 >/dev/null && \
+	tar xzf htmx.org-2.0.11.tgz && cp package/dist/htmx.min.js $(CURDIR)/static/htmx.min.js && rm -rf package && \
+	tar xzf htmx-ext-response-targets-2.0.4.tgz && cp package/dist/response-targets.min.js $(CURDIR)/static/response-targets.js && \
+	rm -rf $$tmp
+
+clean: stop-db
+	rm -rf bin var

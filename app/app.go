@@ -1,0 +1,60 @@
+// Package app wires shipdesk's parts together: storage, the staff service, the
+// handlers and the web server. The binary and the end-to-end tests both build the
+// dashboard here, so a test runs exactly what production runs.
+package app
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"shipdesk/handlers"
+	"shipdesk/staff"
+	"shipdesk/storage"
+	"shipdesk/web"
+)
+
+// Options configure the dashboard.
+type Options struct {
+	SessionKey  []byte
+	TrustProxy  bool
+	IdleTimeout time.Duration
+	MaxSession  time.Duration
+	BcryptCost  int // 0: bcrypt's default; tests use the minimum
+	Throttle    staff.Throttle
+}
+
+// App is the assembled dashboard.
+type App struct {
+	DB      *storage.DB
+	Staff   *staff.Service
+	Handler http.Handler
+}
+
+// New assembles the dashboard on an open, migrated database.
+func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
+	if o.MaxSession == 0 {
+		o.MaxSession = 12 * time.Hour
+	}
+	accounts, err := staff.New(db, staff.Config{IdleTimeout: o.IdleTimeout, AbsoluteTimeout: o.MaxSession, BcryptCost: o.BcryptCost, Throttle: o.Throttle})
+	if err != nil {
+		return nil, err
+	}
+	sess, err := web.NewSessions(o.SessionKey, o.MaxSession, o.TrustProxy)
+	if err != nil {
+		return nil, err
+	}
+	h := &handlers.Handlers{
+		Staff:      accounts,
+		Audit:      db,
+		Sessions:   sess,
+		Database:   db,
+		Log:        log,
+		TrustProxy: o.TrustProxy,
+	}
+	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy})
+	if err != nil {
+		return nil, err
+	}
+	return &App{DB: db, Staff: accounts, Handler: srv}, nil
+}

@@ -1,0 +1,123 @@
+// Package apptest starts the real dashboard on a real HTTP server with a fresh
+// database, for handler and browser tests.
+package apptest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"shipdesk/app"
+	"shipdesk/identity"
+	"shipdesk/staff"
+	"shipdesk/storage/pgtest"
+)
+
+// Env is a running dashboard.
+type Env struct {
+	T      testing.TB
+	URL    string
+	App    *app.App
+	Server *httptest.Server
+}
+
+// Start runs the dashboard with a fresh migrated database until t ends.
+func Start(t testing.TB) *Env {
+	t.Helper()
+	db := pgtest.New(t)
+	a, err := app.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{
+		SessionKey: []byte(strings.Repeat("k", 32)),
+		BcryptCost: bcrypt.MinCost,
+	})
+	if err != nil {
+		t.Fatalf("assemble app: %v", err)
+	}
+	srv := httptest.NewServer(a.Handler)
+	t.Cleanup(srv.Close)
+	return &Env{T: t, URL: srv.URL, App: a, Server: srv}
+}
+
+// AddUser creates an account and returns its password.
+func (e *Env) AddUser(username string, role identity.Role) string {
+	e.T.Helper()
+	pw := "pw-" + username + "-long-enough"
+	if _, err := e.App.Staff.AddUser(context.Background(), staff.CLI, username, role, pw); err != nil {
+		e.T.Fatalf("add user %s: %v", username, err)
+	}
+	return pw
+}
+
+// Browser is an HTTP client with a cookie jar that does not follow redirects, so
+// tests see each 303. It sends Origin like a browser does on same-site posts.
+type Browser struct {
+	env *Env
+	*http.Client
+}
+
+// NewBrowser returns a fresh client without cookies.
+func (e *Env) NewBrowser() *Browser {
+	jar, _ := cookiejar.New(nil)
+	return &Browser{env: e, Client: &http.Client{
+		Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}}
+}
+
+// SignedIn returns a client signed in as a new user of role.
+func (e *Env) SignedIn(role identity.Role) *Browser {
+	e.T.Helper()
+	name := string(role) + "1"
+	pw := e.AddUser(name, role)
+	b := e.NewBrowser()
+	resp := b.PostForm("/login", url.Values{"username": {name}, "password": {pw}})
+	if resp.StatusCode != http.StatusSeeOther {
+		e.T.Fatalf("sign in as %s: status %d: %s", name, resp.StatusCode, resp.Body)
+	}
+	return b
+}
+
+// Response is a read answer.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Body       string
+}
+
+// Get fetches path.
+func (b *Browser) Get(path string) Response {
+	b.env.T.Helper()
+	req, _ := http.NewRequest(http.MethodGet, b.env.URL+path, nil)
+	return b.Do(req)
+}
+
+// PostForm posts a form from our own origin.
+func (b *Browser) PostForm(path string, form url.Values) Response {
+	b.env.T.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.env.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", b.env.URL)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	return b.Do(req)
+}
+
+// Do sends a request and reads the whole answer.
+func (b *Browser) Do(req *http.Request) Response {
+	b.env.T.Helper()
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		b.env.T.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: string(body)}
+}

@@ -1,0 +1,91 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+
+	"shipdesk/apperr"
+	"shipdesk/httpx"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+	"shipdesk/views"
+)
+
+// maxFormBytes bounds every ordinary form post.
+const maxFormBytes = 64 << 10
+
+// LoginForm shows the sign-in form; a signed-in person goes home.
+func (h *Handlers) LoginForm(w http.ResponseWriter, r *http.Request) {
+	if identity.From(r.Context()) != nil {
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	next := httpx.LocalPath(r.URL.Query().Get("next"))
+	h.render(w, r, http.StatusOK, views.Login(h.page(w, r, i18n.T(r.Context(), "login.title"), ""), views.Form{}, next))
+}
+
+// Login checks the credentials, starts a session and goes to ?next. A failure
+// re-renders the form with the username kept and the password cleared.
+func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !parseForm(w, r) {
+		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
+		return
+	}
+	username := strings.TrimSpace(r.PostFormValue("username"))
+	password := r.PostFormValue("password")
+	next := httpx.LocalPath(r.PostFormValue("next"))
+	form := views.Form{Values: map[string]string{"username": username}}
+
+	if username == "" || password == "" {
+		form.Message = i18n.T(ctx, "login.missing")
+		form.Errors = map[string]string{}
+		if username == "" {
+			form.Errors["username"] = i18n.T(ctx, "login.missing")
+		}
+		if password == "" {
+			form.Errors["password"] = i18n.T(ctx, "login.missing")
+		}
+		h.render(w, r, http.StatusUnprocessableEntity, views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
+		return
+	}
+
+	_, token, err := h.Staff.SignIn(ctx, username, password, h.address(r), r.UserAgent())
+	if err != nil {
+		switch apperr.CodeOf(err) {
+		case apperr.Unauthorized, apperr.TooMany:
+			form.Message = apperr.MessageOf(err, i18n.T(ctx, "login.failed"))
+			h.render(w, r, statusOf(apperr.CodeOf(err)), views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
+		default:
+			h.Fail(w, r, err)
+		}
+		return
+	}
+	if err := h.Sessions.Start(w, r, token); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// Logout ends the session, in the database as well as in the browser, so a copied
+// cookie stops working too.
+func (h *Handlers) Logout(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := h.Staff.SignOut(ctx, identity.From(ctx), h.Sessions.Token(r), h.address(r)); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if err := h.Sessions.End(w, r); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "login.signed_out")})
+	redirect(w, r, "/login")
+}
+
+// parseForm reads a url-encoded or multipart form of bounded size.
+func parseForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	return r.ParseForm() == nil
+}

@@ -1,0 +1,178 @@
+// Package handlers turns HTTP requests into calls of the domain packages and renders
+// the answer with views. Each handler parses, calls and renders; nothing more.
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+
+	"shipdesk/apperr"
+	"shipdesk/httpx"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+	"shipdesk/staff"
+	"shipdesk/storage"
+	"shipdesk/views"
+)
+
+// StaffService is sign-in and account management (staff.Service).
+type StaffService interface {
+	SignIn(ctx context.Context, username, password, address, userAgent string) (*identity.Staff, string, error)
+	SignOut(ctx context.Context, st *identity.Staff, token, address string) error
+	Users(ctx context.Context) ([]storage.User, error)
+	AddUser(ctx context.Context, by staff.Actor, username string, role identity.Role, password string) (storage.User, error)
+	SetPassword(ctx context.Context, by staff.Actor, userID int64, password string) error
+	SetDisabled(ctx context.Context, by staff.Actor, userID int64, disabled bool) error
+}
+
+// AuditLog reads the audit log and users for the manager pages.
+type AuditLog interface {
+	ListAuditAbout(ctx context.Context, username string, limit int) ([]storage.AuditEntry, error)
+	UserByID(ctx context.Context, id int64) (storage.User, error)
+}
+
+// Sessions keeps the session cookie: its token and one-time flash messages.
+type Sessions interface {
+	Token(r *http.Request) string
+	Start(w http.ResponseWriter, r *http.Request, token string) error
+	End(w http.ResponseWriter, r *http.Request) error
+	AddFlash(w http.ResponseWriter, r *http.Request, f views.Flash)
+	TakeFlashes(w http.ResponseWriter, r *http.Request) []views.Flash
+}
+
+// Pinger checks a dependency for /readyz.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Handlers holds what the handlers depend on.
+type Handlers struct {
+	Staff      StaffService
+	Audit      AuditLog
+	Sessions   Sessions
+	Database   Pinger
+	Log        *slog.Logger
+	Sandbox    bool // the upstream is the simulator: pages say so
+	TrustProxy bool // believe X-Forwarded-For / -Proto from a reverse proxy
+}
+
+// page builds the layout model for a request; it takes the pending flashes.
+func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, area identity.Area) views.Page {
+	return views.Page{
+		Title:   title,
+		Staff:   identity.From(r.Context()),
+		Area:    area,
+		Flashes: h.Sessions.TakeFlashes(w, r),
+		Sandbox: h.Sandbox,
+	}
+}
+
+func (h *Handlers) address(r *http.Request) string { return httpx.ClientAddress(r, h.TrustProxy) }
+
+func (h *Handlers) actor(r *http.Request) staff.Actor {
+	return staff.ActorOf(identity.From(r.Context()), h.address(r))
+}
+
+// render writes a component with status. It renders into a buffer first, so a
+// template error becomes a clean 500 instead of half a page.
+func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
+		h.Log.Error("render", "err", err, "request_id", httpx.RequestID(r.Context()))
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Add("Vary", "HX-Request")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// redirect answers a successful post: 303 to target, or HX-Redirect for htmx.
+func redirect(w http.ResponseWriter, r *http.Request, target string) {
+	if httpx.IsHTMX(r) {
+		w.Header().Set("HX-Redirect", target)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// statusOf maps an error code to an HTTP status.
+func statusOf(code apperr.Code) int {
+	switch code {
+	case apperr.Invalid:
+		return http.StatusUnprocessableEntity
+	case apperr.NotFound:
+		return http.StatusNotFound
+	case apperr.Conflict:
+		return http.StatusConflict
+	case apperr.Unauthorized:
+		return http.StatusUnauthorized
+	case apperr.Forbidden:
+		return http.StatusForbidden
+	case apperr.TooMany:
+		return http.StatusTooManyRequests
+	case apperr.Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// Fail renders err for a person: its own message for expected errors, an apology
+// with the request id for internal ones (which are logged, never shown).
+func (h *Handlers) Fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := apperr.CodeOf(err)
+	status := statusOf(code)
+	ctx := r.Context()
+	text := apperr.MessageOf(err, "")
+	if code == apperr.Internal || text == "" {
+		h.Log.Error("request failed", "err", err, "request_id", httpx.RequestID(ctx), "path", r.URL.Path)
+		status = http.StatusInternalServerError
+		text = i18n.T(ctx, "error.500.text", httpx.RequestID(ctx))
+	}
+	h.ErrorStatus(w, r, status, text)
+}
+
+// ErrorStatus renders the error page (or, for htmx, the error box) for status;
+// an empty text takes the catalog's text for the status.
+func (h *Handlers) ErrorStatus(w http.ResponseWriter, r *http.Request, status int, text string) {
+	ctx := r.Context()
+	key := errorKey(status)
+	if text == "" {
+		text = i18n.T(ctx, key+".text", httpx.RequestID(ctx))
+	}
+	title := i18n.T(ctx, key+".title")
+	if httpx.IsHTMX(r) {
+		h.render(w, r, status, views.ErrorBox(title, text, status))
+		return
+	}
+	h.render(w, r, status, views.ErrorPage(h.page(w, r, title, ""), title, text, status))
+}
+
+// errorKey is the catalog prefix of the title and text for a status.
+func errorKey(status int) string {
+	switch {
+	case status == http.StatusForbidden, status == http.StatusNotFound, status == http.StatusServiceUnavailable:
+		return "error." + strconv.Itoa(status)
+	case status >= 500:
+		return "error.500"
+	}
+	return "error.4xx"
+}
+
+// NotFound is the 404 page.
+func (h *Handlers) NotFound(w http.ResponseWriter, r *http.Request) {
+	h.ErrorStatus(w, r, http.StatusNotFound, "")
+}
+
+// Forbidden is the 403 page.
+func (h *Handlers) Forbidden(w http.ResponseWriter, r *http.Request) {
+	h.ErrorStatus(w, r, http.StatusForbidden, "")
+}

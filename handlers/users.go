@@ -1,0 +1,149 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"shipdesk/apperr"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+	"shipdesk/storage"
+	"shipdesk/views"
+)
+
+// Users lists staff accounts with the form to add one.
+func (h *Handlers) Users(w http.ResponseWriter, r *http.Request) {
+	h.renderUsers(w, r, http.StatusOK, views.Form{Values: map[string]string{"role": string(identity.Clerk)}})
+}
+
+func (h *Handlers) renderUsers(w http.ResponseWriter, r *http.Request, status int, add views.Form) {
+	users, err := h.Staff.Users(r.Context())
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	rows := make([]views.UserRow, 0, len(users))
+	for _, u := range users {
+		rows = append(rows, userRow(u))
+	}
+	h.render(w, r, status, views.Users(h.page(w, r, i18n.T(r.Context(), "users.title"), identity.Users), rows, add))
+}
+
+func userRow(u storage.User) views.UserRow {
+	return views.UserRow{ID: u.ID, Username: u.Username, Role: string(u.Role), Disabled: u.Disabled(), Created: views.FormatTime(u.CreatedAt)}
+}
+
+// AddUser creates an account; invalid input re-renders the form with what was typed.
+func (h *Handlers) AddUser(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !parseForm(w, r) {
+		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
+		return
+	}
+	username := strings.TrimSpace(r.PostFormValue("username"))
+	role := r.PostFormValue("role")
+	u, err := h.Staff.AddUser(ctx, h.actor(r), username, identity.Role(role), r.PostFormValue("password"))
+	if err != nil {
+		if apperr.Is(err, apperr.Invalid) {
+			form := views.Form{
+				Values:  map[string]string{"username": username, "role": role},
+				Errors:  apperr.FieldsOf(err),
+				Message: i18n.T(ctx, "users.fix"),
+			}
+			h.renderUsers(w, r, http.StatusUnprocessableEntity, form)
+			return
+		}
+		h.Fail(w, r, err)
+		return
+	}
+	h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "users.added", u.Username)})
+	redirect(w, r, "/users")
+}
+
+// UserDetail shows one account with reset and disable actions and its audit trail.
+func (h *Handlers) UserDetail(w http.ResponseWriter, r *http.Request) {
+	h.renderUserDetail(w, r, http.StatusOK, views.Form{})
+}
+
+func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, status int, reset views.Form) {
+	ctx := r.Context()
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	u, err := h.Audit.UserByID(ctx, id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	entries, err := h.Audit.ListAuditAbout(ctx, u.Username, 50)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	audit := make([]views.AuditRow, 0, len(entries))
+	for _, e := range entries {
+		audit = append(audit, views.AuditRow{When: views.FormatTime(e.At), Who: e.ActorName, What: e.Action, Target: e.Target, Address: e.Address})
+	}
+	h.render(w, r, status, views.UserDetail(h.page(w, r, i18n.T(ctx, "users.detail_title", u.Username), identity.Users), userRow(u), reset, audit))
+}
+
+// ResetPassword sets a new password typed by the manager.
+func (h *Handlers) ResetPassword(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id, ok := pathID(r)
+	if !ok || !parseForm(w, r) {
+		h.NotFound(w, r)
+		return
+	}
+	err := h.Staff.SetPassword(ctx, h.actor(r), id, r.PostFormValue("password"))
+	if apperr.Is(err, apperr.Invalid) {
+		h.renderUserDetail(w, r, http.StatusUnprocessableEntity, views.Form{Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")})
+		return
+	}
+	h.afterUserChange(w, r, id, err, "users.reset_done")
+}
+
+// SetDisabled returns the handler that disables (true) or enables an account.
+func (h *Handlers) SetDisabled(disabled bool) http.HandlerFunc {
+	done := "users.enable_done"
+	if disabled {
+		done = "users.disable_done"
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathID(r)
+		if !ok {
+			h.NotFound(w, r)
+			return
+		}
+		h.afterUserChange(w, r, id, h.Staff.SetDisabled(r.Context(), h.actor(r), id, disabled), done)
+	}
+}
+
+// afterUserChange flashes the outcome of a change and returns to the user's page.
+func (h *Handlers) afterUserChange(w http.ResponseWriter, r *http.Request, id int64, err error, doneKey string) {
+	ctx := r.Context()
+	target := "/users/" + strconv.FormatInt(id, 10)
+	switch {
+	case err == nil:
+		u, lookupErr := h.Audit.UserByID(ctx, id)
+		if lookupErr != nil {
+			h.Fail(w, r, lookupErr)
+			return
+		}
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, doneKey, u.Username)})
+	case apperr.Is(err, apperr.Conflict):
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
+	default:
+		h.Fail(w, r, err)
+		return
+	}
+	redirect(w, r, target)
+}
+
+func pathID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0
+}

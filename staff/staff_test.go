@@ -1,0 +1,234 @@
+package staff_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"shipdesk/apperr"
+	"shipdesk/identity"
+	"shipdesk/staff"
+	"shipdesk/storage"
+	"shipdesk/storage/pgtest"
+)
+
+func newService(t *testing.T) (*staff.Service, *storage.DB) {
+	t.Helper()
+	db := pgtest.New(t)
+	s, err := staff.New(db, staff.Config{BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, db
+}
+
+func mustAdd(t *testing.T, s *staff.Service, name string, role identity.Role, pw string) storage.User {
+	t.Helper()
+	u, err := s.AddUser(context.Background(), staff.CLI, name, role, pw)
+	if err != nil {
+		t.Fatalf("add %s: %v", name, err)
+	}
+	return u
+}
+
+func TestSignInAndAuthenticate(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	st, token, err := s.SignIn(ctx, " Ivana ", "correct horse battery", "10.0.0.1", "test")
+	if err != nil {
+		t.Fatalf("sign in: %v", err)
+	}
+	if st.Role != identity.Clerk || token == "" {
+		t.Fatalf("got %+v %q", st, token)
+	}
+	got, err := s.Authenticate(ctx, token)
+	if err != nil || got.Username != "ivana" {
+		t.Fatalf("authenticate: %+v %v", got, err)
+	}
+}
+
+func TestWrongPasswordIsUnauthorized(t *testing.T) {
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	_, _, err := s.SignIn(context.Background(), "ivana", "wrong password!", "10.0.0.1", "")
+	if !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("got %v, want Unauthorized", err)
+	}
+	_, _, err = s.SignIn(context.Background(), "nobody", "wrong password!", "10.0.0.1", "")
+	if !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("unknown user: got %v, want the same Unauthorized", err)
+	}
+}
+
+func TestDisabledUserCannotSignIn(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	u := mustAdd(t, s, "petr", identity.Agent, "correct horse battery")
+	_, token, err := s.SignIn(ctx, "petr", "correct horse battery", "10.0.0.1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDisabled(ctx, staff.CLI, u.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.SignIn(ctx, "petr", "correct horse battery", "10.0.0.1", ""); !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("disabled sign-in: got %v", err)
+	}
+	if _, err := s.Authenticate(ctx, token); !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("a disabled user's existing session must end, got %v", err)
+	}
+}
+
+func TestSignOutEndsSession(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	st, token, _ := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.1", "")
+	if err := s.SignOut(ctx, st, token, "10.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, token); !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("token still valid after sign-out: %v", err)
+	}
+}
+
+func TestPasswordResetEndsSessions(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	u := mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	_, token, _ := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.1", "")
+	if err := s.SetPassword(ctx, staff.CLI, u.ID, "a brand new password"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, token); err == nil {
+		t.Fatal("session survived a password reset")
+	}
+	if _, _, err := s.SignIn(ctx, "ivana", "a brand new password", "10.0.0.1", ""); err != nil {
+		t.Fatalf("new password refused: %v", err)
+	}
+}
+
+func TestIdleAndAbsoluteExpiry(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.New(t)
+	s, _ := staff.New(db, staff.Config{BcryptCost: bcrypt.MinCost, IdleTimeout: time.Second, AbsoluteTimeout: time.Hour})
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	_, token, _ := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.1", "")
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := s.Authenticate(ctx, token); !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("idle session still valid: %v", err)
+	}
+
+	s2, _ := staff.New(db, staff.Config{BcryptCost: bcrypt.MinCost, IdleTimeout: time.Hour, AbsoluteTimeout: time.Second})
+	_, token, _ = s2.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.1", "")
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := s2.Authenticate(ctx, token); !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatalf("session past its absolute expiry still valid: %v", err)
+	}
+}
+
+func TestThrottleSlowsGuessing(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	var unauthorized, throttled int
+	for range 20 {
+		_, _, err := s.SignIn(ctx, "ivana", "guess", "10.0.0.9", "")
+		switch apperr.CodeOf(err) {
+		case apperr.Unauthorized:
+			unauthorized++
+		case apperr.TooMany:
+			throttled++
+		default:
+			t.Fatalf("unexpected %v", err)
+		}
+	}
+	if unauthorized != staff.DefaultThrottle().Free || throttled != 20-unauthorized {
+		t.Fatalf("%d checked, %d throttled: the throttle must stop checking after %d failures", unauthorized, throttled, staff.DefaultThrottle().Free)
+	}
+	// Even the right password waits: otherwise the throttle only slows wrong guesses.
+	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.9", ""); !apperr.Is(err, apperr.TooMany) {
+		t.Fatalf("right password during lock-out: got %v, want TooMany", err)
+	}
+}
+
+func TestThrottlePerAddress(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	// Spraying many usernames from one address trips the address limit.
+	for i := range staff.DefaultThrottle().AddressFree {
+		if _, _, err := s.SignIn(ctx, "user"+string(rune('a'+i%26))+string(rune('a'+i/26)), "guess", "10.0.0.7", ""); !apperr.Is(err, apperr.Unauthorized) {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.7", ""); !apperr.Is(err, apperr.TooMany) {
+		t.Fatalf("address over its limit: got %v", err)
+	}
+	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.8", ""); err != nil {
+		t.Fatalf("another address must not be throttled: %v", err)
+	}
+}
+
+func TestLastManagerCannotBeDisabled(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	m := mustAdd(t, s, "boss", identity.Manager, "correct horse battery")
+	if err := s.SetDisabled(ctx, staff.CLI, m.ID, true); !apperr.Is(err, apperr.Conflict) {
+		t.Fatalf("got %v, want Conflict", err)
+	}
+}
+
+func TestAddUserValidates(t *testing.T) {
+	s, _ := newService(t)
+	_, err := s.AddUser(context.Background(), staff.CLI, "<script>", identity.Role("admin"), "short")
+	f := apperr.FieldsOf(err)
+	for _, k := range []string{"username", "role", "password"} {
+		if f[k] == "" {
+			t.Errorf("no error on %s: %v", k, err)
+		}
+	}
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	_, err = s.AddUser(context.Background(), staff.CLI, "IVANA", identity.Clerk, "correct horse battery")
+	if apperr.FieldsOf(err)["username"] == "" {
+		t.Fatalf("duplicate username: %v", err)
+	}
+}
+
+func TestSignInsAreAudited(t *testing.T) {
+	ctx := context.Background()
+	s, db := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	st, token, _ := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.1", "")
+	_ = s.SignOut(ctx, st, token, "10.0.0.1")
+	es, err := db.ListAudit(ctx, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sign-out", "sign-in", "user added"}
+	if len(es) != len(want) {
+		t.Fatalf("audit %+v", es)
+	}
+	for i, w := range want {
+		if es[i].Action != w {
+			t.Errorf("entry %d = %s, want %s", i, es[i].Action, w)
+		}
+	}
+}
+
+func TestSeedDemoOnce(t *testing.T) {
+	s, _ := newService(t)
+	first, err := s.SeedDemo(context.Background())
+	if err != nil || len(first) != 3 || first[0].Password == "" {
+		t.Fatalf("%+v %v", first, err)
+	}
+	again, _ := s.SeedDemo(context.Background())
+	for _, d := range again {
+		if d.Password != "" {
+			t.Fatalf("second seed printed a password again for %s", d.Username)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+// Package storage is the PostgreSQL side of shipdesk: the connection pool, the
+// embedded migrations, and one file of queries per table. SQL lives only here.
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"shipdesk/apperr"
+)
+
+// DB runs queries on the pool or, inside InTx, on one transaction: the same methods
+// serve both.
+type DB struct {
+	x    sqlx.ExtContext
+	pool *sqlx.DB
+}
+
+// Open connects to PostgreSQL and checks the connection.
+func Open(ctx context.Context, url string) (*DB, error) {
+	pool, err := sqlx.Open("postgres", url)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	pool.SetMaxOpenConns(20)
+	pool.SetMaxIdleConns(10)
+	pool.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.PingContext(pingCtx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	return &DB{x: pool, pool: pool}, nil
+}
+
+// Close closes the pool.
+func (db *DB) Close() error { return db.pool.Close() }
+
+// Ping checks that the database answers (for /readyz).
+func (db *DB) Ping(ctx context.Context) error { return db.pool.PingContext(ctx) }
+
+// SQL returns the underlying pool, for migrations and tests.
+func (db *DB) SQL() *sql.DB { return db.pool.DB }
+
+// InTx runs fn in a transaction, committing when fn returns nil.
+func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
+	if _, nested := db.x.(*sqlx.Tx); nested {
+		return fn(db)
+	}
+	tx, err := db.pool.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(&DB{x: tx, pool: db.pool}); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
+	return nil
+}
+
+// notFound turns sql.ErrNoRows into an apperr NotFound with a message for a person.
+func notFound(err error, format string, args ...any) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		e := apperr.New(apperr.NotFound, format, args...)
+		e.Err = err
+		return e
+	}
+	return err
+}
+
+// conflict turns a unique violation (23505) into an apperr Conflict.
+func conflict(err error, format string, args ...any) error {
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) && pqErr.Code == "23505" {
+		e := apperr.New(apperr.Conflict, format, args...)
+		e.Err = err
+		return e
+	}
+	return err
+}

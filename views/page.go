@@ -1,0 +1,68 @@
+// Package views renders every page and fragment with templ. Components take plain
+// view models built by the handlers, and read all text from the i18n catalog.
+package views
+
+import (
+	"context"
+	"time"
+
+	"shipdesk/i18n"
+	"shipdesk/identity"
+)
+
+// Page is what the layout needs on every page.
+type Page struct {
+	Title   string
+	Staff   *identity.Staff
+	Area    identity.Area // highlighted navigation entry; empty for home
+	Flashes []Flash
+	Sandbox bool // the dashboard talks to the simulator: say so on every page
+}
+
+// Flash is a one-time message shown at the top of the next page.
+type Flash struct {
+	Kind string // "ok", "error" or "info"
+	Text string
+}
+
+// T is the catalog lookup, short for templates.
+func T(ctx context.Context, key string, args ...any) string { return i18n.T(ctx, key, args...) }
+
+// navAreas are the areas the staff member may use, in navigation order.
+func navAreas(s *identity.Staff) []identity.Area {
+	if s == nil {
+		return nil
+	}
+	var out []identity.Area
+	for _, a := range identity.Areas {
+		if s.Role.May(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func areaHref(a identity.Area) string { return "/" + string(a) }
+
+func roleName(ctx context.Context, r identity.Role) string { return T(ctx, "role."+string(r)) }
+
+// FormatTime shows a time the way staff read it: local date and minutes.
+func FormatTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
+
+// Form is a view model of a form: what was typed and what is wrong with it.
+type Form struct {
+	Values  map[string]string
+	Errors  map[string]string
+	Message string // a summary above the form
+}
+
+// Value is what was typed into field name.
+func (f Form) Value(name string) string { return f.Values[name] }
+
+// Error is the problem with field name, empty when none.
+func (f Form) Error(name string) string { return f.Errors[name] }
+
+// HasError reports whether field name has a problem.
+func (f Form) HasError(name string) bool { return f.Errors[name] != "" }
+
+func errorID(name string) string { return name + "-error" }

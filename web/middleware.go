@@ -1,0 +1,211 @@
+package web
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"runtime/debug"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/httpx"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+)
+
+// statusWriter remembers the status and size of an answer for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if h, ok := w.ResponseWriter.(http.Hijacker); ok {
+		return h.Hijack()
+	}
+	return nil, nil, errors.New("hijack not supported")
+}
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// logRequests gives every request an id (kept from a proxy's X-Request-Id when it
+// is well-formed) and logs one line per request: method, path without query (a
+// query may hold a customer's name), status, size, duration and who. Never
+// cookies, form values or keys.
+func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if !requestIDPattern.MatchString(id) {
+			b := make([]byte, 8)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		w.Header().Set("X-Request-Id", id)
+		sw := &statusWriter{ResponseWriter: w}
+		r = r.WithContext(httpx.WithRequestID(r.Context(), id))
+		who := &whoHolder{}
+		r = r.WithContext(withWho(r.Context(), who))
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK // net/http answers 200 when a handler writes nothing
+		}
+		level := slog.LevelInfo
+		if sw.status >= 500 {
+			level = slog.LevelError
+		}
+		log.LogAttrs(r.Context(), level, "request",
+			slog.String("request_id", id),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status),
+			slog.Int("bytes", sw.bytes),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("user", who.name),
+		)
+	})
+}
+
+// recoverPanics turns a panic into a 500 page and a logged stack, so one bad
+// request never takes the server down.
+func recoverPanics(log *slog.Logger, fail func(http.ResponseWriter, *http.Request, error), next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			log.Error("panic", "request_id", httpx.RequestID(r.Context()), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			fail(w, r, fmt.Errorf("panic: %v", v))
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// contentSecurityPolicy allows only our own scripts and styles: no inline script,
+// no eval, no framing.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
+	"connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		if httpx.IsHTTPS(r, trustProxy) {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func negotiateLanguage(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lang := i18n.Negotiate(r.Header.Get("Accept-Language"))
+		next.ServeHTTP(w, r.WithContext(i18n.WithLang(r.Context(), lang)))
+	})
+}
+
+// authenticate puts the signed-in staff member (if any) into the request context.
+// It never refuses: guards decide what an anonymous request may see.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token := s.sessions.Token(r)
+		if token == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		st, err := s.staff.Authenticate(r.Context(), token)
+		switch {
+		case err == nil:
+			whoOf(r.Context()).name = st.Username
+			r = r.WithContext(identity.With(r.Context(), st))
+		case apperr.Is(err, apperr.Unauthorized):
+			r = r.WithContext(withSessionEnded(r.Context()))
+		default:
+			s.h.Fail(w, r, apperr.New(apperr.Unavailable, "%s", i18n.T(r.Context(), "error.503.text")))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// only lets the given roles through: anonymous requests go to sign-in (with the
+// page to come back to), other roles get 403.
+func (s *Server) only(roles []identity.Role, next http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := identity.From(r.Context())
+		if st == nil {
+			s.toSignIn(w, r)
+			return
+		}
+		for _, role := range roles {
+			if st.Role == role {
+				next(w, r)
+				return
+			}
+		}
+		s.h.Forbidden(w, r)
+	})
+}
+
+// signedIn lets every signed-in staff member through.
+func (s *Server) signedIn(next http.HandlerFunc) http.Handler {
+	return s.only(identity.Roles, next)
+}
+
+func (s *Server) toSignIn(w http.ResponseWriter, r *http.Request) {
+	target := "/login"
+	if r.Method == http.MethodGet && r.URL.Path != "/" {
+		target += "?next=" + url.QueryEscape(r.URL.RequestURI())
+	}
+	if sessionEnded(r.Context()) {
+		s.sessions.AddFlash(w, r, flashSessionEnded(r))
+	}
+	if httpx.IsHTMX(r) {
+		w.Header().Set("HX-Redirect", target)
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}

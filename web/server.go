@@ -1,0 +1,66 @@
+// Package web assembles the dashboard's HTTP server: every route in routes.go, the
+// middleware around them (request log, panic recovery, security headers, cross-origin
+// protection, language, authentication, role guards), sessions and static files.
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"shipdesk/handlers"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+)
+
+// Authenticator resolves a session token to the staff member (staff.Service).
+type Authenticator interface {
+	Authenticate(ctx context.Context, token string) (*identity.Staff, error)
+}
+
+// Deps is what the server is built from.
+type Deps struct {
+	Handlers   *handlers.Handlers
+	Staff      Authenticator
+	Sessions   *Sessions
+	Log        *slog.Logger
+	TrustProxy bool
+}
+
+// Server is the dashboard's HTTP handler.
+type Server struct {
+	h        *handlers.Handlers
+	staff    Authenticator
+	sessions *Sessions
+	log      *slog.Logger
+	static   *staticFiles
+	handler  http.Handler
+}
+
+// New builds the server and its middleware chain.
+func New(d Deps) (*Server, error) {
+	st, err := newStaticFiles()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st}
+
+	// Cross-site form posts are refused before anything else looks at them.
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.h.ErrorStatus(w, r, http.StatusForbidden, i18n.T(r.Context(), "error.cross_origin"))
+	}))
+
+	var h http.Handler = s.routes()
+	h = s.authenticate(h)
+	h = cop.Handler(h)
+	h = negotiateLanguage(h)
+	h = securityHeaders(d.TrustProxy, h)
+	h = recoverPanics(d.Log, s.h.Fail, h)
+	h = logRequests(d.Log, h)
+	s.handler = h
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
