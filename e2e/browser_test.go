@@ -1,0 +1,168 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// browser is the one chromium the package's tests share; each test gets its own
+// tab and cookie-free context.
+var browser context.Context
+
+func TestMain(m *testing.M) {
+	code, err := withBrowser(m.Run)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+// withBrowser starts chromium with a fresh profile, runs the tests and stops it.
+func withBrowser(run func() int) (int, error) {
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		return 0, fmt.Errorf("chromium is not installed (make test installs it): %w", err)
+	}
+	profile, err := os.MkdirTemp("", "shipdesk-e2e-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(profile)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(profile),
+		chromedp.NoSandbox, // CI runs as root, where chromium's sandbox cannot start
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-component-update", true),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil { // start the browser without a deadline
+		return 0, fmt.Errorf("start chromium: %w", err)
+	}
+	browser = ctx
+	return run(), nil
+}
+
+// Tab is one browser tab against a running dashboard.
+type Tab struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+}
+
+// newTab opens a tab with its own cookies; on failure it leaves a screenshot in
+// var/screenshots/<test>.png.
+func newTab(t *testing.T, base string) *Tab {
+	t.Helper()
+	bctx, cancelCtx := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	ctx, cancel := context.WithTimeout(bctx, 2*time.Minute)
+	tab := &Tab{t: t, ctx: ctx, base: base}
+	t.Cleanup(func() {
+		if t.Failed() {
+			tab.screenshot("failed")
+		}
+		cancel()
+		cancelCtx()
+	})
+	return tab
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// screenshot saves the whole page under var/screenshots.
+func (b *Tab) screenshot(suffix string) string {
+	dir := filepath.Join("..", "var", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.t.Logf("screenshot: %v", err)
+		return ""
+	}
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Logf("screenshot: %v", err)
+		return ""
+	}
+	name := filepath.Join(dir, unsafeName.ReplaceAllString(b.t.Name()+"-"+suffix, "_")+".png")
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		b.t.Logf("screenshot: %v", err)
+		return ""
+	}
+	b.t.Logf("screenshot: %s", name)
+	return name
+}
+
+// do runs steps and fails the test with what was being done.
+func (b *Tab) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// Open loads a path of the dashboard and waits for its body.
+func (b *Tab) Open(path string) {
+	b.t.Helper()
+	b.do("open "+path, chromedp.Navigate(b.base+path), chromedp.WaitReady("body"))
+}
+
+// Submit clicks a submit button and waits for the page the form leads to.
+func (b *Tab) Submit(button string) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(button))); err != nil {
+		b.t.Fatalf("submit with %s: %v", button, err)
+	}
+}
+
+// Fill types into a field.
+func (b *Tab) Fill(sel, value string) {
+	b.t.Helper()
+	clear := fmt.Sprintf(`document.querySelector(%q).value = ""`, sel)
+	b.do("fill "+sel, chromedp.WaitVisible(sel), chromedp.Evaluate[chromedp.Void](clear), chromedp.SendKeys(sel, value))
+}
+
+// Text is the visible text of the first match.
+func (b *Tab) Text(sel string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Text(sel))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// Texts is the text of every match, in page order.
+func (b *Tab) Texts(sel string) []string {
+	b.t.Helper()
+	js := fmt.Sprintf(`Array.from(document.querySelectorAll(%q)).map(e => e.textContent.trim())`, sel)
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](js))
+	if err != nil {
+		b.t.Fatalf("texts of %s: %v", sel, err)
+	}
+	return out
+}
+
+// Path is the current location's path.
+func (b *Tab) Path() string {
+	b.t.Helper()
+	loc, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.pathname + location.search`))
+	if err != nil {
+		b.t.Fatalf("location: %v", err)
+	}
+	return loc
+}
