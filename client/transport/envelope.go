@@ -1,0 +1,105 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Envelope is the common frame of every answer: status, message and, on errors,
+// the field errors.
+type Envelope struct {
+	Status  int          `json:"status"`
+	Message string       `json:"message"`
+	Errors  []FieldError `json:"errors"`
+}
+
+// DecodeEnvelope reads the frame of an answer. It insists on a JSON object whose
+// status is a number, so an HTML page or a truncated body is never taken as data.
+func DecodeEnvelope(raw []byte) (Envelope, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return Envelope{}, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if fields == nil {
+		return Envelope{}, errors.New("not a JSON object: null")
+	}
+	var env Envelope
+	if s, ok := fields["status"]; ok {
+		if err := json.Unmarshal(s, &env.Status); err != nil {
+			return Envelope{}, fmt.Errorf("status is not a number: %s", clip(s))
+		}
+	}
+	if m, ok := fields["message"]; ok && !isNull(m) {
+		if err := json.Unmarshal(m, &env.Message); err != nil {
+			return Envelope{}, fmt.Errorf("message is not a string: %s", clip(m))
+		}
+	}
+	if e, ok := fields["errors"]; ok && !isNull(e) {
+		env.Errors = decodeFieldErrors(e)
+	}
+	return env, nil
+}
+
+// decodeFieldErrors accepts the documented list of {field, message} and, so a
+// refusal is never lost, also a list of strings or an object field → message.
+func decodeFieldErrors(raw json.RawMessage) []FieldError {
+	var list []FieldError
+	if err := json.Unmarshal(raw, &list); err == nil {
+		return list
+	}
+	var texts []string
+	if err := json.Unmarshal(raw, &texts); err == nil {
+		for _, t := range texts {
+			list = append(list, FieldError{Message: t})
+		}
+		return list
+	}
+	var byField map[string]any
+	if err := json.Unmarshal(raw, &byField); err == nil {
+		for f, m := range byField {
+			list = append(list, FieldError{Field: f, Message: fmt.Sprint(m)})
+		}
+		return list
+	}
+	return []FieldError{{Message: "unreadable errors: " + clip(raw)}}
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+func clip(raw []byte) string {
+	const n = 60
+	if len(raw) > n {
+		return string(raw[:n]) + "…"
+	}
+	return string(raw)
+}
+
+// Field decodes one top-level member of the answer into out. A missing or null
+// member is an error that names what was expected, never a zero value taken as data.
+func (a *Answer) Field(op, name string, out any) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(a.Body, &fields); err != nil {
+		return &Error{Op: op, Kind: KindDecode, Status: a.Status, Message: "not a JSON object", Err: err}
+	}
+	raw, ok := fields[name]
+	if !ok || isNull(raw) {
+		return &Error{Op: op, Kind: KindDecode, Status: a.Status, Message: fmt.Sprintf("expected %q in the answer", name)}
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &Error{Op: op, Kind: KindDecode, Status: a.Status, Message: fmt.Sprintf("%q has the wrong shape", name), Err: err}
+	}
+	return nil
+}
+
+// Data decodes the answer's data member.
+func (a *Answer) Data(op string, out any) error { return a.Field(op, "data", out) }
+
+// Whole decodes the whole answer (for interfaces that answer without a data member).
+func (a *Answer) Whole(op string, out any) error {
+	if err := json.Unmarshal(a.Body, out); err != nil {
+		return &Error{Op: op, Kind: KindDecode, Status: a.Status, Message: "the answer has the wrong shape", Err: err}
+	}
+	return nil
+}
