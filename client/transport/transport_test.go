@@ -186,14 +186,24 @@ func TestHostileAnswers(t *testing.T) {
 		want string
 	}{
 		"truncated JSON": {jsonAnswer(200, `{"status":200,"message":"ok","data":{"a"`), "expected a JSON object"},
-		"HTML":           {func(w http.ResponseWriter, r *http.Request) { w.Header().Set("Content-Type", "text/html"); io.WriteString(w, "<html>hi</html>") }, "text/html"},
-		"empty body":     {jsonAnswer(200, ``), "empty body"},
-		"JSON array":     {jsonAnswer(200, `[1,2]`), "expected a JSON object"},
-		"null":           {jsonAnswer(200, `null`), "expected a JSON object"},
-		"wrong types":    {jsonAnswer(200, `{"status":"ok","message":1}`), "status is not a number"},
-		"huge body":      {jsonAnswer(200, `{"status":200,"message":"`+huge+`"}`), "larger than"},
-		"not json type":  {func(w http.ResponseWriter, r *http.Request) { w.Header().Set("Content-Type", "text/plain"); io.WriteString(w, `{"status":200}`) }, "expected application/json"},
-		"HTML 502":       {func(w http.ResponseWriter, r *http.Request) { w.Header().Set("Content-Type", "text/html"); w.WriteHeader(502); io.WriteString(w, "<h1>Bad gateway</h1>") }, "502"},
+		"HTML": {func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<html>hi</html>")
+		}, "text/html"},
+		"empty body":  {jsonAnswer(200, ``), "empty body"},
+		"JSON array":  {jsonAnswer(200, `[1,2]`), "expected a JSON object"},
+		"null":        {jsonAnswer(200, `null`), "expected a JSON object"},
+		"wrong types": {jsonAnswer(200, `{"status":"ok","message":1}`), "status is not a number"},
+		"huge body":   {jsonAnswer(200, `{"status":200,"message":"`+huge+`"}`), "larger than"},
+		"not json type": {func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, `{"status":200}`)
+		}, "expected application/json"},
+		"HTML 502": {func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(502)
+			io.WriteString(w, "<h1>Bad gateway</h1>")
+		}, "502"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
