@@ -1,0 +1,257 @@
+// Package shipping is the typed client of the shipping API v1. Reads are retried
+// with backoff; shipments/create and storno never are: their callers decide,
+// because repeating them could order or cancel twice.
+package shipping
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"shipdesk/client/transport"
+)
+
+// Client calls the shipping API v1 of one account.
+type Client struct {
+	t *transport.Client
+}
+
+// New returns a client; cfg.BaseURL is the service root (…/api/v1 is appended).
+func New(cfg transport.Config) (*Client, error) {
+	if cfg.Interface == "" {
+		cfg.Interface = "shipping"
+	}
+	t, err := transport.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{t: t}, nil
+}
+
+// BaseURL is the root in use.
+func (c *Client) BaseURL() string { return c.t.BaseURL() }
+
+const prefix = "/api/v1/"
+
+func (c *Client) post(ctx context.Context, op string, body any, idempotent bool, query url.Values) (*transport.Answer, error) {
+	return c.t.Do(ctx, transport.Call{Op: op, Method: http.MethodPost, Path: prefix + op, JSON: body, Query: query, Idempotent: idempotent})
+}
+
+func (c *Client) get(ctx context.Context, op string, query url.Values) (*transport.Answer, error) {
+	return c.t.Do(ctx, transport.Call{Op: op, Method: http.MethodGet, Path: prefix + op, Query: query, Idempotent: true})
+}
+
+// Rates asks for the offers for one shipment.
+func (c *Client) Rates(ctx context.Context, req RateRequest) ([]Rate, error) {
+	ans, err := c.post(ctx, "rates/get", req, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	var rates []Rate
+	return rates, ans.Field("rates/get", "rates", &rates)
+}
+
+// Create orders the shipments. Never retried: on an error for which
+// transport.IsOutcomeUnknown holds, reconcile with List by reference first.
+func (c *Client) Create(ctx context.Context, o Order) (*Created, error) {
+	ans, err := c.post(ctx, "shipments/create", o, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out Created
+	if err := ans.Data("shipments/create", &out); err != nil {
+		return nil, err
+	}
+	if len(out.Shipments) != len(o.Shipments) {
+		return &out, &transport.Error{Op: "shipments/create", Kind: transport.KindDecode, Status: ans.Status,
+			Message: fmt.Sprintf("asked for %d shipments, the answer lists %d", len(o.Shipments), len(out.Shipments))}
+	}
+	return &out, nil
+}
+
+// Validate checks an order without creating it; nil means the service accepts it.
+// It changes nothing upstream, so it is retried like a read.
+func (c *Client) Validate(ctx context.Context, o Order) error {
+	_, err := c.post(ctx, "shipments/validate", o, true, nil)
+	return err
+}
+
+// DetailRequest names shipments and, optionally, order tokens that unlock
+// owner-only fields for a non-owner.
+type DetailRequest struct {
+	Shipments []string `json:"shipments"`
+	Tokens    []string `json:"tokens,omitempty"`
+}
+
+// Detail returns shipments keyed by tracking number; withTracking adds their
+// tracking information.
+func (c *Client) Detail(ctx context.Context, req DetailRequest, withTracking bool) (map[string]ShipmentInfo, error) {
+	var q url.Values
+	if withTracking {
+		q = url.Values{"tracking": {"1"}}
+	}
+	ans, err := c.post(ctx, "shipments/detail", req, true, q)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]ShipmentInfo{}
+	return out, ans.Data("shipments/detail", &out)
+}
+
+// ListQuery filters shipments/list. Zero fields are not sent.
+type ListQuery struct {
+	Status    string // OPEN, ACTIVE, DELIVERED, STORNO
+	From, To  string // creation date range, YYYY-MM-DD, inclusive
+	Reference string
+	Tracking  bool // include tracking_information
+	Page      int  // 1-based
+	PerPage   int
+}
+
+// ListPage is one page of shipments.
+type ListPage struct {
+	Shipments []ShipmentInfo `json:"shipments"`
+	Page      int            `json:"page"`
+	PerPage   int            `json:"per_page"`
+	Total     int            `json:"total"`
+	Pages     int            `json:"pages"`
+}
+
+func (q ListQuery) values() url.Values {
+	v := url.Values{}
+	set := func(k, s string) {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	set("status", q.Status)
+	set("date_from", q.From)
+	set("date_to", q.To)
+	set("reference", q.Reference)
+	if q.Tracking {
+		v.Set("tracking", "1")
+	}
+	if q.Page > 0 {
+		v.Set("page", strconv.Itoa(q.Page))
+	}
+	if q.PerPage > 0 {
+		v.Set("per_page", strconv.Itoa(q.PerPage))
+	}
+	return v
+}
+
+// List returns one page of the account's shipments. It needs a valid key, so it
+// also proves one.
+func (c *Client) List(ctx context.Context, q ListQuery) (*ListPage, error) {
+	ans, err := c.get(ctx, "shipments/list", q.values())
+	if err != nil {
+		return nil, err
+	}
+	var page ListPage
+	return &page, ans.Data("shipments/list", &page)
+}
+
+// Tracking returns the tracking of up to one batch of shipments, keyed by
+// tracking number; unknown numbers are absent. Use TrackAll for any number.
+func (c *Client) Tracking(ctx context.Context, numbers []string) (map[string]Tracking, error) {
+	ans, err := c.post(ctx, "shipments/tracking", map[string]any{"shipments": numbers}, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Tracking{}
+	return out, ans.Data("shipments/tracking", &out)
+}
+
+// Label returns one PDF with the labels of the shipments.
+func (c *Client) Label(ctx context.Context, numbers []string) ([]byte, error) {
+	return c.pdf(ctx, "shipments/label", numbers, true)
+}
+
+// Manifest returns the hand-over protocol of the shipments as a PDF.
+func (c *Client) Manifest(ctx context.Context, numbers []string) ([]byte, error) {
+	return c.pdf(ctx, "shipments/manifest", numbers, true)
+}
+
+func (c *Client) pdf(ctx context.Context, op string, numbers []string, idempotent bool) ([]byte, error) {
+	ans, err := c.post(ctx, op, map[string]any{"shipments": numbers}, idempotent, nil)
+	if err != nil {
+		return nil, err
+	}
+	var b64 string
+	if err := ans.Data(op, &b64); err != nil {
+		return nil, err
+	}
+	pdf, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || len(pdf) < 5 || string(pdf[:5]) != "%PDF-" {
+		return nil, &transport.Error{Op: op, Kind: transport.KindDecode, Status: ans.Status, Message: "data is not a base64 PDF", Err: err}
+	}
+	return pdf, nil
+}
+
+// Storno cancels shipments. Not retried automatically.
+func (c *Client) Storno(ctx context.Context, numbers []string) error {
+	_, err := c.post(ctx, "shipments/storno", map[string]any{"shipments": numbers}, false, nil)
+	return err
+}
+
+// PointQuery filters parcelpoints/list. Zero fields are not sent.
+type PointQuery struct {
+	Carrier string
+	Country string
+	City    string
+	Zip     string
+	Text    string
+	Page    int
+	PerPage int
+}
+
+// PointPage is one page of parcel points.
+type PointPage struct {
+	Points  []ParcelPoint
+	Page    int
+	PerPage int
+	Total   int
+}
+
+// ParcelPoints returns one page of pickup and delivery points.
+func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, error) {
+	v := url.Values{}
+	for k, s := range map[string]string{"carrier": q.Carrier, "country": q.Country, "city": q.City, "zip": q.Zip, "q": q.Text} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if q.Page > 0 {
+		v.Set("page", strconv.Itoa(q.Page))
+	}
+	if q.PerPage > 0 {
+		v.Set("per_page", strconv.Itoa(q.PerPage))
+	}
+	ans, err := c.get(ctx, "parcelpoints/list", v)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]ParcelPoint{}
+	if err := ans.Data("parcelpoints/list", &byID); err != nil {
+		return nil, err
+	}
+	page := &PointPage{Page: q.Page, PerPage: q.PerPage}
+	for id, p := range byID {
+		p.ID = id
+		page.Points = append(page.Points, p)
+	}
+	return page, nil
+}
+
+// Contacts returns the stored pickup addresses.
+func (c *Client) Contacts(ctx context.Context) ([]Contact, error) {
+	ans, err := c.get(ctx, "contacts/list", nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []Contact
+	return out, ans.Data("contacts/list", &out)
+}

@@ -1,0 +1,244 @@
+package shipping
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/sandbox/apijson"
+)
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// Parcel point paging.
+const (
+	DefaultPointsPerPage = 100
+	MaxPointsPerPage     = 1000
+)
+
+func (s *Service) parcelPoints(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	p := &problems{}
+	carrier, country := q.Get("carrier"), strings.ToUpper(q.Get("country"))
+	if carrier != "" && s.carrierByCode[carrier] == nil {
+		p.add("carrier", "Unknown carrier %q", carrier)
+	}
+	if country != "" && country != "CZ" && country != "SK" {
+		p.add("country", "Unknown country %q: use CZ or SK", country)
+	}
+	page := intParam(p, q.Get("page"), "page", 1, 1, 1<<20)
+	perPage := intParam(p, q.Get("per_page"), "per_page", DefaultPointsPerPage, 1, MaxPointsPerPage)
+	if len(q.Get("q")) > 100 {
+		p.add("q", "The search text can have at most 100 characters")
+	}
+	if len(p.list) > 0 {
+		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		return
+	}
+	city, zip := fold(q.Get("city")), strings.ReplaceAll(q.Get("zip"), " ", "")
+	text := fold(q.Get("q"))
+	var match []*Point
+	for _, pt := range s.points { // generated in id order
+		if (carrier != "" && pt.Carrier != carrier) || (country != "" && pt.Country != country) ||
+			(city != "" && fold(pt.City) != city) || (zip != "" && !strings.HasPrefix(strings.ReplaceAll(pt.Zip, " ", ""), zip)) {
+			continue
+		}
+		if text != "" && !strings.Contains(fold(pt.Name+" "+pt.Street+" "+pt.City+" "+pt.Zip+" "+pt.Code), text) {
+			continue
+		}
+		match = append(match, pt)
+	}
+	total := len(match)
+	lo := min((page-1)*perPage, total)
+	hi := min(lo+perPage, total)
+	data := map[string]*Point{}
+	for _, pt := range match[lo:hi] {
+		data[strconv.FormatInt(pt.ID, 10)] = pt
+	}
+	apijson.WriteRaw(w, http.StatusOK, map[string]any{
+		"status": http.StatusOK, "message": fmt.Sprintf("Found %d parcel points", total), "data": data,
+		"paging": map[string]int{"page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage},
+	})
+}
+
+// fold lowercases and strips Czech and Slovak diacritics, so "plzen" finds Plzeň.
+func fold(s string) string {
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		if i := strings.IndexRune(accented, r); i >= 0 {
+			return []rune(plain)[len([]rune(accented[:i]))]
+		}
+		return r
+	}, s))
+}
+
+const (
+	accented = "áäčďéěíĺľňóôŕřšťúůýžÁÄČĎÉĚÍĹĽŇÓÔŔŘŠŤÚŮÝŽ"
+	plain    = "aacdeeillnoorrstuuyzAACDEEILLNOORRSTUUYZ"
+)
+
+// cart is a draft shipment of the cart API v2.
+type cart struct {
+	ID              int64                `json:"id"`
+	Account         int                  `json:"account"`
+	Source          string               `json:"source"`
+	ReferenceNumber string               `json:"referenceNumber"`
+	From            address              `json:"from"`
+	To              address              `json:"to"`
+	Packages        []pkgReq             `json:"packages"`
+	ServiceID       int                  `json:"serviceId"`
+	PickupBranch    string               `json:"pickupBranch,omitempty"`
+	Warnings        []apijson.FieldError `json:"errors"`
+	Defaults        []string             `json:"defaults"`
+	Modified        time.Time            `json:"modified"`
+}
+
+type cartReq struct {
+	From            *address     `json:"from"`
+	To              *address     `json:"to"`
+	Packages        []pkgReq     `json:"packages"`
+	ServiceID       int          `json:"serviceId"`
+	PickupBranch    *json.Number `json:"pickupBranch"`
+	ReferenceNumber string       `json:"referenceNumber"`
+}
+
+// defaultPackage is the account's default package (cart defaults).
+var defaultPackage = pkgReq{Weight: 1, Width: 20, Height: 10, Length: 30}
+
+func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	var req cartReq
+	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
+		apijson.WriteProblem(w, p)
+		return
+	}
+	p := &problems{}
+	if req.To == nil {
+		p.add("to", "The recipient (to) is required")
+	} else {
+		if strings.TrimSpace(req.To.Firstname+req.To.Surname+req.To.Company) == "" {
+			p.add("to.surname", "The recipient's name is required")
+		}
+		if req.To.Country != "" && req.To.Country != "CZ" && req.To.Country != "SK" {
+			p.add("to.country", "Country %q is not served: use CZ or SK", req.To.Country)
+		}
+		if req.To.Zip != "" && !zipPattern.MatchString(req.To.Zip) {
+			p.add("to.zip", "Invalid postal code %q: it must have five digits, e.g. 110 00", clip(req.To.Zip))
+		}
+	}
+	if len(req.ReferenceNumber) > 64 {
+		p.add("referenceNumber", "The reference can have at most 64 characters")
+	}
+	if req.ServiceID != 0 && s.serviceByID[req.ServiceID] == nil {
+		p.add("serviceId", "Unknown service %d", req.ServiceID)
+	}
+	for i, k := range req.Packages {
+		if k.Weight <= 0 || k.Weight > 1000 {
+			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight must be between 0 and 1000 kg")
+		}
+	}
+	if len(p.list) > 0 {
+		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		return
+	}
+	c := &cart{Account: acct.Index, Source: "API", ReferenceNumber: req.ReferenceNumber, To: *req.To, Packages: req.Packages, ServiceID: req.ServiceID, Defaults: []string{}}
+	if req.From == nil {
+		c.From = acct.Contacts[0].address
+		c.Defaults = append(c.Defaults, "from")
+	} else {
+		c.From = *req.From
+	}
+	if len(c.Packages) == 0 {
+		c.Packages = []pkgReq{defaultPackage}
+		c.Defaults = append(c.Defaults, "packages")
+	}
+	if c.ServiceID == 0 {
+		c.ServiceID = s.cheapest(c)
+		c.Defaults = append(c.Defaults, "serviceId")
+	}
+	if req.PickupBranch != nil {
+		c.PickupBranch = req.PickupBranch.String()
+		if c.PickupBranch == AnyBranch {
+			c.PickupBranch = s.defaultPickupPoint(c.ServiceID)
+			c.Defaults = append(c.Defaults, "pickupBranch")
+		}
+	}
+	// Drafts may be incomplete: a person finishes them in the manager.
+	if c.To.Country == "" {
+		c.Warnings = append(c.Warnings, apijson.FieldError{Field: "to.country", Message: "The recipient's country is missing"})
+	}
+	if c.To.Street == "" || c.To.City == "" || c.To.Zip == "" {
+		c.Warnings = append(c.Warnings, apijson.FieldError{Field: "to.street", Message: "The recipient's address is incomplete"})
+	}
+	if c.To.Phone == "" && c.To.Email == "" {
+		c.Warnings = append(c.Warnings, apijson.FieldError{Field: "to.phone", Message: "No phone or e-mail: the carrier cannot notify the recipient"})
+	}
+	s.mu.Lock()
+	s.nextCart++
+	c.ID = s.nextCart
+	c.Modified = s.clock.Now()
+	s.carts[c.ID] = c
+	s.mu.Unlock()
+	apijson.WriteRaw(w, http.StatusCreated, cartView(c))
+}
+
+// cartView is the draft as answered: the draft's own fields at the top level
+// (its "errors" are warnings, null when the draft is valid) plus status and
+// message; rates are null because prices are computed in the background.
+func cartView(c *cart) map[string]any {
+	var warnings any
+	if len(c.Warnings) > 0 {
+		warnings = c.Warnings
+	}
+	return map[string]any{
+		"status": http.StatusCreated, "message": "Draft created",
+		"id": c.ID, "source": c.Source, "referenceNumber": c.ReferenceNumber,
+		"errors": warnings, "rates": nil, "modified": c.Modified.Format("2006-01-02 15:04:05"),
+		"from": c.From, "to": c.To, "packages": c.Packages, "serviceId": c.ServiceID, "pickupBranch": c.PickupBranch,
+		"defaults": c.Defaults,
+	}
+}
+
+// cheapest is the cheapest home-delivery service that serves the destination.
+func (s *Service) cheapest(c *cart) int {
+	best, bestPrice := 0, 0.0
+	for _, car := range s.carriers {
+		country := c.To.Country
+		if country == "" {
+			country = "CZ"
+		}
+		if !car.serves(country) || LabelMode(car.Group, FromPickupAddress) == "" {
+			continue
+		}
+		for i := range car.Services {
+			sv := &car.Services[i]
+			if sv.ToPoint {
+				continue
+			}
+			if p := s.price(sv, c.Packages, false); best == 0 || p < bestPrice {
+				best, bestPrice = sv.ID, p
+			}
+		}
+	}
+	return best
+}
+
+// defaultPickupPoint is the account's default point for the service's carrier.
+func (s *Service) defaultPickupPoint(serviceID int) string {
+	sv := s.serviceByID[serviceID]
+	if sv == nil {
+		return ""
+	}
+	for _, pt := range s.points {
+		if pt.Carrier == sv.carrier.Code && pt.City == "Praha" {
+			return pt.Code
+		}
+	}
+	return ""
+}

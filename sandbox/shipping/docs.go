@@ -1,0 +1,158 @@
+package shipping
+
+import "shipdesk/sandbox/openapi"
+
+type sch = openapi.Schema
+
+func obj(required []string, props map[string]any) sch {
+	return sch{"type": "object", "required": required, "properties": props}
+}
+func str() sch              { return sch{"type": "string"} }
+func num() sch              { return sch{"type": "number"} }
+func integer() sch          { return sch{"type": "integer"} }
+func boolean() sch          { return sch{"type": "boolean"} }
+func arr(items sch) sch     { return sch{"type": "array", "items": items} }
+func enum(v ...string) sch  { return sch{"type": "string", "enum": v} }
+func nullable(t string) sch { return sch{"type": []string{t, "null"}} }
+func ref(n string) sch      { return openapi.Ref(n) }
+func mapOf(v sch) sch       { return sch{"type": "object", "additionalProperties": v} }
+func envelope(data sch) sch {
+	return obj([]string{"status", "message", "data"}, map[string]any{"status": integer(), "message": str(), "data": data})
+}
+
+var statuses = []string{"CREATED", "EXPORTED", "ONPICKUP", "INTRANSIT", "ONDELIVERY", "DELIVERED", "CANCELLED"}
+
+// Components are the shared schemas of the shipping and cart interfaces.
+func (s *Service) Components() map[string]openapi.Schema {
+	address := map[string]any{"id": integer(), "firstname": str(), "surname": str(), "company": str(), "street": str(),
+		"city": str(), "zip": sch{"type": "string", "description": "five digits, e.g. 110 00"}, "country": enum("CZ", "SK"), "phone": str(), "email": str()}
+	return map[string]openapi.Schema{
+		"Error": obj([]string{"status", "message"}, map[string]any{"status": integer(), "message": str(),
+			"errors": arr(obj([]string{"message"}, map[string]any{"field": sch{"type": "string", "description": "path such as shipments[0].label_less; absent for a general error"}, "message": str()}))}),
+		"Money":   obj([]string{"value", "currency"}, map[string]any{"value": num(), "currency": str()}),
+		"Address": sch{"type": "object", "properties": address, "description": "Sender or recipient. A sender may be {\"id\": N}, a stored address from contacts/list. For delivery to a point the recipient's street, city and zip may be omitted."},
+		"PackageRequest": obj([]string{"weight"}, map[string]any{"weight": sch{"type": "number", "description": "kilograms"},
+			"width": sch{"type": "number", "description": "centimetres"}, "height": num(), "length": num()}),
+		"ServiceCOD": obj([]string{"value"}, map[string]any{"value": ref("Money"),
+			"bank_account":  sch{"type": "string", "maxLength": 64, "description": "Czech [prefix-]number (modulo 11) or an IBAN; required on create"},
+			"bank_code":     sch{"type": "string", "description": "exactly four digits; required for Czech accounts, omitted for an IBAN"},
+			"bank_variable": sch{"type": "string", "maxLength": 10, "description": "digits only"},
+			"bank_currency": sch{"type": "string", "minLength": 3, "maxLength": 3}, "include_shipping_costs": boolean()}),
+		"Service": obj([]string{"code"}, map[string]any{"code": enum("COD"), "data": ref("ServiceCOD")}),
+		"ShipmentRequest": obj([]string{"type", "from", "to", "packages"}, map[string]any{
+			"type": enum("ONDEMAND", "REGULAR", "OCCASIONAL"), "carrier": sch{"type": "string", "maxLength": 20}, "service_id": integer(),
+			"pickup_date": sch{"type": "string", "description": "YYYY-MM-DD; default the next working day"},
+			"from":        ref("Address"), "to": ref("Address"), "services": arr(ref("Service")), "packages": arr(ref("PackageRequest")),
+			"reference": sch{"type": "string", "maxLength": 64}, "note": str(), "label_less": boolean(),
+			"pickup_branch": sch{"type": "string", "description": "point code within carrier; '1' = any branch"}, "delivery_branch": str(),
+			"pickup_branch_location": integer(), "delivery_branch_location": integer()}),
+		"Order": obj([]string{"currency", "payment_type", "shipments"}, map[string]any{"currency": enum("CZK", "EUR"),
+			"payment_type": enum("CREDIT", "ONLINE"), "payer": obj([]string{"firstname", "surname", "email"}, map[string]any{"firstname": str(), "surname": str(), "email": str(), "phone": str()}),
+			"shipments": arr(ref("ShipmentRequest"))}),
+		"Rate": obj([]string{"carrier", "service", "service_id", "price", "price_vat", "selectable", "label_mode", "delivery_branch_required"}, map[string]any{
+			"carrier": str(), "carrier_group": str(), "service": str(), "service_id": integer(), "pickup_date": str(), "delivery_date": str(),
+			"price": ref("Money"), "price_vat": ref("Money"), "selectable": boolean(), "reason": sch{"type": "string", "description": "why the offer cannot be ordered with the given data"},
+			"label_mode": enum("PRINT", "CARRIER", "PRINT_OR_CODE"), "delivery_branch_required": boolean(),
+			"printable": sch{"type": "boolean", "deprecated": true}}),
+		"Package": obj([]string{"number", "status", "package_password"}, map[string]any{"number": str(), "status": enum(statuses...),
+			"package_password": sch{"type": []string{"string", "null"}, "description": "owner or order token only; from EXPORTED"},
+			"weight":           num(), "width": num(), "height": num(), "length": num()}),
+		"TrackingEvent": obj([]string{"date", "time", "name", "status"}, map[string]any{"date": str(), "time": str(), "name": str(), "status": enum(statuses...), "location": str()}),
+		"Tracking": obj([]string{"status", "returned", "packages"}, map[string]any{"status": enum(statuses...), "returned": boolean(),
+			"packages": arr(arr(ref("TrackingEvent")))}),
+		"Shipment": obj([]string{"tracking_number", "status", "label_mode", "label_status", "packages"}, map[string]any{
+			"tracking_number": str(), "status": enum(statuses...), "carrier": str(),
+			"label_mode": enum("PRINT", "CARRIER", "CODE", "PRINT_OR_CODE"), "label_status": enum("NOT_APPLICABLE", "PENDING", "READY", "FAILED"),
+			"labels_ready": sch{"type": "boolean", "deprecated": true}, "label_less": sch{"type": "boolean", "deprecated": true, "description": "owner only"},
+			"packages": arr(ref("Package")), "service_id": integer(), "type": str(), "pickup_date": str(), "reference": str(),
+			"order": obj(nil, map[string]any{"id": integer(), "number": str(), "payment_type": str(), "paid": boolean()}),
+			"from":  ref("Address"), "to": ref("Address"), "services": arr(ref("Service")), "created": str(),
+			"pickup_branch": str(), "delivery_branch": str(), "tracking_information": ref("Tracking")}),
+		"ParcelPoint": obj([]string{"id", "code", "carrier", "pickup_branch_location_id"}, map[string]any{"id": integer(), "code": str(), "name": str(),
+			"street": str(), "city": str(), "zip": str(), "country": str(), "carrier": str(), "is_locker": boolean(),
+			"pickup_branch_location_id": integer(), "location": obj(nil, map[string]any{"lat": num(), "lng": num()}),
+			"max_length": sch{"type": "number", "description": "centimetres, sides compared sorted"}, "max_width": num(), "max_height": num(), "max_weight": num()}),
+		"Contact": obj([]string{"id"}, map[string]any{"id": integer(), "default": boolean(), "firstname": str(), "surname": str(), "company": str(),
+			"street": str(), "city": str(), "zip": str(), "country": str(), "phone": str(), "email": str()}),
+		"Numbers": obj([]string{"shipments"}, map[string]any{"shipments": sch{"type": "array", "items": str(), "maxItems": MaxBatch}, "tokens": arr(str())}),
+		"CartRequest": obj([]string{"to"}, map[string]any{"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")),
+			"serviceId": integer(), "pickupBranch": sch{"type": []string{"string", "integer"}, "description": "1 = the account's default pickup point"}, "referenceNumber": str()}),
+		"CartDraft": obj([]string{"status", "message", "id", "source", "referenceNumber", "errors", "rates", "modified"}, map[string]any{
+			"status": integer(), "message": str(), "id": integer(), "source": enum("API"), "referenceNumber": str(),
+			"errors": sch{"type": []string{"array", "null"}, "items": obj([]string{"message"}, map[string]any{"field": str(), "message": str()}), "description": "null: the draft is valid; otherwise warnings"},
+			"rates":  sch{"type": "null", "description": "computed in the background; seen in the manager"}, "modified": sch{"type": "string", "description": "YYYY-MM-DD HH:MM:SS"},
+			"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")), "serviceId": integer(), "pickupBranch": str(),
+			"defaults": sch{"type": "array", "items": enum("from", "packages", "serviceId", "pickupBranch"), "description": "fields filled from the account's defaults"}}),
+	}
+}
+
+// Operations documents every route Register adds.
+func (s *Service) Operations() []openapi.Operation {
+	errResp := func(d string) openapi.Response { return openapi.Response{Description: d, Schema: ref("Error")} }
+	bad, unauth, notFound, tooBig := errResp("invalid data; errors name the fields"), errResp("missing or invalid x-apikey"), errResp("not found"), errResp("request body too large")
+	pdf := envelope(sch{"type": "string", "contentEncoding": "base64", "description": "a PDF document"})
+	nums := ref("Numbers")
+	page := func(name string) []openapi.Parameter {
+		return []openapi.Parameter{{Name: "page", In: "query", Description: "from 1", Schema: integer()}, {Name: "per_page", In: "query", Description: name, Schema: integer()}}
+	}
+	return []openapi.Operation{
+		{Method: "POST", Path: "/api/v1/rates/get", OperationID: "ratesGet", Tag: "shipping", Auth: openapi.AuthOptional,
+			Summary: "Offers for one shipment", Description: "Body: currency plus the fields of one shipment of shipments/create. COD needs only value. The offers are in a top-level rates list, cheapest first; combinations the label-mode table marks none are not offered; offers that cannot be ordered with the data have selectable false and a reason.",
+			RequestBody: sch{"allOf": []any{ref("ShipmentRequest"), obj(nil, map[string]any{"currency": enum("CZK", "EUR")})}},
+			Responses:   map[int]openapi.Response{200: {Description: "offers", Schema: obj([]string{"status", "message", "rates"}, map[string]any{"status": integer(), "message": str(), "rates": arr(ref("Rate"))})}, 400: bad, 413: tooBig}},
+		{Method: "POST", Path: "/api/v1/shipments/create", OperationID: "shipmentsCreate", Tag: "shipping", Auth: openapi.AuthOptional,
+			Summary: "Create an order of shipments", Description: "Without a valid key the order is not linked to an account, payment is ONLINE and payer is required. ONLINE orders wait (CREATED, label PENDING) until paid (POST /sandbox/orders/{id}/pay). The reply gives the order token to the creator; package_password is null.",
+			RequestBody: ref("Order"),
+			Responses: map[int]openapi.Response{201: {Description: "created", Schema: envelope(obj([]string{"order", "shipments"}, map[string]any{
+				"order": obj([]string{"id", "number", "token"}, map[string]any{"id": integer(), "number": str(), "token": str(), "payment_type": str()}), "shipments": arr(ref("Shipment"))}))}, 400: bad, 413: tooBig}},
+		{Method: "POST", Path: "/api/v1/shipments/validate", OperationID: "shipmentsValidate", Tag: "shipping", Auth: openapi.AuthOptional,
+			Summary: "Check an order without creating it", RequestBody: ref("Order"),
+			Responses: map[int]openapi.Response{200: {Description: "valid", Schema: envelope(obj([]string{"valid"}, map[string]any{"valid": sch{"const": true}, "shipments": integer()}))}, 400: bad, 413: tooBig}},
+		{Method: "POST", Path: "/api/v1/shipments/detail", OperationID: "shipmentsDetail", Tag: "shipping", Auth: openapi.AuthOptional,
+			Summary: "Shipments by tracking number", Description: "data is keyed by tracking number; unknown numbers are absent (404 when none is found). Without a valid key, or for another account's shipment, only public fields; package_password also with the order token in tokens.",
+			Parameters:  []openapi.Parameter{{Name: "tracking", In: "query", Description: "present: add tracking_information", Schema: str()}},
+			RequestBody: nums,
+			Responses:   map[int]openapi.Response{200: {Description: "shipments", Schema: envelope(mapOf(ref("Shipment")))}, 400: bad, 404: notFound}},
+		{Method: "GET", Path: "/api/v1/shipments/list", OperationID: "shipmentsList", Tag: "shipping", Auth: openapi.AuthRequired,
+			Summary: "The account's shipments, newest first", Description: "Also proves a key valid.",
+			Parameters: append([]openapi.Parameter{
+				{Name: "status", In: "query", Schema: enum("OPEN", "ACTIVE", "DELIVERED", "STORNO"), Description: "OPEN = CREATED, ACTIVE = EXPORTED to ONDELIVERY, DELIVERED, STORNO = CANCELLED"},
+				{Name: "date_from", In: "query", Schema: str(), Description: "creation date from, YYYY-MM-DD"},
+				{Name: "date_to", In: "query", Schema: str(), Description: "creation date to, inclusive"},
+				{Name: "reference", In: "query", Schema: str(), Description: "own reference, exact"},
+				{Name: "tracking", In: "query", Schema: str(), Description: "present: add tracking_information"},
+			}, page("default 50, at most 100")...),
+			Responses: map[int]openapi.Response{200: {Description: "one page", Schema: envelope(obj([]string{"shipments", "page", "per_page", "total", "pages"}, map[string]any{
+				"shipments": arr(ref("Shipment")), "page": integer(), "per_page": integer(), "total": integer(), "pages": integer()}))}, 400: bad, 401: unauth}},
+		{Method: "POST", Path: "/api/v1/shipments/tracking", OperationID: "shipmentsTracking", Tag: "shipping", Auth: openapi.AuthOptional,
+			Summary: "Tracking of a batch", Description: "data keyed by tracking number; one list of events per package, newest first; the message says how many were found.",
+			RequestBody: nums, Responses: map[int]openapi.Response{200: {Description: "tracking", Schema: envelope(mapOf(ref("Tracking")))}, 400: bad}},
+		{Method: "POST", Path: "/api/v1/shipments/label", OperationID: "shipmentsLabel", Tag: "shipping", Auth: openapi.AuthRequired,
+			Summary: "Labels as one PDF", Description: "Only when label_status is READY. 404 in CREATED, unknown or another account's; 400 for label_mode CARRIER or label_status FAILED. Label-free shipments give an A6 information sheet with a QR code and the code.",
+			RequestBody: nums, Responses: map[int]openapi.Response{200: {Description: "PDF", Schema: pdf}, 400: bad, 401: unauth, 404: notFound}},
+		{Method: "POST", Path: "/api/v1/shipments/storno", OperationID: "shipmentsStorno", Tag: "shipping", Auth: openapi.AuthRequired,
+			Summary: "Cancel shipments", Description: "Possible in CREATED and EXPORTED.",
+			RequestBody: nums, Responses: map[int]openapi.Response{200: {Description: "cancelled", Schema: envelope(obj([]string{"cancelled"}, map[string]any{"cancelled": arr(str())}))}, 400: bad, 401: unauth, 404: notFound}},
+		{Method: "POST", Path: "/api/v1/shipments/manifest", OperationID: "shipmentsManifest", Tag: "shipping", Auth: openapi.AuthRequired,
+			Summary: "Hand-over protocol as a PDF", RequestBody: nums,
+			Responses: map[int]openapi.Response{200: {Description: "PDF", Schema: pdf}, 400: bad, 401: unauth, 404: notFound}},
+		{Method: "GET", Path: "/api/v1/parcelpoints/list", OperationID: "parcelpointsList", Tag: "shipping", Auth: openapi.AuthOptional,
+			Summary: "Pickup and delivery points", Description: "data is keyed by point id; paging is top-level.",
+			Parameters: append([]openapi.Parameter{
+				{Name: "carrier", In: "query", Schema: str()}, {Name: "country", In: "query", Schema: enum("CZ", "SK")},
+				{Name: "city", In: "query", Schema: str(), Description: "exact town, diacritics optional"},
+				{Name: "zip", In: "query", Schema: str(), Description: "postal code prefix"},
+				{Name: "q", In: "query", Schema: str(), Description: "text in name, street, town, postal code or code"},
+			}, page("default 100, at most 1000")...),
+			Responses: map[int]openapi.Response{200: {Description: "points", Schema: obj([]string{"status", "message", "data", "paging"}, map[string]any{
+				"status": integer(), "message": str(), "data": mapOf(ref("ParcelPoint")),
+				"paging": obj([]string{"page", "per_page", "total", "pages"}, map[string]any{"page": integer(), "per_page": integer(), "total": integer(), "pages": integer()})})}, 400: bad}},
+		{Method: "GET", Path: "/api/v1/contacts/list", OperationID: "contactsList", Tag: "shipping", Auth: openapi.AuthRequired,
+			Summary:   "Stored pickup addresses (for from.id)",
+			Responses: map[int]openapi.Response{200: {Description: "contacts", Schema: envelope(arr(ref("Contact")))}, 401: unauth}},
+		{Method: "POST", Path: "/api/v2/public/cart/create", OperationID: "cartCreate", Tag: "cart", Auth: openapi.AuthRequired,
+			Summary: "Create a draft shipment", Description: "Never dispatches. The draft is answered at the top level (its errors are warnings, null when valid; rates null at creation). Omitted from, packages, serviceId and pickupBranch 1 take the account's defaults, listed in defaults.",
+			RequestBody: ref("CartRequest"),
+			Responses:   map[int]openapi.Response{201: {Description: "draft", Schema: ref("CartDraft")}, 400: bad, 401: unauth, 413: tooBig}},
+	}
+}

@@ -1,0 +1,149 @@
+package shipping
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Request shapes. Unknown fields are ignored, as real integrations send extras.
+
+type money struct {
+	Value    float64 `json:"value"`
+	Currency string  `json:"currency"`
+}
+
+type address struct {
+	ID        *int64 `json:"id,omitempty"`
+	Firstname string `json:"firstname,omitempty"`
+	Surname   string `json:"surname,omitempty"`
+	Company   string `json:"company,omitempty"`
+	Street    string `json:"street,omitempty"`
+	City      string `json:"city,omitempty"`
+	Zip       string `json:"zip,omitempty"`
+	Country   string `json:"country,omitempty"`
+	Phone     string `json:"phone,omitempty"`
+	Email     string `json:"email,omitempty"`
+}
+
+type pkgReq struct {
+	Weight float64 `json:"weight"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Length float64 `json:"length"`
+}
+
+type serviceReq struct {
+	Code string          `json:"code"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+type codData struct {
+	Value                *money `json:"value"`
+	BankAccount          string `json:"bank_account,omitempty"`
+	BankCode             string `json:"bank_code,omitempty"`
+	BankVariable         string `json:"bank_variable,omitempty"`
+	BankCurrency         string `json:"bank_currency,omitempty"`
+	IncludeShippingCosts bool   `json:"include_shipping_costs,omitempty"`
+}
+
+type shipmentReq struct {
+	Type                   string       `json:"type"`
+	Carrier                string       `json:"carrier,omitempty"`
+	ServiceID              int          `json:"service_id,omitempty"`
+	PickupDate             string       `json:"pickup_date,omitempty"`
+	From                   address      `json:"from"`
+	To                     address      `json:"to"`
+	Services               []serviceReq `json:"services,omitempty"`
+	Packages               []pkgReq     `json:"packages"`
+	Reference              string       `json:"reference,omitempty"`
+	Note                   string       `json:"note,omitempty"`
+	LabelLess              bool         `json:"label_less,omitempty"`
+	PickupBranch           string       `json:"pickup_branch,omitempty"`
+	DeliveryBranch         string       `json:"delivery_branch,omitempty"`
+	PickupBranchLocation   int64        `json:"pickup_branch_location,omitempty"`
+	DeliveryBranchLocation int64        `json:"delivery_branch_location,omitempty"`
+}
+
+type payer struct {
+	Firstname string `json:"firstname"`
+	Surname   string `json:"surname"`
+	Email     string `json:"email"`
+	Phone     string `json:"phone,omitempty"`
+}
+
+type orderReq struct {
+	Currency    string        `json:"currency"`
+	PaymentType string        `json:"payment_type"`
+	Payer       *payer        `json:"payer,omitempty"`
+	Shipments   []shipmentReq `json:"shipments"`
+}
+
+type rateReq struct {
+	Currency string `json:"currency"`
+	shipmentReq
+}
+
+type numbersReq struct {
+	Shipments []string `json:"shipments"`
+	Tokens    []string `json:"tokens,omitempty"`
+}
+
+// Stored state. Everything time-dependent is derived from these facts and the
+// simulated clock on each read, so advancing the clock moves every shipment.
+
+type order struct {
+	ID        int64      `json:"id"`
+	Number    string     `json:"number"`
+	Token     string     `json:"token"`
+	Account   int        `json:"account"` // -1: created without a valid key
+	Payment   string     `json:"payment_type"`
+	Currency  string     `json:"currency"`
+	Created   time.Time  `json:"created"`
+	PaidAt    *time.Time `json:"paid_at,omitempty"`
+	Shipments []string   `json:"shipments"`
+}
+
+type packageRec struct {
+	Number string  `json:"number"`
+	Weight float64 `json:"weight"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Length float64 `json:"length"`
+}
+
+type shipment struct {
+	TrackingNumber string       `json:"tracking_number"`
+	OrderID        int64        `json:"order_id"`
+	Account        int          `json:"account"`
+	Created        time.Time    `json:"created"`
+	Req            shipmentReq  `json:"request"`
+	From           address      `json:"from"` // resolved (a stored address copied)
+	Carrier        string       `json:"carrier"`
+	ServiceID      int          `json:"service_id"`
+	Handover       Handover     `json:"handover"`
+	LabelMode      string       `json:"label_mode"` // at creation; CODE for a label-free request
+	Packages       []packageRec `json:"packages"`
+	PickupPoint    int64        `json:"pickup_point,omitempty"`
+	DeliveryPoint  int64        `json:"delivery_point,omitempty"`
+	FailLabel      bool         `json:"fail_label"`        // carrier gives no label at export
+	RefuseCode     bool         `json:"refuse_label_less"` // carrier refuses the label-free export
+	Returned       bool         `json:"returned"`          // goes back to the sender
+	Cancelled      *time.Time   `json:"cancelled,omitempty"`
+}
+
+// CarrierBehaviour makes a carrier misbehave, for testing what clients do then.
+type CarrierBehaviour struct {
+	FailLabels      bool `json:"fail_labels"`       // export without a label: label_status FAILED
+	RefuseLabelLess bool `json:"refuse_label_less"` // label-free export refused: ordinary label instead
+}
+
+type account struct {
+	Index    int
+	Contacts []contact
+}
+
+type contact struct {
+	ID int64 `json:"id"`
+	address
+	Default bool `json:"default"`
+}

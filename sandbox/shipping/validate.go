@@ -1,0 +1,392 @@
+package shipping
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"shipdesk/cod"
+	"shipdesk/sandbox/apijson"
+)
+
+// Messages of the label-free rules, as the spec states them.
+const (
+	msgLabelLessCarrier  = "Label-free shipping is available for only one carrier"
+	msgLabelLessPackages = "Label-free shipping requires exactly one package"
+	msgLabelLessCountry  = "Label-free shipping is available only within the Czech Republic"
+	msgLabelLessPoint    = "Label-free shipping requires hand-over at a pickup point of the carrier"
+	msgTooBigPickup      = "The package size is too big for the pickup branch"
+	msgTooBigDelivery    = "The package size is too big for the delivery branch"
+)
+
+var (
+	zipPattern  = regexp.MustCompile(`^\d{3} ?\d{2}$`)
+	datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// problems collects field errors under a path prefix such as "shipments[0]".
+type problems struct {
+	prefix string
+	list   []apijson.FieldError
+}
+
+func (p *problems) add(field, format string, args ...any) {
+	f := p.prefix
+	if field != "" {
+		if f != "" && !strings.HasPrefix(field, "[") {
+			f += "."
+		}
+		f += field
+	}
+	p.list = append(p.list, apijson.FieldError{Field: f, Message: fmt.Sprintf(format, args...)})
+}
+
+func (p *problems) has(field string) bool {
+	for _, e := range p.list {
+		if strings.HasPrefix(e.Field, p.prefix+"."+field) {
+			return true
+		}
+	}
+	return false
+}
+
+// plan is a shipment request resolved against the catalog.
+type plan struct {
+	svc       *Svc
+	handover  Handover
+	labelMode string
+	pickup    *Point // nil: no specific pickup point ('1' or none)
+	delivery  *Point
+	from      address
+	cod       *codData
+}
+
+// checkCommon checks what does not depend on the service: type, date, addresses,
+// packages and the service list. forRates relaxes what rates/get does not need.
+func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRates bool, now time.Time) address {
+	switch r.Type {
+	case "ONDEMAND", "REGULAR", "OCCASIONAL":
+	case "":
+		p.add("type", "The pickup type is required: ONDEMAND, REGULAR or OCCASIONAL")
+	default:
+		p.add("type", "Unknown pickup type %q: use ONDEMAND, REGULAR or OCCASIONAL", r.Type)
+	}
+	if r.PickupDate != "" {
+		d, err := time.ParseInLocation("2006-01-02", r.PickupDate, now.Location())
+		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+		switch {
+		case !datePattern.MatchString(r.PickupDate) || err != nil:
+			p.add("pickup_date", "The pickup date must be a date in the form YYYY-MM-DD")
+		case d.Before(today):
+			p.add("pickup_date", "The pickup date cannot be in the past")
+		case d.After(today.AddDate(0, 0, 30)):
+			p.add("pickup_date", "The pickup date can be at most 30 days ahead")
+		}
+	}
+	if len(r.Carrier) > 20 {
+		p.add("carrier", "The carrier code can have at most 20 characters")
+	} else if r.Carrier != "" && s.carrierByCode[r.Carrier] == nil {
+		p.add("carrier", "Unknown carrier %q", r.Carrier)
+	}
+	if r.ServiceID != 0 && s.serviceByID[r.ServiceID] == nil {
+		p.add("service_id", "Unknown service %d", r.ServiceID)
+	}
+	if (r.PickupBranch != "" || r.DeliveryBranch != "") && r.Carrier == "" {
+		p.add("carrier", "The carrier is required together with pickup_branch or delivery_branch")
+	}
+	if len(r.Reference) > 64 {
+		p.add("reference", "The reference can have at most 64 characters")
+	}
+	if len(r.Note) > 255 {
+		p.add("note", "The note can have at most 255 characters")
+	}
+
+	from := r.From
+	if r.From.ID != nil {
+		if acct == nil {
+			p.add("from.id", "A stored sender address can be used only with a valid API key")
+		} else if c := acct.contact(*r.From.ID); c == nil {
+			p.add("from.id", "Unknown stored address %d", *r.From.ID)
+		} else {
+			from = c.address
+		}
+	} else {
+		checkAddress(p, "from", r.From, forRates, false)
+	}
+	toPoint := r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
+	checkAddress(p, "to", r.To, forRates, toPoint)
+
+	if len(r.Packages) == 0 {
+		p.add("packages", "At least one package is required")
+	}
+	if len(r.Packages) > 20 {
+		p.add("packages", "At most 20 packages per shipment")
+	}
+	for i, k := range r.Packages {
+		switch {
+		case k.Weight <= 0:
+			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight must be a positive number of kilograms")
+		case k.Weight > 1000:
+			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight can be at most 1000 kg")
+		}
+		for name, v := range map[string]float64{"width": k.Width, "height": k.Height, "length": k.Length} {
+			if v < 0 || v > 600 {
+				p.add(fmt.Sprintf("packages[%d].%s", i, name), "The %s must be between 0 and 600 cm", name)
+			}
+		}
+	}
+	cods := 0
+	for i, sv := range r.Services {
+		switch sv.Code {
+		case "COD":
+			cods++
+			if cods > 1 {
+				p.add(fmt.Sprintf("services[%d].code", i), "Cash on delivery can be given only once")
+			}
+		default:
+			p.add(fmt.Sprintf("services[%d].code", i), "Unknown service code %q", sv.Code)
+		}
+	}
+	return from
+}
+
+func checkAddress(p *problems, field string, a address, forRates, toPoint bool) {
+	if forRates {
+		if a.Country != "" && a.Country != "CZ" && a.Country != "SK" {
+			p.add(field+".country", "Country %q is not served: use CZ or SK", a.Country)
+		}
+		if a.Zip != "" && !zipPattern.MatchString(a.Zip) {
+			p.add(field+".zip", "The postal code must have five digits, e.g. 110 00")
+		}
+		return
+	}
+	if strings.TrimSpace(a.Firstname+a.Surname+a.Company) == "" {
+		p.add(field+".surname", "A name or a company is required")
+	}
+	switch {
+	case a.Country == "":
+		p.add(field+".country", "The country is required (two-letter code)")
+	case a.Country != "CZ" && a.Country != "SK":
+		p.add(field+".country", "Country %q is not served: use CZ or SK", a.Country)
+	}
+	if !toPoint {
+		if strings.TrimSpace(a.Street) == "" {
+			p.add(field+".street", "The street is required")
+		}
+		if strings.TrimSpace(a.City) == "" {
+			p.add(field+".city", "The city is required")
+		}
+		if a.Zip == "" {
+			p.add(field+".zip", "The postal code is required")
+		}
+	}
+	if a.Zip != "" && !zipPattern.MatchString(a.Zip) {
+		p.add(field+".zip", "The postal code must have five digits, e.g. 110 00")
+	}
+	if a.Phone == "" && a.Email == "" {
+		p.add(field+".phone", "A phone number or an e-mail is required")
+	}
+	if a.Email != "" && !strings.Contains(a.Email, "@") {
+		p.add(field+".email", "The e-mail address is not valid")
+	}
+}
+
+func (a *account) contact(id int64) *contact {
+	for i := range a.Contacts {
+		if a.Contacts[i].ID == id {
+			return &a.Contacts[i]
+		}
+	}
+	return nil
+}
+
+// candidates are the services a request may use: the one named, the carrier's,
+// or every service for rates.
+func (s *Service) candidates(r *shipmentReq) []*Svc {
+	if r.ServiceID != 0 {
+		if sv := s.serviceByID[r.ServiceID]; sv != nil {
+			return []*Svc{sv}
+		}
+		return nil
+	}
+	var out []*Svc
+	for _, c := range s.carriers {
+		if r.Carrier != "" && c.Code != r.Carrier {
+			continue
+		}
+		for i := range c.Services {
+			out = append(out, &c.Services[i])
+		}
+	}
+	return out
+}
+
+// chooseForCreate picks the service of a create request that names only a
+// carrier: its point service when a delivery point is given, else its home one.
+func (s *Service) chooseForCreate(r *shipmentReq) *Svc {
+	cands := s.candidates(r)
+	toPoint := r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
+	for _, sv := range cands {
+		if sv.ToPoint == toPoint {
+			return sv
+		}
+	}
+	if len(cands) > 0 {
+		return cands[0]
+	}
+	return nil
+}
+
+// checkOffer checks a request against one service: hand-over and label mode,
+// branches and locations, sizes, COD and the label-free conditions.
+func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc, forRates bool, currency string) plan {
+	c := sv.carrier
+	pl := plan{svc: sv, from: from}
+	if r.Carrier != "" && r.Carrier != c.Code {
+		p.add("service_id", "Service %d does not belong to carrier %q", sv.ID, r.Carrier)
+	}
+	// Hand-over: at a point when a pickup point is named, else by pickup type.
+	switch {
+	case r.PickupBranch != "" || r.PickupBranchLocation != 0:
+		pl.handover = AtPoint
+	case r.Type == "REGULAR" || r.Type == "OCCASIONAL":
+		pl.handover = FromPickupAddress
+	default:
+		pl.handover = FromAddress
+	}
+	pl.labelMode = LabelMode(c.Group, pl.handover)
+	if pl.labelMode == "" {
+		switch pl.handover {
+		case AtPoint:
+			p.add("pickup_branch", "Carrier %s does not accept packages at pickup points", c.Code)
+		case FromPickupAddress:
+			p.add("type", "Carrier %s does not collect from a pickup address (%s)", c.Code, r.Type)
+		default:
+			p.add("type", "Carrier %s does not offer a one-off pickup from an address (ONDEMAND)", c.Code)
+		}
+	}
+	if to := r.To.Country; to != "" && !c.serves(to) {
+		p.add("to.country", "Carrier %s does not deliver to %s", c.Code, to)
+	}
+
+	// Points by code (within the carrier) or by location id (shared by carriers).
+	if r.PickupBranch != "" && r.PickupBranch != AnyBranch {
+		if pl.pickup = s.pointByCode[c.Code+"/"+r.PickupBranch]; pl.pickup == nil {
+			p.add("pickup_branch", "Pickup branch %q does not exist for carrier %s", r.PickupBranch, c.Code)
+		}
+	}
+	if r.PickupBranch == AnyBranch && !c.Points {
+		p.add("pickup_branch", "Carrier %s has no branches to hand over at", c.Code)
+	}
+	if r.PickupBranchLocation != 0 {
+		pl.pickup = s.locationPoint(p, "pickup_branch_location", r.PickupBranchLocation, c)
+	}
+	if r.DeliveryBranch != "" {
+		if pl.delivery = s.pointByCode[c.Code+"/"+r.DeliveryBranch]; pl.delivery == nil {
+			p.add("delivery_branch", "Delivery branch %q does not belong to carrier %s (pickup and delivery points must be of the same carrier)", r.DeliveryBranch, c.Code)
+		}
+	}
+	if r.DeliveryBranchLocation != 0 {
+		pl.delivery = s.locationPoint(p, "delivery_branch_location", r.DeliveryBranchLocation, c)
+	}
+	wantsPoint := r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
+	if sv.ToPoint && !wantsPoint && !forRates {
+		p.add("delivery_branch", "Service %s delivers only to a point: delivery_branch is required", sv.Name)
+	}
+	if !sv.ToPoint && wantsPoint {
+		p.add("delivery_branch", "Service %s does not deliver to points", sv.Name)
+	}
+	if pl.delivery != nil && r.To.Country != "" && pl.delivery.Country != r.To.Country {
+		p.add("delivery_branch", "The delivery point is in %s, the recipient's country is %s", pl.delivery.Country, r.To.Country)
+	}
+
+	for i, k := range r.Packages {
+		if k.Weight > sv.MaxWeight {
+			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight exceeds the maximum of %g kg of this service", sv.MaxWeight)
+		}
+		if pl.pickup != nil && !pl.pickup.fits(k.Length, k.Width, k.Height, k.Weight) {
+			p.add(fmt.Sprintf("packages[%d]", i), msgTooBigPickup)
+		}
+		if pl.delivery != nil && !pl.delivery.fits(k.Length, k.Width, k.Height, k.Weight) {
+			p.add(fmt.Sprintf("packages[%d]", i), msgTooBigDelivery)
+		}
+	}
+
+	for i, svc := range r.Services {
+		if svc.Code != "COD" {
+			continue
+		}
+		pl.cod = s.checkCOD(p, fmt.Sprintf("services[%d].data", i), svc.Data, r, from, sv, forRates)
+	}
+
+	if r.LabelLess && !forRates {
+		if c.Group != "G1" {
+			p.add("label_less", msgLabelLessCarrier)
+		}
+		if len(r.Packages) != 1 {
+			p.add("label_less", msgLabelLessPackages)
+		}
+		if from.Country != "CZ" || r.To.Country != "CZ" {
+			p.add("label_less", msgLabelLessCountry)
+		}
+		if c.Group == "G1" && pl.handover != AtPoint {
+			p.add("label_less", msgLabelLessPoint)
+		}
+		if c.Group == "G1" && pl.handover == AtPoint {
+			pl.labelMode = "CODE"
+		}
+	}
+	_ = currency
+	return pl
+}
+
+// locationPoint resolves a location id for a carrier: the location must exist
+// and serve the carrier (the spec's validation error otherwise).
+func (s *Service) locationPoint(p *problems, field string, id int64, c *Carrier) *Point {
+	pts := s.pointsByLoc[id]
+	if len(pts) == 0 {
+		p.add(field, "Location %d does not exist", id)
+		return nil
+	}
+	for _, pt := range pts {
+		if pt.Carrier == c.Code {
+			return pt
+		}
+	}
+	p.add(field, "Location %d does not serve carrier %s", id, c.Code)
+	return nil
+}
+
+func (s *Service) checkCOD(p *problems, field string, raw json.RawMessage, r *shipmentReq, from address, sv *Svc, forRates bool) *codData {
+	var d codData
+	if len(raw) == 0 || json.Unmarshal(raw, &d) != nil {
+		p.add(field, "The COD data must be an object with value {value, currency}")
+		return nil
+	}
+	if d.Value == nil {
+		p.add(field+".value", "The COD value {value, currency} is required")
+		return nil
+	}
+	usesPoint := r.PickupBranch != "" || r.PickupBranchLocation != 0 || r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
+	for _, pr := range cod.Check(cod.Input{
+		Value: d.Value.Value, Currency: d.Value.Currency, BankAccount: d.BankAccount, BankCode: d.BankCode,
+		BankVariable: d.BankVariable, BankCurrency: d.BankCurrency, From: orCZ(from.Country), To: r.To.Country,
+		Packages: len(r.Packages), Group: sv.carrier.CODGroup, UsesPoint: usesPoint, MaxCZK: sv.MaxCOD, ForRates: forRates,
+	}) {
+		if pr.Field == "packages" {
+			p.add("packages", "%s", pr.Message)
+			continue
+		}
+		p.add(field+"."+pr.Field, "%s", pr.Message)
+	}
+	return &d
+}
+
+func orCZ(country string) string {
+	if country == "" {
+		return "CZ"
+	}
+	return country
+}
