@@ -3,18 +3,15 @@ package shipping
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
+	"shipdesk/sandbox/contracttest"
 	"shipdesk/sandbox/labelpdf"
-	"shipdesk/sandbox/openapi"
 	"shipdesk/sandbox/simclock"
 )
 
@@ -28,7 +25,7 @@ type env struct {
 	svc   *Service
 	clock *simclock.Clock
 	url   string
-	docs  map[string]openapi.Operation
+	api   *contracttest.Client
 }
 
 func newEnv(t *testing.T) *env {
@@ -39,83 +36,14 @@ func newEnv(t *testing.T) *env {
 	svc.Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	docs := map[string]openapi.Operation{}
-	for _, op := range svc.Operations() {
-		docs[op.Method+" "+op.Path] = op
-	}
-	return &env{t: t, svc: svc, clock: clock, url: srv.URL, docs: docs}
+	return &env{t: t, svc: svc, clock: clock, url: srv.URL, api: contracttest.New(t, srv.URL, svc)}
 }
 
-type answer struct {
-	Status int
-	Body   map[string]any
-	Raw    []byte
-}
+type answer = contracttest.Answer
 
-// call sends a request and checks the answer against the OpenAPI document, so
-// every test also proves the document tells the truth.
 func (e *env) call(method, path, key string, body any) answer {
 	e.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		if s, ok := body.(string); ok {
-			rd = strings.NewReader(s)
-		} else {
-			b, _ := json.Marshal(body)
-			rd = bytes.NewReader(b)
-		}
-	}
-	req, _ := http.NewRequest(method, e.url+path, rd)
-	if key != "" {
-		req.Header.Set("x-apikey", key)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	a := answer{Status: resp.StatusCode, Raw: raw}
-	if err := json.Unmarshal(raw, &a.Body); err != nil {
-		e.t.Fatalf("%s %s: answer is not a JSON object: %s", method, path, raw)
-	}
-	if st, _ := a.Body["status"].(float64); int(st) != resp.StatusCode {
-		e.t.Errorf("%s %s: envelope status %v, HTTP %d", method, path, a.Body["status"], resp.StatusCode)
-	}
-	route := path
-	if i := strings.IndexByte(route, '?'); i >= 0 {
-		route = route[:i]
-	}
-	if op, ok := e.docs[method+" "+route]; ok {
-		doc, ok := op.Responses[resp.StatusCode]
-		if !ok {
-			e.t.Errorf("%s %s answered %d, which the OpenAPI document does not list", method, route, resp.StatusCode)
-		} else if err := openapi.ValidateJSON(e.svc.Components(), doc.Schema, raw); err != nil {
-			e.t.Errorf("%s %s %d disagrees with the OpenAPI document: %.600v\n%.300s", method, route, resp.StatusCode, err, raw)
-		}
-	}
-	return a
-}
-
-// fieldError returns the message for field, or "".
-func (a answer) fieldError(field string) string {
-	errs, _ := a.Body["errors"].([]any)
-	var msgs []string
-	for _, e := range errs {
-		m := e.(map[string]any)
-		if f, _ := m["field"].(string); f == field {
-			msgs = append(msgs, m["message"].(string))
-		}
-	}
-	return strings.Join(msgs, " | ")
-}
-
-func (a answer) data() map[string]any {
-	d, _ := a.Body["data"].(map[string]any)
-	return d
+	return e.api.Call(method, path, key, body)
 }
 
 func (e *env) advance(d time.Duration) { e.clock.Advance(d) }
@@ -152,7 +80,7 @@ func (e *env) create(key string, sh map[string]any) (string, map[string]any) {
 	if a.Status != 201 {
 		e.t.Fatalf("create: %d %s", a.Status, a.Raw)
 	}
-	d := a.data()
+	d := a.Data()
 	s := d["shipments"].([]any)[0].(map[string]any)
 	return s["tracking_number"].(string), d["order"].(map[string]any)
 }
@@ -163,7 +91,7 @@ func (e *env) detail(key, tn string, tokens ...string) map[string]any {
 	if a.Status != 200 {
 		e.t.Fatalf("detail %s: %d %s", tn, a.Status, a.Raw)
 	}
-	return a.data()[tn].(map[string]any)
+	return a.Data()[tn].(map[string]any)
 }
 
 var pageObj = regexp.MustCompile(`/Type /Page\b`)

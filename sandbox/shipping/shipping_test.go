@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"shipdesk/sandbox/contracttest"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,7 @@ func TestAuthModel(t *testing.T) {
 		if a := e.call("POST", "/api/v1/shipments/detail", key, nums); a.Status != 200 {
 			t.Errorf("detail with key %q: %d", key, a.Status)
 		}
-		if a := e.call("POST", "/api/v1/shipments/validate", key, orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND"))); a.Status != 400 || a.fieldError("payer") == "" {
+		if a := e.call("POST", "/api/v1/shipments/validate", key, orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND"))); a.Status != 400 || a.FieldError("payer") == "" {
 			t.Errorf("validate without key and payer: %d %s", a.Status, a.Raw)
 		}
 		// Login operations answer 401.
@@ -59,12 +60,12 @@ func TestCreateWithoutKeyIsOnlineAndUnlinked(t *testing.T) {
 	if a.Status != 201 {
 		t.Fatalf("anonymous create: %d %s", a.Status, a.Raw)
 	}
-	ord := a.data()["order"].(map[string]any)
+	ord := a.Data()["order"].(map[string]any)
 	if ord["payment_type"] != "ONLINE" || ord["token"] == "" {
 		t.Errorf("anonymous order %v: want ONLINE with a token", ord)
 	}
-	tn := a.data()["shipments"].([]any)[0].(map[string]any)["tracking_number"].(string)
-	if list := e.call("GET", "/api/v1/shipments/list", key1, nil); list.data()["total"].(float64) != 0 {
+	tn := a.Data()["shipments"].([]any)[0].(map[string]any)["tracking_number"].(string)
+	if list := e.call("GET", "/api/v1/shipments/list", key1, nil); list.Data()["total"].(float64) != 0 {
 		t.Errorf("an anonymous order appears in an account's list")
 	}
 	e.advance(30 * time.Minute)
@@ -89,7 +90,7 @@ func TestOwnerOnlyFieldsAndOrderToken(t *testing.T) {
 	sh := shipmentTo("g4", "REGULAR")
 	sh["pickup_branch"] = p.Code
 	tn, ord := e.create(key1, sh)
-	created := e.call("POST", "/api/v1/shipments/detail", key1, map[string]any{"shipments": []string{tn}}).data()[tn].(map[string]any)
+	created := e.call("POST", "/api/v1/shipments/detail", key1, map[string]any{"shipments": []string{tn}}).Data()[tn].(map[string]any)
 	if pw := created["packages"].([]any)[0].(map[string]any)["package_password"]; pw != nil {
 		t.Errorf("package_password before export: %v", pw)
 	}
@@ -282,7 +283,7 @@ func TestLabelFree(t *testing.T) {
 		sh := ok()
 		tc.mod(sh)
 		a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh))
-		if a.Status != 400 || !strings.Contains(a.fieldError("shipments[0].label_less"), tc.want) {
+		if a.Status != 400 || !strings.Contains(a.FieldError("shipments[0].label_less"), tc.want) {
 			t.Errorf("%s: %d %s, want %q on shipments[0].label_less", name, a.Status, a.Raw, tc.want)
 		}
 	}
@@ -325,8 +326,8 @@ func TestCODThroughTheAPI(t *testing.T) {
 		"shipments[0].services[0].data.bank_code":     "four digits",
 		"shipments[0].services[0].data.bank_variable": "digits",
 	} {
-		if !strings.Contains(a.fieldError(field), says) {
-			t.Errorf("%s: %q, want %q (%s)", field, a.fieldError(field), says, a.Raw)
+		if !strings.Contains(a.FieldError(field), says) {
+			t.Errorf("%s: %q, want %q (%s)", field, a.FieldError(field), says, a.Raw)
 		}
 	}
 	good := map[string]any{"value": val(1250, "CZK"), "bank_account": "CZ6508000000192000145399"}
@@ -343,7 +344,7 @@ func TestCODThroughTheAPI(t *testing.T) {
 	sh["carrier"], sh["type"], sh["pickup_branch"] = "g5", "REGULAR", point(e, "g5", false).Code
 	sh["delivery_branch"] = point(e, "g5", false).Code
 	sh["packages"] = []any{pkg(1), pkg(1)}
-	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); !strings.Contains(a.fieldError("shipments[0].packages"), "single package") {
+	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); !strings.Contains(a.FieldError("shipments[0].packages"), "single package") {
 		t.Errorf("K1 two packages: %s", a.Raw)
 	}
 }
@@ -352,15 +353,15 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 	e := newEnv(t)
 	all := e.call("GET", "/api/v1/parcelpoints/list?per_page=1000", "", nil)
 	total := int(all.Body["paging"].(map[string]any)["total"].(float64))
-	if total < 1000 || len(all.data()) != 1000 {
-		t.Fatalf("%d points, page of %d", total, len(all.data()))
+	if total < 1000 || len(all.Data()) != 1000 {
+		t.Fatalf("%d points, page of %d", total, len(all.Data()))
 	}
 	for _, q := range []string{"carrier=g4&city=Plzen", "country=SK&q=bratislava", "zip=602", "q=" + point(e, "g1", false).Code} {
 		a := e.call("GET", "/api/v1/parcelpoints/list?"+q, "", nil)
-		if len(a.data()) == 0 {
+		if len(a.Data()) == 0 {
 			t.Errorf("%s found nothing", q)
 		}
-		for _, v := range a.data() {
+		for _, v := range a.Data() {
 			p := v.(map[string]any)
 			if strings.Contains(q, "carrier=g4") && (p["carrier"] != "g4" || p["city"] != "Plzeň") {
 				t.Errorf("%s found %v", q, p)
@@ -370,7 +371,7 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 			}
 		}
 	}
-	if a := e.call("GET", "/api/v1/parcelpoints/list?per_page=5000", "", nil); a.Status != 400 || a.fieldError("per_page") == "" {
+	if a := e.call("GET", "/api/v1/parcelpoints/list?per_page=5000", "", nil); a.Status != 400 || a.FieldError("per_page") == "" {
 		t.Errorf("per_page 5000: %d", a.Status)
 	}
 	// A location shared by several carriers serves only those carriers.
@@ -392,7 +393,7 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 		sh := shipmentTo(c, "REGULAR")
 		sh["pickup_branch_location"] = shared
 		a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh))
-		refused := strings.Contains(a.fieldError("shipments[0].pickup_branch_location"), "does not serve")
+		refused := strings.Contains(a.FieldError("shipments[0].pickup_branch_location"), "does not serve")
 		if refused == served[c] {
 			t.Errorf("location %d for %s: served=%v but refused=%v (%s)", shared, c, served[c], refused, a.Raw)
 		}
@@ -402,7 +403,7 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 	delete(sh, "carrier")
 	sh["service_id"] = e.svc.carrierByCode["g4"].Services[0].ID
 	sh["pickup_branch"] = point(e, "g4", false).Code
-	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.fieldError("shipments[0].carrier") == "" {
+	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].carrier") == "" {
 		t.Errorf("branch without carrier: %s", a.Raw)
 	}
 	sh = shipmentTo("g4", "REGULAR")
@@ -411,7 +412,7 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 		t.Errorf("pickup_branch 1: %s", a.Raw)
 	}
 	sh["delivery_branch"] = point(e, "g1", false).Code
-	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.fieldError("shipments[0].delivery_branch") == "" {
+	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].delivery_branch") == "" {
 		t.Errorf("delivery branch of another carrier: %s", a.Raw)
 	}
 	// A package too big for a locker.
@@ -419,7 +420,7 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 	sh = shipmentTo("g4", "REGULAR")
 	sh["pickup_branch"] = locker.Code
 	sh["packages"] = []any{map[string]any{"weight": 2, "width": 50, "height": 50, "length": 70}}
-	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); !strings.Contains(a.fieldError("shipments[0].packages[0]"), "too big for the pickup branch") {
+	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); !strings.Contains(a.FieldError("shipments[0].packages[0]"), "too big for the pickup branch") {
 		t.Errorf("oversized package at a locker: %s", a.Raw)
 	}
 }
@@ -442,7 +443,7 @@ func TestStatesTrackingAndReturns(t *testing.T) {
 			t.Errorf("message %q", a.Body["message"])
 		}
 		for _, tn := range tns {
-			tr := a.data()[tn].(map[string]any)
+			tr := a.Data()[tn].(map[string]any)
 			seen[tr["status"].(string)] = true
 			pk := tr["packages"].([]any)
 			if len(pk) != 2 {
@@ -472,7 +473,7 @@ func TestStatesTrackingAndReturns(t *testing.T) {
 	returned := 0
 	a := e.call("POST", "/api/v1/shipments/tracking", "", map[string]any{"shipments": tns})
 	for _, tn := range tns {
-		tr := a.data()[tn].(map[string]any)
+		tr := a.Data()[tn].(map[string]any)
 		if tr["status"] != "DELIVERED" {
 			t.Errorf("%s still %v after 108 minutes", tn, tr["status"])
 		}
@@ -500,7 +501,7 @@ func TestListFiltersPagingAndStorno(t *testing.T) {
 	if a := e.call("POST", "/api/v1/shipments/storno", key1, map[string]any{"shipments": []string{tn}}); a.Status != 200 {
 		t.Errorf("storno: %s", a.Raw)
 	}
-	list := func(q string) map[string]any { return e.call("GET", "/api/v1/shipments/list?"+q, key1, nil).data() }
+	list := func(q string) map[string]any { return e.call("GET", "/api/v1/shipments/list?"+q, key1, nil).Data() }
 	if d := list("status=OPEN&per_page=3&page=2"); d["total"].(float64) != 7 || len(d["shipments"].([]any)) != 3 || d["pages"].(float64) != 3 {
 		t.Errorf("OPEN page 2: %v", d)
 	}
@@ -524,7 +525,7 @@ func TestListFiltersPagingAndStorno(t *testing.T) {
 	if d := list("status=DELIVERED"); d["total"].(float64) != 7 {
 		t.Errorf("DELIVERED: %v", d["total"])
 	}
-	if a := e.call("GET", "/api/v1/shipments/list?status=LOST", key1, nil); a.Status != 400 || a.fieldError("status") == "" {
+	if a := e.call("GET", "/api/v1/shipments/list?status=LOST", key1, nil); a.Status != 400 || a.FieldError("status") == "" {
 		t.Errorf("unknown status filter: %d", a.Status)
 	}
 	if a := e.call("POST", "/api/v1/shipments/manifest", key1, map[string]any{"shipments": []string{list("")["shipments"].([]any)[1].(map[string]any)["tracking_number"].(string)}}); a.Status != 200 || pdfPages(t, a) < 1 {
@@ -543,7 +544,7 @@ func TestContactsAsSender(t *testing.T) {
 		t.Error("stored address not used as sender")
 	}
 	sh["from"] = map[string]any{"id": 9999}
-	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); a.fieldError("shipments[0].from.id") == "" {
+	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].from.id") == "" {
 		t.Errorf("unknown stored address: %s", a.Raw)
 	}
 }
@@ -570,10 +571,10 @@ func TestCartDrafts(t *testing.T) {
 	if w.Status != 201 || w.Body["errors"] == nil {
 		t.Errorf("incomplete draft has no warnings: %s", w.Raw)
 	}
-	if b := e.call("POST", "/api/v2/public/cart/create", key1, map[string]any{"to": map[string]any{"surname": "X", "zip": "12"}}); b.Status != 400 || !strings.Contains(b.fieldError("to.zip"), "postal code") {
+	if b := e.call("POST", "/api/v2/public/cart/create", key1, map[string]any{"to": map[string]any{"surname": "X", "zip": "12"}}); b.Status != 400 || !strings.Contains(b.FieldError("to.zip"), "postal code") {
 		t.Errorf("invalid postal code: %s", b.Raw)
 	}
-	if b := e.call("POST", "/api/v2/public/cart/create", key1, map[string]any{"referenceNumber": "x"}); b.Status != 400 || b.fieldError("to") == "" {
+	if b := e.call("POST", "/api/v2/public/cart/create", key1, map[string]any{"referenceNumber": "x"}); b.Status != 400 || b.FieldError("to") == "" {
 		t.Errorf("missing recipient: %s", b.Raw)
 	}
 }
@@ -592,14 +593,14 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: %d %s", name, a.Status, a.Raw)
 		}
 	}
-	if a := e.call("POST", "/api/v1/shipments/create", key1, `{"currency":5}`); a.fieldError("currency") == "" {
+	if a := e.call("POST", "/api/v1/shipments/create", key1, `{"currency":5}`); a.FieldError("currency") == "" {
 		t.Errorf("wrong type does not name the field: %s", a.Raw)
 	}
 	sh := shipmentTo("g3a", "SOMETIMES")
 	sh["to"].(map[string]any)["zip"] = "<script>alert(1)</script>"
 	a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("BARTER", sh))
 	for _, f := range []string{"payment_type", "shipments[0].type", "shipments[0].to.zip"} {
-		if a.fieldError(f) == "" {
+		if a.FieldError(f) == "" {
 			t.Errorf("no error on %s: %s", f, a.Raw)
 		}
 	}
@@ -610,7 +611,7 @@ func TestBadInput(t *testing.T) {
 	if a := e.call("POST", "/api/v1/shipments/tracking", "", map[string]any{"shipments": make([]string, MaxBatch+1)}); a.Status != 400 {
 		t.Errorf("too many tracking numbers: %d", a.Status)
 	}
-	if e.call("GET", "/api/v1/shipments/list", key1, nil).data()["total"].(float64) != 0 {
+	if e.call("GET", "/api/v1/shipments/list", key1, nil).Data()["total"].(float64) != 0 {
 		t.Error("refused requests stored something")
 	}
 }
@@ -628,7 +629,7 @@ func TestConcurrentCreatesAndReads(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if d := e.call("GET", "/api/v1/shipments/list", key1, nil).data(); d["total"].(float64) != 20 {
+	if d := e.call("GET", "/api/v1/shipments/list", key1, nil).Data(); d["total"].(float64) != 20 {
 		t.Errorf("%v shipments after 20 concurrent creates", d["total"])
 	}
 }
@@ -663,15 +664,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 	e := newEnv(t)
 	mux := http.NewServeMux()
 	e.svc.Register(mux)
-	for _, op := range e.svc.Operations() {
-		req, _ := http.NewRequest(op.Method, op.Path, nil)
-		if _, pattern := mux.Handler(req); pattern == "" {
-			t.Errorf("documented %s %s is not served", op.Method, op.Path)
-		}
-		if len(op.Responses) == 0 || op.Summary == "" {
-			t.Errorf("%s %s is documented without responses or summary", op.Method, op.Path)
-		}
-	}
+	contracttest.CheckRoutesDocumented(t, mux, e.svc)
 	if len(e.svc.Operations()) != 12 {
 		t.Errorf("%d operations documented, 12 served", len(e.svc.Operations()))
 	}

@@ -1,0 +1,137 @@
+package returns
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	"shipdesk/sandbox/apijson"
+)
+
+type upload struct {
+	Token       string `json:"token"`
+	Account     int    `json:"account"`
+	Name        string `json:"filename"`
+	ContentType string `json:"content_type"`
+	Size        int64  `json:"size"`
+	Uploaded    string `json:"uploaded"`
+	UsedBy      int64  `json:"used_by,omitempty"` // commission that took it; a token serves once
+}
+
+type fileRef struct {
+	Token       string `json:"token"`
+	Name        string `json:"filename"`
+	ContentType string `json:"content_type"`
+	Size        int64  `json:"size"`
+	Uploaded    string `json:"uploaded"`
+}
+
+func (u *upload) ref() fileRef {
+	return fileRef{Token: u.Token, Name: u.Name, ContentType: u.ContentType, Size: u.Size, Uploaded: u.Uploaded}
+}
+
+// kinds are the accepted files, recognised by their first bytes, never by name.
+var kinds = []struct {
+	magic       []byte
+	contentType string
+	extensions  []string
+}{
+	{[]byte("%PDF-"), "application/pdf", []string{".pdf"}},
+	{[]byte("\x89PNG\r\n\x1a\n"), "image/png", []string{".png"}},
+	{[]byte("\xff\xd8\xff"), "image/jpeg", []string{".jpg", ".jpeg"}},
+}
+
+// sniff returns the content type of an accepted file, or "".
+func sniff(head []byte) (string, []string) {
+	for _, k := range kinds {
+		if bytes.HasPrefix(head, k.magic) {
+			return k.contentType, k.extensions
+		}
+	}
+	return "", nil
+}
+
+func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
+	acct := s.account(r)
+	if acct < 0 {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
+		apijson.WriteProblem(w, apijson.Fail(http.StatusUnsupportedMediaType, "Send the file as multipart/form-data in the field file"))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+64<<10)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "file", Message: "Malformed multipart body"}))
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			s.uploadProblem(w, err)
+			return
+		}
+		if part.FormName() != "file" {
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
+		if err != nil {
+			s.uploadProblem(w, err)
+			return
+		}
+		if int64(len(data)) > s.cfg.MaxUpload {
+			apijson.WriteProblem(w, &apijson.Problem{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("The file is larger than %d MiB", s.cfg.MaxUpload>>20),
+				Errors: []apijson.FieldError{{Field: "file", Message: fmt.Sprintf("At most %d bytes", s.cfg.MaxUpload)}}})
+			return
+		}
+		s.accept(w, acct, filepath.Base(part.FileName()), data)
+		return
+	}
+	apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "file", Message: "No file: send it in the multipart field file"}))
+}
+
+func (s *Service) uploadProblem(w http.ResponseWriter, err error) {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		apijson.WriteProblem(w, &apijson.Problem{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("The file is larger than %d MiB", s.cfg.MaxUpload>>20),
+			Errors: []apijson.FieldError{{Field: "file", Message: fmt.Sprintf("At most %d bytes", s.cfg.MaxUpload)}}})
+		return
+	}
+	apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "file", Message: "Malformed multipart body"}))
+}
+
+func (s *Service) accept(w http.ResponseWriter, acct int, name string, data []byte) {
+	p := &problems{}
+	ct, exts := sniff(data)
+	ext := strings.ToLower(filepath.Ext(name))
+	switch {
+	case len(data) == 0:
+		p.add("file", "The file is empty")
+	case ct == "":
+		p.add("file", "Only PDF, JPEG and PNG files are accepted (the content is none of them)")
+	case !contains(exts, ext):
+		p.add("file", "The file is a %s but its name %q says otherwise", ct, name)
+	}
+	if name == "" || name == "." || len(name) > 200 {
+		p.add("file", "The file needs a name of at most 200 characters")
+	}
+	if len(p.list) > 0 {
+		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		return
+	}
+	s.mu.Lock()
+	u := &upload{Token: token(), Account: acct, Name: name, ContentType: ct, Size: int64(len(data)), Uploaded: stamp(s.clock.Now())}
+	s.uploads[u.Token] = u
+	s.mu.Unlock()
+	apijson.Write(w, http.StatusCreated, "File uploaded", u.ref())
+}
