@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 
 	"shipdesk/client/transport"
@@ -211,12 +212,13 @@ type PointQuery struct {
 // PointPage is one page of parcel points.
 type PointPage struct {
 	Points  []ParcelPoint
-	Page    int
-	PerPage int
-	Total   int
+	Page    int `json:"page"`
+	PerPage int `json:"per_page"`
+	Total   int `json:"total"`
+	Pages   int `json:"pages"`
 }
 
-// ParcelPoints returns one page of pickup and delivery points.
+// ParcelPoints returns one page of pickup and delivery points, in id order.
 func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, error) {
 	v := url.Values{}
 	for k, s := range map[string]string{"carrier": q.Carrier, "country": q.Country, "city": q.City, "zip": q.Zip, "q": q.Text} {
@@ -238,11 +240,17 @@ func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, er
 	if err := ans.Data("parcelpoints/list", &byID); err != nil {
 		return nil, err
 	}
-	page := &PointPage{Page: q.Page, PerPage: q.PerPage}
+	page := &PointPage{}
+	if err := ans.Field("parcelpoints/list", "paging", page); err != nil {
+		return nil, err
+	}
 	for id, p := range byID {
-		p.ID = id
+		if p.ID == 0 {
+			p.ID, _ = strconv.ParseInt(id, 10, 64)
+		}
 		page.Points = append(page.Points, p)
 	}
+	sort.Slice(page.Points, func(i, j int) bool { return page.Points[i].ID < page.Points[j].ID })
 	return page, nil
 }
 

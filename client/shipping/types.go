@@ -166,7 +166,10 @@ type ShipmentInfo struct {
 	LabelStatus         string    `json:"label_status"`
 	PickupBranch        string    `json:"pickup_branch,omitempty"`
 	DeliveryBranch      string    `json:"delivery_branch,omitempty"`
-	Created             string    `json:"created,omitempty"`
+	Created             string    `json:"created,omitempty"` // YYYY-MM-DD HH:MM:SS
+	Order               *OrderRef `json:"order,omitempty"`
+	From                *Address  `json:"from,omitempty"`
+	Services            []Service `json:"services,omitempty"`
 	TrackingInformation *Tracking `json:"tracking_information,omitempty"`
 	// Deprecated: use LabelMode CODE. Shown only to the owner; read, never decided on.
 	LabelLess *bool `json:"label_less,omitempty"`
@@ -174,13 +177,18 @@ type ShipmentInfo struct {
 	LabelsReady *bool `json:"labels_ready,omitempty"`
 }
 
+// OrderRef is the order a shipment belongs to (owner only).
+type OrderRef struct {
+	ID          int64  `json:"id"`
+	Number      string `json:"number"`
+	PaymentType string `json:"payment_type"`
+	Paid        bool   `json:"paid"`
+	Token       string `json:"token,omitempty"` // only in the create reply: unlocks package_password for others
+}
+
 // Created is the reply of shipments/create.
 type Created struct {
-	Order struct {
-		ID     int64  `json:"id"`
-		Number string `json:"number"`
-		Token  string `json:"token,omitempty"`
-	} `json:"order"`
+	Order     OrderRef       `json:"order"`
 	Shipments []ShipmentInfo `json:"shipments"`
 }
 
@@ -202,7 +210,7 @@ type Event struct {
 
 // ParcelPoint is a pickup or delivery point.
 type ParcelPoint struct {
-	ID         string  `json:"id,omitempty"`
+	ID         int64   `json:"id"`
 	Code       string  `json:"code"`
 	Name       string  `json:"name"`
 	Street     string  `json:"street"`
