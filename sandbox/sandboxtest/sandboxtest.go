@@ -76,4 +76,6 @@ func (e *Env) Fault(path string, f map[string]any) {
 }
 
 // Pay pays an ONLINE order.
-func (e *Env) Pay(orderID int64) { e.Control("POST", fmt.Sprintf("/sandbox/orders/%d/pay", orderID), nil) }
+func (e *Env) Pay(orderID int64) {
+	e.Control("POST", fmt.Sprintf("/sandbox/orders/%d/pay", orderID), nil)
+}
