@@ -12,7 +12,7 @@ GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
 ## run: private PostgreSQL (unless DATABASE_URL is set), migrate, demo users, serve on 127.0.0.1:8080
 run: build
 	@if [ -z "$${DATABASE_URL:-}" ]; then DATABASE_URL=$$(scripts/pg.sh start $(DEV_PG)); export DATABASE_URL; fi; \
-	exec ./$(BIN) serve --migrate --seed-demo
+	exec ./$(BIN) serve --migrate --seed-demo --sandbox-state $${SANDBOX_STATE:-var/sandbox.json}
 
 build:
 	$(GO) build -o $(BIN) ./cmd/shipdesk
@@ -30,11 +30,11 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$') 2>&1); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	@$(GO) tool templ fmt -fail . >/dev/null || { echo "templ fmt would change .templ files: run go tool templ fmt ."; exit 1; }
+	@$(GO) tool templ fmt -fail . >/dev/null 2>&1 || { echo "templ fmt would change .templ files: run go tool templ fmt ."; exit 1; }
 
 ## generate: templ generate must leave the committed files unchanged
 generate:
-	@$(GO) tool templ generate >/dev/null
+	@$(GO) tool templ generate >/dev/null 2>&1 || $(GO) tool templ generate
 	@if [ -n "$$(git status --porcelain -- '*_templ.go')" ]; then \
 		echo "templ generate changed generated files (commit them):"; git status --porcelain -- '*_templ.go'; exit 1; fi
 

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"shipdesk/handlers"
 	"shipdesk/staff"
 	"shipdesk/storage"
+	"shipdesk/upstream"
 	"shipdesk/web"
 )
 
@@ -22,13 +24,17 @@ type Options struct {
 	MaxSession  time.Duration
 	BcryptCost  int // 0: bcrypt's default; tests use the minimum
 	Throttle    staff.Throttle
+	Upstream    *upstream.Clients // the shipping service (or the sandbox)
+	// MetricsToken lets a scraper read /metrics; empty: managers only.
+	MetricsToken string
 }
 
 // App is the assembled dashboard.
 type App struct {
-	DB      *storage.DB
-	Staff   *staff.Service
-	Handler http.Handler
+	DB       *storage.DB
+	Staff    *staff.Service
+	Upstream *upstream.Clients
+	Handler  http.Handler
 }
 
 // New assembles the dashboard on an open, migrated database.
@@ -52,9 +58,13 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		Log:        log,
 		TrustProxy: o.TrustProxy,
 	}
-	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy})
+	if o.Upstream == nil {
+		return nil, errors.New("assemble app: no upstream clients")
+	}
+	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
+	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken})
 	if err != nil {
 		return nil, err
 	}
-	return &App{DB: db, Staff: accounts, Handler: srv}, nil
+	return &App{DB: db, Staff: accounts, Upstream: o.Upstream, Handler: srv}, nil
 }

@@ -20,7 +20,7 @@ func TestShellPerDemoRole(t *testing.T) {
 	wantNav := map[identity.Role][]string{
 		identity.Clerk:   {"Shipping", "Tracking"},
 		identity.Agent:   {"Returns"},
-		identity.Manager: {"Shipping", "Tracking", "Returns", "Reports", "Users"},
+		identity.Manager: {"Shipping", "Tracking", "Returns", "Reports", "Users", "Connection"},
 	}
 	forbidden := map[identity.Role]string{
 		identity.Clerk:   "/users",

@@ -12,6 +12,7 @@ import (
 	"github.com/a-h/templ"
 
 	"shipdesk/apperr"
+	"shipdesk/client/transport"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -57,8 +58,10 @@ type Handlers struct {
 	Sessions   Sessions
 	Database   Pinger
 	Log        *slog.Logger
-	Sandbox    bool // the upstream is the simulator: pages say so
-	TrustProxy bool // believe X-Forwarded-For / -Proto from a reverse proxy
+	Upstream   Upstream
+	Metrics    *transport.Metrics // counters of upstream calls
+	Sandbox    bool               // the upstream is the simulator: pages say so
+	TrustProxy bool               // believe X-Forwarded-For / -Proto from a reverse proxy
 }
 
 // page builds the layout model for a request; it takes the pending flashes.

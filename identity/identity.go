@@ -39,18 +39,21 @@ const (
 	Returns  Area = "returns"
 	Reports  Area = "reports"
 	Users    Area = "users"
+	// Connection is the state of the link to the shipping service.
+	Connection Area = "connection"
 )
 
 // Areas lists every area in navigation order.
-var Areas = []Area{Shipping, Tracking, Returns, Reports, Users}
+var Areas = []Area{Shipping, Tracking, Returns, Reports, Users, Connection}
 
 // areaRoles says which roles may use each area.
 var areaRoles = map[Area][]Role{
-	Shipping: {Clerk, Manager},
-	Tracking: {Clerk, Manager},
-	Returns:  {Agent, Manager},
-	Reports:  {Manager},
-	Users:    {Manager},
+	Shipping:   {Clerk, Manager},
+	Tracking:   {Clerk, Manager},
+	Returns:    {Agent, Manager},
+	Reports:    {Manager},
+	Users:      {Manager},
+	Connection: {Manager},
 }
 
 // RolesFor returns the roles allowed in an area.

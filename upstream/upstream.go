@@ -5,9 +5,13 @@ package upstream
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
+	"shipdesk/client/cart"
+	"shipdesk/client/returns"
+	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 )
 
@@ -53,4 +57,49 @@ func probe(ctx context.Context, iface, base string, call func(context.Context) e
 		r.Message = err.Error()
 	}
 	return r
+}
+
+// Clients are the three typed clients with their shared counters.
+type Clients struct {
+	Config   Config
+	Shipping *shipping.Client
+	Cart     *cart.Client
+	Returns  *returns.Client
+	Metrics  *transport.Metrics
+}
+
+// New builds the clients; it calls nothing upstream.
+func New(c Config) (*Clients, error) {
+	if c.ShippingURL == "" || c.ReturnsURL == "" {
+		return nil, errors.New("upstream: SHIPPING_BASE_URL and RETURNS_BASE_URL are required (or leave SHIPPING_BASE_URL empty to use the sandbox)")
+	}
+	m := transport.NewMetrics()
+	sh, err := shipping.New(c.transportConfig("shipping", c.ShippingURL, c.ShippingKey, m))
+	if err != nil {
+		return nil, err
+	}
+	ca, err := cart.New(c.transportConfig("cart", c.ShippingURL, c.ShippingKey, m))
+	if err != nil {
+		return nil, err
+	}
+	re, err := returns.New(c.transportConfig("returns", c.ReturnsURL, c.ReturnsKey, m))
+	if err != nil {
+		return nil, err
+	}
+	return &Clients{Config: c, Shipping: sh, Cart: ca, Returns: re, Metrics: m}, nil
+}
+
+// Check verifies both keys the way the spec says: the shipping key with the list
+// operation (it needs a valid key), the returns key with a cheap read.
+func (c *Clients) Check(ctx context.Context) []Result {
+	return []Result{
+		probe(ctx, "shipping", c.Config.ShippingURL, func(ctx context.Context) error {
+			_, err := c.Shipping.List(ctx, shipping.ListQuery{PerPage: 1})
+			return err
+		}),
+		probe(ctx, "returns", c.Config.ReturnsURL, func(ctx context.Context) error {
+			_, err := c.Returns.ProductTypes(ctx)
+			return err
+		}),
+	}
 }

@@ -17,6 +17,7 @@ func (s *Server) routes() *http.ServeMux {
 		returns  = identity.RolesFor(identity.Returns)
 		reports  = identity.RolesFor(identity.Reports)
 		users    = identity.RolesFor(identity.Users)
+		conn     = identity.RolesFor(identity.Connection)
 	)
 
 	// Anyone: probes, static files, sign-in.
@@ -43,6 +44,10 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /users/{id}/password", s.only(users, h.ResetPassword))
 	mux.Handle("POST /users/{id}/disable", s.only(users, h.SetDisabled(true)))
 	mux.Handle("POST /users/{id}/enable", s.only(users, h.SetDisabled(false)))
+
+	// The link to the shipping service: managers, and a metrics scraper with its token.
+	mux.Handle("GET /connection", s.only(conn, h.Connection))
+	mux.Handle("GET /metrics", s.scraper(conn, h.MetricsText))
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
 	mux.Handle("/", s.signedIn(h.NotFound))

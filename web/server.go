@@ -25,6 +25,9 @@ type Deps struct {
 	Sessions   *Sessions
 	Log        *slog.Logger
 	TrustProxy bool
+	// MetricsToken lets a scraper read /metrics with "Authorization: Bearer
+	// TOKEN"; without it only signed-in managers may.
+	MetricsToken string
 }
 
 // Server is the dashboard's HTTP handler.
@@ -35,6 +38,7 @@ type Server struct {
 	log      *slog.Logger
 	static   *staticFiles
 	handler  http.Handler
+	metrics  string
 }
 
 // New builds the server and its middleware chain.
@@ -43,7 +47,7 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st}
+	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()

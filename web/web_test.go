@@ -22,6 +22,8 @@ var staffPages = []struct {
 	{"/reports", identity.RolesFor(identity.Reports)},
 	{"/users", identity.RolesFor(identity.Users)},
 	{"/users/1", identity.RolesFor(identity.Users)},
+	{"/connection", identity.RolesFor(identity.Connection)},
+	{"/metrics", identity.RolesFor(identity.Connection)},
 }
 
 func TestAnonymousIsSentToSignIn(t *testing.T) {

@@ -12,37 +12,52 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
 	"shipdesk/identity"
+	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/staff"
 	"shipdesk/storage/pgtest"
+	"shipdesk/upstream"
 )
 
 // Env is a running dashboard.
 type Env struct {
-	T      testing.TB
-	URL    string
-	App    *app.App
-	Server *httptest.Server
+	T       testing.TB
+	URL     string
+	App     *app.App
+	Server  *httptest.Server
+	Sandbox *sandboxtest.Env // the simulated service the dashboard talks to
 }
+
+// MetricsToken is the scraper token of test dashboards.
+const MetricsToken = "test-metrics-token"
 
 // Start runs the dashboard with a fresh migrated database until t ends.
 func Start(t testing.TB) *Env {
 	t.Helper()
 	db := pgtest.New(t)
+	sb := sandboxtest.Start(t)
+	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
+		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("upstream clients: %v", err)
+	}
 	a, err := app.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{
-		SessionKey: []byte(strings.Repeat("k", 32)),
-		BcryptCost: bcrypt.MinCost,
+		SessionKey:   []byte(strings.Repeat("k", 32)),
+		BcryptCost:   bcrypt.MinCost,
+		Upstream:     up,
+		MetricsToken: MetricsToken,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
 	}
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
-	return &Env{T: t, URL: srv.URL, App: a, Server: srv}
+	return &Env{T: t, URL: srv.URL, App: a, Server: srv, Sandbox: sb}
 }
 
 // AddUser creates an account and returns its password.

@@ -31,6 +31,8 @@ type Config struct {
 	MaxSession  time.Duration
 	Migrate     bool
 	SeedDemo    bool
+	// MetricsToken lets a scraper read /metrics.
+	MetricsToken string
 }
 
 // env returns the environment variable or a default.

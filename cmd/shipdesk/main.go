@@ -3,6 +3,8 @@
 //	shipdesk serve     serve the dashboard (the default)
 //	shipdesk migrate   apply, roll back or list database migrations
 //	shipdesk user      add staff, set passwords, disable accounts
+//	shipdesk sandbox   serve the simulator of the service's three interfaces
+//	shipdesk check-upstream  verify the API keys
 //
 // Configuration comes from flags, with environment variables as defaults
 // (DATABASE_URL, SHIPDESK_ADDR, SESSION_KEY, …); `shipdesk CMD --help` lists them.
@@ -37,6 +39,8 @@ func commands() []command {
 		{"serve", "serve the dashboard (default)", runServe},
 		{"migrate", "apply, roll back or list database migrations (up, down, status)", runMigrate},
 		{"user", "manage staff accounts (add, passwd, disable, enable, list)", runUser},
+		{"sandbox", "serve the simulator of the shipping, cart and returns APIs", runSandbox},
+		{"check-upstream", "verify the shipping and returns keys against the service in use", runCheckUpstream},
 	}
 }
 

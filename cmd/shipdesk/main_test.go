@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/storage/pgtest"
 )
 
@@ -65,5 +66,24 @@ func TestTerminalWorkflow(t *testing.T) {
 	code, out = shipdesk(t, "", "user", "list")
 	if code != 0 || !strings.Contains(out, "ada") || !strings.Contains(out, "disabled") {
 		t.Errorf("user list: exit %d, output %q; want ada shown disabled", code, out)
+	}
+}
+
+// With no SHIPPING_BASE_URL the in-process sandbox answers and both keys pass;
+// a wrong key fails the command.
+func TestCheckUpstream(t *testing.T) {
+	t.Setenv("SHIPPING_BASE_URL", "")
+	code, out := shipdesk(t, "", "check-upstream")
+	if code != 0 || strings.Count(out, "ok  ") != 2 || !strings.Contains(out, "sandbox") {
+		t.Fatalf("check-upstream against the sandbox: exit %d\n%s", code, out)
+	}
+	if strings.Contains(out, "sandbox-key-1") {
+		t.Error("check-upstream prints the key")
+	}
+	env := sandboxtest.Start(t)
+	code, out = shipdesk(t, "", "check-upstream", "--shipping-base-url", env.URL, "--shipping-api-key", "wrong",
+		"--returns-base-url", env.Returns, "--returns-api-key", sandboxtest.ReturnsKey)
+	if code == 0 || !strings.Contains(out, "FAIL shipping") || !strings.Contains(out, "401") {
+		t.Errorf("check-upstream with a wrong key: exit %d\n%s", code, out)
 	}
 }

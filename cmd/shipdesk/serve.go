@@ -27,6 +27,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fs.DurationVar(&c.MaxSession, "session-max", envDuration("SHIPDESK_SESSION_MAX", 12*time.Hour), "sign out this long after sign-in (env SHIPDESK_SESSION_MAX)")
 	fs.BoolVar(&c.Migrate, "migrate", false, "apply pending migrations before serving")
 	fs.BoolVar(&c.SeedDemo, "seed-demo", false, "create one demo user per role if missing and print their passwords once")
+	fs.StringVar(&c.MetricsToken, "metrics-token", env("SHIPDESK_METRICS_TOKEN", ""), "bearer `token` that lets a scraper read /metrics; empty: managers only (env SHIPDESK_METRICS_TOKEN)")
+	var u UpstreamConfig
+	upstreamFlags(fs, &u)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -49,7 +52,13 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession})
+	clients, stopSandbox, err := connectUpstream(u, log)
+	if err != nil {
+		return err
+	}
+	defer stopSandbox()
+	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
+		Upstream: clients, MetricsToken: c.MetricsToken})
 	if err != nil {
 		return err
 	}
