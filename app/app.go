@@ -62,6 +62,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
 	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
+	if o.Upstream.Controls != nil {
+		h.Controls = o.Upstream.Controls
+	}
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken})
 	if err != nil {
 		return nil, err

@@ -32,8 +32,14 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 	for _, f := range h.Metrics.Failures("") {
 		failures = append(failures, views.CallFailure{When: views.FormatTime(f.At), Interface: f.Interface, Op: f.Op, Error: f.Error})
 	}
+	var simulatedNow string
+	if h.Controls != nil {
+		if clock, err := h.Controls.Now(ctx); err == nil {
+			simulatedNow = views.FormatTime(clock.Now)
+		}
+	}
 	p := h.page(w, r, views.T(r.Context(), "connection.heading"), "connection")
-	h.render(w, r, http.StatusOK, views.Connection(p, h.Sandbox, checks, counts, failures))
+	h.render(w, r, http.StatusOK, views.Connection(p, h.Sandbox, simulatedNow, checks, counts, failures))
 }
 
 // Metrics writes the upstream counters in the Prometheus text format.

@@ -61,6 +61,7 @@ type Handlers struct {
 	Upstream   Upstream
 	Metrics    *transport.Metrics // counters of upstream calls
 	Sandbox    bool               // the upstream is the simulator: pages say so
+	Controls   SandboxControls    // the simulator's clock; nil against the real service
 	TrustProxy bool               // believe X-Forwarded-For / -Proto from a reverse proxy
 }
 
@@ -72,6 +73,7 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 		Area:    area,
 		Flashes: h.Sessions.TakeFlashes(w, r),
 		Sandbox: h.Sandbox,
+		Path:    r.URL.RequestURI(),
 	}
 }
 

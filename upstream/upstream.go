@@ -11,6 +11,7 @@ import (
 
 	"shipdesk/client/cart"
 	"shipdesk/client/returns"
+	"shipdesk/client/sandboxctl"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 )
@@ -66,6 +67,7 @@ type Clients struct {
 	Cart     *cart.Client
 	Returns  *returns.Client
 	Metrics  *transport.Metrics
+	Controls *sandboxctl.Client // the simulator's own controls; nil against the real service
 }
 
 // New builds the clients; it calls nothing upstream.
@@ -86,7 +88,13 @@ func New(c Config) (*Clients, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Clients{Config: c, Shipping: sh, Cart: ca, Returns: re, Metrics: m}, nil
+	cl := &Clients{Config: c, Shipping: sh, Cart: ca, Returns: re, Metrics: m}
+	if c.Sandbox {
+		if cl.Controls, err = sandboxctl.New(c.transportConfig("sandbox", c.ShippingURL, "", m)); err != nil {
+			return nil, err
+		}
+	}
+	return cl, nil
 }
 
 // Check verifies both keys the way the spec says: the shipping key with the list

@@ -16,7 +16,8 @@ type Page struct {
 	Staff   *identity.Staff
 	Area    identity.Area // highlighted navigation entry; empty for home
 	Flashes []Flash
-	Sandbox bool // the dashboard talks to the simulator: say so on every page
+	Sandbox bool   // the dashboard talks to the simulator: say so on every page
+	Path    string // this page, to come back to after a sandbox control
 }
 
 // Flash is a one-time message shown at the top of the next page.

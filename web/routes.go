@@ -30,6 +30,8 @@ func (s *Server) routes() *http.ServeMux {
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))
 	mux.Handle("POST /logout", s.signedIn(h.Logout))
+	// The simulator's clock, for every role; the handler refuses it outside sandbox mode.
+	mux.Handle("POST /sandbox-clock", s.signedIn(h.AdvanceClock))
 
 	// Areas.
 	mux.Handle("GET /shipping", s.only(shipping, h.AreaPage(identity.Shipping)))

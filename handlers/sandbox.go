@@ -1,0 +1,63 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/client/sandboxctl"
+	"shipdesk/i18n"
+	"shipdesk/views"
+)
+
+// SandboxControls is the simulator's clock (sandboxctl.Client). The real service
+// has no such thing: the dashboard offers it only in sandbox mode.
+type SandboxControls interface {
+	Now(ctx context.Context) (sandboxctl.Clock, error)
+	Advance(ctx context.Context, minutes int) (sandboxctl.Clock, error)
+}
+
+// maxAdvanceMinutes is a year, the sandbox's own limit.
+const maxAdvanceMinutes = 525600
+
+// AdvanceClock moves the simulated time so shipments and commissions move on,
+// then returns to the page the person came from.
+func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if h.Controls == nil {
+		h.NotFound(w, r)
+		return
+	}
+	if !parseForm(w, r) {
+		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
+		return
+	}
+	back := localPath(r.PostFormValue("back"))
+	minutes, err := strconv.Atoi(r.PostFormValue("minutes"))
+	if err != nil || minutes < 1 || minutes > maxAdvanceMinutes {
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.bad_minutes", maxAdvanceMinutes)})
+		redirect(w, r, back)
+		return
+	}
+	callCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	clock, err := h.Controls.Advance(callCtx, minutes)
+	if err != nil {
+		h.Log.Warn("advance sandbox clock", "err", err)
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.advance_failed", err.Error())})
+		redirect(w, r, back)
+		return
+	}
+	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "sandbox.advanced", minutes, views.FormatTime(clock.Now))})
+	redirect(w, r, back)
+}
+
+// localPath keeps a return target on this site: a path, never another host.
+func localPath(p string) string {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") {
+		return "/"
+	}
+	return p
+}
