@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"shipdesk/desk"
 	"shipdesk/handlers"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -34,6 +35,7 @@ type App struct {
 	DB       *storage.DB
 	Staff    *staff.Service
 	Upstream *upstream.Clients
+	Desk     *desk.Desk
 	Handler  http.Handler
 }
 
@@ -62,6 +64,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
 	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
+	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream,
+		Desk: desk.New(db, o.Upstream.Shipping, o.Upstream.Cart, log)}
+	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}
@@ -69,5 +74,6 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &App{DB: db, Staff: accounts, Upstream: o.Upstream, Handler: srv}, nil
+	a.Handler = srv
+	return a, nil
 }

@@ -62,6 +62,7 @@ type Handlers struct {
 	Metrics    *transport.Metrics // counters of upstream calls
 	Sandbox    bool               // the upstream is the simulator: pages say so
 	Controls   SandboxControls    // the simulator's clock; nil against the real service
+	Ship       ShippingDesk       // the shipping desk
 	TrustProxy bool               // believe X-Forwarded-For / -Proto from a reverse proxy
 }
 

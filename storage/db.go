@@ -88,3 +88,22 @@ func conflict(err error, format string, args ...any) error {
 	}
 	return err
 }
+
+// wrapf adds context to err; nil stays nil.
+func wrapf(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}
+
+// affectedOne turns "no row changed" into a NotFound with a message for a person.
+func affectedOne(res sql.Result, err error, format string, args ...any) error {
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.New(apperr.NotFound, format, args...)
+	}
+	return nil
+}

@@ -3,8 +3,20 @@ package web
 import (
 	"net/http"
 
+	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/storage"
 )
+
+// Row actions of the address book.
+func setDefaultSender(db *storage.DB, r *http.Request, id int64) error {
+	return db.SetDefaultSender(r.Context(), id)
+}
+func deleteSender(db *storage.DB, r *http.Request, id int64) error { return db.DeleteSender(r.Context(), id) }
+func deleteRecipient(db *storage.DB, r *http.Request, id int64) error {
+	return db.DeleteRecipient(r.Context(), id)
+}
+func deletePreset(db *storage.DB, r *http.Request, id int64) error { return db.DeletePreset(r.Context(), id) }
 
 // routes is the whole surface of the dashboard and who may use each part.
 // Reading this file tells a newcomer everything the server answers.
@@ -34,7 +46,32 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /sandbox-clock", s.signedIn(h.AdvanceClock))
 
 	// Areas.
-	mux.Handle("GET /shipping", s.only(shipping, h.AreaPage(identity.Shipping)))
+	// The shipping desk: clerks and managers.
+	mux.Handle("GET /shipping", s.only(shipping, h.Shipping))
+	mux.Handle("GET /shipping/new", s.only(shipping, h.NewShipment))
+	mux.Handle("POST /shipping/new", s.only(shipping, h.PostShipment))
+	mux.Handle("POST /shipping/points", s.only(shipping, h.Points))
+	mux.Handle("GET /shipping/shipments/{id}", s.only(shipping, h.ShipmentPage))
+	mux.Handle("GET /shipping/shipments/{id}/status", s.only(shipping, h.ShipmentStatus))
+	mux.Handle("GET /shipping/shipments/{id}/label.pdf", s.only(shipping, h.Label))
+	mux.Handle("POST /shipping/shipments/{id}/storno", s.only(shipping, h.Storno))
+	mux.Handle("POST /shipping/shipments/{id}/check", s.only(shipping, h.ShipmentAction((*desk.Desk).Reconcile, "Shipment %d checked with the service.")))
+	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentAction((*desk.Desk).OrderAgain, "Shipment %d ordered again.")))
+	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
+	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))
+	mux.Handle("GET /shipping/manifest", s.only(shipping, h.Manifest))
+	mux.Handle("GET /shipping/manifest.pdf", s.only(shipping, h.ManifestPDF))
+	mux.Handle("GET /shipping/drafts/{id}", s.only(shipping, h.Draft))
+	mux.Handle("GET /shipping/addresses", s.only(shipping, h.AddressBook))
+	mux.Handle("POST /shipping/senders", s.only(shipping, h.AddSender))
+	mux.Handle("POST /shipping/senders/import", s.only(shipping, h.ImportSenders))
+	mux.Handle("POST /shipping/senders/{id}/default", s.only(shipping, h.BookAction(setDefaultSender, "Default sender changed.")))
+	mux.Handle("POST /shipping/senders/{id}/delete", s.only(shipping, h.BookAction(deleteSender, "Sender removed.")))
+	mux.Handle("POST /shipping/recipients/{id}/delete", s.only(shipping, h.BookAction(deleteRecipient, "Recipient removed.")))
+	mux.Handle("POST /shipping/presets", s.only(shipping, h.AddPreset))
+	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.BookAction(deletePreset, "Preset removed.")))
+	mux.Handle("POST /shipping/settings", s.only(shipping, h.SaveSettings))
+	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
 	mux.Handle("GET /tracking", s.only(tracking, h.AreaPage(identity.Tracking)))
 	mux.Handle("GET /returns", s.only(returns, h.AreaPage(identity.Returns)))
 	mux.Handle("GET /reports", s.only(reports, h.AreaPage(identity.Reports)))

@@ -66,6 +66,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		if err := seedDemo(ctx, a.Staff, stdout); err != nil {
 			return err
 		}
+		if err := a.Desk.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("demo shipping data: %w", err)
+		}
 	}
 
 	ln, err := net.Listen("tcp", c.Addr)
@@ -74,6 +77,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "shipdesk is serving on http://%s/\n", ln.Addr())
 	go pruneLoop(ctx, db, log)
+	go a.Desk.Maintain(ctx, time.Minute) // settle unknown orders, keep parcel points fresh
 	return serveHTTP(ctx, ln, a.Handler, log)
 }
 

@@ -1,0 +1,625 @@
+package desk
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/client/cart"
+	"shipdesk/client/shipping"
+	"shipdesk/client/transport"
+	"shipdesk/storage"
+)
+
+// Desk runs the shipping desk on the database and the service's clients.
+type Desk struct {
+	db   *storage.DB
+	ship *shipping.Client
+	cart *cart.Client
+	log  *slog.Logger
+	now  func() time.Time
+	// OrderTimeout bounds one create call and what follows it; the call goes on
+	// when the clerk's browser goes away, so its answer is never lost.
+	OrderTimeout time.Duration
+}
+
+// New returns a desk.
+func New(db *storage.DB, ship *shipping.Client, c *cart.Client, log *slog.Logger) *Desk {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Desk{db: db, ship: ship, cart: c, log: log, now: time.Now, OrderTimeout: 60 * time.Second}
+}
+
+// NewKey makes a request key for a fresh form.
+func NewKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// Blank is a new form with the default sender and the COD settings filled in.
+func (d *Desk) Blank(ctx context.Context) (Form, error) {
+	f := Form{Key: NewKey(), Handover: HandoverOnDemand, Packages: []Package{{}}}
+	f.To.Country = "CZ"
+	senders, err := d.db.Senders(ctx)
+	if err != nil {
+		return f, err
+	}
+	if len(senders) > 0 {
+		f.SenderID = senders[0].ID
+	}
+	return f, d.FillCOD(ctx, &f)
+}
+
+// FillCOD puts the shop's bank details into empty COD fields.
+func (d *Desk) FillCOD(ctx context.Context, f *Form) error {
+	s, err := d.db.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&f.CODCurrency, s.CODCurrency)
+	fill(&f.BankAccount, s.BankAccount)
+	fill(&f.BankCode, s.BankCode)
+	fill(&f.BankCurrency, s.BankCurrency)
+	return nil
+}
+
+// invalid turns problems into an Invalid error the form shows field by field.
+func invalid(p Problems) error {
+	if len(p) == 0 {
+		return nil
+	}
+	return apperr.Fields("Some fields need attention: see the marked fields.", p)
+}
+
+func (d *Desk) sender(ctx context.Context, f Form) (storage.Sender, error) {
+	if f.SenderID == 0 {
+		return storage.Sender{}, nil
+	}
+	s, err := d.db.SenderByID(ctx, f.SenderID)
+	if apperr.Is(err, apperr.NotFound) {
+		return s, invalid(Problems{"sender": "This sender no longer exists: choose another."})
+	}
+	return s, err
+}
+
+// Offers asks the service for the offers for the form, sorted as the clerk chose.
+func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
+	from, err := d.sender(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := invalid(f.CheckForOffers(from.Country)); err != nil {
+		return nil, err
+	}
+	sh := d.shipment(f, from)
+	sh.Carrier, sh.ServiceID, sh.DeliveryBranch, sh.LabelLess = "", 0, "", false
+	if f.Handover == HandoverPoint {
+		sh.PickupBranch = shipping.AnyBranch // any point: the offers say who takes it there
+	}
+	if f.COD { // rates need only the value
+		sh.Services = []shipping.Service{shipping.COD(shipping.ServiceCOD{Value: codMoney(f)})}
+	}
+	rates, err := d.ship.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: sh})
+	if err != nil {
+		return nil, upstreamError("compare offers", err)
+	}
+	SortOffers(rates, f.Sort)
+	return rates, nil
+}
+
+// SortOffers orders offers by price (default), delivery date or carrier group;
+// unselectable offers go last.
+func SortOffers(rates []shipping.Rate, by string) {
+	key := func(r shipping.Rate) string {
+		switch by {
+		case "delivery":
+			return r.DeliveryDate
+		case "group":
+			return r.CarrierGroup + " " + r.Carrier
+		}
+		return ""
+	}
+	sort.SliceStable(rates, func(i, j int) bool {
+		a, b := rates[i], rates[j]
+		if a.Selectable != b.Selectable {
+			return a.Selectable
+		}
+		if ka, kb := key(a), key(b); ka != kb {
+			return ka < kb
+		}
+		return a.PriceVAT.Value < b.PriceVAT.Value
+	})
+}
+
+func codMoney(f Form) shipping.Money {
+	v, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
+	return shipping.Money{Value: v, Currency: f.CODCurrency}
+}
+
+// reference is what identifies the shipment at the service: the clerk's, or
+// one made from the request key.
+func reference(f Form) string {
+	if f.Reference != "" {
+		return f.Reference
+	}
+	return "SD-" + strings.ToUpper(strings.ReplaceAll(f.Key, "-", "")[:12])
+}
+
+// shipment builds the shipment of the order from the form.
+func (d *Desk) shipment(f Form, from storage.Sender) shipping.Shipment {
+	sh := shipping.Shipment{
+		Type: f.Handover, Carrier: f.Offer.Carrier, ServiceID: f.Offer.ServiceID, PickupDate: f.PickupDate,
+		To: f.To, Reference: reference(f), Note: f.Note, LabelLess: f.LabelLess, DeliveryBranch: f.DeliveryBranch,
+	}
+	if f.Handover == HandoverPoint {
+		sh.Type = shipping.PickupOnDemand
+		sh.PickupBranch = f.PickupBranch
+		if sh.PickupBranch == "" {
+			sh.PickupBranch = shipping.AnyBranch
+		}
+	}
+	if from.ContactID != nil {
+		sh.From = shipping.Address{ID: *from.ContactID}
+	} else {
+		a := from.Address
+		sh.From = shipping.Address{Company: a.Company, Firstname: a.Firstname, Surname: a.Surname, Street: a.Street,
+			City: a.City, Zip: a.Zip, Country: a.Country, Phone: a.Phone, Email: a.Email}
+	}
+	for _, k := range f.Packages {
+		sh.Packages = append(sh.Packages, shipping.Package{Weight: k.Weight, Length: k.Length, Width: k.Width, Height: k.Height})
+	}
+	if f.COD {
+		sh.Services = []shipping.Service{shipping.COD(shipping.ServiceCOD{Value: codMoney(f),
+			BankAccount: strings.ReplaceAll(f.BankAccount, " ", ""), BankCode: f.BankCode,
+			BankVariable: f.BankVariable, BankCurrency: f.BankCurrency})}
+	}
+	return sh
+}
+
+// Place orders the shipment of the form: validate, record the intent, create,
+// record the reply. A second call with the same form returns the first order.
+// When the answer is lost the shipment is "unknown" and reconciled at once.
+func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, error) {
+	from, err := d.sender(ctx, f)
+	if err != nil {
+		return storage.Shipment{}, err
+	}
+	if err := invalid(f.CheckForOrder(from.Country)); err != nil {
+		return storage.Shipment{}, err
+	}
+	if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
+		return existing, nil // this form was sent already
+	}
+	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
+	if err := d.ship.Validate(ctx, order); err != nil {
+		return storage.Shipment{}, upstreamError("check the shipment", err)
+	}
+	raw, err := json.Marshal(order)
+	if err != nil {
+		return storage.Shipment{}, fmt.Errorf("encode order: %w", err)
+	}
+	intent := storage.Shipment{
+		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
+		CarrierGroup: f.Offer.CarrierGroup, ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
+		RecipientName: recipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: &by,
+	}
+	if f.COD {
+		m := codMoney(f)
+		intent.CODValue, intent.CODCurrency = &m.Value, &m.Currency
+	}
+	s, fresh, err := d.db.BeginOrder(ctx, intent)
+	if err != nil || !fresh {
+		return s, err
+	}
+	if f.SaveRecipient {
+		a := f.To
+		if _, err := d.db.SaveRecipient(ctx, storage.Address{Company: a.Company, Firstname: a.Firstname, Surname: a.Surname,
+			Street: a.Street, City: a.City, Zip: a.Zip, Country: a.Country, Phone: a.Phone, Email: a.Email}); err != nil {
+			d.log.Warn("save recipient", "err", err) // the order matters more than the address book
+		}
+	}
+	return d.send(ctx, s, order)
+}
+
+func recipientName(a shipping.Address) string {
+	name := strings.TrimSpace(a.Firstname + " " + a.Surname)
+	if a.Company != "" {
+		if name == "" {
+			return a.Company
+		}
+		return name + " (" + a.Company + ")"
+	}
+	return name
+}
+
+// send calls create for a recorded intent and records what happened.
+func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Order) (storage.Shipment, error) {
+	// The clerk closing the tab must not cut the call off after it was sent.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.OrderTimeout)
+	defer cancel()
+	created, err := d.ship.Create(ctx, order)
+	switch {
+	case err == nil:
+		r := replyOf(created.Shipments[0], &created.Order)
+		if err := d.db.RecordCreated(ctx, s.ID, r, d.now()); err != nil {
+			return s, err
+		}
+		d.log.Info("shipment ordered", "shipment", s.ID, "reference", s.Reference, "tracking", r.TrackingNumber)
+	case refused(err):
+		if dropErr := d.db.DropIntent(ctx, s.ID); dropErr != nil {
+			return s, dropErr
+		}
+		return storage.Shipment{}, upstreamError("order the shipment", err)
+	default:
+		d.log.Warn("order outcome unknown", "shipment", s.ID, "reference", s.Reference, "err", err)
+		if err := d.db.MarkOutcome(ctx, s.ID, storage.StateUnknown, err.Error()); err != nil {
+			return s, err
+		}
+		if settled, rerr := d.Reconcile(ctx, s.ID); rerr == nil {
+			return settled, nil
+		}
+	}
+	return d.db.ShipmentByID(ctx, s.ID)
+}
+
+// refused: the service answered and did not create anything (4xx other than
+// throttling). Everything else may have created the order.
+func refused(err error) bool {
+	var te *transport.Error
+	if !errors.As(err, &te) || te.Kind != transport.KindStatus {
+		return false
+	}
+	return te.Status >= 400 && te.Status < 500 && te.Status != http.StatusRequestTimeout && te.Status != http.StatusTooManyRequests
+}
+
+// Reconcile settles an order whose answer was lost by asking the service for
+// shipments with its reference: found means created, none means missing (the
+// clerk may then order again).
+func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error) {
+	s, err := d.db.ShipmentByID(ctx, id)
+	if err != nil || (s.State != storage.StateUnknown && s.State != storage.StateOrdering) {
+		return s, err
+	}
+	page, err := d.ship.List(ctx, shipping.ListQuery{Reference: s.Reference, PerPage: 10})
+	if err != nil {
+		return s, upstreamError("check the order with the service", err)
+	}
+	for _, si := range page.Shipments {
+		if si.Reference == s.Reference {
+			if err := d.db.RecordCreated(ctx, id, replyOf(si, si.Order), d.now()); err != nil {
+				return s, err
+			}
+			d.log.Info("order reconciled: created", "shipment", id, "tracking", si.TrackingNumber)
+			return d.db.ShipmentByID(ctx, id)
+		}
+	}
+	why := fmt.Sprintf("The service has no shipment with reference %s: it was not created.", s.Reference)
+	if err := d.db.MarkOutcome(ctx, id, storage.StateMissing, why); err != nil {
+		return s, err
+	}
+	d.log.Info("order reconciled: missing", "shipment", id)
+	return d.db.ShipmentByID(ctx, id)
+}
+
+// ReconcileAll settles every unknown order, and orders left "ordering" for
+// longer than grace (the process stopped during the call).
+func (d *Desk) ReconcileAll(ctx context.Context, grace time.Duration) error {
+	list, err := d.db.Unsettled(ctx, d.now().Add(-grace))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, s := range list {
+		if _, err := d.Reconcile(ctx, s.ID); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// OrderAgain sends an order that reconciliation proved missing.
+func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, error) {
+	s, err := d.db.ReopenOrder(ctx, id)
+	if err != nil {
+		return s, err
+	}
+	var order shipping.Order
+	if err := json.Unmarshal(s.Request, &order); err != nil {
+		return s, fmt.Errorf("decode stored order %d: %w", id, err)
+	}
+	return d.send(ctx, s, order)
+}
+
+// replyOf is what we keep of the service's view of a shipment.
+func replyOf(si shipping.ShipmentInfo, o *shipping.OrderRef) storage.Reply {
+	r := storage.Reply{TrackingNumber: si.TrackingNumber, Status: si.Status, LabelMode: si.LabelMode, LabelStatus: si.LabelStatus}
+	if o != nil {
+		r.OrderID, r.OrderNumber, r.OrderToken = o.ID, o.Number, o.Token
+	}
+	for _, k := range si.Packages {
+		p := storage.PackageInfo{Number: k.Number, Status: k.Status}
+		if k.PackagePassword != nil {
+			p.Password = *k.PackagePassword
+		}
+		r.Packages = append(r.Packages, p)
+	}
+	if si.TrackingInformation != nil {
+		r.Returned = si.TrackingInformation.Returned
+	}
+	return r
+}
+
+// Refresh asks the service for the shipment's current state and stores it.
+func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) {
+	s, err := d.db.ShipmentByID(ctx, id)
+	if err != nil || s.State != storage.StateCreated {
+		return s, err
+	}
+	req := shipping.DetailRequest{Shipments: []string{s.Tracking()}}
+	if s.OrderToken != nil {
+		req.Tokens = []string{*s.OrderToken}
+	}
+	details, err := d.ship.Detail(ctx, req, false)
+	if err != nil {
+		return s, upstreamError("refresh the shipment", err)
+	}
+	si, ok := details[s.Tracking()]
+	if !ok {
+		return s, apperr.New(apperr.Unavailable, "The service did not report shipment %s.", s.Tracking())
+	}
+	r := replyOf(si, nil)
+	r.Returned = s.Returned
+	if err := d.db.RecordState(ctx, id, r, d.now()); err != nil {
+		return s, err
+	}
+	return d.db.ShipmentByID(ctx, id)
+}
+
+// labelProblem says why a shipment has no label to print, or nil.
+func labelProblem(s storage.Shipment) error {
+	switch {
+	case s.State != storage.StateCreated:
+		return apperr.New(apperr.Conflict, "Shipment %d is not ordered yet.", s.ID)
+	case s.CancelledAt != nil:
+		return apperr.New(apperr.Conflict, "Shipment %d is cancelled.", s.ID)
+	case s.LabelMode == shipping.LabelCarrier:
+		return apperr.New(apperr.Conflict, "The courier brings the label for shipment %d: there is nothing to print.", s.ID)
+	case s.LabelStatus == shipping.LabelFailed:
+		return apperr.New(apperr.Conflict, "No label could be obtained for shipment %d: contact the service's support.", s.ID)
+	case s.LabelStatus != shipping.LabelReady:
+		return apperr.New(apperr.Conflict, "The label of shipment %d is not ready yet: it comes once the carrier has the data.", s.ID)
+	}
+	return nil
+}
+
+// Label fetches the label PDF of one shipment whose label is ready.
+func (d *Desk) Label(ctx context.Context, id int64) ([]byte, error) {
+	s, err := d.db.ShipmentByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := labelProblem(s); err != nil {
+		return nil, err
+	}
+	pdf, err := d.ship.Label(ctx, []string{s.Tracking()})
+	if err != nil {
+		return nil, upstreamError("download the label", err)
+	}
+	return pdf, nil
+}
+
+// PrintBatch fetches one PDF with the labels of the shipments (one call) and
+// marks them printed.
+func (d *Desk) PrintBatch(ctx context.Context, ids []int64) ([]byte, error) {
+	if len(ids) == 0 {
+		return nil, apperr.Fields("Select the labels to print.", map[string]string{"ids": "Select at least one shipment."})
+	}
+	list, err := d.db.ShipmentsByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var numbers []string
+	var printable []int64
+	for _, s := range list {
+		if labelProblem(s) == nil {
+			numbers, printable = append(numbers, s.Tracking()), append(printable, s.ID)
+		}
+	}
+	if len(numbers) == 0 {
+		return nil, apperr.New(apperr.Conflict, "None of the selected shipments has a label ready.")
+	}
+	pdf, err := d.ship.Label(ctx, numbers)
+	if err != nil {
+		return nil, upstreamError("download the labels", err)
+	}
+	return pdf, d.db.MarkPrinted(ctx, printable, d.now())
+}
+
+// Manifest fetches the hand-over protocol of a day's shipments.
+func (d *Desk) Manifest(ctx context.Context, day time.Time) ([]byte, int, error) {
+	list, err := d.db.ShipmentsOfDay(ctx, day)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(list) == 0 {
+		return nil, 0, apperr.New(apperr.NotFound, "No shipments were ordered on %s.", day.Format("2006-01-02"))
+	}
+	numbers := make([]string, 0, len(list))
+	for _, s := range list {
+		numbers = append(numbers, s.Tracking())
+	}
+	pdf, err := d.ship.Manifest(ctx, numbers)
+	if err != nil {
+		return nil, 0, upstreamError("download the hand-over protocol", err)
+	}
+	return pdf, len(list), nil
+}
+
+// Storno cancels a shipment at the service.
+func (d *Desk) Storno(ctx context.Context, id int64) (storage.Shipment, error) {
+	s, err := d.db.ShipmentByID(ctx, id)
+	if err != nil {
+		return s, err
+	}
+	if s.State != storage.StateCreated || s.CancelledAt != nil {
+		return s, apperr.New(apperr.Conflict, "Shipment %d cannot be cancelled: it is not an active order.", id)
+	}
+	if err := d.ship.Storno(ctx, []string{s.Tracking()}); err != nil {
+		return s, upstreamError("cancel the shipment", err)
+	}
+	if err := d.db.MarkCancelled(ctx, id, d.now()); err != nil {
+		return s, err
+	}
+	return d.db.ShipmentByID(ctx, id)
+}
+
+// SendDraft creates a cart draft from the form for a person to review in the
+// provider's manager. Omitted sender, packages and service take the account's
+// defaults, which the draft reports.
+func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, error) {
+	from, err := d.sender(ctx, f)
+	if err != nil {
+		return storage.Draft{}, err
+	}
+	p := Problems{}
+	if f.To.Surname == "" && f.To.Company == "" {
+		p.add("to_surname", "Type the recipient's surname or company.")
+	}
+	if f.To.Country == "" {
+		p.add("to_country", "Choose the recipient's country.")
+	}
+	if err := invalid(p); err != nil {
+		return storage.Draft{}, err
+	}
+	req := cart.Request{To: f.To, ServiceID: f.Offer.ServiceID, ReferenceNumber: f.Reference}
+	if f.SenderID != 0 {
+		sh := d.shipment(f, from)
+		req.From = &sh.From
+	}
+	for _, k := range f.Packages {
+		req.Packages = append(req.Packages, cart.Package{Weight: k.Weight, Width: k.Width, Height: k.Height, Length: k.Length})
+	}
+	if f.Handover == HandoverPoint {
+		req.PickupBranch = f.PickupBranch
+		if req.PickupBranch == "" {
+			req.PickupBranch = shipping.AnyBranch
+		}
+	}
+	draft, err := d.cart.Create(ctx, req)
+	if err != nil {
+		return storage.Draft{}, upstreamError("create the draft", err)
+	}
+	warnings, _ := json.Marshal(orEmpty(draft.Warnings))
+	defaults, _ := json.Marshal(orEmpty(draft.Defaults))
+	return d.db.SaveDraft(ctx, storage.Draft{DraftID: draft.ID, Reference: draft.ReferenceNumber, Recipient: recipientName(f.To),
+		Warnings: warnings, Defaults: defaults, Modified: draft.Modified, CreatedBy: &by})
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// upstreamError turns a failed call into a message for the clerk: the service's
+// field errors onto the form's fields, the rest into one sentence.
+func upstreamError(doing string, err error) error {
+	var te *transport.Error
+	if !errors.As(err, &te) {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	switch {
+	case len(te.Fields) > 0:
+		fields := map[string]string{}
+		for _, fe := range te.Fields {
+			name := FormField(fe.Field)
+			if prev, ok := fields[name]; ok {
+				fields[name] = prev + " " + fe.Message
+			} else {
+				fields[name] = fe.Message
+			}
+		}
+		e := apperr.Fields("The service refused: see the marked fields.", fields)
+		e.Err = err
+		return e
+	case te.Status == http.StatusUnauthorized:
+		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: "The shipping service refused our API key: a manager should check the Connection page."}
+	case transport.IsTemporary(err) || te.Kind == transport.KindDecode:
+		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: fmt.Sprintf("Could not %s: the shipping service is not answering properly. Try again in a minute.", doing)}
+	case te.Status == http.StatusNotFound:
+		return &apperr.Error{Code: apperr.NotFound, Err: err, Message: fmt.Sprintf("Could not %s: the service does not know this shipment (yet).", doing)}
+	}
+	msg := te.Message
+	if msg == "" {
+		msg = fmt.Sprintf("status %d", te.Status)
+	}
+	return &apperr.Error{Code: apperr.Invalid, Err: err, Message: fmt.Sprintf("Could not %s: %s", doing, msg), Fields: map[string]string{"form": msg}}
+}
+
+var (
+	shipmentPrefix = regexp.MustCompile(`^shipments\[\d+\]\.`)
+	packagePath    = regexp.MustCompile(`^packages\[(\d+)\](?:\.(weight|length|width|height))?$`)
+	servicePath    = regexp.MustCompile(`^services\[\d+\]\.data\.?(.*)$`)
+)
+
+// FormField names the form field of a field path in the service's answer.
+func FormField(path string) string {
+	path = shipmentPrefix.ReplaceAllString(path, "")
+	if m := packagePath.FindStringSubmatch(path); m != nil {
+		if m[2] == "" {
+			return "packages"
+		}
+		return "pkg_" + m[2] + "_" + m[1]
+	}
+	if m := servicePath.FindStringSubmatch(path); m != nil {
+		if m[1] == "" {
+			return "cod"
+		}
+		return codField(m[1])
+	}
+	switch {
+	case strings.HasPrefix(path, "to."):
+		return "to_" + strings.TrimPrefix(path, "to.")
+	case strings.HasPrefix(path, "from"):
+		return "sender"
+	}
+	switch path {
+	case "label_less", "reference", "pickup_date", "note", "delivery_branch", "pickup_branch":
+		return path
+	case "pickup_branch_location":
+		return "pickup_branch"
+	case "delivery_branch_location":
+		return "delivery_branch"
+	case "type":
+		return "handover"
+	case "service_id", "carrier", "currency", "payment_type", "serviceId":
+		return "offer"
+	case "packages":
+		return "packages"
+	case "pickupBranch":
+		return "pickup_branch"
+	case "referenceNumber":
+		return "reference"
+	}
+	return "form"
+}

@@ -1,0 +1,370 @@
+// Package desk is the shipping desk: the new-shipment form and its rules, offers,
+// ordering with a recorded intent and reconciliation, labels, the print queue,
+// hand-over protocols, storno, cart drafts and the parcel-point cache.
+package desk
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/client/shipping"
+	"shipdesk/cod"
+)
+
+// Hand-over choices: three pickup types, or the clerk takes it to a point.
+const (
+	HandoverOnDemand   = shipping.PickupOnDemand
+	HandoverRegular    = shipping.PickupRegular
+	HandoverOccasional = shipping.PickupOccasional
+	HandoverPoint      = "POINT"
+)
+
+// Limits of the form, so nothing oversized reaches the database or the service.
+const (
+	MaxPackages  = 20
+	maxText      = 100
+	maxNote      = 300
+	maxReference = 64
+	maxWeightKg  = 1000
+	maxDimCm     = 500
+)
+
+// Countries the shop ships to (the service's carriers serve these).
+var Countries = []string{"CZ", "SK"}
+
+// Package is one row of the packages table.
+type Package struct {
+	Weight, Length, Width, Height float64
+	Raw                           [4]string // what was typed, shown again on errors
+}
+
+// Offer is the chosen rate, carried in the form between steps.
+type Offer struct {
+	ServiceID       int
+	Carrier         string
+	CarrierGroup    string
+	Service         string
+	LabelMode       string
+	DeliveryRequire bool
+	Price           string
+}
+
+// Form is the new-shipment form: everything the clerk typed.
+type Form struct {
+	Key            string // request key: one order per form, whatever is clicked twice
+	SenderID       int64
+	To             shipping.Address
+	SaveRecipient  bool
+	Packages       []Package
+	Handover       string
+	PickupDate     string
+	COD            bool
+	CODValue       string
+	CODCurrency    string
+	BankAccount    string
+	BankCode       string
+	BankVariable   string
+	BankCurrency   string
+	Reference      string
+	Note           string
+	Offer          Offer
+	PickupBranch   string // point code, or "1" for any branch
+	DeliveryBranch string
+	LabelLess      bool
+	Sort           string // offers: price, delivery, group
+}
+
+// Problems maps form fields to what is wrong with them.
+type Problems map[string]string
+
+func (p Problems) add(field, format string, args ...any) {
+	if _, seen := p[field]; !seen {
+		p[field] = fmt.Sprintf(format, args...)
+	}
+}
+
+var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// ParseForm reads the posted form. Values that cannot be read are problems;
+// the form keeps them as typed.
+func ParseForm(v url.Values) (Form, Problems) {
+	p := Problems{}
+	text := func(name string, limit int) string {
+		s := strings.TrimSpace(v.Get(name))
+		if len([]rune(s)) > limit {
+			p.add(name, "At most %d characters.", limit)
+			s = string([]rune(s)[:limit])
+		}
+		return s
+	}
+	f := Form{
+		Key:        strings.ToLower(strings.TrimSpace(v.Get("key"))),
+		Handover:   v.Get("handover"),
+		PickupDate: text("pickup_date", 10),
+		COD:        v.Get("cod") == "on",
+		Reference:  text("reference", maxReference),
+		Note:       text("note", maxNote),
+		Sort:       v.Get("sort"),
+		LabelLess:  v.Get("label_less") == "on",
+	}
+	f.SaveRecipient = v.Get("save_recipient") == "on"
+	f.To = shipping.Address{
+		Firstname: text("to_firstname", maxText), Surname: text("to_surname", maxText), Company: text("to_company", maxText),
+		Street: text("to_street", maxText), City: text("to_city", maxText), Zip: text("to_zip", 10),
+		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
+	}
+	f.CODValue, f.CODCurrency = text("cod_value", 20), strings.ToUpper(text("cod_currency", 3))
+	f.BankAccount, f.BankCode = text("cod_bank_account", 64), text("cod_bank_code", 10)
+	f.BankVariable, f.BankCurrency = text("cod_bank_variable", 20), strings.ToUpper(text("cod_bank_currency", 3))
+	f.PickupBranch, f.DeliveryBranch = text("pickup_branch", 40), text("delivery_branch", 40)
+	if f.Key != "" && !keyShape.MatchString(f.Key) {
+		p.add("form", "This form is damaged: open New shipment again.")
+		f.Key = ""
+	}
+	if s := v.Get("sender"); s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			p.add("sender", "Choose a sender from the list.")
+		}
+		f.SenderID = id
+	}
+	switch f.Handover {
+	case HandoverOnDemand, HandoverRegular, HandoverOccasional, HandoverPoint:
+	case "":
+		f.Handover = HandoverOnDemand
+	default:
+		p.add("handover", "Choose how the carrier gets the package.")
+		f.Handover = HandoverOnDemand
+	}
+	f.Packages = parsePackages(v, p)
+	f.Offer = parseOffer(v, p)
+	return f, p
+}
+
+func parsePackages(v url.Values, p Problems) []Package {
+	w, l, wd, h := v["pkg_weight"], v["pkg_length"], v["pkg_width"], v["pkg_height"]
+	n := max(len(w), len(l), len(wd), len(h))
+	if n > MaxPackages {
+		p.add("packages", "At most %d packages per shipment.", MaxPackages)
+		n = MaxPackages
+	}
+	at := func(s []string, i int) string {
+		if i < len(s) {
+			return strings.TrimSpace(s[i])
+		}
+		return ""
+	}
+	var out []Package
+	for i := range n {
+		raw := [4]string{at(w, i), at(l, i), at(wd, i), at(h, i)}
+		if raw == [4]string{} {
+			continue // an empty row is not a package
+		}
+		k := Package{Raw: raw}
+		idx := len(out)
+		k.Weight = number(p, fmt.Sprintf("pkg_weight_%d", idx), raw[0], true, maxWeightKg, "kg")
+		k.Length = number(p, fmt.Sprintf("pkg_length_%d", idx), raw[1], false, maxDimCm, "cm")
+		k.Width = number(p, fmt.Sprintf("pkg_width_%d", idx), raw[2], false, maxDimCm, "cm")
+		k.Height = number(p, fmt.Sprintf("pkg_height_%d", idx), raw[3], false, maxDimCm, "cm")
+		out = append(out, k)
+	}
+	return out
+}
+
+// number reads a decimal (comma or point) within (0, limit].
+func number(p Problems, field, s string, required bool, limit float64, unit string) float64 {
+	if s == "" {
+		if required {
+			p.add(field, "Required.")
+		}
+		return 0
+	}
+	x, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
+	switch {
+	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+		p.add(field, "Type a number, e.g. 1.5.")
+	case x <= 0:
+		p.add(field, "Must be more than 0.")
+	case x > limit:
+		p.add(field, "At most %g %s.", limit, unit)
+	default:
+		return x
+	}
+	return 0
+}
+
+func parseOffer(v url.Values, p Problems) Offer {
+	o := Offer{Carrier: v.Get("offer_carrier"), CarrierGroup: v.Get("offer_group"), Service: v.Get("offer_service"),
+		LabelMode: v.Get("offer_label_mode"), DeliveryRequire: v.Get("offer_delivery") == "true", Price: v.Get("offer_price")}
+	if s := v.Get("offer_service_id"); s != "" {
+		id, err := strconv.Atoi(s)
+		if err != nil || id <= 0 || len(o.Carrier) > 20 || len(o.Service) > maxText || len(o.Price) > 40 {
+			p.add("offer", "Compare offers again and choose one.")
+			return Offer{}
+		}
+		o.ServiceID = id
+	}
+	return o
+}
+
+// Values writes the form back as form values, to render it again as typed.
+func (f Form) Values() map[string]string {
+	v := map[string]string{
+		"key": f.Key, "handover": f.Handover, "pickup_date": f.PickupDate, "reference": f.Reference, "note": f.Note,
+		"to_firstname": f.To.Firstname, "to_surname": f.To.Surname, "to_company": f.To.Company, "to_street": f.To.Street,
+		"to_city": f.To.City, "to_zip": f.To.Zip, "to_country": f.To.Country, "to_phone": f.To.Phone, "to_email": f.To.Email,
+		"cod_value": f.CODValue, "cod_currency": f.CODCurrency, "cod_bank_account": f.BankAccount, "cod_bank_code": f.BankCode,
+		"cod_bank_variable": f.BankVariable, "cod_bank_currency": f.BankCurrency,
+		"pickup_branch": f.PickupBranch, "delivery_branch": f.DeliveryBranch, "sort": f.Sort,
+	}
+	if f.SenderID > 0 {
+		v["sender"] = strconv.FormatInt(f.SenderID, 10)
+	}
+	for name, on := range map[string]bool{"cod": f.COD, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient} {
+		if on {
+			v[name] = "on"
+		}
+	}
+	return v
+}
+
+// UsesPoint: the package is handed over at a point or delivered to one.
+func (f Form) UsesPoint() bool {
+	return f.Handover == HandoverPoint || f.DeliveryBranch != "" || f.Offer.DeliveryRequire
+}
+
+// codInput is the COD request with the facts the rules depend on. The service
+// maximum is known only upstream (offers say when it is exceeded); the
+// multi-package group follows the spec: K1 is the postal pickup-point carrier
+// (G5), K3 the label-free carrier (G1); K2 is checked upstream.
+func (f Form) codInput(fromCountry string, forRates bool) cod.Input {
+	value, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
+	group := map[string]string{"G5": "K1", "G1": "K3"}[f.Offer.CarrierGroup]
+	return cod.Input{Value: value, Currency: f.CODCurrency, BankAccount: f.BankAccount, BankCode: f.BankCode,
+		BankVariable: f.BankVariable, BankCurrency: f.BankCurrency, From: fromCountry, To: f.To.Country,
+		Packages: len(f.Packages), Group: group, UsesPoint: f.UsesPoint(), MaxCZK: math.MaxFloat64, ForRates: forRates}
+}
+
+// codField names the form field of a COD rule's field.
+func codField(field string) string {
+	switch field {
+	case "value", "value.value":
+		return "cod_value"
+	case "value.currency":
+		return "cod_currency"
+	case "packages":
+		return "cod"
+	}
+	return "cod_" + field
+}
+
+// checkBasics are the rules both offers and orders need.
+func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
+	if f.SenderID == 0 {
+		p.add("sender", "Choose a sender.")
+	}
+	if f.To.Country == "" {
+		p.add("to_country", "Choose the recipient's country.")
+	} else if !contains(Countries, f.To.Country) {
+		p.add("to_country", "We ship only to %s.", strings.Join(Countries, " and "))
+	}
+	if len(f.Packages) == 0 {
+		p.add("packages", "Add at least one package with its weight.")
+	}
+	if f.PickupDate != "" {
+		if _, err := time.Parse("2006-01-02", f.PickupDate); err != nil {
+			p.add("pickup_date", "Use the date picker (YYYY-MM-DD).")
+		}
+	}
+	if f.COD {
+		if _, err := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64); err != nil {
+			p.add("cod_value", "Type the amount to collect, e.g. 1250.")
+		}
+		for _, pr := range cod.Check(f.codInput(fromCountry, forRates)) {
+			p.add(codField(pr.Field), "%s.", strings.TrimSuffix(pr.Message, "."))
+		}
+	}
+}
+
+// CheckForOffers returns what must be fixed before asking for offers.
+func (f Form) CheckForOffers(fromCountry string) Problems {
+	p := Problems{}
+	f.checkBasics(p, fromCountry, true)
+	return p
+}
+
+var phoneShape = regexp.MustCompile(`^\+?[0-9 ]{9,20}$`)
+var emailShape = regexp.MustCompile(`^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$`)
+
+// CheckForOrder returns what must be fixed before the order is sent.
+func (f Form) CheckForOrder(fromCountry string) Problems {
+	p := Problems{}
+	f.checkBasics(p, fromCountry, false)
+	if f.Key == "" {
+		p.add("form", "This form is damaged: open New shipment again.")
+	}
+	if f.Offer.ServiceID == 0 {
+		p.add("offer", "Compare offers and choose one first.")
+	}
+	if f.To.Surname == "" && f.To.Company == "" {
+		p.add("to_surname", "Type the recipient's surname or company.")
+	}
+	if f.To.Phone == "" {
+		p.add("to_phone", "The carrier needs a phone number.")
+	} else if !phoneShape.MatchString(f.To.Phone) {
+		p.add("to_phone", "Type a phone number, e.g. +420 777 123 456.")
+	}
+	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
+		p.add("to_email", "Type an e-mail address like name@example.cz.")
+	}
+	toPoint := f.Offer.DeliveryRequire || f.DeliveryBranch != ""
+	if !toPoint {
+		for field, v := range map[string]string{"to_street": f.To.Street, "to_city": f.To.City, "to_zip": f.To.Zip} {
+			if v == "" {
+				p.add(field, "Required for a delivery to an address.")
+			}
+		}
+	}
+	if f.Offer.DeliveryRequire && f.DeliveryBranch == "" {
+		p.add("delivery_branch", "This service delivers to a point: choose one.")
+	}
+	if f.LabelLess {
+		for _, why := range f.LabelFreeBlockers(fromCountry) {
+			p.add("label_less", "%s", why)
+		}
+	}
+	return p
+}
+
+// LabelFreeBlockers says why a label-free hand-over is not possible for this
+// form; none means it is (the spec's conditions, with its messages).
+func (f Form) LabelFreeBlockers(fromCountry string) []string {
+	var out []string
+	if f.Offer.CarrierGroup != "G1" {
+		out = append(out, "Label-free shipping is available only with the G1 carrier.")
+	}
+	if len(f.Packages) != 1 {
+		out = append(out, "Label-free shipping needs exactly one package.")
+	}
+	if fromCountry != "CZ" || f.To.Country != "CZ" {
+		out = append(out, "Label-free shipping is available only within the Czech Republic.")
+	}
+	if f.Handover != HandoverPoint {
+		out = append(out, "Label-free packages are handed over at a point of the carrier: choose “We take it to a point”.")
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

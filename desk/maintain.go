@@ -1,0 +1,72 @@
+package desk
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"shipdesk/storage"
+)
+
+// Background work of the desk, run by `shipdesk serve`.
+const (
+	orderGrace   = 2 * time.Minute // an order still "ordering" after this lost its process
+	pointsMaxAge = 24 * time.Hour  // the parcel-point cache is refreshed daily
+)
+
+// Maintain settles unknown orders and keeps the parcel-point cache fresh until
+// ctx ends. Several instances may run it: reconciliation and upserts are safe
+// to repeat.
+func (d *Desk) Maintain(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		d.MaintainOnce(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// MaintainOnce is one round of Maintain.
+func (d *Desk) MaintainOnce(ctx context.Context) {
+	if err := d.ReconcileAll(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
+		d.log.Warn("reconcile orders", "err", err)
+	}
+	stats, err := d.db.PointStats(ctx)
+	if err != nil {
+		d.log.Warn("parcel point stats", "err", err)
+		return
+	}
+	if stats.Count == 0 || stats.Refreshed == nil || d.now().Sub(*stats.Refreshed) > pointsMaxAge {
+		if _, err := d.RefreshPoints(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			d.log.Warn("refresh parcel points", "err", err)
+		}
+	}
+}
+
+// SeedDemo gives a fresh database a sender, package presets and COD bank
+// details, and imports the service's pickup addresses, so `make run` shows a
+// desk ready to use. It changes nothing where senders exist already.
+func (d *Desk) SeedDemo(ctx context.Context) error {
+	senders, err := d.db.Senders(ctx)
+	if err != nil || len(senders) > 0 {
+		return err
+	}
+	if _, err := d.db.SaveSender(ctx, storage.Sender{Label: "Warehouse Praha", Address: storage.Address{Company: "Demo Shop s.r.o.",
+		Surname: "Sklad", Street: "Skladová 12", City: "Praha", Zip: "190 00", Country: "CZ", Phone: "+420 601 000 111", Email: "sklad@example.cz"}}); err != nil {
+		return err
+	}
+	if _, err := d.ImportContacts(ctx); err != nil {
+		d.log.Warn("demo: import pickup addresses", "err", err)
+	}
+	for _, p := range []storage.Preset{{Name: "Small box", Weight: 1, Length: 30, Width: 20, Height: 10},
+		{Name: "Medium box", Weight: 4, Length: 40, Width: 30, Height: 20}, {Name: "Envelope", Weight: 0.3, Length: 32, Width: 23, Height: 2}} {
+		if _, err := d.db.SavePreset(ctx, p); err != nil {
+			return err
+		}
+	}
+	return d.db.SaveSettings(ctx, storage.ShippingSettings{CODCurrency: "CZK", BankAccount: "19-2000145399", BankCode: "0800", BankCurrency: "CZK"})
+}

@@ -1,0 +1,78 @@
+package desk
+
+import (
+	"context"
+	"fmt"
+
+	"shipdesk/client/shipping"
+	"shipdesk/storage"
+)
+
+// pointsPage is how many points one parcelpoints/list call brings.
+const pointsPage = 500
+
+// RefreshPoints copies every parcel point of the service into the local cache
+// and drops the ones the service no longer lists. It returns how many it saw.
+func (d *Desk) RefreshPoints(ctx context.Context) (int, error) {
+	started := d.now()
+	seen := 0
+	for page := 1; ; page++ {
+		res, err := d.ship.ParcelPoints(ctx, shipping.PointQuery{Page: page, PerPage: pointsPage})
+		if err != nil {
+			return seen, upstreamError(fmt.Sprintf("load parcel points (page %d)", page), err)
+		}
+		batch := make([]storage.ParcelPoint, 0, len(res.Points))
+		for _, p := range res.Points {
+			batch = append(batch, storage.ParcelPoint{ID: p.ID, Carrier: p.Carrier, Code: p.Code, Name: p.Name, Street: p.Street,
+				City: p.City, Zip: p.Zip, Country: p.Country, IsLocker: p.IsLocker, LocationID: p.LocationID,
+				MaxLength: p.MaxLength, MaxWidth: p.MaxWidth, MaxHeight: p.MaxHeight, MaxWeight: p.MaxWeight})
+		}
+		if err := d.db.UpsertPoints(ctx, batch, started); err != nil {
+			return seen, err
+		}
+		seen += len(batch)
+		if len(res.Points) == 0 || page >= res.Pages {
+			break
+		}
+	}
+	if seen > 0 { // an empty answer is more likely a fault than a service without points
+		if _, err := d.db.DeletePointsBefore(ctx, started); err != nil {
+			return seen, err
+		}
+	}
+	d.log.Info("parcel points refreshed", "points", seen)
+	return seen, nil
+}
+
+// ImportContacts copies the service's stored pickup addresses into the senders.
+func (d *Desk) ImportContacts(ctx context.Context) (int, error) {
+	contacts, err := d.ship.Contacts(ctx)
+	if err != nil {
+		return 0, upstreamError("load the pickup addresses", err)
+	}
+	for _, c := range contacts {
+		id := c.ID
+		label := c.Company
+		if label == "" {
+			label = c.Street + ", " + c.City
+		}
+		s := storage.Sender{Label: label, ContactID: &id, Address: storage.Address{Company: c.Company, Firstname: c.Firstname,
+			Surname: c.Surname, Street: c.Street, City: c.City, Zip: c.Zip, Country: c.Country, Phone: c.Phone, Email: c.Email}}
+		if _, err := d.db.SaveSender(ctx, s); err != nil {
+			return 0, err
+		}
+	}
+	return len(contacts), nil
+}
+
+// SearchPoints finds points of the offer's carrier by what the clerk typed,
+// hiding points the form's packages do not fit.
+func (d *Desk) SearchPoints(ctx context.Context, carrier, country, text string, packages []Package) ([]storage.ParcelPoint, error) {
+	var dims [][3]float64
+	var weights []float64
+	for _, k := range packages {
+		dims = append(dims, [3]float64{k.Length, k.Width, k.Height})
+		weights = append(weights, k.Weight)
+	}
+	return d.db.SearchPoints(ctx, storage.PointQuery{Carrier: carrier, Country: country, Text: text, Fit: storage.FitOf(dims, weights), Limit: 15})
+}

@@ -1,0 +1,207 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// ParcelPoint is a pickup or delivery point cached from parcelpoints/list.
+type ParcelPoint struct {
+	ID         int64   `db:"id"`
+	Carrier    string  `db:"carrier"`
+	Code       string  `db:"code"`
+	Name       string  `db:"name"`
+	Street     string  `db:"street"`
+	City       string  `db:"city"`
+	Zip        string  `db:"zip"`
+	Country    string  `db:"country"`
+	IsLocker   bool    `db:"is_locker"`
+	LocationID int64   `db:"location_id"`
+	MaxLength  float64 `db:"max_length"`
+	MaxWidth   float64 `db:"max_width"`
+	MaxHeight  float64 `db:"max_height"`
+	MaxWeight  float64 `db:"max_weight"`
+}
+
+// searchText is what the trigram index matches: every searchable field, folded.
+func (p ParcelPoint) searchText() string {
+	return Fold(strings.Join([]string{p.Code, p.Name, p.Street, p.City, p.Zip, strings.ReplaceAll(p.Zip, " ", "")}, " "))
+}
+
+// sortedLimits are the size limits from smallest to largest.
+func (p ParcelPoint) sortedLimits() [3]float64 {
+	l := []float64{p.MaxLength, p.MaxWidth, p.MaxHeight}
+	slices.Sort(l)
+	return [3]float64{l[0], l[1], l[2]}
+}
+
+// Fold lowers text and strips the diacritics of Czech and Slovak, so "Plzen"
+// finds "Plzeň" and the other way round.
+func Fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(s) {
+		if f, ok := folds[r]; ok {
+			r = f
+		}
+		if unicode.IsSpace(r) {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+var folds = map[rune]rune{
+	'á': 'a', 'ä': 'a', 'č': 'c', 'ď': 'd', 'é': 'e', 'ě': 'e', 'í': 'i', 'ĺ': 'l', 'ľ': 'l', 'ň': 'n',
+	'ó': 'o', 'ô': 'o', 'ö': 'o', 'ř': 'r', 'ŕ': 'r', 'š': 's', 'ť': 't', 'ú': 'u', 'ů': 'u', 'ü': 'u',
+	'ý': 'y', 'ž': 'z',
+}
+
+// UpsertPoints stores a page of points in one statement and marks them refreshed at.
+func (db *DB) UpsertPoints(ctx context.Context, points []ParcelPoint, at time.Time) error {
+	if len(points) == 0 {
+		return nil
+	}
+	rows := make([]map[string]any, 0, len(points))
+	for _, p := range points {
+		l := p.sortedLimits()
+		rows = append(rows, map[string]any{"id": p.ID, "carrier": p.Carrier, "code": p.Code, "name": p.Name, "street": p.Street,
+			"city": p.City, "zip": p.Zip, "country": p.Country, "is_locker": p.IsLocker, "location_id": p.LocationID,
+			"max_length": p.MaxLength, "max_width": p.MaxWidth, "max_height": p.MaxHeight, "max_weight": p.MaxWeight,
+			"lim_small": l[0], "lim_mid": l[1], "lim_large": l[2], "search": p.searchText()})
+	}
+	doc, err := json.Marshal(rows)
+	if err != nil {
+		return fmt.Errorf("encode parcel points: %w", err)
+	}
+	const q = `
+INSERT INTO parcel_points (id, carrier, code, name, street, city, zip, country, is_locker, location_id,
+    max_length, max_width, max_height, max_weight, lim_small, lim_mid, lim_large, search, refreshed_at)
+SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
+    max_length, max_width, max_height, max_weight, lim_small, lim_mid, lim_large, search, $2
+FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, carrier text, code text, name text, street text, city text,
+    zip text, country text, is_locker boolean, location_id bigint, max_length real, max_width real,
+    max_height real, max_weight real, lim_small real, lim_mid real, lim_large real, search text)
+ON CONFLICT (id) DO UPDATE SET carrier = EXCLUDED.carrier, code = EXCLUDED.code, name = EXCLUDED.name,
+    street = EXCLUDED.street, city = EXCLUDED.city, zip = EXCLUDED.zip, country = EXCLUDED.country,
+    is_locker = EXCLUDED.is_locker, location_id = EXCLUDED.location_id, max_length = EXCLUDED.max_length,
+    max_width = EXCLUDED.max_width, max_height = EXCLUDED.max_height, max_weight = EXCLUDED.max_weight,
+    lim_small = EXCLUDED.lim_small, lim_mid = EXCLUDED.lim_mid, lim_large = EXCLUDED.lim_large,
+    search = EXCLUDED.search, refreshed_at = EXCLUDED.refreshed_at`
+	if _, err := db.x.ExecContext(ctx, q, string(doc), at); err != nil {
+		return fmt.Errorf("store %d parcel points: %w", len(points), err)
+	}
+	return nil
+}
+
+// DeletePointsBefore removes points a refresh no longer saw.
+func (db *DB) DeletePointsBefore(ctx context.Context, before time.Time) (int64, error) {
+	res, err := db.x.ExecContext(ctx, `DELETE FROM parcel_points WHERE refreshed_at < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("delete old parcel points: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
+
+// PointStats is how many points are cached and when they were refreshed.
+type PointStats struct {
+	Count     int64      `db:"count"`
+	Refreshed *time.Time `db:"refreshed"`
+}
+
+// PointStats reads the size and age of the cache.
+func (db *DB) PointStats(ctx context.Context) (PointStats, error) {
+	var s PointStats
+	err := sqlxGet(ctx, db, &s, `SELECT count(*) AS count, max(refreshed_at) AS refreshed FROM parcel_points`)
+	return s, wrapf(err, "parcel point stats")
+}
+
+// Fit is what the packages need from a point: their largest sorted dimensions
+// and weight (zero: no condition).
+type Fit struct {
+	Small, Mid, Large, Weight float64
+}
+
+// FitOf is the fit all packages need: per sorted position the largest
+// dimension. A point takes every package exactly when it takes this one.
+func FitOf(dims [][3]float64, weights []float64) Fit {
+	var f Fit
+	for _, d := range dims {
+		s := []float64{d[0], d[1], d[2]}
+		slices.Sort(s)
+		f.Small, f.Mid, f.Large = max(f.Small, s[0]), max(f.Mid, s[1]), max(f.Large, s[2])
+	}
+	for _, w := range weights {
+		f.Weight = max(f.Weight, w)
+	}
+	return f
+}
+
+// PointQuery searches points of one carrier.
+type PointQuery struct {
+	Carrier string
+	Country string // empty: any
+	Text    string // words that must all appear (town, postal code, street, name, code)
+	Fit     Fit
+	Limit   int
+}
+
+// SearchPoints finds points of a carrier whose text holds every word, hiding
+// points the packages do not fit. The trigram index answers the word match.
+func (db *DB) SearchPoints(ctx context.Context, q PointQuery) ([]ParcelPoint, error) {
+	if q.Limit <= 0 || q.Limit > 100 {
+		q.Limit = 20
+	}
+	args := []any{q.Carrier, q.Fit.Small, q.Fit.Mid, q.Fit.Large, q.Fit.Weight}
+	var where strings.Builder
+	where.WriteString(`carrier = $1 AND lim_small >= $2 AND lim_mid >= $3 AND lim_large >= $4 AND (max_weight = 0 OR max_weight >= $5)`)
+	if q.Country != "" {
+		args = append(args, q.Country)
+		fmt.Fprintf(&where, ` AND country = $%d`, len(args))
+	}
+	words := strings.Fields(Fold(q.Text))
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	for _, w := range words {
+		args = append(args, "%"+likeEscape(w)+"%")
+		fmt.Fprintf(&where, ` AND search LIKE $%d`, len(args))
+	}
+	first := ""
+	if len(words) > 0 {
+		// Points whose words start with what was typed come first ("brn" → Brno).
+		args = append(args, "% "+likeEscape(words[0])+"%")
+		first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
+	}
+	query := `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
+    max_length, max_width, max_height, max_weight
+FROM parcel_points WHERE ` + where.String() + ` ORDER BY ` + first + `city, name, id LIMIT ` + fmt.Sprint(q.Limit)
+	var out []ParcelPoint
+	if err := sqlxSelect(ctx, db, &out, query, args...); err != nil {
+		return nil, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
+	}
+	return out, nil
+}
+
+// PointByCode finds a point of a carrier.
+func (db *DB) PointByCode(ctx context.Context, carrier, code string) (ParcelPoint, error) {
+	var p ParcelPoint
+	err := sqlxGet(ctx, db, &p, `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
+    max_length, max_width, max_height, max_weight FROM parcel_points WHERE carrier = $1 AND code = $2`, carrier, code)
+	if err != nil {
+		return p, fmt.Errorf("parcel point %s/%s: %w", carrier, code, notFound(err, "Point %s of carrier %s is not known.", code, carrier))
+	}
+	return p, nil
+}
+
+// likeEscape makes a user's text literal inside a LIKE pattern.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

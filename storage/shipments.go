@@ -1,0 +1,311 @@
+package storage
+
+import (
+	"context"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lib/pq"
+
+	"shipdesk/apperr"
+)
+
+// Local states of an order (see the shipments table).
+const (
+	StateOrdering = "ordering"
+	StateCreated  = "created"
+	StateUnknown  = "unknown"
+	StateMissing  = "missing"
+)
+
+// PackageInfo is one package as the service last reported it.
+type PackageInfo struct {
+	Number   string `json:"number"`
+	Status   string `json:"status,omitempty"`
+	Password string `json:"password,omitempty"` // hand-over code, owner only
+}
+
+// Packages is stored as a JSON array.
+type Packages []PackageInfo
+
+// Value encodes the list for PostgreSQL.
+func (p Packages) Value() (driver.Value, error) {
+	if p == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal(p)
+	return string(b), err
+}
+
+// Scan decodes the list.
+func (p *Packages) Scan(src any) error {
+	switch v := src.(type) {
+	case []byte:
+		return json.Unmarshal(v, p)
+	case string:
+		return json.Unmarshal([]byte(v), p)
+	case nil:
+		*p = nil
+		return nil
+	}
+	return fmt.Errorf("packages: cannot scan %T", src)
+}
+
+// JSON is a raw JSON column.
+type JSON []byte
+
+// Value stores the raw JSON.
+func (j JSON) Value() (driver.Value, error) {
+	if len(j) == 0 {
+		return "null", nil
+	}
+	return string(j), nil
+}
+
+// Scan reads the raw JSON.
+func (j *JSON) Scan(src any) error {
+	switch v := src.(type) {
+	case []byte:
+		*j = append((*j)[:0], v...)
+	case string:
+		*j = JSON(v)
+	case nil:
+		*j = nil
+	default:
+		return fmt.Errorf("json: cannot scan %T", src)
+	}
+	return nil
+}
+
+// Shipment is an order of one shipment through shipdesk, from intent to reply.
+type Shipment struct {
+	ID             int64      `db:"id"`
+	RequestKey     string     `db:"request_key"`
+	Reference      string     `db:"reference"`
+	State          string     `db:"state"`
+	Request        JSON       `db:"request"` // the order as sent to shipments/create
+	Carrier        string     `db:"carrier"`
+	CarrierGroup   string     `db:"carrier_group"`
+	ServiceID      int        `db:"service_id"`
+	ServiceName    string     `db:"service_name"`
+	RecipientName  string     `db:"recipient_name"`
+	RecipientCity  string     `db:"recipient_city"`
+	LabelLess      bool       `db:"label_less"`
+	CODValue       *float64   `db:"cod_value"`
+	CODCurrency    *string    `db:"cod_currency"`
+	TrackingNumber *string    `db:"tracking_number"`
+	OrderID        *int64     `db:"order_id"`
+	OrderNumber    *string    `db:"order_number"`
+	OrderToken     *string    `db:"order_token"`
+	Status         string     `db:"status"`
+	LabelMode      string     `db:"label_mode"`
+	LabelStatus    string     `db:"label_status"`
+	Packages       Packages   `db:"packages"`
+	Returned       bool       `db:"returned"`
+	Error          string     `db:"error"`
+	CreatedBy      *int64     `db:"created_by"`
+	CreatedAt      time.Time  `db:"created_at"`
+	OrderedAt      *time.Time `db:"ordered_at"`
+	LastCheckedAt  *time.Time `db:"last_checked_at"`
+	PrintedAt      *time.Time `db:"printed_at"`
+	CancelledAt    *time.Time `db:"cancelled_at"`
+}
+
+// Tracking is the tracking number, empty until the service confirmed the order.
+func (s Shipment) Tracking() string {
+	if s.TrackingNumber == nil {
+		return ""
+	}
+	return *s.TrackingNumber
+}
+
+const shipmentColumns = `id, request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
+recipient_name, recipient_city, label_less, cod_value, cod_currency, tracking_number, order_id, order_number, order_token,
+status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
+printed_at, cancelled_at`
+
+// BeginOrder records the intent to order before shipments/create is called. A
+// second call with the same request key (a double click, a repeated post) finds
+// the first record instead: fresh is false and nothing new is stored.
+func (db *DB) BeginOrder(ctx context.Context, s Shipment) (out Shipment, fresh bool, err error) {
+	const q = `
+INSERT INTO shipments (request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
+    recipient_name, recipient_city, label_less, cod_value, cod_currency, created_by)
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+ON CONFLICT (request_key) DO NOTHING
+RETURNING ` + shipmentColumns
+	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.CarrierGroup, s.ServiceID, s.ServiceName,
+		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.CreatedBy)
+	switch {
+	case err == nil:
+		return out, true, nil
+	case errors.Is(err, errNoRows):
+		out, err = db.ShipmentByKey(ctx, s.RequestKey)
+		return out, false, err
+	}
+	var existing Shipment
+	if sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+` FROM shipments WHERE reference = $1 AND state <> 'missing'`, s.Reference) == nil {
+		msg := fmt.Sprintf("The reference %s is already used by shipment %d; the service finds shipments by it, so use another one.", s.Reference, existing.ID)
+		return Shipment{}, false, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: map[string]string{"reference": msg}, Err: err}
+	}
+	return Shipment{}, false, fmt.Errorf("record order %s: %w", s.Reference, err)
+}
+
+// ShipmentByKey finds the order recorded for a request key.
+func (db *DB) ShipmentByKey(ctx context.Context, key string) (Shipment, error) {
+	var s Shipment
+	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments WHERE request_key = $1`, key)
+	return s, wrapf(notFound(err, "There is no order for this form."), "shipment by key")
+}
+
+// ShipmentByID finds one shipment.
+func (db *DB) ShipmentByID(ctx context.Context, id int64) (Shipment, error) {
+	var s Shipment
+	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments WHERE id = $1`, id)
+	return s, wrapf(notFound(err, "There is no shipment %d.", id), "shipment %d", id)
+}
+
+// ShipmentsByID finds several shipments, in id order.
+func (db *DB) ShipmentsByID(ctx context.Context, ids []int64) ([]Shipment, error) {
+	var out []Shipment
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments WHERE id = ANY($1) ORDER BY id`, pq.Array(ids))
+	return out, wrapf(err, "shipments %v", ids)
+}
+
+// Reply is what the service said about a shipment (create, detail, list).
+type Reply struct {
+	TrackingNumber string
+	OrderID        int64
+	OrderNumber    string
+	OrderToken     string
+	Status         string
+	LabelMode      string
+	LabelStatus    string
+	Packages       Packages
+	Returned       bool
+}
+
+// RecordCreated stores the service's confirmation of an order.
+func (db *DB) RecordCreated(ctx context.Context, id int64, r Reply, at time.Time) error {
+	const q = `
+UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = NULLIF($4, ''),
+    order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
+    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
+WHERE id = $1`
+	res, err := db.x.ExecContext(ctx, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at)
+	return wrapf(affectedOne(res, err, "There is no shipment %d.", id), "record created shipment %d", id)
+}
+
+// RecordState stores a later state of a created shipment (detail or tracking).
+func (db *DB) RecordState(ctx context.Context, id int64, r Reply, at time.Time) error {
+	const q = `
+UPDATE shipments SET status = $2, label_mode = $3, label_status = $4, packages = $5, returned = $6, last_checked_at = $7,
+    cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(cancelled_at, $7) ELSE cancelled_at END
+WHERE id = $1 AND state = 'created'`
+	res, err := db.x.ExecContext(ctx, q, id, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, at)
+	return wrapf(affectedOne(res, err, "There is no created shipment %d.", id), "record state of shipment %d", id)
+}
+
+// MarkOutcome moves an order whose create call failed to unknown or missing,
+// keeping why.
+func (db *DB) MarkOutcome(ctx context.Context, id int64, state, why string) error {
+	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
+	return wrapf(affectedOne(res, err, "Shipment %d is not waiting for an answer.", id), "mark shipment %d %s", id, state)
+}
+
+// DropIntent deletes an order the service refused: nothing exists upstream.
+func (db *DB) DropIntent(ctx context.Context, id int64) error {
+	_, err := db.x.ExecContext(ctx, `DELETE FROM shipments WHERE id = $1 AND state = 'ordering'`, id)
+	return wrapf(err, "drop refused order %d", id)
+}
+
+// ReopenOrder lets a missing order be sent again: it moves back to ordering
+// only when reconciliation found nothing, and only once at a time.
+func (db *DB) ReopenOrder(ctx context.Context, id int64) (Shipment, error) {
+	var s Shipment
+	err := sqlxGet(ctx, db, &s, `UPDATE shipments SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing' RETURNING `+shipmentColumns, id)
+	if errors.Is(err, errNoRows) {
+		return s, apperr.New(apperr.Conflict, "Shipment %d cannot be ordered again: the service may have it; check it first.", id)
+	}
+	return s, wrapf(conflict(err, "Another shipment uses this reference now."), "reopen order %d", id)
+}
+
+// Unsettled lists orders whose outcome is not known: unknown ones, and ones
+// still ordering after grace (the process stopped during the call).
+func (db *DB) Unsettled(ctx context.Context, before time.Time) ([]Shipment, error) {
+	var out []Shipment
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
+WHERE state = 'unknown' OR (state = 'ordering' AND created_at < $1) ORDER BY id LIMIT 200`, before)
+	return out, wrapf(err, "unsettled orders")
+}
+
+// RecentShipments lists the newest shipments.
+func (db *DB) RecentShipments(ctx context.Context, limit int) ([]Shipment, error) {
+	var out []Shipment
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments ORDER BY created_at DESC, id DESC LIMIT $1`, limit)
+	return out, wrapf(err, "recent shipments")
+}
+
+// PrintQueue lists shipments whose labels are ready and not yet printed.
+func (db *DB) PrintQueue(ctx context.Context) ([]Shipment, error) {
+	var out []Shipment
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
+WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL ORDER BY id LIMIT 500`)
+	return out, wrapf(err, "print queue")
+}
+
+// MarkPrinted records that the labels of shipments were printed.
+func (db *DB) MarkPrinted(ctx context.Context, ids []int64, at time.Time) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET printed_at = COALESCE(printed_at, $2) WHERE id = ANY($1)`, pq.Array(ids), at)
+	return wrapf(err, "mark printed %v", ids)
+}
+
+// ShipmentsOfDay lists the created, not cancelled shipments ordered on a day
+// (local date of the database), for the hand-over protocol.
+func (db *DB) ShipmentsOfDay(ctx context.Context, day time.Time) ([]Shipment, error) {
+	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, day.Location())
+	var out []Shipment
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
+WHERE state = 'created' AND cancelled_at IS NULL AND status <> 'CANCELLED' AND created_at >= $1 AND created_at < $2 ORDER BY id`,
+		start, start.AddDate(0, 0, 1))
+	return out, wrapf(err, "shipments of %s", start.Format("2006-01-02"))
+}
+
+// MarkCancelled records a storno.
+func (db *DB) MarkCancelled(ctx context.Context, id int64, at time.Time) error {
+	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET status = 'CANCELLED', cancelled_at = $2, last_checked_at = $2 WHERE id = $1 AND state = 'created'`, id, at)
+	return wrapf(affectedOne(res, err, "There is no created shipment %d.", id), "mark shipment %d cancelled", id)
+}
+
+// Draft is a cart draft created for review in the provider's manager.
+type Draft struct {
+	ID        int64     `db:"id"`
+	DraftID   int64     `db:"draft_id"`
+	Reference string    `db:"reference"`
+	Recipient string    `db:"recipient"`
+	Warnings  JSON      `db:"warnings"` // [{field, message}]
+	Defaults  JSON      `db:"defaults"` // ["from", …]
+	Modified  string    `db:"modified"`
+	CreatedBy *int64    `db:"created_by"`
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// SaveDraft records a created draft.
+func (db *DB) SaveDraft(ctx context.Context, d Draft) (Draft, error) {
+	var out Draft
+	err := sqlxGet(ctx, db, &out, `INSERT INTO cart_drafts (draft_id, reference, recipient, warnings, defaults, modified, created_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, draft_id, reference, recipient, warnings, defaults, modified, created_by, created_at`,
+		d.DraftID, d.Reference, d.Recipient, d.Warnings, d.Defaults, d.Modified, d.CreatedBy)
+	return out, wrapf(err, "save draft %d", d.DraftID)
+}
+
+// DraftByID finds a recorded draft.
+func (db *DB) DraftByID(ctx context.Context, id int64) (Draft, error) {
+	var d Draft
+	err := sqlxGet(ctx, db, &d, `SELECT id, draft_id, reference, recipient, warnings, defaults, modified, created_by, created_at
+FROM cart_drafts WHERE id = $1`, id)
+	return d, wrapf(notFound(err, "There is no draft %d.", id), "draft %d", id)
+}
