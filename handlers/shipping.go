@@ -266,7 +266,9 @@ func pointRows(points []storage.ParcelPoint) []views.PointRow {
 	return out
 }
 
-func money(m shipping.Money) string { return strconv.FormatFloat(m.Value, 'f', 2, 64) + " " + m.Currency }
+func money(m shipping.Money) string {
+	return strconv.FormatFloat(m.Value, 'f', 2, 64) + " " + m.Currency
+}
 
 func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, status int, f desk.Form, problems desk.Problems, st shipmentState) {
 	ctx := r.Context()

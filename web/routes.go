@@ -12,11 +12,15 @@ import (
 func setDefaultSender(db *storage.DB, r *http.Request, id int64) error {
 	return db.SetDefaultSender(r.Context(), id)
 }
-func deleteSender(db *storage.DB, r *http.Request, id int64) error { return db.DeleteSender(r.Context(), id) }
+func deleteSender(db *storage.DB, r *http.Request, id int64) error {
+	return db.DeleteSender(r.Context(), id)
+}
 func deleteRecipient(db *storage.DB, r *http.Request, id int64) error {
 	return db.DeleteRecipient(r.Context(), id)
 }
-func deletePreset(db *storage.DB, r *http.Request, id int64) error { return db.DeletePreset(r.Context(), id) }
+func deletePreset(db *storage.DB, r *http.Request, id int64) error {
+	return db.DeletePreset(r.Context(), id)
+}
 
 // routes is the whole surface of the dashboard and who may use each part.
 // Reading this file tells a newcomer everything the server answers.
