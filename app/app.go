@@ -26,6 +26,9 @@ type Options struct {
 	BcryptCost  int // 0: bcrypt's default; tests use the minimum
 	Throttle    staff.Throttle
 	Upstream    *upstream.Clients // the shipping service (or the sandbox)
+	// RefreshAfter: how often a polling shipment page may ask the service (0: 3s;
+	// negative: on every poll).
+	RefreshAfter time.Duration
 	// MetricsToken lets a scraper read /metrics; empty: managers only.
 	MetricsToken string
 }
@@ -66,7 +69,10 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
 	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream,
 		Desk: desk.New(db, o.Upstream.Shipping, o.Upstream.Cart, log)}
-	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db}
+	if o.RefreshAfter == 0 {
+		o.RefreshAfter = 3 * time.Second
+	}
+	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"shipdesk/apperr"
@@ -112,18 +113,62 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
 	}
 	sh := d.shipment(f, from)
 	sh.Carrier, sh.ServiceID, sh.DeliveryBranch, sh.LabelLess = "", 0, "", false
-	if f.Handover == HandoverPoint {
-		sh.PickupBranch = shipping.AnyBranch // any point: the offers say who takes it there
-	}
 	if f.COD { // rates need only the value
 		sh.Services = []shipping.Service{shipping.COD(shipping.ServiceCOD{Value: codMoney(f)})}
 	}
-	rates, err := d.ship.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: sh})
+	var rates []shipping.Rate
+	if f.Handover == HandoverPoint {
+		rates, err = d.pointOffers(ctx, sh)
+	} else {
+		rates, err = d.ship.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: sh})
+	}
 	if err != nil {
 		return nil, upstreamError("compare offers", err)
 	}
 	SortOffers(rates, f.Sort)
 	return rates, nil
+}
+
+// pointOffers asks each carrier with points for its offers when the package is
+// handed over at any of its points: a point needs its carrier in the request
+// (the spec's rule 3), so one question per carrier, asked at once.
+func (d *Desk) pointOffers(ctx context.Context, sh shipping.Shipment) ([]shipping.Rate, error) {
+	carriers, err := d.db.PointCarriers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type answer struct {
+		rates []shipping.Rate
+		err   error
+	}
+	answers := make([]answer, len(carriers))
+	var wg sync.WaitGroup
+	for i, c := range carriers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q := sh
+			q.Carrier, q.PickupBranch = c, shipping.AnyBranch
+			answers[i].rates, answers[i].err = d.ship.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: q})
+		}()
+	}
+	wg.Wait()
+	var out []shipping.Rate
+	var firstErr error
+	for _, a := range answers {
+		switch {
+		case a.err == nil:
+			out = append(out, a.rates...)
+		case transport.HasFieldErrors(a.err):
+			// this carrier takes no packages at points for these details
+		case firstErr == nil:
+			firstErr = a.err
+		}
+	}
+	if out == nil && firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
 }
 
 // SortOffers orders offers by price (default), delivery date or carrier group;
@@ -560,6 +605,9 @@ func upstreamError(doing string, err error) error {
 			}
 		}
 		e := apperr.Fields("The service refused: see the marked fields.", fields)
+		if general, ok := fields["form"]; ok && len(fields) == 1 {
+			e.Message = fmt.Sprintf("Could not %s: %s", doing, general) // nothing to mark: say it
+		}
 		e.Err = err
 		return e
 	case te.Status == http.StatusUnauthorized:

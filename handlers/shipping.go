@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ import (
 type ShippingDesk struct {
 	Desk *desk.Desk
 	DB   *storage.DB
+	// RefreshAfter: a pending shipment is asked about at most this often when its
+	// page polls (negative: every time, for tests).
+	RefreshAfter time.Duration
 }
 
 func (h *Handlers) userID(r *http.Request) int64 {
@@ -216,11 +220,19 @@ func (h *Handlers) choose(ctx context.Context, f *desk.Form, st *shipmentState, 
 // searchPoints fills the pickers of the chosen offer's carrier.
 func (h *Handlers) searchPoints(ctx context.Context, f desk.Form, v url.Values, st *shipmentState) {
 	if f.Handover == desk.HandoverPoint {
-		st.pickup, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, "", v.Get("pickup_q"), f.Packages)
+		st.pickup, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, "", firstNonEmpty(v.Get("pickup_q"), h.senderTown(ctx, f.SenderID)), f.Packages)
 	}
 	if f.Offer.DeliveryRequire {
 		st.delivery, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, f.To.Country, firstNonEmpty(v.Get("delivery_q"), f.To.City), f.Packages)
 	}
+}
+
+// senderTown is where the clerk most likely takes packages: the sender's town.
+func (h *Handlers) senderTown(ctx context.Context, id int64) string {
+	if s, err := h.Ship.DB.SenderByID(ctx, id); err == nil {
+		return s.City
+	}
+	return ""
 }
 
 func firstNonEmpty(s ...string) string {
@@ -288,7 +300,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		return
 	}
 	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems, Message: st.message}, Compared: st.compared,
-		PickupQuery: r.PostFormValue("pickup_q"), DeliveryQuery: firstNonEmpty(r.PostFormValue("delivery_q"), f.To.City)}
+		PickupQuery: firstNonEmpty(r.PostFormValue("pickup_q"), h.senderTown(ctx, f.SenderID)), DeliveryQuery: firstNonEmpty(r.PostFormValue("delivery_q"), f.To.City)}
 	fromCountry := ""
 	for _, s := range senders {
 		v.Senders = append(v.Senders, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + " — " + s.City})
@@ -334,6 +346,21 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		v.LabelFreeOK = len(v.LabelFreeWhy) == 0
 		v.PickupPoints, v.DeliveryPoints = pointRows(st.pickup), pointRows(st.delivery)
 	}
+	// Errors about parts not on the page yet go into the summary, never lost.
+	var unseen []string
+	for field, msg := range problems {
+		shown := field == "form" || !strings.Contains("offer pickup_branch delivery_branch label_less", field)
+		if !shown && field == "offer" && v.Compared || v.Chosen != nil && field != "offer" {
+			shown = true
+		}
+		if !shown {
+			unseen = append(unseen, msg)
+		}
+	}
+	if len(unseen) > 0 {
+		sort.Strings(unseen)
+		v.Form.Message = strings.TrimSpace(v.Form.Message + " " + strings.Join(unseen, " "))
+	}
 	h.render(w, r, status, views.NewShipmentPage(h.page(w, r, "New shipment", identity.Shipping), v))
 }
 
@@ -365,9 +392,6 @@ func (h *Handlers) ShipmentStatus(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, views.LabelBox(shipmentView(s)))
 }
 
-// refreshAfter: a pending shipment is asked about at most this often per view.
-const refreshAfter = 3 * time.Second
-
 func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, bool) {
 	ctx := r.Context()
 	id, ok := h.shipmentID(w, r)
@@ -379,7 +403,7 @@ func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (stor
 		h.Fail(w, r, err)
 		return s, false
 	}
-	if needsRefresh(s) && (s.LastCheckedAt == nil || time.Since(*s.LastCheckedAt) > refreshAfter) {
+	if needsRefresh(s) && (s.LastCheckedAt == nil || time.Since(*s.LastCheckedAt) > h.Ship.RefreshAfter) {
 		if fresh, err := h.Ship.Desk.Refresh(ctx, id); err == nil {
 			s = fresh
 		} else {

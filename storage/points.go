@@ -205,3 +205,10 @@ func (db *DB) PointByCode(ctx context.Context, carrier, code string) (ParcelPoin
 func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
+
+// PointCarriers lists the carriers that have points in the cache.
+func (db *DB) PointCarriers(ctx context.Context) ([]string, error) {
+	var out []string
+	err := sqlxSelect(ctx, db, &out, `SELECT DISTINCT carrier FROM parcel_points ORDER BY carrier`)
+	return out, wrapf(err, "carriers with points")
+}

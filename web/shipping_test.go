@@ -2,13 +2,17 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"shipdesk/app/apptest"
+	"shipdesk/client/shipping"
 	"shipdesk/desk"
 	"shipdesk/identity"
 )
@@ -57,16 +61,34 @@ func with(v url.Values, kv ...string) url.Values {
 
 var offerRow = regexp.MustCompile(`(?s)<tr[^>]*data-service="(\d+)"[^>]*>\s*<td>(G\d) · ([a-z0-9]+)</td>(.*?)</tr>`)
 
-// offerOf finds the service id of a selectable offer of a carrier group.
-func offerOf(t *testing.T, body, group string) string {
+// offerOf finds the service id of a selectable offer of a carrier group that
+// delivers to the address ("G3"), or of a named service ("G1 Parcel To Point").
+func offerOf(t *testing.T, body, want string) string {
 	t.Helper()
 	for _, m := range offerRow.FindAllStringSubmatch(body, -1) {
-		if m[2] == group && strings.Contains(m[4], `name="choose"`) {
+		if !strings.Contains(m[4], `name="choose"`) {
+			continue
+		}
+		if m[2] == want && !strings.Contains(m[4], "required") || strings.Contains(m[4], "<td>"+want+"</td>") {
 			return m[1]
 		}
 	}
-	t.Fatalf("no selectable %s offer in:\n%s", group, body)
+	t.Fatalf("no selectable %s offer: %s", want, problemsOf(body))
 	return ""
+}
+
+var messages = regexp.MustCompile(`class="(?:form-message|field-error)"[^>]*>([^<]*)<`)
+
+// problemsOf is what a page says is wrong, for failure messages.
+func problemsOf(body string) string {
+	var out []string
+	for _, m := range messages.FindAllStringSubmatch(body, -1) {
+		out = append(out, m[1])
+	}
+	if len(out) == 0 {
+		return fmt.Sprintf("no problems shown (%d bytes)", len(body))
+	}
+	return strings.Join(out, " | ")
 }
 
 func TestCompareOffersAndOrder(t *testing.T) {
@@ -74,7 +96,7 @@ func TestCompareOffersAndOrder(t *testing.T) {
 	form := shipmentForm(t, env)
 	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="offers"`) {
-		t.Fatalf("compare: %d %s", resp.StatusCode, resp.Body)
+		t.Fatalf("compare: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	for _, want := range []string{"you print the label", "the courier brings the label", "With VAT"} {
 		if !strings.Contains(resp.Body, want) {
@@ -84,12 +106,12 @@ func TestCompareOffersAndOrder(t *testing.T) {
 	id := offerOf(t, resp.Body, "G3")
 	resp = b.PostForm("/shipping/new", with(form, "choose", id))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="chosen"`) {
-		t.Fatalf("choose: %d %s", resp.StatusCode, resp.Body)
+		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	hidden := hiddenFields(resp.Body)
 	resp = b.PostForm("/shipping/new", with(merge(form, hidden), "action", "create"))
 	if resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/shipping/shipments/") {
-		t.Fatalf("create: %d %s", resp.StatusCode, resp.Body)
+		t.Fatalf("create: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	page := b.Get(resp.Header.Get("Location")).Body
 	if !strings.Contains(page, "Nováková") || !strings.Contains(page, "PENDING") {
@@ -117,4 +139,428 @@ func merge(a, b url.Values) url.Values {
 		out[k] = v
 	}
 	return out
+}
+
+// order runs compare, choose (first selectable offer of group) and create.
+func order(t *testing.T, b *apptest.Browser, form url.Values, group string) (string, url.Values) {
+	t.Helper()
+	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("compare: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	resp = b.PostForm("/shipping/new", with(form, "choose", offerOf(t, resp.Body, group)))
+	if resp.StatusCode != 200 {
+		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	full := with(merge(form, hiddenFields(resp.Body)), "action", "create")
+	return "", full
+}
+
+func countCalls(env *apptest.Env, op string) int64 {
+	var n int64
+	for _, c := range env.App.Upstream.Metrics.Counters() {
+		if c.Op == op {
+			n += c.Calls
+		}
+	}
+	return n
+}
+
+func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
+	env, b := deskEnv(t)
+	form := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800")
+	cases := []struct {
+		name, field, want string
+		kv                []string
+	}{
+		{"below minimum", "cod_value", "minimum cash on delivery amount is 30 CZK", []string{"cod_value", "29"}},
+		{"decimals in CZK", "cod_value", "whole number", []string{"cod_value", "100.50"}},
+		{"EUR within CZ", "cod_currency", "must be in CZK", []string{"cod_value", "10", "cod_currency", "EUR"}},
+		{"not a number", "cod_value", "Type the amount", []string{"cod_value", "lots"}},
+	}
+	for _, c := range cases {
+		before := countCalls(env, "rates/get")
+		resp := b.PostForm("/shipping/new", with(form, append([]string{"action", "compare"}, c.kv...)...))
+		if resp.StatusCode != 422 || !strings.Contains(resp.Body, c.want) || !strings.Contains(resp.Body, `id="`+c.field+`-error"`) {
+			t.Errorf("%s: %d, want %q on %s", c.name, resp.StatusCode, c.want, c.field)
+		}
+		if countCalls(env, "rates/get") != before {
+			t.Errorf("%s: the service was asked", c.name)
+		}
+	}
+	// The bank details are checked before ordering: modulo 11, bank code, IBAN.
+	_, full := order(t, b, with(form, "cod_value", "500"), "G3")
+	bank := []struct{ kv []string; field, want string }{
+		{[]string{"cod_bank_account", "19-2000145398"}, "cod_bank_account", "modulo 11"},
+		{[]string{"cod_bank_code", "80"}, "cod_bank_code", "exactly four digits"},
+		{[]string{"cod_bank_account", "CZ6508000000192000145398", "cod_bank_code", ""}, "cod_bank_account", "IBAN is not valid"},
+		{[]string{"cod_bank_account", "CZ6508000000192000145399", "cod_bank_code", "0800"}, "cod_bank_code", "omitted when the account is an IBAN"},
+		{[]string{"cod_bank_variable", "12ab"}, "cod_bank_variable", "only digits"},
+	}
+	for _, c := range bank {
+		before := countCalls(env, "shipments/validate") + countCalls(env, "shipments/create")
+		resp := b.PostForm("/shipping/new", with(full, c.kv...))
+		if resp.StatusCode != 422 || !strings.Contains(resp.Body, c.want) || !strings.Contains(resp.Body, `id="`+c.field+`-error"`) {
+			t.Errorf("%v: %d, want %q on %s", c.kv, resp.StatusCode, c.want, c.field)
+		}
+		if countCalls(env, "shipments/validate")+countCalls(env, "shipments/create") != before {
+			t.Errorf("%v: the service was asked", c.kv)
+		}
+	}
+	// A valid COD order goes through and keeps the amount.
+	resp := b.PostForm("/shipping/new", full)
+	if resp.StatusCode != 303 {
+		t.Fatalf("valid COD order: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if page := b.Get(resp.Header.Get("Location")).Body; !strings.Contains(page, "500 CZK") {
+		t.Error("the shipment page does not show the COD amount")
+	}
+}
+
+func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
+	env, b := deskEnv(t)
+	form := with(shipmentForm(t, env), "handover", "POINT")
+	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
+	resp = b.PostForm("/shipping/new", with(form, "choose", offerOf(t, resp.Body, "G1")))
+	if !strings.Contains(resp.Body, `name="label_less"`) {
+		t.Fatalf("label-free not offered for G1, one package, CZ→CZ at a point: %s", problemsOf(resp.Body))
+	}
+	// Two packages: not offered, explained; forced anyway, refused on the field.
+	two := with(form, "pkg_weight", "1")
+	two["pkg_weight"] = []string{"1", "2"}
+	two["pkg_length"], two["pkg_width"], two["pkg_height"] = []string{"", ""}, []string{"", ""}, []string{"", ""}
+	resp = b.PostForm("/shipping/new", with(two, "action", "compare"))
+	resp = b.PostForm("/shipping/new", with(two, "choose", offerOf(t, resp.Body, "G1")))
+	if strings.Contains(resp.Body, `name="label_less"`) || !strings.Contains(resp.Body, "exactly one package") {
+		t.Errorf("label-free offered for two packages")
+	}
+	forced := with(merge(two, hiddenFields(resp.Body)), "action", "create", "label_less", "on")
+	resp = b.PostForm("/shipping/new", forced)
+	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="label_less-error"`) {
+		t.Errorf("forced label-free with two packages: %d", resp.StatusCode)
+	}
+}
+
+func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
+	env, b := deskEnv(t)
+	form := with(shipmentForm(t, env), "handover", "POINT")
+	_, full := order(t, b, form, "G1 Parcel Home")
+	resp := b.PostForm("/shipping/new", with(full, "label_less", "on"))
+	if resp.StatusCode != 303 {
+		t.Fatalf("label-free order: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	page := resp.Header.Get("Location")
+	if body := b.Get(page).Body; !strings.Contains(body, "PENDING") || !strings.Contains(body, `hx-trigger="every 4s"`) {
+		t.Errorf("pending label-free shipment does not poll: %s", problemsOf(body))
+	}
+	env.Sandbox.Advance(30 * time.Minute)
+	body := b.Get(page + "/status").Body
+	code := regexp.MustCompile(`data-testid="handover-code">([A-Z0-9]{6})<`).FindStringSubmatch(body)
+	if code == nil || !strings.Contains(body, "Nováková") || strings.Contains(body, "every 4s") {
+		t.Fatalf("after export the code is not shown (or polling goes on): %.2000s", body)
+	}
+}
+
+// upstreamTotal is how many shipments the service holds for our account.
+func upstreamTotal(t *testing.T, env *apptest.Env) int {
+	t.Helper()
+	page, err := env.App.Upstream.Shipping.List(context.Background(), shipping.ListQuery{PerPage: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Total
+}
+
+func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
+	env, b := deskEnv(t)
+	_, full := order(t, b, shipmentForm(t, env), "G3")
+	// The service creates the order, then the connection drops before the answer.
+	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
+	resp := b.PostForm("/shipping/new", full)
+	if resp.StatusCode != 303 {
+		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	// Reconciled at once through shipments/list by our reference.
+	page := b.Get(resp.Header.Get("Location")).Body
+	if strings.Contains(page, "unknown outcome") || !regexp.MustCompile(`data-testid="tracking-number">[A-Z0-9]+<`).MatchString(page) {
+		t.Errorf("the lost answer was not reconciled: %s", problemsOf(page))
+	}
+	// The clerk, unsure, sends the same form again: still one order.
+	again := b.PostForm("/shipping/new", full)
+	if again.Header.Get("Location") != resp.Header.Get("Location") {
+		t.Errorf("resubmit went to %q, first to %q", again.Header.Get("Location"), resp.Header.Get("Location"))
+	}
+	if n := upstreamTotal(t, env); n != 1 {
+		t.Errorf("the service holds %d shipments, want 1", n)
+	}
+	if n := countCalls(env, "shipments/create"); n != 1 {
+		t.Errorf("shipments/create called %d times, want 1", n)
+	}
+}
+
+func TestDroppedBeforeServiceMeansOrderAgain(t *testing.T) {
+	env, b := deskEnv(t)
+	_, full := order(t, b, shipmentForm(t, env), "G3")
+	// The connection drops before the service sees the order.
+	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 1})
+	resp := b.PostForm("/shipping/new", full)
+	loc := resp.Header.Get("Location")
+	page := b.Get(loc).Body
+	if !strings.Contains(page, "not created") || !strings.Contains(page, "Order it again") {
+		t.Fatalf("a dropped order is not shown as missing: %s", problemsOf(page))
+	}
+	if n := upstreamTotal(t, env); n != 0 {
+		t.Fatalf("service holds %d", n)
+	}
+	resp = b.PostForm(loc+"/again", url.Values{})
+	if resp.StatusCode != 303 {
+		t.Fatalf("order again: %d", resp.StatusCode)
+	}
+	if n := upstreamTotal(t, env); n != 1 {
+		t.Errorf("after ordering again the service holds %d, want 1", n)
+	}
+	// A second "again" is refused: the order exists now.
+	b.PostForm(loc+"/again", url.Values{})
+	if n := upstreamTotal(t, env); n != 1 {
+		t.Errorf("a repeated 'again' ordered twice: %d", n)
+	}
+}
+
+func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
+	env, b := deskEnv(t)
+	_, full := order(t, b, shipmentForm(t, env), "G3")
+	var wg sync.WaitGroup
+	locs := make([]string, 4)
+	for i := range locs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			locs[i] = b.PostForm("/shipping/new", full).Header.Get("Location")
+		}()
+	}
+	wg.Wait()
+	for _, l := range locs {
+		if l == "" || l != locs[0] {
+			t.Errorf("submits went to %q", locs)
+			break
+		}
+	}
+	if n := upstreamTotal(t, env); n != 1 {
+		t.Errorf("four concurrent submits made %d orders, want 1", n)
+	}
+}
+
+func TestRefusedOrderKeepsInputAndStoresNothing(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	_, full := order(t, b, form, "G3")
+	// Too heavy for the service: the service's field error lands on the weight.
+	resp := b.PostForm("/shipping/new", with(full, "pkg_weight", "900"))
+	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="pkg_weight_0-error"`) || !strings.Contains(resp.Body, `value="900"`) {
+		t.Errorf("refused weight: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if !strings.Contains(resp.Body, `value="Nováková"`) || !strings.Contains(resp.Body, `value="Masarykova 5"`) {
+		t.Error("the form lost what was typed")
+	}
+	recent, _ := env.App.DB.RecentShipments(context.Background(), 10)
+	if len(recent) != 0 {
+		t.Errorf("a refused order left %d rows", len(recent))
+	}
+}
+
+func TestHostileInputIsShownAsText(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	evil := `<script>alert(1)</script>'; DROP TABLE shipments; --`
+	_, full := order(t, b, with(form, "to_surname", evil, "reference", "R'1; DROP TABLE users"), "G3")
+	resp := b.PostForm("/shipping/new", full)
+	if resp.StatusCode != 303 {
+		t.Fatalf("hostile but valid text refused: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	page := b.Get(resp.Header.Get("Location")).Body
+	if strings.Contains(page, "<script>alert(1)") || !strings.Contains(page, "&lt;script&gt;") {
+		t.Error("the recipient's name is not escaped")
+	}
+	// Oversized, malformed and too many values get messages, and the server stays up.
+	huge := strings.Repeat("x", 5000)
+	bad := with(form, "action", "compare", "to_city", huge, "pkg_weight", "1e400", "key", "not-a-key", "sender", "-1", "handover", "TELEPORT")
+	bad["pkg_weight"] = append(bad["pkg_weight"], make([]string, 30)...)
+	for i := range 30 {
+		bad["pkg_weight"][i+1] = "1"
+	}
+	resp = b.PostForm("/shipping/new", bad)
+	if resp.StatusCode != 422 {
+		t.Errorf("bad values: %d", resp.StatusCode)
+	}
+	for _, want := range []string{"At most 100 characters", "At most 20 packages", "Choose how the carrier gets the package"} {
+		if !strings.Contains(resp.Body, want) {
+			t.Errorf("no %q in %s", want, problemsOf(resp.Body))
+		}
+	}
+	big := url.Values{"note": {strings.Repeat("y", 2<<20)}}
+	if resp := b.PostForm("/shipping/new", big); resp.StatusCode != 413 {
+		t.Errorf("a 2 MiB form: %d", resp.StatusCode)
+	}
+	if resp := b.Get("/shipping"); resp.StatusCode != 200 {
+		t.Errorf("after bad input the desk answers %d", resp.StatusCode)
+	}
+	if n := upstreamTotal(t, env); n != 1 {
+		t.Errorf("service holds %d, want the one valid order", n)
+	}
+}
+
+// place orders a shipment of group through the pages and returns its page path.
+func place(t *testing.T, b *apptest.Browser, form url.Values, group string) string {
+	t.Helper()
+	_, full := order(t, b, form, group)
+	resp := b.PostForm("/shipping/new", full)
+	if resp.StatusCode != 303 {
+		t.Fatalf("order %s: %d %s", group, resp.StatusCode, problemsOf(resp.Body))
+	}
+	return resp.Header.Get("Location")
+}
+
+func TestLabelsPrintQueueAndStorno(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	first := place(t, b, form, "G3")
+	second := place(t, b, with(form, "key", desk.NewKey()), "G3")
+	// Before export the label is pending: no label yet, a clear message.
+	if resp := b.Get(first + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "not ready yet") {
+		t.Errorf("label while pending: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	env.Sandbox.Advance(20 * time.Minute)
+	for _, p := range []string{first, second} {
+		if body := b.Get(p).Body; !strings.Contains(body, `data-testid="print-label"`) {
+			t.Fatalf("%s: no print button after export: %s", p, problemsOf(body))
+		}
+	}
+	resp := b.Get(first + "/label.pdf")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(resp.Body, "%PDF-") {
+		t.Fatalf("label: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	// The queue holds both; printing them is one label call and one PDF.
+	queue := b.Get("/shipping/print").Body
+	ids := regexp.MustCompile(`name="ids" value="(\d+)"`).FindAllStringSubmatch(queue, -1)
+	if len(ids) != 2 {
+		t.Fatalf("queue has %d shipments", len(ids))
+	}
+	calls := countCalls(env, "shipments/label")
+	resp = b.PostForm("/shipping/print", url.Values{"ids": {ids[0][1], ids[1][1]}})
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Body, "%PDF-") || countCalls(env, "shipments/label") != calls+1 {
+		t.Fatalf("print selected: %d, %d label calls", resp.StatusCode, countCalls(env, "shipments/label")-calls)
+	}
+	if queue := b.Get("/shipping/print").Body; !strings.Contains(queue, "No labels waiting") {
+		t.Error("printed labels stay in the queue")
+	}
+	if resp := b.PostForm("/shipping/print", url.Values{}); resp.StatusCode != 422 {
+		t.Errorf("print nothing: %d", resp.StatusCode)
+	}
+	// The day's hand-over protocol lists both.
+	if body := b.Get("/shipping/manifest").Body; !strings.Contains(body, "for 2 shipments") {
+		t.Errorf("manifest page: %s", problemsOf(body))
+	}
+	if resp := b.Get("/shipping/manifest.pdf"); resp.StatusCode != 200 || !strings.HasPrefix(resp.Body, "%PDF-") {
+		t.Errorf("manifest pdf: %d", resp.StatusCode)
+	}
+	// Storno needs the confirmation.
+	third := place(t, b, with(form, "key", desk.NewKey()), "G3")
+	b.PostForm(third+"/storno", url.Values{})
+	if body := b.Get(third).Body; !strings.Contains(body, "Tick the confirmation") || strings.Contains(body, "was cancelled") {
+		t.Error("storno without confirmation")
+	}
+	b.PostForm(third+"/storno", url.Values{"confirm": {"yes"}})
+	if body := b.Get(third).Body; !strings.Contains(body, "was cancelled") {
+		t.Errorf("storno: %s", problemsOf(body))
+	}
+	if resp := b.Get(third + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "cancelled") {
+		t.Errorf("label of a cancelled shipment: %d", resp.StatusCode)
+	}
+	// A shipment already on its way: the service's reason is shown.
+	env.Sandbox.Advance(24 * time.Hour)
+	b.PostForm(second+"/storno", url.Values{"confirm": {"yes"}})
+	if body := b.Get(second).Body; !strings.Contains(body, "cannot be cancelled in state") {
+		t.Errorf("refused storno: %s", problemsOf(body))
+	}
+}
+
+func TestCarrierAndFailedLabels(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	// G2 collects from an address with its own label: nothing to print, ever.
+	carrier := place(t, b, form, "G2")
+	body := b.Get(carrier).Body
+	if !strings.Contains(body, "The courier brings the label") || strings.Contains(body, "print-label") || strings.Contains(body, "every 4s") {
+		t.Errorf("CARRIER shipment page: %s", problemsOf(body))
+	}
+	if resp := b.Get(carrier + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "courier brings the label") {
+		t.Errorf("label of a CARRIER shipment: %d", resp.StatusCode)
+	}
+	// A carrier that gives no label: FAILED, contact support, no polling.
+	env.Sandbox.Control("POST", "/sandbox/carriers/g3a/behaviour", map[string]any{"fail_labels": true})
+	env.Sandbox.Control("POST", "/sandbox/carriers/g3b/behaviour", map[string]any{"fail_labels": true})
+	failed := place(t, b, with(form, "key", desk.NewKey()), "G3")
+	env.Sandbox.Advance(20 * time.Minute)
+	body = b.Get(failed).Body
+	if !strings.Contains(body, "contact the service") || strings.Contains(body, "every 4s") || strings.Contains(body, "print-label") {
+		t.Errorf("FAILED shipment page: %s", problemsOf(body))
+	}
+}
+
+func TestSendAsDraft(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	resp := b.PostForm("/shipping/new", with(form, "action", "draft", "reference", "OBJ-77"))
+	if resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/shipping/drafts/") {
+		t.Fatalf("draft: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	body := b.Get(resp.Header.Get("Location")).Body
+	for _, want := range []string{`data-testid="draft-id"`, "OBJ-77", "serviceId", "nothing is dispatched"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("draft page lacks %q", want)
+		}
+	}
+	// Missing recipient: the form says so before the service is asked.
+	resp = b.PostForm("/shipping/new", with(form, "action", "draft", "to_surname", "", "to_firstname", ""))
+	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="to_surname-error"`) {
+		t.Errorf("draft without recipient: %d", resp.StatusCode)
+	}
+	if n := upstreamTotal(t, env); n != 0 {
+		t.Errorf("a draft created %d shipments", n)
+	}
+}
+
+func TestShippingDeskRefusesOtherRoles(t *testing.T) {
+	env := apptest.Start(t)
+	agent := env.SignedIn(identity.Agent)
+	anon := env.NewBrowser()
+	gets := []string{"/shipping", "/shipping/new", "/shipping/shipments/1", "/shipping/shipments/1/status", "/shipping/shipments/1/label.pdf",
+		"/shipping/print", "/shipping/manifest", "/shipping/manifest.pdf", "/shipping/drafts/1", "/shipping/addresses"}
+	posts := []string{"/shipping/new", "/shipping/points?for=delivery", "/shipping/shipments/1/storno", "/shipping/shipments/1/check",
+		"/shipping/shipments/1/again", "/shipping/print", "/shipping/senders", "/shipping/senders/import", "/shipping/senders/1/default",
+		"/shipping/senders/1/delete", "/shipping/recipients/1/delete", "/shipping/presets", "/shipping/presets/1/delete",
+		"/shipping/settings", "/shipping/points/refresh"}
+	for _, p := range gets {
+		if r := agent.Get(p); r.StatusCode != 403 {
+			t.Errorf("agent GET %s: %d", p, r.StatusCode)
+		}
+		if r := anon.Get(p); r.StatusCode != 303 || !strings.HasPrefix(r.Header.Get("Location"), "/login") {
+			t.Errorf("anonymous GET %s: %d", p, r.StatusCode)
+		}
+	}
+	for _, p := range posts {
+		if r := agent.PostForm(p, url.Values{}); r.StatusCode != 403 {
+			t.Errorf("agent POST %s: %d", p, r.StatusCode)
+		}
+		if r := anon.PostForm(p, url.Values{}); r.StatusCode != 303 || !strings.HasPrefix(r.Header.Get("Location"), "/login") {
+			t.Errorf("anonymous POST %s: %d", p, r.StatusCode)
+		}
+	}
+	if n := countCalls(env, "shipments/create") + countCalls(env, "contacts/list") + countCalls(env, "parcelpoints/list"); n != 0 {
+		t.Errorf("refused requests reached the service %d times", n)
+	}
+	manager := env.SignedIn(identity.Manager)
+	if r := manager.Get("/shipping/addresses"); r.StatusCode != 200 {
+		t.Errorf("manager: %d", r.StatusCode)
+	}
 }
