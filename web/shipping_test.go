@@ -190,7 +190,10 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 	}
 	// The bank details are checked before ordering: modulo 11, bank code, IBAN.
 	_, full := order(t, b, with(form, "cod_value", "500"), "G3")
-	bank := []struct{ kv []string; field, want string }{
+	bank := []struct {
+		kv          []string
+		field, want string
+	}{
 		{[]string{"cod_bank_account", "19-2000145398"}, "cod_bank_account", "modulo 11"},
 		{[]string{"cod_bank_code", "80"}, "cod_bank_code", "exactly four digits"},
 		{[]string{"cod_bank_account", "CZ6508000000192000145398", "cod_bank_code", ""}, "cod_bank_account", "IBAN is not valid"},
