@@ -107,3 +107,9 @@ func affectedOne(res sql.Result, err error, format string, args ...any) error {
 	}
 	return nil
 }
+
+// Exec runs a statement without results (for settings such as SET LOCAL in tests
+// and benchmarks).
+func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.x.ExecContext(ctx, query, args...)
+}

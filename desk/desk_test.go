@@ -1,0 +1,101 @@
+package desk
+
+import (
+	"context"
+	"net/url"
+	"testing"
+
+	"shipdesk/apperr"
+	"shipdesk/client/shipping"
+	"shipdesk/client/transport"
+	"shipdesk/sandbox/sandboxtest"
+)
+
+func TestFormFieldOfServicePaths(t *testing.T) {
+	for path, want := range map[string]string{
+		"shipments[0].label_less":                   "label_less",
+		"shipments[0].to.zip":                       "to_zip",
+		"shipments[0].packages[1].weight":           "pkg_weight_1",
+		"shipments[0].packages[0]":                  "packages",
+		"shipments[0].services[0].data.bank_code":   "cod_bank_code",
+		"shipments[0].services[0].data.value.value": "cod_value",
+		"services[0].data.value.currency":           "cod_currency",
+		"shipments[0].delivery_branch_location":     "delivery_branch",
+		"shipments[0].from.id":                      "sender",
+		"shipments[0].type":                         "handover",
+		"carrier":                                   "offer",
+		"":                                          "form",
+		"something.new":                             "form",
+	} {
+		if got := FormField(path); got != want {
+			t.Errorf("FormField(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// The service's own label-free refusal lands on the form's label_less field.
+func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
+	env := sandboxtest.Start(t)
+	c, err := shipping.New(transport.Config{BaseURL: env.URL, APIKey: sandboxtest.ShippingKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"}
+	to := shipping.Address{Surname: "Malá", Street: "B 2", City: "Bratislava", Zip: "811 01", Country: "SK", Phone: "+421900000000"}
+	_, err = c.Create(context.Background(), shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
+		Type: shipping.PickupOnDemand, Carrier: "g3a", From: from, To: to, LabelLess: true,
+		Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}})
+	if !refused(err) {
+		t.Fatalf("create: %v", err)
+	}
+	fields := apperr.FieldsOf(upstreamError("order", err))
+	if fields["label_less"] == "" {
+		t.Fatalf("no label_less field error: %v", fields)
+	}
+}
+
+func TestSortOffers(t *testing.T) {
+	rates := []shipping.Rate{
+		{Carrier: "b", CarrierGroup: "G3", PriceVAT: shipping.Money{Value: 300}, DeliveryDate: "2026-11-24", Selectable: true},
+		{Carrier: "a", CarrierGroup: "G1", PriceVAT: shipping.Money{Value: 100}, DeliveryDate: "2026-11-26", Selectable: false},
+		{Carrier: "c", CarrierGroup: "G2", PriceVAT: shipping.Money{Value: 200}, DeliveryDate: "2026-11-25", Selectable: true},
+	}
+	order := func() string {
+		s := ""
+		for _, r := range rates {
+			s += r.Carrier
+		}
+		return s
+	}
+	for by, want := range map[string]string{"": "cba", "price": "cba", "delivery": "bca", "group": "cba"} {
+		SortOffers(rates, by)
+		if got := order(); got != want {
+			t.Errorf("sort by %q: %s, want %s (unselectable last)", by, got, want)
+		}
+	}
+}
+
+func TestParseFormKeepsWhatWasTyped(t *testing.T) {
+	f, p := ParseForm(url.Values{"pkg_weight": {"1,5", "abc", ""}, "pkg_length": {"", "", ""}, "to_country": {"cz"},
+		"cod_value": {" 120 "}, "key": {"3f1e9a52-2c3b-4d5e-8f90-0a1b2c3d4e5f"}})
+	if len(f.Packages) != 2 || f.Packages[0].Weight != 1.5 || f.Packages[1].Raw[0] != "abc" {
+		t.Errorf("packages %+v", f.Packages)
+	}
+	if p["pkg_weight_1"] == "" || f.To.Country != "CZ" || f.CODValue != "120" || f.Key == "" {
+		t.Errorf("form %+v problems %v", f, p)
+	}
+	if got := f.Values()["to_country"]; got != "CZ" {
+		t.Errorf("values: %q", got)
+	}
+}
+
+func TestLabelFreeBlockers(t *testing.T) {
+	ok := Form{Offer: Offer{CarrierGroup: "G1"}, Packages: []Package{{Weight: 1}}, To: shipping.Address{Country: "CZ"}, Handover: HandoverPoint}
+	if why := ok.LabelFreeBlockers("CZ"); len(why) != 0 {
+		t.Errorf("possible case refused: %v", why)
+	}
+	bad := Form{Offer: Offer{CarrierGroup: "G2"}, Packages: []Package{{}, {}}, To: shipping.Address{Country: "SK"}, Handover: HandoverOnDemand}
+	if why := bad.LabelFreeBlockers("CZ"); len(why) != 4 {
+		t.Errorf("want four reasons, got %v", why)
+	}
+}
