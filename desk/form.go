@@ -109,7 +109,7 @@ func ParseForm(v url.Values) (Form, Problems) {
 		COD:        v.Get("cod") == "on",
 		Reference:  text("reference", maxReference),
 		Note:       text("note", maxNote),
-		Sort:       v.Get("sort"),
+		Sort:       firstSet(v.Get("sort"), v.Get("sorted")),
 		LabelLess:  v.Get("label_less") == "on",
 	}
 	f.SaveRecipient = v.Get("save_recipient") == "on"
@@ -367,4 +367,13 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func firstSet(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }

@@ -166,3 +166,52 @@ func (b *Tab) Path() string {
 	}
 	return loc
 }
+
+// Click clicks an element without waiting for a page load (htmx swaps).
+func (b *Tab) Click(sel string) {
+	b.t.Helper()
+	b.do("click "+sel, chromedp.WaitVisible(sel), chromedp.Click(sel))
+}
+
+// WaitText waits until the first match of sel contains want.
+func (b *Tab) WaitText(sel, want string) {
+	b.t.Helper()
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, sel, want)
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		b.t.Fatalf("wait for %q in %s: %v (it says %q)", want, sel, err, b.Texts(sel))
+	}
+}
+
+// Type types into a field key by key, as a person does (htmx sees the input).
+func (b *Tab) Type(sel, value string) {
+	b.t.Helper()
+	b.do("type into "+sel, chromedp.WaitVisible(sel), chromedp.Click(sel), chromedp.SendKeys(sel, value))
+}
+
+// Fetch downloads a path with the tab's cookies and returns its content type and
+// first bytes.
+func (b *Tab) Fetch(path string) (string, string) {
+	b.t.Helper()
+	js := fmt.Sprintf(`fetch(%q).then(async r => [r.headers.get("content-type"), (await r.text()).slice(0, 8)])`, path)
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](js, chromedp.EvalAwaitPromise))
+	if err != nil || len(out) != 2 {
+		b.t.Fatalf("fetch %s: %v", path, err)
+	}
+	return out[0], out[1]
+}
+
+// Attr is an attribute of the first match.
+func (b *Tab) Attr(sel, name string) string {
+	b.t.Helper()
+	js := fmt.Sprintf(`(document.querySelector(%q) || {getAttribute: () => ""}).getAttribute(%q) || ""`, sel, name)
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		b.t.Fatalf("attribute %s of %s: %v", name, sel, err)
+	}
+	return out
+}
+
+// chromedpSelect picks an option of a select by value, as a person would.
+func chromedpSelect(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.SetValue(sel, value)
+}

@@ -150,3 +150,15 @@ func statusBadge(s string) string {
 	}
 	return "badge badge-info"
 }
+
+// statusLine sums up the service's view and when it was last asked.
+func statusLine(s ShipmentView) string {
+	line := "Status " + s.Status + " · label: " + s.LabelModeText
+	if s.Status == "" {
+		line = "Not at the service yet"
+	}
+	if s.LastChecked != "" {
+		line += " · last checked " + s.LastChecked
+	}
+	return line
+}

@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"shipdesk/app/apptest"
+	"shipdesk/identity"
+)
+
+// deskTab is a clerk signed in on a dashboard with the demo shipping data.
+func deskTab(t *testing.T) (*apptest.Env, *Tab) {
+	t.Helper()
+	env := apptest.Start(t)
+	ctx := context.Background()
+	if err := env.App.Desk.SeedDemo(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pw := env.AddUser("clara", identity.Clerk)
+	tab := newTab(t, env.URL)
+	tab.Open("/login")
+	tab.Fill("#username", "clara")
+	tab.Fill("#password", pw)
+	tab.Submit(`form[action="/login"] button[type=submit]`)
+	return env, tab
+}
+
+func (b *Tab) fillRecipient() {
+	b.t.Helper()
+	b.Fill("#to_firstname", "Petra")
+	b.Fill("#to_surname", "Svobodová")
+	b.Fill("#to_street", "Americká 12")
+	b.Fill("#to_city", "Plzeň")
+	b.Fill("#to_zip", "301 00")
+	b.Fill("#to_phone", "+420 731 222 333")
+	b.Fill("#pkg_weight_0", "2")
+	b.Fill("#pkg_length_0", "30")
+	b.Fill("#pkg_width_0", "20")
+	b.Fill("#pkg_height_0", "10")
+}
+
+// A clerk compares offers, picks a delivery point by typing a town, orders a
+// COD shipment, moves the sandbox clock and prints the label.
+func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
+	_, tab := deskTab(t)
+	tab.Open("/shipping")
+	tab.Submit(`a[href="/shipping/new"]`)
+	tab.fillRecipient()
+	tab.Click("#cod")
+	tab.Fill("#cod_value", "1250")
+	tab.Click(`button.primary[name=action][value=compare]`)
+	tab.WaitText(`[data-testid=offers]`, "you print the label")
+	tab.screenshot("offers")
+	// Sorting by carrier group keeps the form and shows the groups in order.
+	tab.Click(`button[name=sort][value=group]`)
+	tab.WaitText(`button[name=sort][value=group][aria-pressed=true]`, "carrier group")
+	groups := tab.Texts(`[data-testid=offers] tbody tr td:first-child`)
+	for i := 1; i < len(groups); i++ {
+		if groups[i] < groups[i-1] && !strings.Contains(groups[i], "G") {
+			t.Errorf("not sorted by group: %q", groups)
+		}
+	}
+	// The G1 service to a point: choose it, then find a point by typing the town.
+	tab.Click(`tr[data-service="102"] button[name=choose]`)
+	tab.WaitText(`[data-testid=chosen]`, "Delivery point")
+	tab.Fill("#delivery_q", "")
+	tab.Type("#delivery_q", "brno")
+	tab.WaitText(`[data-testid=delivery-points]`, "Brno")
+	tab.screenshot("picker")
+	tab.Click(`[data-testid=delivery-points] input[type=radio]`)
+	tab.Submit(`[data-testid=create]`)
+	if !strings.HasPrefix(tab.Path(), "/shipping/shipments/") {
+		t.Fatalf("after ordering the page is %s", tab.Path())
+	}
+	tab.WaitText(`[data-testid=label-box]`, "PENDING")
+	if got := tab.Text(`main`); !strings.Contains(got, "1250 CZK") {
+		t.Errorf("the shipment page does not show the COD amount")
+	}
+	tab.screenshot("pending")
+	// Simulated time moves; the label box notices by itself.
+	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+	tab.WaitText(`[data-testid=label-box]`, "Print label")
+	href := tab.Attr(`[data-testid=print-label]`, "href")
+	ctype, start := tab.Fetch(href)
+	if ctype != "application/pdf" || !strings.HasPrefix(start, "%PDF-") {
+		t.Errorf("label: %s %q", ctype, start)
+	}
+	tab.screenshot("ready")
+	// The print queue holds it; printing it empties the queue.
+	tab.Open("/shipping/print")
+	if rows := tab.Texts(`[data-testid=shipments] tbody tr`); len(rows) != 1 {
+		t.Fatalf("print queue: %q", rows)
+	}
+	tab.screenshot("print-queue")
+}
+
+// A label-free shipment shows its hand-over code once the carrier has it.
+func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
+	_, tab := deskTab(t)
+	tab.Open("/shipping/new")
+	tab.fillRecipient()
+	tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
+	tab.Click(`button.primary[name=action][value=compare]`)
+	tab.WaitText(`[data-testid=offers]`, "G1")
+	tab.Click(`tr[data-service="101"] button[name=choose]`)
+	tab.WaitText(`#label-free`, "Label-free")
+	tab.Click(`input[name=label_less]`)
+	tab.screenshot("label-free-chosen")
+	tab.Submit(`[data-testid=create]`)
+	tab.WaitText(`[data-testid=label-box]`, "PENDING")
+	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+	tab.WaitText(`[data-testid=label-box]`, "Hand over with this code")
+	code := tab.Text(`[data-testid=handover-code]`)
+	if len(code) != 6 {
+		t.Errorf("hand-over code %q", code)
+	}
+	if !strings.Contains(tab.Text(`[data-testid=label-box]`), "Svobodová") {
+		t.Error("the recipient's name to write on the package is missing")
+	}
+	tab.screenshot("code")
+}
