@@ -15,6 +15,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/storage"
 )
 
 // desk starts a dashboard with the demo shipping data and the points cached.
@@ -650,5 +651,33 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 	}
 	if resp := b.PostForm("/shipping/points?for=elsewhere", form); resp.StatusCode != 404 {
 		t.Errorf("unknown picker: %d", resp.StatusCode)
+	}
+}
+
+// When our record says READY but the service disagrees, its 404 and 400 become
+// messages, and nothing breaks.
+func TestLabelRefusalsFromTheService(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	carrier := place(t, b, form, "G2") // CARRIER, exported: label 400
+	env.Sandbox.Advance(20 * time.Minute)
+	pending := place(t, b, with(form, "key", desk.NewKey()), "G3") // still CREATED at the service: label 404
+	ctx := context.Background()
+	for _, p := range []string{pending, carrier} {
+		id, _ := strconv.ParseInt(p[strings.LastIndex(p, "/")+1:], 10, 64)
+		s, err := env.App.DB.ShipmentByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stale := storage.Reply{Status: "EXPORTED", LabelMode: "PRINT", LabelStatus: "READY", Packages: s.Packages}
+		if err := env.App.DB.RecordState(ctx, id, stale, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resp := b.Get(pending + "/label.pdf"); resp.StatusCode != 404 || !strings.Contains(resp.Body, "does not know this shipment") {
+		t.Errorf("label the service does not have yet: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if resp := b.Get(carrier + "/label.pdf"); resp.StatusCode != 422 || !strings.Contains(resp.Body, "Could not download the label") {
+		t.Errorf("label the service refuses: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 }
