@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -270,7 +271,7 @@ func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
 	}
 	if f.To.Country == "" {
 		p.add("to_country", "Choose the recipient's country.")
-	} else if !contains(Countries, f.To.Country) {
+	} else if !slices.Contains(Countries, f.To.Country) {
 		p.add("to_country", "We ship only to %s.", strings.Join(Countries, " and "))
 	}
 	if len(f.Packages) == 0 {
@@ -358,15 +359,6 @@ func (f Form) LabelFreeBlockers(fromCountry string) []string {
 		out = append(out, "Label-free packages are handed over at a point of the carrier: choose “We take it to a point”.")
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func firstSet(s ...string) string {

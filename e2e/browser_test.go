@@ -215,3 +215,12 @@ func (b *Tab) Attr(sel, name string) string {
 func chromedpSelect(sel, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.SetValue(sel, value)
 }
+
+// SignIn signs in through the login form.
+func (b *Tab) SignIn(username, password string) {
+	b.t.Helper()
+	b.Open("/login")
+	b.Fill("#username", username)
+	b.Fill("#password", password)
+	b.Submit(`form[action="/login"] button[type=submit]`)
+}

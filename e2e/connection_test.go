@@ -13,10 +13,7 @@ func TestManagerSeesTheConnection(t *testing.T) {
 	env := apptest.Start(t)
 	pw := env.AddUser("boss", identity.Manager)
 	tab := newTab(t, env.URL)
-	tab.Open("/login")
-	tab.Fill("#username", "boss")
-	tab.Fill("#password", pw)
-	tab.Submit(`form[action="/login"] button[type=submit]`)
+	tab.SignIn("boss", pw)
 	tab.Submit(`[data-testid=nav] a[href="/connection"]`)
 	checks := tab.Texts(`[data-testid=checks] tbody tr`)
 	if len(checks) != 2 {

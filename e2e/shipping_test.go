@@ -22,10 +22,7 @@ func deskTab(t *testing.T) (*apptest.Env, *Tab) {
 	}
 	pw := env.AddUser("clara", identity.Clerk)
 	tab := newTab(t, env.URL)
-	tab.Open("/login")
-	tab.Fill("#username", "clara")
-	tab.Fill("#password", pw)
-	tab.Submit(`form[action="/login"] button[type=submit]`)
+	tab.SignIn("clara", pw)
 	return env, tab
 }
 

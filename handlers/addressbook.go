@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -108,7 +109,7 @@ func (h *Handlers) AddSender(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, errs := formText(r, 100, []string{"label", "street", "city", "zip", "phone"}, "label", "company", "surname", "street", "city", "zip", "country", "phone", "email")
-	if !slicesContains(desk.Countries, v["country"]) {
+	if !slices.Contains(desk.Countries, v["country"]) {
 		errs["country"] = "Choose a country from the list."
 	}
 	if v["phone"] != "" && !phoneShape.MatchString(v["phone"]) {
@@ -121,15 +122,6 @@ func (h *Handlers) AddSender(w http.ResponseWriter, r *http.Request) {
 	_, err := h.Ship.DB.SaveSender(r.Context(), storage.Sender{Label: v["label"], Address: storage.Address{Company: v["company"], Surname: v["surname"],
 		Street: v["street"], City: v["city"], Zip: v["zip"], Country: v["country"], Phone: v["phone"], Email: v["email"]}})
 	h.afterBookChange(w, r, err, "Sender "+v["label"]+" added.")
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // afterBookChange flashes the outcome and returns to the address book.
