@@ -11,6 +11,7 @@ import (
 
 	"shipdesk/desk"
 	"shipdesk/handlers"
+	"shipdesk/jobs"
 	"shipdesk/staff"
 	"shipdesk/storage"
 	"shipdesk/upstream"
@@ -29,6 +30,8 @@ type Options struct {
 	// RefreshAfter: how often a polling shipment page may ask the service (0: 3s;
 	// negative: on every poll).
 	RefreshAfter time.Duration
+	// Jobs is the pollers' cadence.
+	Jobs jobs.Config
 	// MetricsToken lets a scraper read /metrics; empty: managers only.
 	MetricsToken string
 }
@@ -39,6 +42,7 @@ type App struct {
 	Staff    *staff.Service
 	Upstream *upstream.Clients
 	Desk     *desk.Desk
+	Jobs     *jobs.Runner // the pollers; serve runs them, tests call their cycles
 	Handler  http.Handler
 }
 
@@ -72,7 +76,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.RefreshAfter == 0 {
 		o.RefreshAfter = 3 * time.Second
 	}
-	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter}
+	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
+	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}

@@ -123,7 +123,16 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
 		rates, err = d.ship.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: sh})
 	}
 	if err != nil {
-		return nil, upstreamError("compare offers", err)
+		return nil, UpstreamError("compare offers", err)
+	}
+	groups := map[string]string{}
+	for _, r := range rates {
+		if r.CarrierGroup != "" {
+			groups[r.Carrier] = r.CarrierGroup
+		}
+	}
+	if err := d.db.RememberCarriers(ctx, groups); err != nil {
+		d.log.Warn("remember carrier groups", "err", err) // only the lists' grouping suffers
 	}
 	SortOffers(rates, f.Sort)
 	return rates, nil
@@ -256,7 +265,7 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	}
 	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
 	if err := d.ship.Validate(ctx, order); err != nil {
-		return storage.Shipment{}, upstreamError("check the shipment", err)
+		return storage.Shipment{}, UpstreamError("check the shipment", err)
 	}
 	raw, err := json.Marshal(order)
 	if err != nil {
@@ -265,7 +274,7 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	intent := storage.Shipment{
 		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
 		CarrierGroup: f.Offer.CarrierGroup, ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
-		RecipientName: recipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: &by,
+		RecipientName: RecipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: &by,
 	}
 	if f.COD {
 		m := codMoney(f)
@@ -285,7 +294,7 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	return d.send(ctx, s, order)
 }
 
-func recipientName(a shipping.Address) string {
+func RecipientName(a shipping.Address) string {
 	name := strings.TrimSpace(a.Firstname + " " + a.Surname)
 	if a.Company != "" {
 		if name == "" {
@@ -304,7 +313,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 	created, err := d.ship.Create(ctx, order)
 	switch {
 	case err == nil:
-		r := replyOf(created.Shipments[0], &created.Order)
+		r := ReplyOf(created.Shipments[0], &created.Order)
 		if err := d.db.RecordCreated(ctx, s.ID, r, d.now()); err != nil {
 			return s, err
 		}
@@ -313,7 +322,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 		if dropErr := d.db.DropIntent(ctx, s.ID); dropErr != nil {
 			return s, dropErr
 		}
-		return storage.Shipment{}, upstreamError("order the shipment", err)
+		return storage.Shipment{}, UpstreamError("order the shipment", err)
 	default:
 		d.log.Warn("order outcome unknown", "shipment", s.ID, "reference", s.Reference, "err", err)
 		if err := d.db.MarkOutcome(ctx, s.ID, storage.StateUnknown, err.Error()); err != nil {
@@ -346,11 +355,11 @@ func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error
 	}
 	page, err := d.ship.List(ctx, shipping.ListQuery{Reference: s.Reference, PerPage: 10})
 	if err != nil {
-		return s, upstreamError("check the order with the service", err)
+		return s, UpstreamError("check the order with the service", err)
 	}
 	for _, si := range page.Shipments {
 		if si.Reference == s.Reference {
-			if err := d.db.RecordCreated(ctx, id, replyOf(si, si.Order), d.now()); err != nil {
+			if err := d.db.RecordCreated(ctx, id, ReplyOf(si, si.Order), d.now()); err != nil {
 				return s, err
 			}
 			d.log.Info("order reconciled: created", "shipment", id, "tracking", si.TrackingNumber)
@@ -394,8 +403,8 @@ func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, erro
 	return d.send(ctx, s, order)
 }
 
-// replyOf is what we keep of the service's view of a shipment.
-func replyOf(si shipping.ShipmentInfo, o *shipping.OrderRef) storage.Reply {
+// ReplyOf is what we keep of the service's view of a shipment.
+func ReplyOf(si shipping.ShipmentInfo, o *shipping.OrderRef) storage.Reply {
 	r := storage.Reply{TrackingNumber: si.TrackingNumber, Status: si.Status, LabelMode: si.LabelMode, LabelStatus: si.LabelStatus}
 	if o != nil {
 		r.OrderID, r.OrderNumber, r.OrderToken = o.ID, o.Number, o.Token
@@ -425,13 +434,13 @@ func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) 
 	}
 	details, err := d.ship.Detail(ctx, req, false)
 	if err != nil {
-		return s, upstreamError("refresh the shipment", err)
+		return s, UpstreamError("refresh the shipment", err)
 	}
 	si, ok := details[s.Tracking()]
 	if !ok {
 		return s, apperr.New(apperr.Unavailable, "The service did not report shipment %s.", s.Tracking())
 	}
-	r := replyOf(si, nil)
+	r := ReplyOf(si, nil)
 	r.Returned = s.Returned
 	if err := d.db.RecordState(ctx, id, r, d.now()); err != nil {
 		return s, err
@@ -467,7 +476,7 @@ func (d *Desk) Label(ctx context.Context, id int64) ([]byte, error) {
 	}
 	pdf, err := d.ship.Label(ctx, []string{s.Tracking()})
 	if err != nil {
-		return nil, upstreamError("download the label", err)
+		return nil, UpstreamError("download the label", err)
 	}
 	return pdf, nil
 }
@@ -494,7 +503,7 @@ func (d *Desk) PrintBatch(ctx context.Context, ids []int64) ([]byte, error) {
 	}
 	pdf, err := d.ship.Label(ctx, numbers)
 	if err != nil {
-		return nil, upstreamError("download the labels", err)
+		return nil, UpstreamError("download the labels", err)
 	}
 	return pdf, d.db.MarkPrinted(ctx, printable, d.now())
 }
@@ -514,7 +523,7 @@ func (d *Desk) Manifest(ctx context.Context, day time.Time) ([]byte, int, error)
 	}
 	pdf, err := d.ship.Manifest(ctx, numbers)
 	if err != nil {
-		return nil, 0, upstreamError("download the hand-over protocol", err)
+		return nil, 0, UpstreamError("download the hand-over protocol", err)
 	}
 	return pdf, len(list), nil
 }
@@ -529,7 +538,7 @@ func (d *Desk) Storno(ctx context.Context, id int64) (storage.Shipment, error) {
 		return s, apperr.New(apperr.Conflict, "Shipment %d cannot be cancelled: it is not an active order.", id)
 	}
 	if err := d.ship.Storno(ctx, []string{s.Tracking()}); err != nil {
-		return s, upstreamError("cancel the shipment", err)
+		return s, UpstreamError("cancel the shipment", err)
 	}
 	if err := d.db.MarkCancelled(ctx, id, d.now()); err != nil {
 		return s, err
@@ -571,11 +580,11 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	}
 	draft, err := d.cart.Create(ctx, req)
 	if err != nil {
-		return storage.Draft{}, upstreamError("create the draft", err)
+		return storage.Draft{}, UpstreamError("create the draft", err)
 	}
 	warnings, _ := json.Marshal(orEmpty(draft.Warnings))
 	defaults, _ := json.Marshal(orEmpty(draft.Defaults))
-	return d.db.SaveDraft(ctx, storage.Draft{DraftID: draft.ID, Reference: draft.ReferenceNumber, Recipient: recipientName(f.To),
+	return d.db.SaveDraft(ctx, storage.Draft{DraftID: draft.ID, Reference: draft.ReferenceNumber, Recipient: RecipientName(f.To),
 		Warnings: warnings, Defaults: defaults, Modified: draft.Modified, CreatedBy: &by})
 }
 
@@ -586,9 +595,9 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-// upstreamError turns a failed call into a message for the clerk: the service's
+// UpstreamError turns a failed call into a message for the clerk: the service's
 // field errors onto the form's fields, the rest into one sentence.
-func upstreamError(doing string, err error) error {
+func UpstreamError(doing string, err error) error {
 	var te *transport.Error
 	if !errors.As(err, &te) {
 		return fmt.Errorf("%s: %w", doing, err)

@@ -48,7 +48,7 @@ func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
 	if !refused(err) {
 		t.Fatalf("create: %v", err)
 	}
-	fields := apperr.FieldsOf(upstreamError("order", err))
+	fields := apperr.FieldsOf(UpstreamError("order", err))
 	if fields["label_less"] == "" {
 		t.Fatalf("no label_less field error: %v", fields)
 	}

@@ -19,7 +19,7 @@ func (d *Desk) RefreshPoints(ctx context.Context) (int, error) {
 	for page := 1; ; page++ {
 		res, err := d.ship.ParcelPoints(ctx, shipping.PointQuery{Page: page, PerPage: pointsPage})
 		if err != nil {
-			return seen, upstreamError(fmt.Sprintf("load parcel points (page %d)", page), err)
+			return seen, UpstreamError(fmt.Sprintf("load parcel points (page %d)", page), err)
 		}
 		batch := make([]storage.ParcelPoint, 0, len(res.Points))
 		for _, p := range res.Points {
@@ -48,7 +48,7 @@ func (d *Desk) RefreshPoints(ctx context.Context) (int, error) {
 func (d *Desk) ImportContacts(ctx context.Context) (int, error) {
 	contacts, err := d.ship.Contacts(ctx)
 	if err != nil {
-		return 0, upstreamError("load the pickup addresses", err)
+		return 0, UpstreamError("load the pickup addresses", err)
 	}
 	for _, c := range contacts {
 		id := c.ID

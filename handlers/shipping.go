@@ -26,6 +26,10 @@ type ShippingDesk struct {
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).
 	RefreshAfter time.Duration
+	// Tracker asks the service about one shipment now (jobs.Runner).
+	Tracker interface {
+		RefreshNow(ctx context.Context, id int64) error
+	}
 }
 
 func (h *Handlers) userID(r *http.Request) int64 {
@@ -380,7 +384,14 @@ func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, fmt.Sprintf("Shipment %d", s.ID), identity.Shipping), shipmentView(s)))
+	events, err := h.Ship.DB.Events(r.Context(), s.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := shipmentView(s)
+	v.Timeline = timeline(s, events)
+	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, fmt.Sprintf("Shipment %d", s.ID), identity.Shipping), v))
 }
 
 // ShipmentStatus is the label box alone, for the page's own polling.

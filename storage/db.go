@@ -113,3 +113,6 @@ func affectedOne(res sql.Result, err error, format string, args ...any) error {
 func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return db.x.ExecContext(ctx, query, args...)
 }
+
+// pqArray passes a Go slice as a PostgreSQL array.
+func pqArray(v any) any { return pq.Array(v) }

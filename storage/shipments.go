@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lib/pq"
-
 	"shipdesk/apperr"
 )
 
@@ -112,6 +110,9 @@ type Shipment struct {
 	LastCheckedAt  *time.Time `db:"last_checked_at"`
 	PrintedAt      *time.Time `db:"printed_at"`
 	CancelledAt    *time.Time `db:"cancelled_at"`
+	Origin         string     `db:"origin"` // shipdesk, or service: found at the service
+	DeliveredAt    *time.Time `db:"delivered_at"`
+	PollFailures   int        `db:"poll_failures"`
 }
 
 // Tracking is the tracking number, empty until the service confirmed the order.
@@ -125,7 +126,7 @@ func (s Shipment) Tracking() string {
 const shipmentColumns = `id, request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
 recipient_name, recipient_city, label_less, cod_value, cod_currency, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
-printed_at, cancelled_at`
+printed_at, cancelled_at, origin, delivered_at, poll_failures`
 
 // BeginOrder records the intent to order before shipments/create is called. A
 // second call with the same request key (a double click, a repeated post) finds
@@ -147,7 +148,7 @@ RETURNING ` + shipmentColumns
 		return out, false, err
 	}
 	var existing Shipment
-	if sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+` FROM shipments WHERE reference = $1 AND state <> 'missing'`, s.Reference) == nil {
+	if sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
 		msg := fmt.Sprintf("The reference %s is already used by shipment %d; the service finds shipments by it, so use another one.", s.Reference, existing.ID)
 		return Shipment{}, false, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: map[string]string{"reference": msg}, Err: err}
 	}
@@ -171,7 +172,7 @@ func (db *DB) ShipmentByID(ctx context.Context, id int64) (Shipment, error) {
 // ShipmentsByID finds several shipments, in id order.
 func (db *DB) ShipmentsByID(ctx context.Context, ids []int64) ([]Shipment, error) {
 	var out []Shipment
-	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments WHERE id = ANY($1) ORDER BY id`, pq.Array(ids))
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments WHERE id = ANY($1) ORDER BY id`, pqArray(ids))
 	return out, wrapf(err, "shipments %v", ids)
 }
 
@@ -259,7 +260,7 @@ WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL ORD
 
 // MarkPrinted records that the labels of shipments were printed.
 func (db *DB) MarkPrinted(ctx context.Context, ids []int64, at time.Time) error {
-	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET printed_at = COALESCE(printed_at, $2) WHERE id = ANY($1)`, pq.Array(ids), at)
+	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET printed_at = COALESCE(printed_at, $2) WHERE id = ANY($1)`, pqArray(ids), at)
 	return wrapf(err, "mark printed %v", ids)
 }
 

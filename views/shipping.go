@@ -85,6 +85,7 @@ type ShipmentView struct {
 	CanCancel     bool
 	Poll          bool // label pending: the page refreshes the status by itself
 	LabelModeText string
+	Timeline      TimelineView
 }
 
 // PackageView is one package on the shipment page.

@@ -76,9 +76,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.BookAction(deletePreset, "Preset removed.")))
 	mux.Handle("POST /shipping/settings", s.only(shipping, h.SaveSettings))
 	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
-	mux.Handle("GET /tracking", s.only(tracking, h.AreaPage(identity.Tracking)))
+	// Tracking: the list, its export, the scan box.
+	mux.Handle("GET /tracking", s.only(tracking, h.ShipmentList))
+	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))
+	mux.Handle("GET /scan", s.only(tracking, h.Scan))
+	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
 	mux.Handle("GET /returns", s.only(returns, h.AreaPage(identity.Returns)))
-	mux.Handle("GET /reports", s.only(reports, h.AreaPage(identity.Reports)))
+	mux.Handle("GET /reports", s.only(reports, h.Reports))
 
 	// Staff accounts: managers.
 	mux.Handle("GET /users", s.only(users, h.Users))

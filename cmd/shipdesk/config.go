@@ -51,6 +51,14 @@ func envBool(name string, def bool) bool {
 	return v
 }
 
+func envInt(name string, def int) int {
+	n, err := strconv.Atoi(env(name, strconv.Itoa(def)))
+	if err != nil {
+		return def
+	}
+	return n
+}
+
 func envDuration(name string, def time.Duration) time.Duration {
 	d, err := time.ParseDuration(env(name, def.String()))
 	if err != nil {

@@ -3,6 +3,7 @@
 //	shipdesk serve     serve the dashboard (the default)
 //	shipdesk migrate   apply, roll back or list database migrations
 //	shipdesk user      add staff, set passwords, disable accounts
+//	shipdesk jobs      run the pollers alone (serve runs them too)
 //	shipdesk sandbox   serve the simulator of the service's three interfaces
 //	shipdesk check-upstream  verify the API keys
 //
@@ -39,6 +40,7 @@ func commands() []command {
 		{"serve", "serve the dashboard (default)", runServe},
 		{"migrate", "apply, roll back or list database migrations (up, down, status)", runMigrate},
 		{"user", "manage staff accounts (add, passwd, disable, enable, list)", runUser},
+		{"jobs", "run the pollers (labels, tracking, shipments made elsewhere) without serving pages", runJobs},
 		{"sandbox", "serve the simulator of the shipping, cart and returns APIs", runSandbox},
 		{"check-upstream", "verify the shipping and returns keys against the service in use", runCheckUpstream},
 	}

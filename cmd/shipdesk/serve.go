@@ -30,6 +30,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("SHIPDESK_METRICS_TOKEN", ""), "bearer `token` that lets a scraper read /metrics; empty: managers only (env SHIPDESK_METRICS_TOKEN)")
 	var u UpstreamConfig
 	upstreamFlags(fs, &u)
+	var j JobsConfig
+	jobsFlags(fs, &j, true)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,7 +60,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	defer stopSandbox()
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
-		Upstream: clients, MetricsToken: c.MetricsToken})
+		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config})
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "shipdesk is serving on http://%s/\n", ln.Addr())
 	go pruneLoop(ctx, db, log)
-	go a.Desk.Maintain(ctx, time.Minute) // settle unknown orders, keep parcel points fresh
+	if j.Run { // settle unknown orders, keep parcel points fresh, poll labels and tracking
+		go a.Jobs.Run(ctx)
+	} else {
+		go a.Desk.Maintain(ctx, time.Minute)
+	}
 	return serveHTTP(ctx, ln, a.Handler, log)
 }
 

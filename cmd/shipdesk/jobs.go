@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"shipdesk/desk"
+	"shipdesk/jobs"
+)
+
+// JobsConfig is the pollers' cadence.
+type JobsConfig struct {
+	Run bool
+	jobs.Config
+}
+
+func jobsFlags(fs *flag.FlagSet, j *JobsConfig, inServe bool) {
+	if inServe {
+		fs.BoolVar(&j.Run, "jobs", envBool("SHIPDESK_JOBS", true), "run the pollers in this process too (env SHIPDESK_JOBS; false when `shipdesk jobs` runs them)")
+	}
+	fs.DurationVar(&j.LabelEvery, "label-every", envDuration("SHIPDESK_LABEL_EVERY", 3*time.Minute), "check pending labels this often (env SHIPDESK_LABEL_EVERY)")
+	fs.DurationVar(&j.TrackEvery, "track-every", envDuration("SHIPDESK_TRACK_EVERY", 30*time.Minute), "refresh the tracking of moving shipments this often (env SHIPDESK_TRACK_EVERY)")
+	fs.DurationVar(&j.DiscoverEvery, "discover-every", envDuration("SHIPDESK_DISCOVER_EVERY", 30*time.Minute), "look for shipments made outside shipdesk this often (env SHIPDESK_DISCOVER_EVERY)")
+	fs.IntVar(&j.Batch, "track-batch", envInt("SHIPDESK_TRACK_BATCH", 100), "tracking numbers per call, at most 100 (env SHIPDESK_TRACK_BATCH)")
+}
+
+// runJobs runs the pollers alone, for deployments that keep them apart from
+// the web instances. Any number may run: work is claimed in the database.
+func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	var c Config
+	fs := newFlagSet("jobs", "jobs [flags]", stderr)
+	commonFlags(fs, &c)
+	var u UpstreamConfig
+	upstreamFlags(fs, &u)
+	var j JobsConfig
+	jobsFlags(fs, &j, false)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if u.ShippingURL == "" {
+		return errors.New("SHIPPING_BASE_URL is required: the pollers must follow the service the dashboard uses (serve runs them itself with the in-process sandbox)")
+	}
+	log := newLogger(c, stderr)
+	db, err := openDB(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.CheckMigrated(ctx); err != nil {
+		return err
+	}
+	clients, stop, err := connectUpstream(u, log)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	d := desk.New(db, clients.Shipping, clients.Cart, log)
+	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
+	jobs.New(db, clients.Shipping, d, j.Config, log).Run(ctx)
+	return nil
+}

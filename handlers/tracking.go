@@ -1,0 +1,296 @@
+package handlers
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/identity"
+	"shipdesk/storage"
+	"shipdesk/views"
+)
+
+// listQuery reads the list's filter from the URL, so a view can be shared.
+func listQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
+	vals := map[string]string{}
+	for _, k := range []string{"status", "group", "from", "to", "ref", "q", "sort", "after"} {
+		v := strings.TrimSpace(q.Get(k))
+		if len([]rune(v)) > 100 {
+			v = string([]rune(v)[:100])
+		}
+		vals[k] = v
+	}
+	errs := map[string]string{}
+	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Group: strings.ToUpper(vals["group"]), Reference: vals["ref"],
+		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
+	if f.Status != "" && !slices.Contains(storage.ListStatuses, f.Status) {
+		errs["status"], f.Status = "Choose a status from the list.", ""
+	}
+	if f.Group != "" && (len(f.Group) != 2 || f.Group[0] != 'G' || f.Group[1] < '1' || f.Group[1] > '7') {
+		errs["group"], f.Group = "Choose a group from the list.", ""
+	}
+	if f.Sort != "" && f.Sort != "new" && f.Sort != "old" && f.Sort != "recipient" {
+		errs["sort"], f.Sort = "Choose an order from the list.", ""
+	}
+	for _, k := range []string{"from", "to"} {
+		if vals[k] == "" {
+			continue
+		}
+		d, err := time.ParseInLocation("2006-01-02", vals[k], time.Local)
+		if err != nil {
+			errs[k] = "Use the date picker (YYYY-MM-DD)."
+			continue
+		}
+		if k == "from" {
+			f.From = d
+		} else {
+			f.To = d.AddDate(0, 0, 1) // the whole last day
+		}
+	}
+	return f, vals, errs
+}
+
+// ShipmentList is the list of shipments with its filters, keyset-paged.
+func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
+	f, vals, errs := listQuery(r.URL.Query())
+	page, err := h.Ship.DB.ListShipments(r.Context(), f)
+	all := views.Option{Value: "", Label: "All"}
+	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Groups: []views.Option{all},
+		Sorts: []views.Option{{Value: "new", Label: "Newest first"}, {Value: "old", Label: "Oldest first"}, {Value: "recipient", Label: "Recipient A–Z"}}}
+	if err != nil {
+		if strings.Contains(err.Error(), "cursor") {
+			v.FilterErr = "This page link is damaged: start from the first page."
+		} else {
+			h.Fail(w, r, err)
+			return
+		}
+	}
+	for _, s := range storage.ListStatuses {
+		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: statusFilterText(s)})
+	}
+	for g := 1; g <= 7; g++ {
+		v.Groups = append(v.Groups, views.Option{Value: "G" + strconv.Itoa(g), Label: "G" + strconv.Itoa(g)})
+	}
+	for _, s := range page.Shipments {
+		row := views.ListRow{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Group: s.CarrierGroup, Returned: s.Returned, Origin: s.Origin}
+		row.Carrier = s.Carrier
+		if s.LastCheckedAt != nil {
+			row.LastChecked = views.FormatTime(*s.LastCheckedAt)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	filter := map[string]string{}
+	for k, x := range vals {
+		if k != "after" {
+			filter[k] = x
+		}
+	}
+	v.CSVURL = views.QueryURL("/tracking.csv", filter)
+	if page.Next != "" {
+		next := map[string]string{"after": page.Next}
+		for k, x := range filter {
+			next[k] = x
+		}
+		v.NextURL = views.QueryURL("/tracking", next)
+	}
+	if vals["after"] != "" {
+		v.FirstURL = views.QueryURL("/tracking", filter)
+	}
+	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, "Shipments", identity.Tracking), v))
+}
+
+func statusFilterText(s string) string {
+	switch s {
+	case "OPEN":
+		return "Open (not yet with the carrier)"
+	case "ACTIVE":
+		return "Active (on the way)"
+	case "DELIVERED":
+		return "Delivered"
+	case "STORNO":
+		return "Cancelled (storno)"
+	case "LABEL_FAILED":
+		return "Label failed"
+	case "UNKNOWN":
+		return "Unknown outcome"
+	}
+	return s
+}
+
+// ExportCSV streams the filtered list as CSV, any size, one row at a time.
+func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
+	f, _, errs := listQuery(r.URL.Query())
+	if len(errs) > 0 {
+		h.ErrorStatus(w, r, http.StatusBadRequest, "The filter is not valid: open the list and export from there.")
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="shipments-%s.csv"`, time.Now().Format("20060102-1504")))
+	w.Header().Set("Cache-Control", "no-store")
+	out := csv.NewWriter(w)
+	_ = out.Write([]string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier_group", "carrier", "service",
+		"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"})
+	flusher, _ := w.(http.Flusher)
+	n := 0
+	err := h.Ship.DB.EachShipment(r.Context(), f, func(s storage.Shipment) error {
+		cod, cur := "", ""
+		if s.CODValue != nil && s.CODCurrency != nil {
+			cod, cur = strconv.FormatFloat(*s.CODValue, 'f', -1, 64), *s.CODCurrency
+		}
+		if err := out.Write([]string{strconv.FormatInt(s.ID, 10), s.CreatedAt.Format(time.RFC3339), csvSafe(s.Reference), s.Tracking(),
+			csvSafe(s.RecipientName), csvSafe(s.RecipientCity), s.CarrierGroup, s.Carrier, csvSafe(s.ServiceName), s.State, s.Status,
+			s.LabelMode, s.LabelStatus, strconv.FormatBool(s.Returned), cod, cur, timeOrEmpty(s.DeliveredAt), timeOrEmpty(s.LastCheckedAt), s.Origin}); err != nil {
+			return err
+		}
+		if n++; n%500 == 0 {
+			out.Flush()
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+		return nil
+	})
+	out.Flush()
+	if err != nil {
+		// The header is out: the truncated file must not pass as complete.
+		h.Log.Error("csv export", "err", err)
+		_, _ = fmt.Fprintf(w, "\n# export stopped: %s\n", "an error occurred; export again")
+	}
+}
+
+// csvSafe keeps a spreadsheet from running a cell as a formula.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func timeOrEmpty(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}
+
+// Scan opens the shipment a scanned or typed number names; several or
+// near matches are listed.
+func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
+	code := strings.TrimSpace(r.URL.Query().Get("q"))
+	if len(code) > 64 {
+		code = code[:64]
+	}
+	if code == "" {
+		redirect(w, r, "/tracking")
+		return
+	}
+	found, exact, err := h.Ship.DB.Scan(r.Context(), code, 10)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if exact && len(found) == 1 {
+		http.Redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", found[0].ID), http.StatusSeeOther)
+		return
+	}
+	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, "Scan "+code, identity.Tracking), code, shipmentRows(found)))
+}
+
+// RefreshNow asks the service about one shipment at once.
+func (h *Handlers) RefreshNow(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.shipmentID(w, r)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
+	defer cancel()
+	if err := h.Ship.Tracker.RefreshNow(ctx, id); err != nil {
+		if apperr.CodeOf(err) == apperr.Internal {
+			h.Fail(w, r, err)
+			return
+		}
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
+	} else {
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: "Asked the service just now."})
+	}
+	redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", id))
+}
+
+// timeline groups a shipment's events by package, newest first.
+func timeline(s storage.Shipment, events []storage.Event) views.TimelineView {
+	t := views.TimelineView{Returned: s.Returned}
+	for i, p := range s.Packages {
+		pt := views.PackageTimeline{Number: p.Number, Status: p.Status}
+		for _, e := range events {
+			if e.PackageIndex == i {
+				pt.Events = append(pt.Events, views.EventRow{When: e.Occurred.Format("2006-01-02 15:04"), Status: e.Status, Name: e.Name, Location: e.Location})
+			}
+		}
+		t.Packages = append(t.Packages, pt)
+	}
+	return t
+}
+
+// Reports shows the managers' figures over a period (default: the last 30 days).
+func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v := views.ReportView{}
+	today := time.Now()
+	to := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.Local).AddDate(0, 0, 1)
+	from := to.AddDate(0, 0, -30)
+	if s := q.Get("from"); s != "" {
+		if d, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+			from = d
+		} else {
+			v.Error = "The dates must be YYYY-MM-DD; showing the last 30 days."
+		}
+	}
+	if s := q.Get("to"); s != "" {
+		if d, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+			to = d.AddDate(0, 0, 1)
+		} else {
+			v.Error = "The dates must be YYYY-MM-DD; showing the last 30 days."
+		}
+	}
+	if !from.Before(to) || to.Sub(from) > 366*24*time.Hour {
+		v.Error = "Choose a period of one day to one year, the first day before the last."
+		to = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.Local).AddDate(0, 0, 1)
+		from = to.AddDate(0, 0, -30)
+	}
+	rep, err := h.Ship.DB.Report(r.Context(), from, to)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v.From, v.To = from.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02")
+	v.Total, v.Cancelled, v.LabelsFailed = rep.Total, rep.Cancelled, rep.LabelsFailed
+	v.Delivered, v.Returned = share(rep.Delivered, rep.Total), share(rep.Returned, rep.Total)
+	v.AvgDays = "–"
+	if rep.AvgDaysToDelivery != nil {
+		v.AvgDays = strconv.FormatFloat(*rep.AvgDaysToDelivery, 'f', 1, 64)
+	}
+	v.PerDay, v.PerStatus, v.PerGroup = bars(rep.PerDay), bars(rep.PerStatus), bars(rep.PerGroup)
+	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, "Reports", identity.Reports), v))
+}
+
+func share(n, total int) string {
+	if total == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f %% (%d)", float64(n)*100/float64(total), n)
+}
+
+func bars(counts []storage.Count) []views.Bar {
+	out := make([]views.Bar, 0, len(counts))
+	for _, c := range counts {
+		out = append(out, views.Bar{Label: c.Key, Count: c.Count})
+	}
+	return out
+}

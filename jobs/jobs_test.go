@@ -1,0 +1,303 @@
+package jobs_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"shipdesk/client/shipping"
+	"shipdesk/client/transport"
+	"shipdesk/desk"
+	"shipdesk/jobs"
+	"shipdesk/sandbox/sandboxtest"
+	"shipdesk/storage"
+	"shipdesk/storage/pgtest"
+)
+
+type env struct {
+	t       *testing.T
+	sb      *sandboxtest.Env
+	db      *storage.DB
+	ship    *shipping.Client
+	metrics *transport.Metrics
+	now     time.Time
+}
+
+func start(t *testing.T) *env {
+	t.Helper()
+	m := transport.NewMetrics()
+	sb := sandboxtest.Start(t)
+	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Metrics: m,
+		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, sb: sb, db: pgtest.New(t), ship: c, metrics: m, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+}
+
+// runner is a poller on the shared database whose clock the test moves.
+func (e *env) runner(name string, batch int) *jobs.Runner {
+	r := jobs.New(e.db, e.ship, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, nil)
+	r.Now = func() time.Time { return e.now }
+	return r
+}
+
+// order creates n shipments at the service and records them as shipdesk does.
+func (e *env) order(n int) []storage.Shipment {
+	e.t.Helper()
+	ctx := context.Background()
+	var out []storage.Shipment
+	for i := range n {
+		ref := fmt.Sprintf("JOB-%s-%d", e.t.Name(), i)
+		o := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
+			Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
+			From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
+			To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
+			Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
+		created, err := e.ship.Create(ctx, o)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		s, _, err := e.db.BeginOrder(ctx, storage.Shipment{RequestKey: desk.NewKey(), Reference: ref, Request: []byte("{}"),
+			Carrier: "g3a", CarrierGroup: "G3", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if err := e.db.RecordCreated(ctx, s.ID, desk.ReplyOf(created.Shipments[0], &created.Order), e.now); err != nil {
+			e.t.Fatal(err)
+		}
+		if s, err = e.db.ShipmentByID(ctx, s.ID); err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (e *env) calls(op string) int64 {
+	var n int64
+	for _, c := range e.metrics.Counters() {
+		if c.Op == op {
+			n += c.Calls
+		}
+	}
+	return n
+}
+
+func (e *env) shipment(id int64) storage.Shipment {
+	e.t.Helper()
+	s, err := e.db.ShipmentByID(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+// upstreamEvents counts the events the service reports for a shipment.
+func (e *env) upstreamEvents(number string) int {
+	e.t.Helper()
+	tr, err := e.ship.Tracking(context.Background(), []string{number})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	n := 0
+	for _, p := range tr[number].Packages {
+		n += len(p)
+	}
+	return n
+}
+
+func TestPollersFollowAShipmentToDelivery(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	s := e.order(1)[0]
+	r := e.runner("one", 100)
+	// Not exported yet: the label stays pending and is asked again later.
+	if st, err := r.Labels(ctx); err != nil || st.Shipments != 1 {
+		t.Fatalf("first label check: %+v %v", st, err)
+	}
+	if got := e.shipment(s.ID); got.LabelStatus != "PENDING" {
+		t.Fatalf("label %s", got.LabelStatus)
+	}
+	if st, _ := r.Labels(ctx); st.Shipments != 0 {
+		t.Errorf("checked again before it was due: %+v", st)
+	}
+	// The carrier takes it over; the next check finds the label.
+	e.sb.Advance(20 * time.Minute)
+	e.now = e.now.Add(3 * time.Minute)
+	if st, err := r.Labels(ctx); err != nil || st.Shipments != 1 {
+		t.Fatalf("second label check: %+v %v", st, err)
+	}
+	if got := e.shipment(s.ID); got.LabelStatus != "READY" {
+		t.Fatalf("after export the label is %s", got.LabelStatus)
+	}
+	e.now = e.now.Add(3 * time.Minute)
+	if st, _ := r.Labels(ctx); st.Shipments != 0 {
+		t.Errorf("a ready label is still polled: %+v", st)
+	}
+	// Tracking follows it; events are stored once however often they are read.
+	for step := 0; step < 30 && e.shipment(s.ID).Status != "DELIVERED"; step++ {
+		if _, err := r.Tracking(ctx); err != nil {
+			t.Fatal(err)
+		}
+		events, err := e.db.Events(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := e.upstreamEvents(s.Tracking()); len(events) != want {
+			t.Fatalf("step %d: %d events stored, the service has %d", step, len(events), want)
+		}
+		e.sb.Advance(30 * time.Minute)
+		e.now = e.now.Add(30 * time.Minute)
+	}
+	got := e.shipment(s.ID)
+	if got.Status != "DELIVERED" || got.DeliveredAt == nil {
+		t.Fatalf("never delivered: %s", got.Status)
+	}
+	for _, p := range got.Packages {
+		if p.Status != "DELIVERED" {
+			t.Errorf("package %s is %s", p.Number, p.Status)
+		}
+	}
+	e.now = e.now.Add(24 * time.Hour)
+	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
+		t.Errorf("a delivered shipment is still tracked: %+v", st)
+	}
+}
+
+func TestTrackingCallsAreBatched(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	e.order(7)
+	e.sb.Advance(20 * time.Minute)
+	r := e.runner("one", 3)
+	before := e.calls("shipments/tracking")
+	st, err := r.Tracking(ctx)
+	if err != nil || st.Shipments != 7 {
+		t.Fatalf("%+v %v", st, err)
+	}
+	if got := e.calls("shipments/tracking") - before; got != 3 { // ceil(7 / 3)
+		t.Errorf("%d tracking calls for 7 shipments in batches of 3, want 3", got)
+	}
+}
+
+func TestTwoPollersNeverTakeTheSameShipment(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	e.order(12)
+	e.sb.Advance(20 * time.Minute)
+	a, b := e.runner("a", 2), e.runner("b", 2)
+	var wg sync.WaitGroup
+	var sa, sb jobs.Stats
+	var ea, eb error
+	wg.Add(2)
+	go func() { defer wg.Done(); sa, ea = a.Tracking(ctx) }()
+	go func() { defer wg.Done(); sb, eb = b.Tracking(ctx) }()
+	wg.Wait()
+	if ea != nil || eb != nil {
+		t.Fatal(ea, eb)
+	}
+	seen := map[int64]string{}
+	for name, st := range map[string]jobs.Stats{"a": sa, "b": sb} {
+		for _, id := range st.Handled {
+			if other, dup := seen[id]; dup {
+				t.Errorf("shipment %d fetched by %s and %s", id, other, name)
+			}
+			seen[id] = name
+		}
+	}
+	if len(seen) != 12 {
+		t.Errorf("%d of 12 shipments fetched", len(seen))
+	}
+}
+
+func TestFailureBurstBacksOffAndLosesNothing(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	list := e.order(3)
+	e.sb.Advance(90 * time.Minute)
+	r := e.runner("one", 100)
+	// Every call fails twice in a row (the client's two attempts): one cycle fails.
+	e.sb.Fault("/api/v1/shipments/tracking", map[string]any{"error_rate": 1, "count": 4})
+	st, err := r.Tracking(ctx)
+	if err != nil || st.Failed != 3 {
+		t.Fatalf("first cycle: %+v %v", st, err)
+	}
+	if got := e.shipment(list[0].ID); got.PollFailures != 1 {
+		t.Errorf("failures %d", got.PollFailures)
+	}
+	// Backed off: not due again at the normal cadence plus a little.
+	e.now = e.now.Add(time.Minute)
+	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
+		t.Errorf("retried at once: %+v", st)
+	}
+	e.now = e.now.Add(30 * time.Minute)
+	if st, _ := r.Tracking(ctx); st.Failed != 3 {
+		t.Errorf("second failing cycle: %+v", st)
+	}
+	if got := e.shipment(list[0].ID); got.PollFailures != 2 {
+		t.Errorf("failures %d", got.PollFailures)
+	}
+	e.now = e.now.Add(30 * time.Minute) // the wait doubled: not yet
+	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
+		t.Errorf("the wait did not double: %+v", st)
+	}
+	e.now = e.now.Add(31 * time.Minute)
+	if st, err := r.Tracking(ctx); err != nil || st.Failed != 0 || st.Shipments != 3 {
+		t.Fatalf("recovery: %+v %v", st, err)
+	}
+	for _, s := range list {
+		events, _ := e.db.Events(ctx, s.ID)
+		if want := e.upstreamEvents(s.Tracking()); len(events) != want || want == 0 {
+			t.Errorf("shipment %d: %d events stored, the service has %d", s.ID, len(events), want)
+		}
+		if got := e.shipment(s.ID); got.PollFailures != 0 {
+			t.Errorf("failures not reset: %d", got.PollFailures)
+		}
+	}
+}
+
+func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	mine := e.order(1)[0]
+	// Made in the provider's web manager, not through shipdesk.
+	_, err := e.ship.Create(ctx, shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
+		Type: shipping.PickupOnDemand, Carrier: "g3b", Reference: "WEB-1",
+		From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
+		To:       shipping.Address{Firstname: "Ota", Surname: "Kovář", Street: "C 3", City: "Olomouc", Zip: "779 00", Country: "CZ", Phone: "+420603000000"},
+		Packages: []shipping.Package{{Weight: 3}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.sb.Advance(40 * time.Minute) // both active now
+	if err := e.db.RememberCarriers(ctx, map[string]string{"g3b": "G3"}); err != nil {
+		t.Fatal(err)
+	}
+	r := e.runner("one", 100)
+	st, err := r.Discover(ctx)
+	if err != nil || st.Shipments != 1 {
+		t.Fatalf("discover: %+v %v", st, err)
+	}
+	found, err := e.db.RecentShipments(ctx, 10)
+	if err != nil || len(found) != 2 {
+		t.Fatalf("local shipments %d %v", len(found), err)
+	}
+	var web storage.Shipment
+	for _, s := range found {
+		if s.ID != mine.ID {
+			web = s
+		}
+	}
+	if web.Origin != "service" || web.Reference != "WEB-1" || web.RecipientName != "Ota Kovář" || web.CarrierGroup != "G3" {
+		t.Errorf("imported %+v", web)
+	}
+	if events, _ := e.db.Events(ctx, web.ID); len(events) == 0 {
+		t.Error("the imported shipment came without its events")
+	}
+	if st, _ := r.Discover(ctx); st.Shipments != 0 {
+		t.Errorf("imported twice: %+v", st)
+	}
+}

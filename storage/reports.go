@@ -1,0 +1,69 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Count is a number of shipments for a key (a day, a status, a group).
+type Count struct {
+	Key   string `db:"key"`
+	Count int    `db:"count"`
+}
+
+// Report is the managers' figures over a period of creation dates.
+type Report struct {
+	Total             int
+	Delivered         int
+	Returned          int
+	LabelsFailed      int
+	Cancelled         int
+	AvgDaysToDelivery *float64 // nil when nothing was delivered
+	PerDay            []Count  // every day of the period, zeros included
+	PerStatus         []Count
+	PerGroup          []Count
+}
+
+// Report computes the figures of shipments created in [from, to).
+func (db *DB) Report(ctx context.Context, from, to time.Time) (Report, error) {
+	var r Report
+	const base = `FROM shipments WHERE state = 'created' AND created_at >= $1 AND created_at < $2`
+	var totals struct {
+		Total        int      `db:"total"`
+		Delivered    int      `db:"delivered"`
+		Returned     int      `db:"returned"`
+		LabelsFailed int      `db:"labels_failed"`
+		Cancelled    int      `db:"cancelled"`
+		AvgDays      *float64 `db:"avg_days"`
+	}
+	err := sqlxGet(ctx, db, &totals, `SELECT count(*) AS total,
+    count(*) FILTER (WHERE status = 'DELIVERED') AS delivered,
+    count(*) FILTER (WHERE returned) AS returned,
+    count(*) FILTER (WHERE label_status = 'FAILED') AS labels_failed,
+    count(*) FILTER (WHERE status = 'CANCELLED' OR cancelled_at IS NOT NULL) AS cancelled,
+    avg(extract(epoch FROM delivered_at - created_at) / 86400) FILTER (WHERE delivered_at IS NOT NULL) AS avg_days
+`+base, from, to)
+	if err != nil {
+		return r, fmt.Errorf("report totals: %w", err)
+	}
+	r.Total, r.Delivered, r.Returned, r.LabelsFailed, r.Cancelled, r.AvgDaysToDelivery =
+		totals.Total, totals.Delivered, totals.Returned, totals.LabelsFailed, totals.Cancelled, totals.AvgDays
+	if err := sqlxSelect(ctx, db, &r.PerDay, `
+SELECT to_char(d, 'YYYY-MM-DD') AS key, count(s.id) AS count
+FROM generate_series(date_trunc('day', $1::timestamptz), $2::timestamptz - interval '1 microsecond', interval '1 day') AS d
+LEFT JOIN shipments s ON s.state = 'created' AND s.created_at >= d AND s.created_at < d + interval '1 day'
+    AND s.created_at >= $1 AND s.created_at < $2
+GROUP BY d ORDER BY d`, from, to); err != nil {
+		return r, fmt.Errorf("report per day: %w", err)
+	}
+	if err := sqlxSelect(ctx, db, &r.PerStatus, `SELECT CASE WHEN cancelled_at IS NOT NULL THEN 'CANCELLED' ELSE status END AS key, count(*) AS count `+
+		base+` GROUP BY 1 ORDER BY 2 DESC, 1`, from, to); err != nil {
+		return r, fmt.Errorf("report per status: %w", err)
+	}
+	if err := sqlxSelect(ctx, db, &r.PerGroup, `SELECT COALESCE(NULLIF(carrier_group, ''), '?') AS key, count(*) AS count `+
+		base+` GROUP BY 1 ORDER BY 1`, from, to); err != nil {
+		return r, fmt.Errorf("report per group: %w", err)
+	}
+	return r, nil
+}

@@ -1,0 +1,184 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Event is one tracking event of one package.
+type Event struct {
+	PackageIndex int       `db:"package_index" json:"package_index"`
+	Occurred     time.Time `db:"occurred" json:"occurred"`
+	Status       string    `db:"status" json:"status"`
+	Name         string    `db:"name" json:"name"`
+	Location     string    `db:"location" json:"location"`
+}
+
+// Claim is what a poller asks for: up to Limit shipments due at Now, held for
+// Lease by Who so another instance skips them.
+type Claim struct {
+	Who   string
+	Now   time.Time
+	Limit int
+	Lease time.Duration
+}
+
+// claimDue marks due shipments as held and returns them. FOR UPDATE SKIP LOCKED
+// and the lease make sure two instances never take the same shipment.
+func (db *DB) claimDue(ctx context.Context, c Claim, due, order string) ([]Shipment, error) {
+	q := `
+UPDATE shipments SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
+WHERE id IN (
+    SELECT id FROM shipments
+    WHERE ` + due + ` AND (claimed_until IS NULL OR claimed_until < $1)
+    ORDER BY ` + order + `
+    LIMIT $4
+    FOR UPDATE SKIP LOCKED)
+RETURNING ` + shipmentColumns
+	var out []Shipment
+	err := sqlxSelect(ctx, db, &out, q, c.Now, c.Lease.Microseconds(), c.Who, c.Limit)
+	return out, wrapf(err, "claim shipments for %s", c.Who)
+}
+
+// ClaimLabelChecks takes shipments whose label is pending and due a check.
+func (db *DB) ClaimLabelChecks(ctx context.Context, c Claim) ([]Shipment, error) {
+	return db.claimDue(ctx, c,
+		`state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL AND COALESCE(next_label_check_at, '-infinity') <= $1`,
+		`next_label_check_at NULLS FIRST, id`)
+}
+
+// ClaimTracking takes shipments still on their way and due a tracking update.
+func (db *DB) ClaimTracking(ctx context.Context, c Claim) ([]Shipment, error) {
+	return db.claimDue(ctx, c,
+		`state = 'created' AND status NOT IN ('DELIVERED', 'CANCELLED') AND cancelled_at IS NULL AND COALESCE(next_track_at, '-infinity') <= $1`,
+		`next_track_at NULLS FIRST, id`)
+}
+
+// RecordLabelCheck stores a detail answer, releases the claim and schedules the
+// next check (nil: no more checks needed).
+func (db *DB) RecordLabelCheck(ctx context.Context, id int64, r Reply, now time.Time, next *time.Time) error {
+	return db.InTx(ctx, func(tx *DB) error {
+		if err := tx.RecordState(ctx, id, r, now); err != nil {
+			return err
+		}
+		_, err := tx.x.ExecContext(ctx, `UPDATE shipments SET next_label_check_at = $2, claimed_until = NULL, poll_failures = 0 WHERE id = $1`, id, next)
+		return wrapf(err, "schedule label check of %d", id)
+	})
+}
+
+// RecordTracking stores a tracking answer: new events (those seen before are
+// skipped), the status, per-package statuses, returned and delivered, and the
+// next update (nil: the shipment has arrived or was cancelled).
+func (db *DB) RecordTracking(ctx context.Context, id int64, status string, returned bool, events []Event, now time.Time, next *time.Time) error {
+	doc, err := json.Marshal(events)
+	if err != nil {
+		return fmt.Errorf("encode events of %d: %w", id, err)
+	}
+	return db.InTx(ctx, func(tx *DB) error {
+		_, err := tx.x.ExecContext(ctx, `
+INSERT INTO tracking_events (shipment_id, package_index, occurred, status, name, location)
+SELECT $1, package_index, occurred, status, name, location
+FROM jsonb_to_recordset($2::jsonb) AS e(package_index int, occurred timestamp, status text, name text, location text)
+ON CONFLICT DO NOTHING`, id, string(doc))
+		if err != nil {
+			return fmt.Errorf("store events of %d: %w", id, err)
+		}
+		// Each package takes the status of its newest event; delivered_at is the
+		// newest DELIVERED event.
+		_, err = tx.x.ExecContext(ctx, `
+UPDATE shipments s SET status = $2, returned = $3, last_checked_at = $4, next_track_at = $5, claimed_until = NULL,
+    poll_failures = 0,
+    cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(s.cancelled_at, $4) ELSE s.cancelled_at END,
+    delivered_at = CASE WHEN $2 = 'DELIVERED' THEN COALESCE(s.delivered_at,
+        (SELECT max(occurred) FROM tracking_events WHERE shipment_id = s.id AND status = 'DELIVERED') AT TIME ZONE current_setting('TimeZone'), $4)
+        ELSE s.delivered_at END,
+    packages = COALESCE((
+        SELECT jsonb_agg(CASE WHEN latest.status IS NULL THEN p.pkg ELSE jsonb_set(p.pkg, '{status}', to_jsonb(latest.status)) END ORDER BY p.idx)
+        FROM jsonb_array_elements(s.packages) WITH ORDINALITY AS p(pkg, idx)
+        LEFT JOIN LATERAL (SELECT status FROM tracking_events e WHERE e.shipment_id = s.id AND e.package_index = p.idx - 1
+            ORDER BY occurred DESC LIMIT 1) latest ON true), '[]')
+WHERE id = $1`, id, status, returned, now, next)
+		return wrapf(err, "record tracking of %d", id)
+	})
+}
+
+// PollFailed releases claims after a failed call and backs off: the next try
+// comes after base doubled for every failure in a row, at most limit.
+func (db *DB) PollFailed(ctx context.Context, ids []int64, label bool, now time.Time, base, limit time.Duration) error {
+	column := "next_track_at"
+	if label {
+		column = "next_label_check_at"
+	}
+	_, err := db.x.ExecContext(ctx, `
+UPDATE shipments SET poll_failures = poll_failures + 1, claimed_until = NULL,
+    `+column+` = $2::timestamptz + least($3 * power(2, poll_failures), $4) * interval '1 microsecond'
+WHERE id = ANY($1)`, pqArray(ids), now, base.Microseconds(), limit.Microseconds())
+	return wrapf(err, "back off %d shipments", len(ids))
+}
+
+// Events returns a shipment's events, per package, newest first.
+func (db *DB) Events(ctx context.Context, shipmentID int64) ([]Event, error) {
+	var out []Event
+	err := sqlxSelect(ctx, db, &out, `SELECT package_index, occurred, status, name, location FROM tracking_events
+WHERE shipment_id = $1 ORDER BY package_index, occurred DESC, status DESC`, shipmentID)
+	return out, wrapf(err, "events of %d", shipmentID)
+}
+
+// KnownNumbers returns which tracking numbers are stored already, and the
+// references of orders whose outcome is still open (reconciliation owns those).
+func (db *DB) KnownNumbers(ctx context.Context, numbers, references []string) (map[string]bool, error) {
+	var rows []string
+	err := sqlxSelect(ctx, db, &rows, `
+SELECT tracking_number FROM shipments WHERE tracking_number = ANY($1)
+UNION ALL
+SELECT 'ref:' || reference FROM shipments WHERE reference = ANY($2) AND state IN ('ordering', 'unknown')`, pqArray(numbers), pqArray(references))
+	known := map[string]bool{}
+	for _, n := range rows {
+		known[n] = true
+	}
+	return known, wrapf(err, "known tracking numbers")
+}
+
+// ImportShipment stores a shipment found at the service that shipdesk did not
+// order; a tracking number stored already is left as it is.
+func (db *DB) ImportShipment(ctx context.Context, s Shipment, r Reply, now time.Time) (int64, error) {
+	var id int64
+	err := sqlxGet(ctx, db, &id, `
+INSERT INTO shipments (request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
+    recipient_name, recipient_city, tracking_number, order_id, order_number, status, label_mode, label_status,
+    packages, returned, origin, ordered_at, last_checked_at)
+VALUES (gen_random_uuid(), $1, 'created', '{}', $2, $3, $4, '', $5, $6, $7, NULLIF($8, 0), NULLIF($9, ''), $10, $11, $12,
+    $13, $14, 'service', $15, $15)
+ON CONFLICT (tracking_number) DO NOTHING
+RETURNING id`, s.Reference, s.Carrier, s.CarrierGroup, s.ServiceID, s.RecipientName, s.RecipientCity, r.TrackingNumber,
+		r.OrderID, r.OrderNumber, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, now)
+	if errors.Is(err, errNoRows) {
+		return 0, nil
+	}
+	return id, wrapf(err, "import shipment %s", r.TrackingNumber)
+}
+
+// RememberCarriers stores the group of each carrier seen in offers.
+func (db *DB) RememberCarriers(ctx context.Context, groups map[string]string) error {
+	if len(groups) == 0 {
+		return nil
+	}
+	var codes, names []string
+	for c, g := range groups {
+		codes, names = append(codes, c), append(names, g)
+	}
+	_, err := db.x.ExecContext(ctx, `INSERT INTO carriers (code, carrier_group)
+SELECT * FROM unnest($1::text[], $2::text[])
+ON CONFLICT (code) DO UPDATE SET carrier_group = EXCLUDED.carrier_group, seen_at = now()`, pqArray(codes), pqArray(names))
+	return wrapf(err, "remember %d carriers", len(codes))
+}
+
+// CarrierGroup is the group of a carrier seen in offers, empty when unknown.
+func (db *DB) CarrierGroup(ctx context.Context, code string) string {
+	var g string
+	_ = sqlxGet(ctx, db, &g, `SELECT carrier_group FROM carriers WHERE code = $1`, code)
+	return g
+}
