@@ -85,7 +85,7 @@ func QueryURL(path string, values map[string]string) string {
 // chart geometry: a bar chart drawn on the server as SVG.
 type chart struct {
 	Width, Height, BarWidth, Gap, Max int
-	Bars                                []Bar
+	Bars                              []Bar
 }
 
 func newChart(bars []Bar, height int) chart {
