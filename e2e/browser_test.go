@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // browser is the one chromium the package's tests share; each test gets its own
@@ -177,7 +178,18 @@ func (b *Tab) Click(sel string) {
 func (b *Tab) WaitText(sel, want string) {
 	b.t.Helper()
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.textContent.includes(%q); })()`, sel, want)
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		// A plain form post (before htmx took over new content) loads a new
+		// page: the poll ends with it, so poll again on the new page.
+		if strings.Contains(err.Error(), "navigated") && time.Now().Before(deadline) {
+			_, _ = chromedp.Run(b.ctx, chromedp.WaitReady("body"))
+			continue
+		}
 		b.t.Fatalf("wait for %q in %s: %v (it says %q)", want, sel, err, b.Texts(sel))
 	}
 }
@@ -223,4 +235,37 @@ func (b *Tab) SignIn(username, password string) {
 	b.Fill("#username", username)
 	b.Fill("#password", password)
 	b.Submit(`form[action="/login"] button[type=submit]`)
+}
+
+// Enter presses Enter in a field and waits for the page the form leads to.
+func (b *Tab) Enter(sel string) {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.SendKeys(sel, kb.Enter))); err != nil {
+		b.t.Fatalf("enter in %s: %v", sel, err)
+	}
+}
+
+// ChooseOffer clicks "Choose" on the first selectable offer of a carrier group.
+func (b *Tab) ChooseOffer(group string) {
+	b.t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const row = [...document.querySelectorAll('[data-testid=offers] tbody tr')]
+			.find(r => r.cells[0].textContent.trim().startsWith(%q) && r.querySelector('button[name=choose]') && r.cells[6].textContent.trim() === 'no');
+		if (!row) return false;
+		row.querySelector('button[name=choose]').click();
+		return true;
+	})()`, group)
+	ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js))
+	if err != nil || !ok {
+		b.t.Fatalf("choose a %s offer: %v (found %v)", group, err, ok)
+	}
+}
+
+// WaitCount waits until sel matches exactly n elements (htmx swaps).
+func (b *Tab) WaitCount(sel string, n int) {
+	b.t.Helper()
+	js := fmt.Sprintf(`document.querySelectorAll(%q).length === %d`, sel, n)
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		b.t.Fatalf("wait for %d of %s: %v (found %d)", n, sel, err, len(b.Texts(sel)))
+	}
 }

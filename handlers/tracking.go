@@ -17,8 +17,8 @@ import (
 	"shipdesk/views"
 )
 
-// listQuery reads the list's filter from the URL, so a view can be shared.
-func listQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
+// ParseListQuery reads the list's filter from the URL, so a view can be shared.
+func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
 	vals := map[string]string{}
 	for _, k := range []string{"status", "group", "from", "to", "ref", "q", "sort", "after"} {
 		v := strings.TrimSpace(q.Get(k))
@@ -59,7 +59,7 @@ func listQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]
 
 // ShipmentList is the list of shipments with its filters, keyset-paged.
 func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
-	f, vals, errs := listQuery(r.URL.Query())
+	f, vals, errs := ParseListQuery(r.URL.Query())
 	page, err := h.Ship.DB.ListShipments(r.Context(), f)
 	all := views.Option{Value: "", Label: "All"}
 	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Groups: []views.Option{all},
@@ -126,7 +126,7 @@ func statusFilterText(s string) string {
 
 // ExportCSV streams the filtered list as CSV, any size, one row at a time.
 func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
-	f, _, errs := listQuery(r.URL.Query())
+	f, _, errs := ParseListQuery(r.URL.Query())
 	if len(errs) > 0 {
 		h.ErrorStatus(w, r, http.StatusBadRequest, "The filter is not valid: open the list and export from there.")
 		return

@@ -301,3 +301,29 @@ func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
 		t.Errorf("imported twice: %+v", st)
 	}
 }
+
+// A label check may be the first to see DELIVERED; the events still come.
+func TestDeliveredSeenByLabelCheckStillGetsItsEvents(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	s := e.order(1)[0]
+	e.sb.Advance(5 * 24 * time.Hour)
+	r := e.runner("one", 100)
+	if _, err := r.Labels(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.shipment(s.ID); got.Status != "DELIVERED" {
+		t.Fatalf("status after the label check: %s", got.Status)
+	}
+	if st, err := r.Tracking(ctx); err != nil || st.Shipments != 1 {
+		t.Fatalf("tracking: %+v %v", st, err)
+	}
+	events, _ := e.db.Events(ctx, s.ID)
+	if want := e.upstreamEvents(s.Tracking()); len(events) != want || want == 0 {
+		t.Errorf("%d events stored, the service has %d", len(events), want)
+	}
+	e.now = e.now.Add(48 * time.Hour)
+	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
+		t.Errorf("tracked after the final state: %+v", st)
+	}
+}

@@ -9,7 +9,10 @@ ALTER TABLE shipments
     ADD COLUMN claimed_until       timestamptz,
     ADD COLUMN claimed_by          text NOT NULL DEFAULT '',
     ADD COLUMN poll_failures       int NOT NULL DEFAULT 0,
-    ADD COLUMN delivered_at        timestamptz;
+    ADD COLUMN delivered_at        timestamptz,
+    -- the tracking poller saw the final state (DELIVERED or CANCELLED): no more polls;
+    -- a detail answer may see DELIVERED first, and the last events must still come
+    ADD COLUMN tracking_done       boolean NOT NULL DEFAULT false;
 
 -- References identify our own orders; shipments found at the service may share one.
 DROP INDEX shipments_reference_key;
@@ -20,7 +23,7 @@ CREATE INDEX shipments_reference_idx ON shipments (reference text_pattern_ops);
 CREATE INDEX shipments_label_due_idx ON shipments (next_label_check_at)
     WHERE state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL;
 CREATE INDEX shipments_track_due_idx ON shipments (next_track_at)
-    WHERE state = 'created' AND status NOT IN ('DELIVERED', 'CANCELLED') AND cancelled_at IS NULL;
+    WHERE state = 'created' AND NOT tracking_done AND cancelled_at IS NULL;
 
 -- The list's filters and the scan box.
 CREATE INDEX shipments_status_created_idx ON shipments (status, created_at DESC, id DESC);
@@ -61,4 +64,5 @@ DROP INDEX shipments_packages_idx, shipments_tracking_prefix_idx, shipments_reci
 DROP INDEX shipments_reference_key;
 CREATE UNIQUE INDEX shipments_reference_key ON shipments (reference) WHERE state <> 'missing';
 ALTER TABLE shipments DROP COLUMN origin, DROP COLUMN next_label_check_at, DROP COLUMN next_track_at,
-    DROP COLUMN claimed_until, DROP COLUMN claimed_by, DROP COLUMN poll_failures, DROP COLUMN delivered_at;
+    DROP COLUMN claimed_until, DROP COLUMN claimed_by, DROP COLUMN poll_failures, DROP COLUMN delivered_at,
+    DROP COLUMN tracking_done;

@@ -53,7 +53,7 @@ func (db *DB) ClaimLabelChecks(ctx context.Context, c Claim) ([]Shipment, error)
 // ClaimTracking takes shipments still on their way and due a tracking update.
 func (db *DB) ClaimTracking(ctx context.Context, c Claim) ([]Shipment, error) {
 	return db.claimDue(ctx, c,
-		`state = 'created' AND status NOT IN ('DELIVERED', 'CANCELLED') AND cancelled_at IS NULL AND COALESCE(next_track_at, '-infinity') <= $1`,
+		`state = 'created' AND NOT tracking_done AND cancelled_at IS NULL AND COALESCE(next_track_at, '-infinity') <= $1`,
 		`next_track_at NULLS FIRST, id`)
 }
 
@@ -90,7 +90,7 @@ ON CONFLICT DO NOTHING`, id, string(doc))
 		// newest DELIVERED event.
 		_, err = tx.x.ExecContext(ctx, `
 UPDATE shipments s SET status = $2, returned = $3, last_checked_at = $4, next_track_at = $5, claimed_until = NULL,
-    poll_failures = 0,
+    poll_failures = 0, tracking_done = $5::timestamptz IS NULL,
     cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(s.cancelled_at, $4) ELSE s.cancelled_at END,
     delivered_at = CASE WHEN $2 = 'DELIVERED' THEN COALESCE(s.delivered_at,
         (SELECT max(occurred) FROM tracking_events WHERE shipment_id = s.id AND status = 'DELIVERED') AT TIME ZONE current_setting('TimeZone'), $4)

@@ -20,6 +20,7 @@ import (
 	"shipdesk/identity"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/staff"
+	"shipdesk/storage"
 	"shipdesk/storage/pgtest"
 	"shipdesk/upstream"
 )
@@ -39,7 +40,13 @@ const MetricsToken = "test-metrics-token"
 // Start runs the dashboard with a fresh migrated database until t ends.
 func Start(t testing.TB) *Env {
 	t.Helper()
-	db := pgtest.New(t)
+	return StartWith(t, pgtest.New(t))
+}
+
+// StartWith runs the dashboard on a database the caller prepared (benchmarks
+// fill one with a million shipments first).
+func StartWith(t testing.TB, db *storage.DB) *Env {
+	t.Helper()
 	sb := sandboxtest.Start(t)
 	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
 		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Timeout: 10 * time.Second})
