@@ -93,9 +93,9 @@ func newChart(bars []Bar, height int) chart {
 	for _, b := range bars {
 		c.Max = max(c.Max, b.Count)
 	}
-	c.BarWidth, c.Gap = 28, 6
-	if len(bars) > 20 {
-		c.BarWidth, c.Gap = 12, 3
+	c.BarWidth, c.Gap = 72, 12 // few bars: wide enough for their labels
+	if len(bars) > 8 {
+		c.BarWidth, c.Gap = 22, 4
 	}
 	c.Width = max(len(bars)*(c.BarWidth+c.Gap)+c.Gap, 120)
 	return c
