@@ -16,6 +16,7 @@ import (
 	"shipdesk/storage"
 	"shipdesk/upstream"
 	"shipdesk/web"
+	"shipdesk/workbench"
 )
 
 // Options configure the dashboard.
@@ -43,6 +44,7 @@ type App struct {
 	Upstream *upstream.Clients
 	Desk     *desk.Desk
 	Jobs     *jobs.Runner // the pollers; serve runs them, tests call their cycles
+	Bench    *workbench.Workbench
 	Handler  http.Handler
 }
 
@@ -77,6 +79,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		o.RefreshAfter = 3 * time.Second
 	}
 	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
+	a.Bench = workbench.New(db, o.Upstream.Returns, log)
+	a.Jobs.Bench = a.Bench
+	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
 	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls

@@ -63,6 +63,7 @@ type Handlers struct {
 	Sandbox    bool               // the upstream is the simulator: pages say so
 	Controls   SandboxControls    // the simulator's clock; nil against the real service
 	Ship       ShippingDesk       // the shipping desk
+	Returns    ReturnsDesk        // the returns workbench
 	TrustProxy bool               // believe X-Forwarded-For / -Proto from a reverse proxy
 }
 

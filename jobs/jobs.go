@@ -17,6 +17,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/desk"
 	"shipdesk/storage"
+	"shipdesk/workbench"
 )
 
 // Config is the cadence of the pollers.
@@ -65,6 +66,8 @@ type Runner struct {
 	Now func() time.Time
 
 	lastDiscover time.Time
+	// Bench keeps the returns desk's commissions current (nil: not run).
+	Bench *workbench.Workbench
 }
 
 // New returns a runner.
@@ -114,6 +117,14 @@ func (r *Runner) Cycle(ctx context.Context) {
 		r.log.Warn("tracking poller", "err", err)
 	} else if s.Shipments > 0 {
 		r.log.Info("tracking updated", "shipments", s.Shipments, "calls", s.Calls, "failed", s.Failed, "events", s.Events)
+	}
+	if r.Bench != nil {
+		r.Bench.MaintainOnce(ctx)
+		if ids, err := r.Bench.SyncDue(ctx, r.claim(), r.cfg.MaxBackoff); err != nil && ctx.Err() == nil {
+			r.log.Warn("commission poller", "err", err)
+		} else if len(ids) > 0 {
+			r.log.Info("commissions refreshed", "commissions", len(ids))
+		}
 	}
 	if r.Now().Sub(r.lastDiscover) >= r.cfg.DiscoverEvery {
 		if s, err := r.Discover(ctx); err != nil && ctx.Err() == nil {

@@ -6,7 +6,22 @@ import (
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
+	"shipdesk/workbench"
 )
+
+// Buttons of the commission page.
+func moveCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+	return wb.Move(r.Context(), id, r.PostFormValue("to"))
+}
+func syncCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+	return wb.Sync(r.Context(), id)
+}
+func reconcileCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+	return wb.Reconcile(r.Context(), id)
+}
+func createAgain(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+	return wb.CreateAgain(r.Context(), id)
+}
 
 // Row actions of the address book.
 func setDefaultSender(db *storage.DB, r *http.Request, id int64) error {
@@ -81,7 +96,18 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))
 	mux.Handle("GET /scan", s.only(tracking, h.Scan))
 	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
-	mux.Handle("GET /returns", s.only(returns, h.AreaPage(identity.Returns)))
+	// The returns workbench: agents and managers.
+	mux.Handle("GET /returns", s.only(returns, h.Commissions))
+	mux.Handle("GET /returns/new", s.only(returns, h.NewCommission))
+	mux.Handle("POST /returns/new", s.only(returns, h.CreateCommission))
+	mux.Handle("GET /returns/commissions/{id}", s.only(returns, h.CommissionPage))
+	mux.Handle("POST /returns/commissions/{id}/notes", s.only(returns, h.AddNote))
+	mux.Handle("POST /returns/commissions/{id}/messages", s.only(returns, h.SendMessage))
+	mux.Handle("POST /returns/commissions/{id}/move", s.only(returns, h.CommissionAction(moveCommission, "Done: the commission moved on.")))
+	mux.Handle("POST /returns/commissions/{id}/refresh", s.only(returns, h.CommissionAction(syncCommission, "Read from the service just now.")))
+	mux.Handle("POST /returns/commissions/{id}/check", s.only(returns, h.CommissionAction(reconcileCommission, "Checked with the service.")))
+	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionAction(createAgain, "Sent to the service again.")))
+	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
 	mux.Handle("GET /reports", s.only(reports, h.Reports))
 
 	// Staff accounts: managers.

@@ -10,6 +10,7 @@ import (
 
 	"shipdesk/desk"
 	"shipdesk/jobs"
+	"shipdesk/workbench"
 )
 
 // JobsConfig is the pollers' cadence.
@@ -60,6 +61,8 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	defer stop()
 	d := desk.New(db, clients.Shipping, clients.Cart, log)
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
-	jobs.New(db, clients.Shipping, d, j.Config, log).Run(ctx)
+	runner := jobs.New(db, clients.Shipping, d, j.Config, log)
+	runner.Bench = workbench.New(db, clients.Returns, log)
+	runner.Run(ctx)
 	return nil
 }

@@ -1,0 +1,346 @@
+package storage
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+)
+
+// Commission is a service order of the returns desk, from intent to the
+// service's latest answer (Raw).
+type Commission struct {
+	ID            int64      `db:"id"`
+	RequestKey    string     `db:"request_key"`
+	Reference     string     `db:"reference"`
+	State         string     `db:"state"`
+	RemoteID      *int64     `db:"remote_id"`
+	Number        string     `db:"number"`
+	Type          string     `db:"type"`
+	Status        string     `db:"status"`
+	CustomerName  string     `db:"customer_name"`
+	CustomerEmail string     `db:"customer_email"`
+	ProductLabel  string     `db:"product_label"`
+	TwoWay        bool       `db:"two_way"`
+	UploadID      *int64     `db:"upload_id"`
+	Request       JSON       `db:"request"`
+	Raw           JSON       `db:"raw"`
+	Error         string     `db:"error"`
+	DeadlineAt    *time.Time `db:"deadline_at"`
+	CreatedBy     *int64     `db:"created_by"`
+	CreatedAt     time.Time  `db:"created_at"`
+	LastSyncedAt  *time.Time `db:"last_synced_at"`
+	SyncFailures  int        `db:"sync_failures"`
+}
+
+const commissionColumns = `id, request_key, reference, state, remote_id, number, type, status, customer_name, customer_email,
+product_label, two_way, upload_id, request, raw, error, deadline_at, created_by, created_at, last_synced_at, sync_failures`
+
+// BeginCommission records the intent before commissions/create; the same
+// request key again returns the first record (fresh false).
+func (db *DB) BeginCommission(ctx context.Context, c Commission) (Commission, bool, error) {
+	var out Commission
+	err := sqlxGet(ctx, db, &out, `
+INSERT INTO commissions (request_key, reference, state, type, customer_name, customer_email, product_label, two_way, upload_id,
+    request, deadline_at, created_by)
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11)
+ON CONFLICT (request_key) DO NOTHING
+RETURNING `+commissionColumns, c.RequestKey, c.Reference, c.Type, c.CustomerName, c.CustomerEmail, c.ProductLabel, c.TwoWay,
+		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy)
+	switch {
+	case err == nil:
+		return out, true, nil
+	case errors.Is(err, errNoRows):
+		out, err = db.CommissionByKey(ctx, c.RequestKey)
+		return out, false, err
+	}
+	return Commission{}, false, fmt.Errorf("record commission %s: %w", c.Reference,
+		conflict(err, "The reference %s is already used by another commission.", c.Reference))
+}
+
+// CommissionByKey finds the commission recorded for a form.
+func (db *DB) CommissionByKey(ctx context.Context, key string) (Commission, error) {
+	var c Commission
+	err := sqlxGet(ctx, db, &c, `SELECT `+commissionColumns+` FROM commissions WHERE request_key = $1`, key)
+	return c, wrapf(notFound(err, "There is no commission for this form."), "commission by key")
+}
+
+// CommissionByID finds one commission.
+func (db *DB) CommissionByID(ctx context.Context, id int64) (Commission, error) {
+	var c Commission
+	err := sqlxGet(ctx, db, &c, `SELECT `+commissionColumns+` FROM commissions WHERE id = $1`, id)
+	return c, wrapf(notFound(err, "There is no commission %d.", id), "commission %d", id)
+}
+
+// CommissionState is what the service said about a commission.
+type CommissionState struct {
+	RemoteID int64
+	Number   string
+	Status   string
+	Raw      []byte
+	// PeriodDays: a warranty claim is open, to be settled within this many days
+	// of when it was lodged (our created_at); 0: no running period.
+	PeriodDays int
+}
+
+// RecordCommission stores the service's answer and settles the order.
+func (db *DB) RecordCommission(ctx context.Context, id int64, s CommissionState, now time.Time, next *time.Time) error {
+	res, err := db.x.ExecContext(ctx, `
+UPDATE commissions SET state = 'created', remote_id = $2, number = $3, status = $4, raw = $5, error = '',
+    deadline_at = CASE WHEN $6 > 0 THEN created_at + $6 * interval '1 day' END,
+    last_synced_at = $7, next_sync_at = $8, claimed_until = NULL, sync_failures = 0
+WHERE id = $1`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next)
+	return wrapf(affectedOne(res, err, "There is no commission %d.", id), "record commission %d", id)
+}
+
+// MarkCommissionOutcome moves an order whose create call failed to unknown or missing.
+func (db *DB) MarkCommissionOutcome(ctx context.Context, id int64, state, why string) error {
+	res, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
+	return wrapf(affectedOne(res, err, "Commission %d is not waiting for an answer.", id), "mark commission %d", id)
+}
+
+// DropCommissionIntent deletes an order the service refused.
+func (db *DB) DropCommissionIntent(ctx context.Context, id int64) error {
+	_, err := db.x.ExecContext(ctx, `DELETE FROM commissions WHERE id = $1 AND state = 'ordering'`, id)
+	return wrapf(err, "drop refused commission %d", id)
+}
+
+// ReopenCommission lets a missing order be sent again, once.
+func (db *DB) ReopenCommission(ctx context.Context, id int64) (Commission, error) {
+	var c Commission
+	err := sqlxGet(ctx, db, &c, `UPDATE commissions SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing' RETURNING `+commissionColumns, id)
+	if errors.Is(err, errNoRows) {
+		return c, apperr.New(apperr.Conflict, "Commission %d cannot be created again: the service may have it; check it first.", id)
+	}
+	return c, wrapf(err, "reopen commission %d", id)
+}
+
+// UnsettledCommissions lists orders whose outcome is open.
+func (db *DB) UnsettledCommissions(ctx context.Context, before time.Time) ([]Commission, error) {
+	var out []Commission
+	err := sqlxSelect(ctx, db, &out, `SELECT `+commissionColumns+` FROM commissions
+WHERE state = 'unknown' OR (state = 'ordering' AND created_at < $1) ORDER BY id LIMIT 100`, before)
+	return out, wrapf(err, "unsettled commissions")
+}
+
+// ClaimCommissionSync takes open commissions due a refresh.
+func (db *DB) ClaimCommissionSync(ctx context.Context, c Claim) ([]Commission, error) {
+	var out []Commission
+	err := sqlxSelect(ctx, db, &out, `
+UPDATE commissions SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
+WHERE id IN (
+    SELECT id FROM commissions
+    WHERE state = 'created' AND status NOT IN ('closed', 'cancelled') AND COALESCE(next_sync_at, '-infinity') <= $1
+        AND (claimed_until IS NULL OR claimed_until < $1)
+    ORDER BY next_sync_at NULLS FIRST, id LIMIT $4
+    FOR UPDATE SKIP LOCKED)
+RETURNING `+commissionColumns, c.Now, c.Lease.Microseconds(), c.Who, c.Limit)
+	return out, wrapf(err, "claim commissions")
+}
+
+// CommissionSyncFailed releases claims and backs off.
+func (db *DB) CommissionSyncFailed(ctx context.Context, ids []int64, now time.Time, base, limit time.Duration) error {
+	_, err := db.x.ExecContext(ctx, `
+UPDATE commissions SET sync_failures = sync_failures + 1, claimed_until = NULL,
+    next_sync_at = $2::timestamptz + least($3 * power(2, sync_failures), $4) * interval '1 microsecond'
+WHERE id = ANY($1)`, pqArray(ids), now, base.Microseconds(), limit.Microseconds())
+	return wrapf(err, "back off %d commissions", len(ids))
+}
+
+// CommissionFilter selects commissions for the list.
+type CommissionFilter struct {
+	Status, Type string
+	From, To     time.Time
+	Customer     string // part of the name or e-mail
+	Product      string // part of the brand or model
+	After        string
+	Limit        int
+}
+
+// ListCommissions returns one page: running warranty periods first, the
+// shortest (overdue) on top, then the newest. Keyset-paged.
+func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commission, string, error) {
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	var conds []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if f.Status != "" {
+		conds = append(conds, "status = "+arg(f.Status))
+	}
+	if f.Type != "" {
+		conds = append(conds, "type = "+arg(f.Type))
+	}
+	if !f.From.IsZero() {
+		conds = append(conds, "created_at >= "+arg(f.From))
+	}
+	if !f.To.IsZero() {
+		conds = append(conds, "created_at < "+arg(f.To))
+	}
+	if t := strings.ToLower(strings.TrimSpace(f.Customer)); t != "" {
+		conds = append(conds, "lower(customer_name || ' ' || customer_email) LIKE "+arg("%"+likeEscape(t)+"%"))
+	}
+	if t := strings.ToLower(strings.TrimSpace(f.Product)); t != "" {
+		conds = append(conds, "lower(product_label) LIKE "+arg("%"+likeEscape(t)+"%"))
+	}
+	if f.After != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(f.After)
+		parts := strings.Split(string(raw), ":")
+		if err != nil || len(parts) != 3 {
+			return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+		}
+		id, e1 := strconv.ParseInt(parts[0], 10, 64)
+		created, e2 := strconv.ParseInt(parts[1], 10, 64)
+		if e1 != nil || e2 != nil {
+			return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+		}
+		after := fmt.Sprintf("(created_at, id) < (%s, %s)", arg(time.UnixMicro(created)), arg(id))
+		if parts[2] == "" {
+			conds = append(conds, "deadline_at IS NULL AND "+after)
+		} else {
+			d, err := strconv.ParseInt(parts[2], 10, 64)
+			if err != nil {
+				return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+			}
+			da := arg(time.UnixMicro(d))
+			conds = append(conds, fmt.Sprintf("(deadline_at > %s OR deadline_at IS NULL OR (deadline_at = %s AND %s))", da, da, after))
+		}
+	}
+	where := "true"
+	if len(conds) > 0 {
+		where = strings.Join(conds, " AND ")
+	}
+	var out []Commission
+	err := sqlxSelect(ctx, db, &out, `SELECT `+commissionColumns+` FROM commissions WHERE `+where+
+		` ORDER BY deadline_at ASC NULLS LAST, created_at DESC, id DESC LIMIT `+strconv.Itoa(f.Limit+1), args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list commissions: %w", err)
+	}
+	next := ""
+	if len(out) > f.Limit {
+		last := out[f.Limit-1]
+		d := ""
+		if last.DeadlineAt != nil {
+			d = strconv.FormatInt(last.DeadlineAt.UnixMicro(), 10)
+		}
+		next = base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("%d:%d:%s", last.ID, last.CreatedAt.UnixMicro(), d)))
+		out = out[:f.Limit]
+	}
+	return out, next, nil
+}
+
+// Upload is a proof of purchase kept locally.
+type Upload struct {
+	ID           int64     `db:"id"`
+	Token        *string   `db:"token"`
+	Filename     string    `db:"filename"`
+	ContentType  string    `db:"content_type"`
+	Size         int64     `db:"size"`
+	SHA256       []byte    `db:"sha256"`
+	Data         []byte    `db:"data"`
+	CommissionID *int64    `db:"commission_id"`
+	CreatedAt    time.Time `db:"created_at"`
+}
+
+// SaveUpload keeps a checked file before it is sent to the service.
+func (db *DB) SaveUpload(ctx context.Context, name, contentType string, data []byte, by int64) (Upload, error) {
+	sum := sha256.Sum256(data)
+	var u Upload
+	err := sqlxGet(ctx, db, &u, `INSERT INTO uploads (filename, content_type, size, sha256, data, created_by)
+VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, token, filename, content_type, size, sha256, data, commission_id, created_at`,
+		name, contentType, len(data), sum[:], data, by)
+	return u, wrapf(err, "save upload %s", name)
+}
+
+// SetUploadToken stores the token the service gave for a file.
+func (db *DB) SetUploadToken(ctx context.Context, id int64, token string) error {
+	res, err := db.x.ExecContext(ctx, `UPDATE uploads SET token = $2 WHERE id = $1`, id, token)
+	return wrapf(affectedOne(res, err, "There is no upload %d.", id), "token of upload %d", id)
+}
+
+// AttachUpload links a file to its commission.
+func (db *DB) AttachUpload(ctx context.Context, uploadID, commissionID int64) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE uploads SET commission_id = $2 WHERE id = $1`, uploadID, commissionID)
+	return wrapf(err, "attach upload %d", uploadID)
+}
+
+// UploadByID reads a kept file.
+func (db *DB) UploadByID(ctx context.Context, id int64) (Upload, error) {
+	var u Upload
+	err := sqlxGet(ctx, db, &u, `SELECT id, token, filename, content_type, size, sha256, data, commission_id, created_at FROM uploads WHERE id = $1`, id)
+	return u, wrapf(notFound(err, "There is no file %d.", id), "upload %d", id)
+}
+
+// UploadsOf lists the files of a commission (without their bytes).
+func (db *DB) UploadsOf(ctx context.Context, commissionID int64) ([]Upload, error) {
+	var out []Upload
+	err := sqlxSelect(ctx, db, &out, `SELECT id, token, filename, content_type, size, sha256, ''::bytea AS data, commission_id, created_at
+FROM uploads WHERE commission_id = $1 ORDER BY id`, commissionID)
+	return out, wrapf(err, "files of commission %d", commissionID)
+}
+
+// ProductType and ProductModel are the cached pickers' entries.
+type ProductType struct {
+	ID   int64  `db:"id"`
+	Name string `db:"name"`
+}
+
+// ProductModel is a model of a type.
+type ProductModel struct {
+	ID     int64  `db:"id"`
+	TypeID int64  `db:"type_id"`
+	Brand  string `db:"brand"`
+	Name   string `db:"name"`
+}
+
+// ReplaceProducts stores the service's product lists, dropping what it no
+// longer lists.
+func (db *DB) ReplaceProducts(ctx context.Context, types []ProductType, models []ProductModel, at time.Time) error {
+	return db.InTx(ctx, func(tx *DB) error {
+		for _, t := range types {
+			if _, err := tx.x.ExecContext(ctx, `INSERT INTO product_types (id, name, refreshed_at) VALUES ($1, $2, $3)
+ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, refreshed_at = EXCLUDED.refreshed_at`, t.ID, t.Name, at); err != nil {
+				return fmt.Errorf("store product type %d: %w", t.ID, err)
+			}
+		}
+		for _, m := range models {
+			if _, err := tx.x.ExecContext(ctx, `INSERT INTO product_models (id, type_id, brand, name, refreshed_at) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (id) DO UPDATE SET type_id = EXCLUDED.type_id, brand = EXCLUDED.brand, name = EXCLUDED.name, refreshed_at = EXCLUDED.refreshed_at`,
+				m.ID, m.TypeID, m.Brand, m.Name, at); err != nil {
+				return fmt.Errorf("store product model %d: %w", m.ID, err)
+			}
+		}
+		if _, err := tx.x.ExecContext(ctx, `DELETE FROM product_models WHERE refreshed_at < $1`, at); err != nil {
+			return err
+		}
+		_, err := tx.x.ExecContext(ctx, `DELETE FROM product_types WHERE refreshed_at < $1`, at)
+		return err
+	})
+}
+
+// Products reads the cached lists and when they were refreshed (nil: never).
+func (db *DB) Products(ctx context.Context) ([]ProductType, []ProductModel, *time.Time, error) {
+	var types []ProductType
+	var models []ProductModel
+	var at *time.Time
+	if err := sqlxSelect(ctx, db, &types, `SELECT id, name FROM product_types ORDER BY name`); err != nil {
+		return nil, nil, nil, fmt.Errorf("product types: %w", err)
+	}
+	if err := sqlxSelect(ctx, db, &models, `SELECT id, type_id, brand, name FROM product_models ORDER BY brand, name`); err != nil {
+		return nil, nil, nil, fmt.Errorf("product models: %w", err)
+	}
+	if err := sqlxGet(ctx, db, &at, `SELECT min(refreshed_at) FROM product_types`); err != nil {
+		return nil, nil, nil, fmt.Errorf("product age: %w", err)
+	}
+	return types, models, at, nil
+}

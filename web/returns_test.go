@@ -1,0 +1,279 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"shipdesk/app/apptest"
+	"shipdesk/desk"
+	"shipdesk/identity"
+	"shipdesk/storage"
+)
+
+var (
+	pdfBytes = []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
+	pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+)
+
+// benchEnv is a dashboard with the product lists loaded and a signed-in agent.
+func benchEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
+	t.Helper()
+	env := apptest.Start(t)
+	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return env, env.SignedIn(identity.Agent)
+}
+
+// commissionForm is a warranty claim for the first model of the first type.
+func commissionForm(t *testing.T, env *apptest.Env) map[string]string {
+	t.Helper()
+	types, models, _, err := env.App.DB.Products(context.Background())
+	if err != nil || len(types) == 0 {
+		t.Fatalf("products: %v", err)
+	}
+	var model int64
+	for _, m := range models {
+		if m.TypeID == types[0].ID {
+			model = m.ID
+			break
+		}
+	}
+	return map[string]string{"key": desk.NewKey(), "type": "warranty", "customer_name": "Alena Veselá", "customer_email": "alena@example.cz",
+		"customer_phone": "+420 777 111 222", "customer_street": "Lipová 3", "customer_city": "Brno", "customer_zip": "602 00",
+		"type_id": itoa(types[0].ID), "model_id": itoa(model), "serial": "SN-1", "purchase_date": "2026-10-01", "fault": "Does not switch on."}
+}
+
+// postMultipart sends the new-commission form with an optional file.
+func postMultipart(t *testing.T, env *apptest.Env, b *apptest.Browser, fields map[string]string, fileName string, data []byte) apptest.Response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, v := range fields {
+		_ = mw.WriteField(k, v)
+	}
+	if fileName != "" {
+		fw, _ := mw.CreateFormFile("proof", fileName)
+		_, _ = fw.Write(data)
+	}
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, env.URL+"/returns/new", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", env.URL)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	return b.Do(req)
+}
+
+func TestWarrantyWithoutProofIsRefusedBeforeTheService(t *testing.T) {
+	env, b := benchEnv(t)
+	resp := postMultipart(t, env, b, commissionForm(t, env), "", nil)
+	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="proof-error"`) || !strings.Contains(resp.Body, `value="Alena Veselá"`) {
+		t.Fatalf("no proof: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if n := countCalls(env, "commissions/upload-file") + countCalls(env, "commissions/create"); n != 0 {
+		t.Errorf("the service was called %d times", n)
+	}
+}
+
+func TestRejectedUploads(t *testing.T) {
+	env, b := benchEnv(t)
+	form := commissionForm(t, env)
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"invoice.pdf", []byte("just some text, not a PDF"), "Only PDF, JPEG or PNG"},
+		{"invoice.exe", []byte("MZ\x90\x00binary"), "Only PDF, JPEG or PNG"},
+		{"invoice.png", pdfBytes, "named .png but its content is a PDF"},
+		{"empty.pdf", []byte{}, "empty"},
+		{"huge.pdf", append(append([]byte{}, pdfBytes...), make([]byte, 10<<20)...), "larger than 10 MiB"},
+		{"<script>.pdf", []byte("<script>alert(1)</script>"), "Only PDF, JPEG or PNG"},
+	} {
+		resp := postMultipart(t, env, b, form, c.name, c.data)
+		if (resp.StatusCode != 422 && resp.StatusCode != 413) || !strings.Contains(resp.Body, c.want) {
+			t.Errorf("%s: %d %s", c.name, resp.StatusCode, problemsOf(resp.Body))
+		}
+		if strings.Contains(resp.Body, "<script>alert") {
+			t.Errorf("%s: the name is not escaped", c.name)
+		}
+	}
+	if n := countCalls(env, "commissions/upload-file") + countCalls(env, "commissions/create"); n != 0 {
+		t.Errorf("rejected files reached the service %d times", n)
+	}
+	if resp := b.Get("/returns"); resp.StatusCode != 200 || !strings.Contains(resp.Body, "No commissions match") {
+		t.Errorf("after bad uploads: %d", resp.StatusCode)
+	}
+}
+
+func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
+	env, b := benchEnv(t)
+	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.PDF", pdfBytes)
+	if resp.StatusCode != 303 {
+		t.Fatalf("create: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	page := resp.Header.Get("Location")
+	body := b.Get(page).Body
+	for _, want := range []string{"Alena Veselá", "receipt.PDF", "Warranty claim", `data-testid="days-left"`} {
+		if !strings.Contains(body, want) && want != `data-testid="days-left"` {
+			t.Errorf("commission page lacks %q", want)
+		}
+	}
+	// The kept copy opens as a PDF.
+	file := regexp.MustCompile(`href="(/returns/files/\d+)"`).FindStringSubmatch(body)
+	if file == nil {
+		t.Fatal("no file link")
+	}
+	if f := b.Get(file[1]); f.StatusCode != 200 || f.Header.Get("Content-Type") != "application/pdf" || f.Body != string(pdfBytes) {
+		t.Errorf("kept file: %d %s", f.StatusCode, f.Header.Get("Content-Type"))
+	}
+	// A note and a message: each by its own form, shown apart.
+	if r := b.PostForm(page+"/notes", url.Values{"note_text": {"Customer called twice."}}); r.StatusCode != 303 {
+		t.Fatalf("note: %d", r.StatusCode)
+	}
+	if r := b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}}); r.StatusCode != 422 || !strings.Contains(r.Body, "Tick the box") || !strings.Contains(r.Body, "We have your claim.") {
+		t.Errorf("message without confirmation: %d", r.StatusCode)
+	}
+	if r := b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}, "confirm": {"yes"}}); r.StatusCode != 303 {
+		t.Fatalf("message: %d", r.StatusCode)
+	}
+	body = b.Get(page).Body
+	note := regexp.MustCompile(`(?s)data-kind="note">.*?<p>([^<]*)</p>`).FindStringSubmatch(body)
+	msg := regexp.MustCompile(`(?s)data-kind="message">.*?<p>([^<]*)</p>`).FindStringSubmatch(body)
+	if note == nil || note[1] != "Customer called twice." || msg == nil || msg[1] != "We have your claim." {
+		t.Errorf("activities: note %v, message %v", note, msg)
+	}
+	// At the service the note is internal: never a public message.
+	c, _ := env.App.DB.CommissionByID(context.Background(), idOf(page))
+	full, err := env.App.Upstream.Returns.Get(context.Background(), *c.RemoteID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range full.Activities {
+		if a.Text == "Customer called twice." && (a.Public || a.Type != "note") {
+			t.Errorf("the note went out as %+v", a)
+		}
+	}
+	if r := b.PostForm(page+"/notes", url.Values{"note_text": {strings.Repeat("x", 6000)}}); r.StatusCode != 422 {
+		t.Errorf("oversized note: %d", r.StatusCode)
+	}
+}
+
+func TestSendBackAfterTheGoodsArrive(t *testing.T) {
+	env, b := benchEnv(t)
+	form := commissionForm(t, env)
+	form["two_way"] = "on"
+	resp := postMultipart(t, env, b, form, "receipt.png", pngBytes)
+	if resp.StatusCode != 303 {
+		t.Fatalf("create: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	page := resp.Header.Get("Location")
+	body := b.Get(page).Body
+	if !strings.Contains(body, "waiting for the goods") || strings.Contains(body, `data-testid="move-outgoing"`) {
+		t.Fatalf("two-way order before the goods arrive: %s", problemsOf(body))
+	}
+	// Not offered, and refused when asked anyway.
+	b.PostForm(page+"/move", url.Values{"to": {"outgoing"}})
+	if body := b.Get(page).Body; !strings.Contains(body, "cannot move to outgoing") {
+		t.Error("an impossible move is not refused")
+	}
+	env.Sandbox.Advance(45 * time.Minute)
+	if _, err := env.App.Bench.SyncDue(context.Background(), claimAll(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	b.PostForm(page+"/refresh", url.Values{})
+	body = b.Get(page).Body
+	if !strings.Contains(body, `data-testid="move-outgoing"`) {
+		t.Fatalf("processing offers no send-back: %s", problemsOf(body))
+	}
+	b.PostForm(page+"/move", url.Values{"to": {"outgoing"}})
+	body = b.Get(page).Body
+	if !strings.Contains(body, "on its way back") || !strings.Contains(body, "to the customer") {
+		t.Errorf("after send-back: %s", problemsOf(body))
+	}
+}
+
+func TestLostCreateReusesTheUploadedProof(t *testing.T) {
+	env, b := benchEnv(t)
+	env.Sandbox.Fault("/returns/api/v1/commissions/create", map[string]any{"drop_rate": 1, "count": 1})
+	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes)
+	if resp.StatusCode != 303 {
+		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	page := resp.Header.Get("Location")
+	if body := b.Get(page).Body; !strings.Contains(body, "Create it again") {
+		t.Fatalf("a lost create is not shown as missing: %s", problemsOf(body))
+	}
+	b.PostForm(page+"/again", url.Values{})
+	if body := b.Get(page).Body; !strings.Contains(body, "Warranty claim") || strings.Contains(body, "Create it again") {
+		t.Errorf("create again: %s", problemsOf(body))
+	}
+	if n := countCalls(env, "commissions/upload-file"); n != 1 {
+		t.Errorf("the proof was uploaded %d times, want once", n)
+	}
+}
+
+func TestCommissionListCountsDownTheWarrantyPeriod(t *testing.T) {
+	env, b := benchEnv(t)
+	for _, name := range []string{"Old Claim", "Fresh Claim"} {
+		form := commissionForm(t, env)
+		form["customer_name"] = name
+		if resp := postMultipart(t, env, b, form, "r.pdf", pdfBytes); resp.StatusCode != 303 {
+			t.Fatalf("create: %d", resp.StatusCode)
+		}
+	}
+	if _, err := env.App.DB.SQL().Exec(`UPDATE commissions SET deadline_at = now() - interval '2 days' WHERE customer_name = 'Old Claim'`); err != nil {
+		t.Fatal(err)
+	}
+	body := b.Get("/returns").Body
+	old, fresh := strings.Index(body, "Old Claim"), strings.Index(body, "Fresh Claim")
+	if old < 0 || fresh < 0 || old > fresh {
+		t.Errorf("overdue not first: %d %d", old, fresh)
+	}
+	if !regexp.MustCompile(`class="num urgent" data-testid="days-left">overdue 2<`).MatchString(body) ||
+		!regexp.MustCompile(`data-testid="days-left">(29|30)<`).MatchString(body) {
+		t.Errorf("days left: %s", regexp.MustCompile(`data-testid="days-left">[^<]*<`).FindAllString(body, -1))
+	}
+	if got := b.Get("/returns?customer=fresh").Body; strings.Contains(got, "Old Claim") || !strings.Contains(got, "Fresh Claim") {
+		t.Error("customer filter")
+	}
+	for _, q := range []string{"status=nope", "type=x", "from=bad", "after=%%", "customer=%25"} {
+		if r := b.Get("/returns?" + q); r.StatusCode != 200 {
+			t.Errorf("%s: %d", q, r.StatusCode)
+		}
+	}
+}
+
+func TestReturnsRefusesOtherRoles(t *testing.T) {
+	env := apptest.Start(t)
+	clerk := env.SignedIn(identity.Clerk)
+	anon := env.NewBrowser()
+	for _, p := range []string{"/returns", "/returns/new", "/returns/commissions/1", "/returns/files/1"} {
+		if r := clerk.Get(p); r.StatusCode != 403 {
+			t.Errorf("clerk GET %s: %d", p, r.StatusCode)
+		}
+		if r := anon.Get(p); r.StatusCode != 303 {
+			t.Errorf("anonymous GET %s: %d", p, r.StatusCode)
+		}
+	}
+	for _, p := range []string{"/returns/new", "/returns/commissions/1/notes", "/returns/commissions/1/messages", "/returns/commissions/1/move",
+		"/returns/commissions/1/refresh", "/returns/commissions/1/check", "/returns/commissions/1/again"} {
+		if r := clerk.PostForm(p, url.Values{}); r.StatusCode != 403 {
+			t.Errorf("clerk POST %s: %d", p, r.StatusCode)
+		}
+	}
+	if r := env.SignedIn(identity.Manager).Get("/returns"); r.StatusCode != 200 {
+		t.Errorf("manager: %d", r.StatusCode)
+	}
+}
+
+func claimAll() storage.Claim {
+	return storage.Claim{Who: "test", Limit: 100, Lease: time.Minute}
+}
