@@ -141,7 +141,7 @@ func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, s
 		g := views.ModelGroup{Type: t.Name}
 		for _, m := range models {
 			if m.TypeID == t.ID {
-				g.Models = append(g.Models, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: strings.TrimSpace(m.Brand + " " + m.Name)})
+				g.Models = append(g.Models, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: workbench.ModelName(m.Brand, m.Name)})
 			}
 		}
 		v.Models = append(v.Models, g)

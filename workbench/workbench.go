@@ -302,7 +302,7 @@ func (w *Workbench) productName(ctx context.Context, typeID, modelID int64) (str
 			}
 			for _, t := range types {
 				if t.ID == typeID {
-					return strings.TrimSpace(m.Brand + " " + m.Name + " (" + t.Name + ")"), nil
+					return ModelName(m.Brand, m.Name) + " (" + t.Name + ")", nil
 				}
 			}
 		}
@@ -561,4 +561,12 @@ func DaysLeft(deadline, now time.Time) int {
 		return time.Date(t.Year(), t.Month(), t.Day(), 12, 0, 0, 0, time.UTC)
 	}
 	return int(day(deadline).Sub(day(now)).Hours() / 24)
+}
+
+// ModelName is "Brand Model", without repeating a brand the model's name has.
+func ModelName(brand, name string) string {
+	if brand == "" || strings.HasPrefix(strings.ToLower(name), strings.ToLower(brand)) {
+		return name
+	}
+	return brand + " " + name
 }
