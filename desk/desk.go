@@ -318,7 +318,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 			return s, err
 		}
 		d.log.Info("shipment ordered", "shipment", s.ID, "reference", s.Reference, "tracking", r.TrackingNumber)
-	case refused(err):
+	case transport.IsRefused(err):
 		if dropErr := d.db.DropIntent(ctx, s.ID); dropErr != nil {
 			return s, dropErr
 		}
@@ -335,15 +335,6 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 	return d.db.ShipmentByID(ctx, s.ID)
 }
 
-// refused: the service answered and did not create anything (4xx other than
-// throttling). Everything else may have created the order.
-func refused(err error) bool {
-	var te *transport.Error
-	if !errors.As(err, &te) || te.Kind != transport.KindStatus {
-		return false
-	}
-	return te.Status >= 400 && te.Status < 500 && te.Status != http.StatusRequestTimeout && te.Status != http.StatusTooManyRequests
-}
 
 // Reconcile settles an order whose answer was lost by asking the service for
 // shipments with its reference: found means created, none means missing (the

@@ -45,7 +45,7 @@ func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
 	_, err = c.Create(context.Background(), shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
 		Type: shipping.PickupOnDemand, Carrier: "g3a", From: from, To: to, LabelLess: true,
 		Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}})
-	if !refused(err) {
+	if !transport.IsRefused(err) {
 		t.Fatalf("create: %v", err)
 	}
 	fields := apperr.FieldsOf(UpstreamError("order", err))

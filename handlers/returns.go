@@ -30,14 +30,7 @@ type ReturnsDesk struct {
 // Commissions is the list of service orders, urgent warranty claims first.
 func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	vals := map[string]string{}
-	for _, k := range []string{"status", "type", "from", "to", "customer", "product", "after"} {
-		v := strings.TrimSpace(q.Get(k))
-		if len([]rune(v)) > 100 {
-			v = string([]rune(v)[:100])
-		}
-		vals[k] = v
-	}
+	vals := queryValues(q, "status", "type", "from", "to", "customer", "product", "after")
 	errs := map[string]string{}
 	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"]}
 	if f.Status != "" && !slices.Contains(returns.States, f.Status) {
@@ -46,19 +39,7 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	if f.Type != "" && !slices.Contains(returns.Types, f.Type) {
 		errs["type"], f.Type = "Choose a type from the list.", ""
 	}
-	for _, k := range []string{"from", "to"} {
-		if vals[k] == "" {
-			continue
-		}
-		d, err := time.ParseInLocation("2006-01-02", vals[k], time.Local)
-		if err != nil {
-			errs[k] = "Use the date picker (YYYY-MM-DD)."
-		} else if k == "from" {
-			f.From = d
-		} else {
-			f.To = d.AddDate(0, 0, 1)
-		}
-	}
+	f.From, f.To = dateRange(vals, errs)
 	v := views.CommissionList{Filter: views.Form{Values: vals, Errors: errs}}
 	list, next, err := h.Returns.DB.ListCommissions(r.Context(), f)
 	if err != nil {

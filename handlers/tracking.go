@@ -19,14 +19,7 @@ import (
 
 // ParseListQuery reads the list's filter from the URL, so a view can be shared.
 func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
-	vals := map[string]string{}
-	for _, k := range []string{"status", "group", "from", "to", "ref", "q", "sort", "after"} {
-		v := strings.TrimSpace(q.Get(k))
-		if len([]rune(v)) > 100 {
-			v = string([]rune(v)[:100])
-		}
-		vals[k] = v
-	}
+	vals := queryValues(q, "status", "group", "from", "to", "ref", "q", "sort", "after")
 	errs := map[string]string{}
 	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Group: strings.ToUpper(vals["group"]), Reference: vals["ref"],
 		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
@@ -39,22 +32,41 @@ func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[st
 	if f.Sort != "" && f.Sort != "new" && f.Sort != "old" && f.Sort != "recipient" {
 		errs["sort"], f.Sort = "Choose an order from the list.", ""
 	}
+	f.From, f.To = dateRange(vals, errs)
+	return f, vals, errs
+}
+
+// queryValues reads filter values from a URL, trimmed and bounded.
+func queryValues(q url.Values, keys ...string) map[string]string {
+	vals := map[string]string{}
+	for _, k := range keys {
+		v := strings.TrimSpace(q.Get(k))
+		if len([]rune(v)) > 100 {
+			v = string([]rune(v)[:100])
+		}
+		vals[k] = v
+	}
+	return vals
+}
+
+// dateRange reads the "from" and "to" days of a filter; "to" includes its whole
+// day. A date that cannot be read is an error on its field and is ignored.
+func dateRange(vals, errs map[string]string) (from, to time.Time) {
 	for _, k := range []string{"from", "to"} {
 		if vals[k] == "" {
 			continue
 		}
 		d, err := time.ParseInLocation("2006-01-02", vals[k], time.Local)
-		if err != nil {
+		switch {
+		case err != nil:
 			errs[k] = "Use the date picker (YYYY-MM-DD)."
-			continue
-		}
-		if k == "from" {
-			f.From = d
-		} else {
-			f.To = d.AddDate(0, 0, 1) // the whole last day
+		case k == "from":
+			from = d
+		default:
+			to = d.AddDate(0, 0, 1)
 		}
 	}
-	return f, vals, errs
+	return from, to
 }
 
 // ShipmentList is the list of shipments with its filters, keyset-paged.

@@ -169,30 +169,12 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 	if f.Limit <= 0 || f.Limit > 200 {
 		f.Limit = 50
 	}
-	var conds []string
-	var args []any
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
-	if f.Status != "" {
-		conds = append(conds, "status = "+arg(f.Status))
-	}
-	if f.Type != "" {
-		conds = append(conds, "type = "+arg(f.Type))
-	}
-	if !f.From.IsZero() {
-		conds = append(conds, "created_at >= "+arg(f.From))
-	}
-	if !f.To.IsZero() {
-		conds = append(conds, "created_at < "+arg(f.To))
-	}
-	if t := strings.ToLower(strings.TrimSpace(f.Customer)); t != "" {
-		conds = append(conds, "lower(customer_name || ' ' || customer_email) LIKE "+arg("%"+likeEscape(t)+"%"))
-	}
-	if t := strings.ToLower(strings.TrimSpace(f.Product)); t != "" {
-		conds = append(conds, "lower(product_label) LIKE "+arg("%"+likeEscape(t)+"%"))
-	}
+	var c conditions
+	c.equal("status", f.Status)
+	c.equal("type", f.Type)
+	c.created(f.From, f.To)
+	c.contains("customer_name || ' ' || customer_email", f.Customer)
+	c.contains("product_label", f.Product)
 	if f.After != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(f.After)
 		parts := strings.Split(string(raw), ":")
@@ -204,22 +186,19 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 		if e1 != nil || e2 != nil {
 			return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
 		}
-		after := fmt.Sprintf("(created_at, id) < (%s, %s)", arg(time.UnixMicro(created)), arg(id))
+		after := fmt.Sprintf("(created_at, id) < (%s, %s)", c.arg(time.UnixMicro(created)), c.arg(id))
 		if parts[2] == "" {
-			conds = append(conds, "deadline_at IS NULL AND "+after)
+			c.add("deadline_at IS NULL AND " + after)
 		} else {
 			d, err := strconv.ParseInt(parts[2], 10, 64)
 			if err != nil {
 				return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
 			}
-			da := arg(time.UnixMicro(d))
-			conds = append(conds, fmt.Sprintf("(deadline_at > %s OR deadline_at IS NULL OR (deadline_at = %s AND %s))", da, da, after))
+			da := c.arg(time.UnixMicro(d))
+			c.add(fmt.Sprintf("(deadline_at > %s OR deadline_at IS NULL OR (deadline_at = %s AND %s))", da, da, after))
 		}
 	}
-	where := "true"
-	if len(conds) > 0 {
-		where = strings.Join(conds, " AND ")
-	}
+	where, args := c.where(), c.args
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `SELECT `+commissionColumns+` FROM commissions WHERE `+where+
 		` ORDER BY deadline_at ASC NULLS LAST, created_at DESC, id DESC LIMIT `+strconv.Itoa(f.Limit+1), args...)

@@ -35,57 +35,38 @@ var statusWhere = map[string]string{
 
 // where builds the filter's conditions with numbered arguments.
 func (f ListFilter) where() (string, []any, error) {
-	var conds []string
-	var args []any
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
+	var c conditions
 	if f.Status != "" {
 		w, ok := statusWhere[f.Status]
 		if !ok {
 			return "", nil, fmt.Errorf("unknown status filter %q", f.Status)
 		}
-		conds = append(conds, w)
+		c.add(w)
 	}
-	if f.Group != "" {
-		conds = append(conds, "carrier_group = "+arg(f.Group))
-	}
-	if !f.From.IsZero() {
-		conds = append(conds, "created_at >= "+arg(f.From))
-	}
-	if !f.To.IsZero() {
-		conds = append(conds, "created_at < "+arg(f.To))
-	}
-	if f.Reference != "" {
-		conds = append(conds, "reference = "+arg(f.Reference))
-	}
-	if t := strings.TrimSpace(strings.ToLower(f.Text)); t != "" {
-		conds = append(conds, "lower(recipient_name || ' ' || recipient_city) LIKE "+arg("%"+likeEscape(t)+"%"))
-	}
+	c.equal("carrier_group", f.Group)
+	c.created(f.From, f.To)
+	c.equal("reference", f.Reference)
+	c.contains("recipient_name || ' ' || recipient_city", f.Text)
 	switch f.Sort {
 	case "", "new", "old", "recipient":
 	default:
 		return "", nil, fmt.Errorf("unknown sort %q", f.Sort)
 	}
 	if f.After != "" {
-		c, err := decodeCursor(f.After)
+		cur, err := decodeCursor(f.After)
 		if err != nil {
 			return "", nil, err
 		}
 		switch f.Sort {
 		case "old":
-			conds = append(conds, fmt.Sprintf("(created_at, id) > (%s, %s)", arg(c.at), arg(c.id)))
+			c.add(fmt.Sprintf("(created_at, id) > (%s, %s)", c.arg(cur.at), c.arg(cur.id)))
 		case "recipient":
-			conds = append(conds, fmt.Sprintf("(recipient_name, id) > (%s, %s)", arg(c.text), arg(c.id)))
+			c.add(fmt.Sprintf("(recipient_name, id) > (%s, %s)", c.arg(cur.text), c.arg(cur.id)))
 		default:
-			conds = append(conds, fmt.Sprintf("(created_at, id) < (%s, %s)", arg(c.at), arg(c.id)))
+			c.add(fmt.Sprintf("(created_at, id) < (%s, %s)", c.arg(cur.at), c.arg(cur.id)))
 		}
 	}
-	if len(conds) == 0 {
-		return "true", args, nil
-	}
-	return strings.Join(conds, " AND "), args, nil
+	return c.where(), c.args, nil
 }
 
 func (f ListFilter) orderBy() string {

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/mail"
 	"regexp"
 	"slices"
@@ -320,7 +319,7 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.
 		if err := w.record(ctx, c.ID, created); err != nil {
 			return c, err
 		}
-	case refused(err):
+	case transport.IsRefused(err):
 		if err := w.db.DropCommissionIntent(ctx, c.ID); err != nil {
 			return c, err
 		}
@@ -337,11 +336,6 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.
 	return w.db.CommissionByID(ctx, c.ID)
 }
 
-func refused(err error) bool {
-	var te *transport.Error
-	return errors.As(err, &te) && te.Kind == transport.KindStatus && te.Status >= 400 && te.Status < 500 &&
-		te.Status != http.StatusRequestTimeout && te.Status != http.StatusTooManyRequests
-}
 
 // record stores a commission as the service reports it, with its deadline.
 func (w *Workbench) record(ctx context.Context, id int64, c *returns.Commission) error {

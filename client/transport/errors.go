@@ -122,3 +122,12 @@ func IsTemporary(err error) bool {
 	}
 	return e.Kind == KindTransport || e.Status == http.StatusTooManyRequests || e.Status >= 500
 }
+
+// IsRefused reports whether the service answered and did nothing: a 4xx other
+// than timeout and throttling. After any other failure of a create, the order
+// may exist and must be reconciled before it is sent again.
+func IsRefused(err error) bool {
+	e, ok := asError(err)
+	return ok && e.Kind == KindStatus && e.Status >= 400 && e.Status < 500 &&
+		e.Status != http.StatusRequestTimeout && e.Status != http.StatusTooManyRequests
+}

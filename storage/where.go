@@ -1,0 +1,53 @@
+package storage
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// conditions builds the WHERE clause of a list query with numbered arguments.
+type conditions struct {
+	parts []string
+	args  []any
+}
+
+// arg adds an argument and returns its placeholder.
+func (c *conditions) arg(v any) string {
+	c.args = append(c.args, v)
+	return "$" + strconv.Itoa(len(c.args))
+}
+
+// add adds a condition.
+func (c *conditions) add(cond string) { c.parts = append(c.parts, cond) }
+
+// equal adds column = value when value is set.
+func (c *conditions) equal(column, value string) {
+	if value != "" {
+		c.add(column + " = " + c.arg(value))
+	}
+}
+
+// created adds the creation-date range [from, to).
+func (c *conditions) created(from, to time.Time) {
+	if !from.IsZero() {
+		c.add("created_at >= " + c.arg(from))
+	}
+	if !to.IsZero() {
+		c.add("created_at < " + c.arg(to))
+	}
+}
+
+// contains adds "lower(expr) holds text" (a trigram index serves it).
+func (c *conditions) contains(expr, text string) {
+	if t := strings.ToLower(strings.TrimSpace(text)); t != "" {
+		c.add("lower(" + expr + ") LIKE " + c.arg("%"+likeEscape(t)+"%"))
+	}
+}
+
+func (c *conditions) where() string {
+	if len(c.parts) == 0 {
+		return "true"
+	}
+	return strings.Join(c.parts, " AND ")
+}
