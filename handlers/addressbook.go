@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"shipdesk/apperr"
 	"shipdesk/cod"
 	"shipdesk/desk"
 	"shipdesk/identity"
@@ -126,16 +125,7 @@ func (h *Handlers) AddSender(w http.ResponseWriter, r *http.Request) {
 
 // afterBookChange flashes the outcome and returns to the address book.
 func (h *Handlers) afterBookChange(w http.ResponseWriter, r *http.Request, err error, done string) {
-	switch {
-	case err == nil:
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: done})
-	case apperr.CodeOf(err) != apperr.Internal:
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
-	default:
-		h.Fail(w, r, err)
-		return
-	}
-	redirect(w, r, "/shipping/addresses")
+	h.finish(w, r, err, done, "/shipping/addresses")
 }
 
 // BookAction returns the handler of a button on a row of the address book.

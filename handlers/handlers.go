@@ -183,3 +183,40 @@ func (h *Handlers) NotFound(w http.ResponseWriter, r *http.Request) {
 func (h *Handlers) Forbidden(w http.ResponseWriter, r *http.Request) {
 	h.ErrorStatus(w, r, http.StatusForbidden, "")
 }
+
+// finish ends a button's post: the outcome as a flash, then back to target. An
+// internal error is the error page instead (logged, never shown).
+func (h *Handlers) finish(w http.ResponseWriter, r *http.Request, err error, done, target string) {
+	switch {
+	case err == nil:
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: done})
+	case apperr.CodeOf(err) != apperr.Internal:
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
+	default:
+		h.Fail(w, r, err)
+		return
+	}
+	redirect(w, r, target)
+}
+
+// pageLinks are the next and first pages of a keyset-paged list whose filter
+// is vals (without its cursor).
+func pageLinks(path string, vals map[string]string, next string) (filter map[string]string, nextURL, firstURL string) {
+	filter = map[string]string{}
+	for k, x := range vals {
+		if k != "after" {
+			filter[k] = x
+		}
+	}
+	if next != "" {
+		q := map[string]string{"after": next}
+		for k, x := range filter {
+			q[k] = x
+		}
+		nextURL = views.QueryURL(path, q)
+	}
+	if vals["after"] != "" {
+		firstURL = views.QueryURL(path, filter)
+	}
+	return filter, nextURL, firstURL
+}

@@ -61,22 +61,7 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	for _, c := range list {
 		v.Rows = append(v.Rows, commissionRow(c, now))
 	}
-	filter := map[string]string{}
-	for k, x := range vals {
-		if k != "after" {
-			filter[k] = x
-		}
-	}
-	if next != "" {
-		nq := map[string]string{"after": next}
-		for k, x := range filter {
-			nq[k] = x
-		}
-		v.NextURL = views.QueryURL("/returns", nq)
-	}
-	if vals["after"] != "" {
-		v.FirstURL = views.QueryURL("/returns", filter)
-	}
+	_, v.NextURL, v.FirstURL = pageLinks("/returns", vals, next)
 	h.render(w, r, http.StatusOK, views.CommissionListPage(h.page(w, r, "Service orders", identity.Returns), v))
 }
 
@@ -365,16 +350,8 @@ func (h *Handlers) CommissionAction(act func(wb *workbench.Workbench, r *http.Re
 			h.NotFound(w, r)
 			return
 		}
-		if _, err := act(h.Returns.Bench, r, id); err != nil {
-			if apperr.CodeOf(err) == apperr.Internal {
-				h.Fail(w, r, err)
-				return
-			}
-			h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
-		} else {
-			h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: done})
-		}
-		redirect(w, r, fmt.Sprintf("/returns/commissions/%d", id))
+		_, err := act(h.Returns.Bench, r, id)
+		h.finish(w, r, err, done, fmt.Sprintf("/returns/commissions/%d", id))
 	}
 }
 

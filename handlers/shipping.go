@@ -478,16 +478,7 @@ func (h *Handlers) ShipmentAction(act func(d *desk.Desk, ctx context.Context, id
 			return
 		}
 		s, err := act(h.Ship.Desk, r.Context(), id)
-		if err != nil {
-			if apperr.CodeOf(err) == apperr.Internal {
-				h.Fail(w, r, err)
-				return
-			}
-			h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
-		} else {
-			h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: fmt.Sprintf(done, s.ID)})
-		}
-		redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", id))
+		h.finish(w, r, err, fmt.Sprintf(done, s.ID), fmt.Sprintf("/shipping/shipments/%d", id))
 	}
 }
 

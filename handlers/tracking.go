@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"shipdesk/apperr"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -98,23 +97,9 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	filter := map[string]string{}
-	for k, x := range vals {
-		if k != "after" {
-			filter[k] = x
-		}
-	}
+	var filter map[string]string
+	filter, v.NextURL, v.FirstURL = pageLinks("/tracking", vals, page.Next)
 	v.CSVURL = views.QueryURL("/tracking.csv", filter)
-	if page.Next != "" {
-		next := map[string]string{"after": page.Next}
-		for k, x := range filter {
-			next[k] = x
-		}
-		v.NextURL = views.QueryURL("/tracking", next)
-	}
-	if vals["after"] != "" {
-		v.FirstURL = views.QueryURL("/tracking", filter)
-	}
 	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, "Shipments", identity.Tracking), v))
 }
 
@@ -223,16 +208,7 @@ func (h *Handlers) RefreshNow(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
-	if err := h.Ship.Tracker.RefreshNow(ctx, id); err != nil {
-		if apperr.CodeOf(err) == apperr.Internal {
-			h.Fail(w, r, err)
-			return
-		}
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
-	} else {
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: "Asked the service just now."})
-	}
-	redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", id))
+	h.finish(w, r, h.Ship.Tracker.RefreshNow(ctx, id), "Asked the service just now.", fmt.Sprintf("/shipping/shipments/%d", id))
 }
 
 // timeline groups a shipment's events by package, newest first.
