@@ -335,7 +335,6 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 	return d.db.ShipmentByID(ctx, s.ID)
 }
 
-
 // Reconcile settles an order whose answer was lost by asking the service for
 // shipments with its reference: found means created, none means missing (the
 // clerk may then order again).

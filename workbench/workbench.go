@@ -336,7 +336,6 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.
 	return w.db.CommissionByID(ctx, c.ID)
 }
 
-
 // record stores a commission as the service reports it, with its deadline.
 func (w *Workbench) record(ctx context.Context, id int64, c *returns.Commission) error {
 	raw, err := json.Marshal(c)
