@@ -274,7 +274,7 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	intent := storage.Shipment{
 		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
 		CarrierGroup: f.Offer.CarrierGroup, ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
-		RecipientName: RecipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: &by,
+		RecipientName: RecipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: storage.UserRef(by),
 	}
 	if f.COD {
 		m := codMoney(f)
@@ -575,7 +575,7 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	warnings, _ := json.Marshal(orEmpty(draft.Warnings))
 	defaults, _ := json.Marshal(orEmpty(draft.Defaults))
 	return d.db.SaveDraft(ctx, storage.Draft{DraftID: draft.ID, Reference: draft.ReferenceNumber, Recipient: RecipientName(f.To),
-		Warnings: warnings, Defaults: defaults, Modified: draft.Modified, CreatedBy: &by})
+		Warnings: warnings, Defaults: defaults, Modified: draft.Modified, CreatedBy: storage.UserRef(by)})
 }
 
 func orEmpty[T any](s []T) []T {

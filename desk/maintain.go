@@ -3,8 +3,10 @@ package desk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
+	"shipdesk/client/shipping"
 	"shipdesk/storage"
 )
 
@@ -69,4 +71,50 @@ func (d *Desk) SeedDemo(ctx context.Context) error {
 		}
 	}
 	return d.db.SaveSettings(ctx, storage.ShippingSettings{CODCurrency: "CZK", BankAccount: "19-2000145399", BankCode: "0800", BankCurrency: "CZK"})
+}
+
+// demoRecipients are the people the demo shipments go to.
+var demoRecipients = []shipping.Address{
+	{Firstname: "Jana", Surname: "Nováková", Street: "Masarykova 5", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420 777 123 456", Email: "jana@example.cz"},
+	{Firstname: "Petr", Surname: "Svoboda", Street: "Americká 12", City: "Plzeň", Zip: "301 00", Country: "CZ", Phone: "+420 731 222 333"},
+	{Firstname: "Eva", Surname: "Malá", Street: "Hlavná 8", City: "Košice", Zip: "040 01", Country: "SK", Phone: "+421 905 111 222"},
+}
+
+// SeedDemoOrders orders a few shipments through the service (the sandbox under
+// `make run`) so the lists, the timelines and the reports have something to
+// show. It does nothing when shipments exist.
+func (d *Desk) SeedDemoOrders(ctx context.Context) error {
+	recent, err := d.db.RecentShipments(ctx, 1)
+	if err != nil || len(recent) > 0 {
+		return err
+	}
+	for i, to := range demoRecipients {
+		f, err := d.Blank(ctx)
+		if err != nil {
+			return err
+		}
+		f.To, f.Reference = to, fmt.Sprintf("DEMO-%d", i+1)
+		f.Packages = []Package{{Weight: float64(i + 1), Length: 30, Width: 20, Height: 10}}
+		if i == 0 {
+			f.COD, f.CODValue = true, "1250"
+		}
+		offers, err := d.Offers(ctx, f)
+		if err != nil {
+			return fmt.Errorf("demo offers: %w", err)
+		}
+		for _, o := range offers {
+			if o.Selectable && !o.DeliveryBranchRequired && o.LabelMode == shipping.LabelPrint {
+				f.Offer = Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, CarrierGroup: o.CarrierGroup, Service: o.Service,
+					LabelMode: o.LabelMode, Price: fmt.Sprintf("%.2f %s", o.PriceVAT.Value, o.PriceVAT.Currency)}
+				break
+			}
+		}
+		if f.Offer.ServiceID == 0 {
+			continue
+		}
+		if _, err := d.Place(ctx, f, 0); err != nil {
+			return fmt.Errorf("demo shipment %d: %w", i+1, err)
+		}
+	}
+	return nil
 }

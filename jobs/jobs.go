@@ -200,7 +200,11 @@ func (r *Runner) Labels(ctx context.Context) (Stats, error) {
 				next = &t
 			}
 			if err := r.db.RecordLabelCheck(ctx, s.ID, reply, now, next); err != nil {
-				return st, err
+				r.log.Error("store label check", "shipment", s.ID, "err", err)
+				st.Failed++
+				if err := r.db.PollFailed(ctx, []int64{s.ID}, true, now, r.cfg.LabelEvery, r.cfg.MaxBackoff); err != nil {
+					return st, err
+				}
 			}
 		}
 	}
@@ -242,8 +246,13 @@ func (r *Runner) Tracking(ctx context.Context) (Stats, error) {
 				continue
 			}
 			n, err := r.record(ctx, s.ID, tr, now)
-			if err != nil {
-				return st, err
+			if err != nil { // one bad answer must not stop the others
+				r.log.Error("store tracking", "shipment", s.ID, "err", err)
+				st.Failed++
+				if err := r.db.PollFailed(ctx, []int64{s.ID}, false, now, r.cfg.TrackEvery, r.cfg.MaxBackoff); err != nil {
+					return st, err
+				}
+				continue
 			}
 			st.Events += n
 		}

@@ -327,3 +327,20 @@ func TestDeliveredSeenByLabelCheckStillGetsItsEvents(t *testing.T) {
 		t.Errorf("tracked after the final state: %+v", st)
 	}
 }
+
+// A shipment the carrier has not scanned yet has no events: nothing breaks.
+func TestTrackingWithoutEventsYet(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	s := e.order(1)[0]
+	if e.upstreamEvents(s.Tracking()) != 0 {
+		t.Skip("the sandbox reports events at creation")
+	}
+	st, err := e.runner("one", 100).Tracking(ctx)
+	if err != nil || st.Shipments != 1 || st.Failed != 0 {
+		t.Fatalf("%+v %v", st, err)
+	}
+	if got := e.shipment(s.ID); got.LastCheckedAt == nil || got.PollFailures != 0 {
+		t.Errorf("not recorded: %+v", got)
+	}
+}

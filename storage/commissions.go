@@ -232,7 +232,7 @@ type Upload struct {
 }
 
 // SaveUpload keeps a checked file before it is sent to the service.
-func (db *DB) SaveUpload(ctx context.Context, name, contentType string, data []byte, by int64) (Upload, error) {
+func (db *DB) SaveUpload(ctx context.Context, name, contentType string, data []byte, by *int64) (Upload, error) {
 	sum := sha256.Sum256(data)
 	var u Upload
 	err := sqlxGet(ctx, db, &u, `INSERT INTO uploads (filename, content_type, size, sha256, data, created_by)

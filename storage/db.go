@@ -116,3 +116,12 @@ func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, 
 
 // pqArray passes a Go slice as a PostgreSQL array.
 func pqArray(v any) any { return pq.Array(v) }
+
+// UserRef is the staff member behind a change as a nullable reference; 0 (the
+// system itself, demo data) is none.
+func UserRef(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}

@@ -73,6 +73,9 @@ func (db *DB) RecordLabelCheck(ctx context.Context, id int64, r Reply, now time.
 // skipped), the status, per-package statuses, returned and delivered, and the
 // next update (nil: the shipment has arrived or was cancelled).
 func (db *DB) RecordTracking(ctx context.Context, id int64, status string, returned bool, events []Event, now time.Time, next *time.Time) error {
+	if events == nil {
+		events = []Event{} // a shipment the carrier has not scanned yet
+	}
 	doc, err := json.Marshal(events)
 	if err != nil {
 		return fmt.Errorf("encode events of %d: %w", id, err)

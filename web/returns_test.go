@@ -277,3 +277,30 @@ func TestReturnsRefusesOtherRoles(t *testing.T) {
 func claimAll() storage.Claim {
 	return storage.Claim{Who: "test", Limit: 100, Lease: time.Minute}
 }
+
+// make run's demo data: shipments and commissions made through the sandbox, once.
+func TestDemoDataFillsTheDesks(t *testing.T) {
+	env := apptest.Start(t)
+	ctx := context.Background()
+	for range 2 { // the second round must change nothing
+		if err := env.App.Desk.SeedDemo(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := env.App.Bench.SeedDemo(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shipments, _ := env.App.DB.RecentShipments(ctx, 10)
+	commissions, _, _ := env.App.DB.ListCommissions(ctx, storage.CommissionFilter{})
+	if len(shipments) != 3 || len(commissions) != 2 {
+		t.Errorf("demo data: %d shipments, %d commissions", len(shipments), len(commissions))
+	}
+	for _, s := range shipments {
+		if s.State != storage.StateCreated || s.Tracking() == "" {
+			t.Errorf("demo shipment %d: %s", s.ID, s.State)
+		}
+	}
+}

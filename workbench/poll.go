@@ -3,8 +3,11 @@ package workbench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
+	"shipdesk/client/returns"
+	"shipdesk/desk"
 	"shipdesk/storage"
 )
 
@@ -54,3 +57,40 @@ func (w *Workbench) MaintainOnce(ctx context.Context) {
 
 // SetClock replaces the workbench's clock (tests).
 func (w *Workbench) SetClock(now func() time.Time) { w.now = now }
+
+// demoReceipt is a tiny valid PDF standing in for a scanned receipt.
+const demoReceipt = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+
+// SeedDemo creates two commissions (a warranty claim with its receipt, and a
+// two-way paid repair) when there are none, so `make run` shows a workbench.
+func (w *Workbench) SeedDemo(ctx context.Context) error {
+	list, _, err := w.db.ListCommissions(ctx, storage.CommissionFilter{Limit: 1})
+	if err != nil || len(list) > 0 {
+		return err
+	}
+	if err := w.RefreshProducts(ctx); err != nil {
+		return err
+	}
+	_, models, _, err := w.db.Products(ctx)
+	if err != nil || len(models) < 2 {
+		return err
+	}
+	forms := []Form{
+		{Type: "warranty", TypeID: models[0].TypeID, ModelID: models[0].ID, Fault: "Does not switch on.", Purchase: "2026-09-14",
+			File: &File{Name: "receipt.pdf", Data: []byte(demoReceipt)},
+			Customer: returnsCustomer("Alena Veselá", "alena@example.cz")},
+		{Type: "paid_repair", TypeID: models[1].TypeID, ModelID: models[1].ID, Fault: "Cracked housing.", TwoWay: true,
+			Customer: returnsCustomer("Karel Dvořák", "karel@example.cz")},
+	}
+	for i, f := range forms {
+		f.Key = desk.NewKey()
+		if _, err := w.Create(ctx, f, 0); err != nil {
+			return fmt.Errorf("demo commission %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+func returnsCustomer(name, email string) returns.Customer {
+	return returns.Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
+}

@@ -213,7 +213,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	token := ""
 	if f.File != nil { // a new file replaces one kept from an earlier attempt
 		ctype, _ := SniffProof(f.File.Data)
-		up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, by)
+		up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by))
 		if err != nil {
 			return res, err
 		}
@@ -247,7 +247,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 			PurchaseDate: f.Purchase, Fault: f.Fault}}
 	raw, _ := json.Marshal(req)
 	intent := storage.Commission{RequestKey: f.Key, Reference: req.Reference, Type: f.Type, CustomerName: f.Customer.Name,
-		CustomerEmail: f.Customer.Email, ProductLabel: product, TwoWay: f.TwoWay, Request: raw, CreatedBy: &by}
+		CustomerEmail: f.Customer.Email, ProductLabel: product, TwoWay: f.TwoWay, Request: raw, CreatedBy: storage.UserRef(by)}
 	if res.UploadID != 0 {
 		intent.UploadID = &res.UploadID
 	}

@@ -71,6 +71,15 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		if err := a.Desk.SeedDemo(ctx); err != nil {
 			return fmt.Errorf("demo shipping data: %w", err)
 		}
+		// Demo orders go through the service; against a real one, keep the data local.
+		if clients.Config.Sandbox {
+			if err := a.Desk.SeedDemoOrders(ctx); err != nil {
+				log.Warn("demo shipments", "err", err)
+			}
+			if err := a.Bench.SeedDemo(ctx); err != nil {
+				log.Warn("demo commissions", "err", err)
+			}
+		}
 	}
 
 	ln, err := net.Listen("tcp", c.Addr)
