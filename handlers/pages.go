@@ -6,21 +6,12 @@ import (
 	"time"
 
 	"shipdesk/i18n"
-	"shipdesk/identity"
 	"shipdesk/views"
 )
 
 // Home shows the areas the signed-in role may use.
 func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, views.Home(h.page(w, r, i18n.T(r.Context(), "home.title"), "")))
-}
-
-// AreaPage is the landing page of an area.
-func (h *Handlers) AreaPage(a identity.Area) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		title := i18n.T(r.Context(), "area."+string(a)+".title")
-		h.render(w, r, http.StatusOK, views.Area(h.page(w, r, title, a)))
-	}
 }
 
 // Healthz says the process is up.

@@ -40,11 +40,6 @@ var en = map[string]string{
 	"home.reports":  "Shipments per day, status and carrier, and what failed.",
 	"home.users":    "Add staff, reset passwords, disable accounts.",
 
-	"area.shipping.title": "Shipping",
-	"area.tracking.title": "Tracking",
-	"area.returns.title":  "Returns",
-	"area.reports.title":  "Reports",
-
 	"home.connection":         "Is the shipping service reachable and are the keys valid?",
 	"sandbox.advance":         "Simulated time:",
 	"sandbox.15m":             "+15 min",
@@ -74,7 +69,6 @@ var en = map[string]string{
 	"connection.no_failures":  "No errors since start.",
 	"connection.when":         "When",
 	"connection.error":        "Error",
-	"area.empty":              "Nothing here yet.",
 
 	"users.title":         "Users",
 	"users.heading":       "Staff accounts",
