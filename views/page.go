@@ -1,5 +1,7 @@
 // Package views renders every page and fragment with templ. Components take plain
-// view models built by the handlers, and read all text from the i18n catalog.
+// view models built by the handlers. The shell (layout, sign-in, users, errors,
+// connection) reads its text from the i18n catalog; the desks' pages (shipping,
+// tracking, returns) are still written in English in their templates.
 package views
 
 import (
