@@ -93,6 +93,9 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 		t.Fatalf("print queue: %q", rows)
 	}
 	tab.screenshot("print-queue")
+	// Printing opens the PDF in another tab; this one reloads to an empty queue.
+	tab.Click(`[data-testid=print-selected]`)
+	tab.WaitText(`main`, "No labels waiting")
 }
 
 // A label-free shipment shows its hand-over code once the carrier has it.
