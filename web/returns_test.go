@@ -304,3 +304,25 @@ func TestDemoDataFillsTheDesks(t *testing.T) {
 		}
 	}
 }
+
+// A good file survives a form that needs fixing elsewhere.
+func TestProofIsKeptWhileOtherFieldsAreFixed(t *testing.T) {
+	env, b := benchEnv(t)
+	form := commissionForm(t, env)
+	form["fault"] = ""
+	resp := postMultipart(t, env, b, form, "receipt.pdf", pdfBytes)
+	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="fault-error"`) || !strings.Contains(resp.Body, `data-testid="kept-file"`) {
+		t.Fatalf("first attempt: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	kept := regexp.MustCompile(`name="upload_id" value="(\d+)"`).FindStringSubmatch(resp.Body)
+	if kept == nil {
+		t.Fatal("the kept file is not in the form")
+	}
+	form["fault"], form["upload_id"] = "Still broken.", kept[1]
+	if resp := postMultipart(t, env, b, form, "", nil); resp.StatusCode != 303 {
+		t.Fatalf("second attempt without choosing the file again: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if n := countCalls(env, "commissions/upload-file"); n != 1 {
+		t.Errorf("%d uploads", n)
+	}
+}

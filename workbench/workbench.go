@@ -199,8 +199,16 @@ type Result struct {
 // earlier attempt uploaded), records the intent and creates the commission.
 func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error) {
 	res := Result{UploadID: f.UploadID}
-	if err := invalid(f.Check()); err != nil {
-		return res, err
+	if problems := f.Check(); len(problems) > 0 {
+		// A good file is kept even when other fields need fixing: the agent
+		// does not have to choose it again.
+		if f.File != nil && problems["proof"] == "" {
+			ctype, _ := SniffProof(f.File.Data)
+			if up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by)); err == nil {
+				res.UploadID = up.ID
+			}
+		}
+		return res, invalid(problems)
 	}
 	if existing, err := w.db.CommissionByKey(ctx, f.Key); err == nil {
 		res.Commission = existing
