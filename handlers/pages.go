@@ -6,12 +6,31 @@ import (
 	"time"
 
 	"shipdesk/i18n"
+	"shipdesk/identity"
 	"shipdesk/views"
 )
 
-// Home shows the areas the signed-in role may use.
+// Home shows the areas the signed-in role may use and what needs attention in
+// them today.
 func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, views.Home(h.page(w, r, i18n.T(r.Context(), "home.title"), "")))
+	ctx := r.Context()
+	var alerts []views.Alert
+	if a, err := h.Ship.DB.Attention(ctx, time.Now()); err != nil {
+		h.Log.Warn("attention counts", "err", err) // the home page works without them
+	} else {
+		role := identity.From(ctx).Role
+		add := func(area identity.Area, n int, key, href string) {
+			if n > 0 && role.May(area) {
+				alerts = append(alerts, views.Alert{Text: i18n.T(ctx, key, n), Href: href})
+			}
+		}
+		add(identity.Shipping, a.ToPrint, "home.attention.to_print", "/shipping/print")
+		add(identity.Tracking, a.Unsettled, "home.attention.unsettled", "/tracking?status=UNKNOWN")
+		add(identity.Tracking, a.LabelsFailed, "home.attention.labels_failed", "/tracking?status=LABEL_FAILED")
+		add(identity.Returns, a.ClaimsOverdue, "home.attention.claims_overdue", "/returns?type=warranty")
+		add(identity.Returns, a.ClaimsDue, "home.attention.claims_due", "/returns?type=warranty")
+	}
+	h.render(w, r, http.StatusOK, views.Home(h.page(w, r, i18n.T(ctx, "home.title"), ""), alerts))
 }
 
 // Healthz says the process is up.

@@ -67,3 +67,25 @@ GROUP BY d ORDER BY d`, from, to); err != nil {
 	}
 	return r, nil
 }
+
+// Attention counts what someone should look at today.
+type Attention struct {
+	ToPrint       int `db:"to_print"`       // labels ready and not printed
+	Unsettled     int `db:"unsettled"`      // orders whose outcome is open or that were not created
+	LabelsFailed  int `db:"labels_failed"`  // of the last 30 days, not yet delivered or cancelled
+	ClaimsDue     int `db:"claims_due"`     // warranty claims with 5 days or fewer left
+	ClaimsOverdue int `db:"claims_overdue"` // warranty claims past their 30 days
+}
+
+// Attention reads the home page's counts; each is an index lookup.
+func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
+	var a Attention
+	err := sqlxGet(ctx, db, &a, `SELECT
+    (SELECT count(*) FROM shipments WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL) AS to_print,
+    (SELECT count(*) FROM shipments WHERE state IN ('ordering', 'unknown', 'missing')) AS unsettled,
+    (SELECT count(*) FROM shipments WHERE label_status = 'FAILED' AND created_at > $1::timestamptz - interval '30 days'
+        AND cancelled_at IS NULL AND status <> 'DELIVERED') AS labels_failed,
+    (SELECT count(*) FROM commissions WHERE deadline_at >= $1 AND deadline_at < $1::timestamptz + interval '6 days') AS claims_due,
+    (SELECT count(*) FROM commissions WHERE deadline_at < $1) AS claims_overdue`, now)
+	return a, wrapf(err, "attention counts")
+}

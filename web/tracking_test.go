@@ -200,3 +200,19 @@ func TestTrackingRefusesOtherRoles(t *testing.T) {
 		t.Error("agents see the scan box")
 	}
 }
+
+func TestHomeSaysWhatNeedsAttention(t *testing.T) {
+	env, b := deskEnv(t)
+	placed(t, env, b, 2)
+	env.Sandbox.Advance(20 * time.Minute)
+	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if body := b.Get("/").Body; !strings.Contains(body, "Labels ready to print: 2") || !strings.Contains(body, `href="/shipping/print"`) {
+		t.Errorf("clerk's home: %s", problemsOf(body))
+	}
+	// Agents see no shipping counts; a quiet day shows no box at all.
+	if body := env.SignedIn(identity.Agent).Get("/").Body; strings.Contains(body, `data-testid="attention"`) {
+		t.Error("an agent sees shipping counts")
+	}
+}
