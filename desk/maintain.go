@@ -16,23 +16,9 @@ const (
 	pointsMaxAge = 24 * time.Hour  // the parcel-point cache is refreshed daily
 )
 
-// Maintain settles unknown orders and keeps the parcel-point cache fresh until
-// ctx ends. Several instances may run it: reconciliation and upserts are safe
-// to repeat.
-func (d *Desk) Maintain(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		d.MaintainOnce(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// MaintainOnce is one round of Maintain.
+// MaintainOnce settles unknown orders and keeps the parcel-point cache fresh
+// (the pollers in jobs call it each round). Several instances may run it:
+// reconciliation and upserts are safe to repeat.
 func (d *Desk) MaintainOnce(ctx context.Context) {
 	if err := d.ReconcileAll(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
 		d.log.Warn("reconcile orders", "err", err)

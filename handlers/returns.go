@@ -87,14 +87,14 @@ func (h *Handlers) NewCommission(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, status int, f views.Form, kept int64) {
 	ctx := r.Context()
-	types, models, _, err := h.Returns.DB.Products(ctx)
+	types, models, err := h.Returns.DB.Products(ctx)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
 	}
 	if len(types) == 0 { // first use: load the lists now
 		if err := h.Returns.Bench.RefreshProducts(ctx); err == nil {
-			types, models, _, _ = h.Returns.DB.Products(ctx)
+			types, models, _ = h.Returns.DB.Products(ctx)
 		}
 	}
 	v := views.NewCommission{Form: f}
@@ -233,7 +233,7 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		return
 	}
 	v := views.CommissionView{CommissionRow: commissionRow(c, time.Now()), Reference: c.Reference, Email: c.CustomerEmail, Error: c.Error,
-		NoteForm: note, MessageForm: message, TwoWay: c.TwoWay}
+		NoteForm: note, MessageForm: message}
 	if c.LastSyncedAt != nil {
 		v.LastSynced = views.FormatTime(*c.LastSyncedAt)
 	}
@@ -266,7 +266,7 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 	}
 	if c.State == storage.StateCreated {
 		for _, to := range workbench.Moves[c.Status] {
-			v.Moves = append(v.Moves, moveButton(to, c.TwoWay))
+			v.Moves = append(v.Moves, moveButton(to))
 		}
 	}
 	h.render(w, r, status, views.CommissionPage(h.page(w, r, orDefault(c.Number, "Commission"), identity.Returns), v))
@@ -279,7 +279,7 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func moveButton(to string, twoWay bool) views.MoveButton {
+func moveButton(to string) views.MoveButton {
 	switch to {
 	case "processing":
 		return views.MoveButton{To: to, Label: "Start processing", Hint: "The goods are here."}

@@ -304,14 +304,15 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		return
 	}
 	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems, Message: st.message}, Compared: st.compared,
-		PickupQuery: firstNonEmpty(r.PostFormValue("pickup_q"), h.senderTown(ctx, f.SenderID)), DeliveryQuery: firstNonEmpty(r.PostFormValue("delivery_q"), f.To.City)}
-	fromCountry := ""
+		DeliveryQuery: firstNonEmpty(r.PostFormValue("delivery_q"), f.To.City)}
+	fromCountry, fromTown := "", ""
 	for _, s := range senders {
 		v.Senders = append(v.Senders, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + " — " + s.City})
 		if s.ID == f.SenderID {
-			fromCountry = s.Country
+			fromCountry, fromTown = s.Country, s.City
 		}
 	}
+	v.PickupQuery = firstNonEmpty(r.PostFormValue("pickup_q"), fromTown)
 	for i, rc := range recipients {
 		if i == 12 {
 			break
@@ -329,7 +330,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	}
 	for _, o := range st.offers {
 		row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Group: o.CarrierGroup, Service: o.Service,
-			Price: money(o.Price), PriceVAT: money(o.PriceVAT), PickupDate: o.PickupDate, Delivery: o.DeliveryDate,
+			Price: money(o.Price), PriceVAT: money(o.PriceVAT), Delivery: o.DeliveryDate,
 			LabelMode: o.LabelMode, LabelModeText: views.LabelModeText(o.LabelMode), DeliveryRequired: o.DeliveryBranchRequired,
 			Selectable: o.Selectable, Reason: o.Reason, Chosen: o.ServiceID == f.Offer.ServiceID}
 		if !row.Selectable && row.Reason == "" {
@@ -430,7 +431,7 @@ func needsRefresh(s storage.Shipment) bool {
 }
 
 func shipmentView(s storage.Shipment) views.ShipmentView {
-	v := views.ShipmentView{ShipmentRow: shipmentRow(s), City: s.RecipientCity, LabelLess: s.LabelLess, Error: s.Error,
+	v := views.ShipmentView{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Error: s.Error,
 		Cancelled: s.CancelledAt != nil || s.Status == shipping.StatusCancelled, LabelModeText: views.LabelModeText(s.LabelMode)}
 	if s.CODValue != nil && s.CODCurrency != nil {
 		v.COD = strconv.FormatFloat(*s.CODValue, 'f', -1, 64) + " " + *s.CODCurrency

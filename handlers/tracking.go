@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -76,12 +77,11 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Groups: []views.Option{all},
 		Sorts: []views.Option{{Value: "new", Label: "Newest first"}, {Value: "old", Label: "Oldest first"}, {Value: "recipient", Label: "Recipient A–Z"}}}
 	if err != nil {
-		if strings.Contains(err.Error(), "cursor") {
-			v.FilterErr = "This page link is damaged: start from the first page."
-		} else {
+		if !apperr.Is(err, apperr.Invalid) {
 			h.Fail(w, r, err)
 			return
 		}
+		v.FilterErr = apperr.MessageOf(err, "")
 	}
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: statusFilterText(s)})

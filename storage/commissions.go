@@ -307,19 +307,37 @@ ON CONFLICT (id) DO UPDATE SET type_id = EXCLUDED.type_id, brand = EXCLUDED.bran
 	})
 }
 
-// Products reads the cached lists and when they were refreshed (nil: never).
-func (db *DB) Products(ctx context.Context) ([]ProductType, []ProductModel, *time.Time, error) {
+// Products reads the cached lists.
+func (db *DB) Products(ctx context.Context) ([]ProductType, []ProductModel, error) {
 	var types []ProductType
 	var models []ProductModel
-	var at *time.Time
 	if err := sqlxSelect(ctx, db, &types, `SELECT id, name FROM product_types ORDER BY name`); err != nil {
-		return nil, nil, nil, fmt.Errorf("product types: %w", err)
+		return nil, nil, fmt.Errorf("product types: %w", err)
 	}
 	if err := sqlxSelect(ctx, db, &models, `SELECT id, type_id, brand, name FROM product_models ORDER BY brand, name`); err != nil {
-		return nil, nil, nil, fmt.Errorf("product models: %w", err)
+		return nil, nil, fmt.Errorf("product models: %w", err)
 	}
-	if err := sqlxGet(ctx, db, &at, `SELECT min(refreshed_at) FROM product_types`); err != nil {
-		return nil, nil, nil, fmt.Errorf("product age: %w", err)
+	return types, models, nil
+}
+
+// ProductsRefreshed is when the product lists were last loaded (nil: never).
+func (db *DB) ProductsRefreshed(ctx context.Context) (*time.Time, error) {
+	var at *time.Time
+	err := sqlxGet(ctx, db, &at, `SELECT min(refreshed_at) FROM product_types`)
+	return at, wrapf(err, "product lists' age")
+}
+
+// ProductOf finds a cached model with its type; a model of another type is
+// not found.
+func (db *DB) ProductOf(ctx context.Context, typeID, modelID int64) (ProductType, ProductModel, error) {
+	var row struct {
+		ProductModel
+		TypeName string `db:"type_name"`
 	}
-	return types, models, at, nil
+	err := sqlxGet(ctx, db, &row, `SELECT m.id, m.type_id, m.brand, m.name, t.name AS type_name
+FROM product_models m JOIN product_types t ON t.id = m.type_id WHERE m.id = $1 AND m.type_id = $2`, modelID, typeID)
+	if err != nil {
+		return ProductType{}, ProductModel{}, wrapf(notFound(err, "Model %d of type %d is not known.", modelID, typeID), "product %d", modelID)
+	}
+	return ProductType{ID: row.TypeID, Name: row.TypeName}, row.ProductModel, nil
 }

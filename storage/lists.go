@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"shipdesk/apperr"
 )
 
 // ListFilter selects shipments for the list, the CSV export and the reports.
@@ -95,14 +97,15 @@ func encodeCursor(sort string, s Shipment) string {
 }
 
 func decodeCursor(s string) (cursor, error) {
+	damaged := apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return cursor{}, fmt.Errorf("bad page cursor")
+		return cursor{}, damaged
 	}
 	id, key, ok := strings.Cut(string(raw), ":")
 	n, err := strconv.ParseInt(id, 10, 64)
 	if !ok || err != nil {
-		return cursor{}, fmt.Errorf("bad page cursor")
+		return cursor{}, damaged
 	}
 	c := cursor{id: n, text: key}
 	if us, err := strconv.ParseInt(key, 10, 64); err == nil {

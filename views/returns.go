@@ -59,7 +59,6 @@ type CommissionView struct {
 	Serial      string
 	Purchase    string
 	Fault       string
-	TwoWay      bool
 	History     []HistoryRow
 	Activities  []ActivityRow
 	Files       []KeptFile

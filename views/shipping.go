@@ -19,7 +19,6 @@ type OfferRow struct {
 	Carrier, Group   string
 	Service          string
 	Price, PriceVAT  string
-	PickupDate       string
 	Delivery         string
 	LabelMode        string
 	LabelModeText    string
@@ -76,7 +75,6 @@ type ShipmentView struct {
 	ShipmentRow
 	City          string
 	COD           string
-	LabelLess     bool
 	Packages      []PackageView
 	Error         string
 	LastChecked   string

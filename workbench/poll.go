@@ -47,7 +47,7 @@ func (w *Workbench) MaintainOnce(ctx context.Context) {
 			w.log.Warn("reconcile commission", "commission", c.ID, "err", err)
 		}
 	}
-	_, _, at, err := w.db.Products(ctx)
+	at, err := w.db.ProductsRefreshed(ctx)
 	if err == nil && (at == nil || w.now().Sub(*at) > 24*time.Hour) {
 		if err := w.RefreshProducts(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			w.log.Warn("refresh products", "err", err)
@@ -71,7 +71,7 @@ func (w *Workbench) SeedDemo(ctx context.Context) error {
 	if err := w.RefreshProducts(ctx); err != nil {
 		return err
 	}
-	_, models, _, err := w.db.Products(ctx)
+	_, models, err := w.db.Products(ctx)
 	if err != nil || len(models) < 2 {
 		return err
 	}

@@ -65,19 +65,18 @@ type File struct {
 
 // Form is the new-commission form.
 type Form struct {
-	Key         string
-	Type        string
-	Customer    returns.Customer
-	TypeID      int64
-	ModelID     int64
-	Serial      string
-	Purchase    string
-	Fault       string
-	TwoWay      bool
-	Reference   string
-	UploadID    int64 // a proof kept from an earlier attempt of this form
-	File        *File
-	ProductName string // "Brand Model", filled from the cache
+	Key       string
+	Type      string
+	Customer  returns.Customer
+	TypeID    int64
+	ModelID   int64
+	Serial    string
+	Purchase  string
+	Fault     string
+	TwoWay    bool
+	Reference string
+	UploadID  int64 // a proof kept from an earlier attempt of this form
+	File      *File
 }
 
 var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -298,23 +297,14 @@ func reference(f Form) string {
 }
 
 func (w *Workbench) productName(ctx context.Context, typeID, modelID int64) (string, error) {
-	types, models, _, err := w.db.Products(ctx)
+	t, m, err := w.db.ProductOf(ctx, typeID, modelID)
+	if apperr.Is(err, apperr.NotFound) {
+		return "", invalid(Problems{"model_id": "Choose a model of the chosen type from the list."})
+	}
 	if err != nil {
 		return "", err
 	}
-	for _, m := range models {
-		if m.ID == modelID {
-			if m.TypeID != typeID {
-				return "", invalid(Problems{"model_id": "This model is not of the chosen type."})
-			}
-			for _, t := range types {
-				if t.ID == typeID {
-					return ModelName(m.Brand, m.Name) + " (" + t.Name + ")", nil
-				}
-			}
-		}
-	}
-	return "", invalid(Problems{"model_id": "Choose a model from the list."})
+	return ModelName(m.Brand, m.Name) + " (" + t.Name + ")", nil
 }
 
 // send creates the recorded commission and stores what happened.

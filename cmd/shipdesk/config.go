@@ -109,6 +109,20 @@ func openDB(ctx context.Context, c Config) (*storage.DB, error) {
 	return db, nil
 }
 
+// openMigratedDB opens the database and refuses one whose migrations are not
+// all applied (commands other than serve --migrate and migrate itself).
+func openMigratedDB(ctx context.Context, c Config) (*storage.DB, error) {
+	db, err := openDB(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.CheckMigrated(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // sessionKey returns SESSION_KEY, or a key generated once and kept in the var
 // directory (fine for one instance; several instances must share SESSION_KEY).
 func sessionKey(c Config, log *slog.Logger) ([]byte, error) {

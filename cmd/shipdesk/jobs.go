@@ -46,14 +46,11 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return errors.New("SHIPPING_BASE_URL is required: the pollers must follow the service the dashboard uses (serve runs them itself with the in-process sandbox)")
 	}
 	log := newLogger(c, stderr)
-	db, err := openDB(ctx, c)
+	db, err := openMigratedDB(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.CheckMigrated(ctx); err != nil {
-		return err
-	}
 	clients, stop, err := connectUpstream(u, log)
 	if err != nil {
 		return err

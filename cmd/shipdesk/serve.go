@@ -88,11 +88,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "shipdesk is serving on http://%s/\n", ln.Addr())
 	go pruneLoop(ctx, db, log)
-	if j.Run { // settle unknown orders, keep parcel points fresh, poll labels and tracking
+	if j.Run { // settle unknown orders, keep caches fresh, poll labels, tracking, commissions
 		go a.Jobs.Run(ctx)
-	} else {
-		go a.Desk.Maintain(ctx, time.Minute)
-	}
+	} // else `shipdesk jobs` runs them
 	return serveHTTP(ctx, ln, a.Handler, log)
 }
 

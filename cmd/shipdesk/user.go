@@ -33,14 +33,11 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	db, err := openDB(ctx, c)
+	db, err := openMigratedDB(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.CheckMigrated(ctx); err != nil {
-		return err
-	}
 	accounts, err := staff.New(db, staff.Config{})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,7 +146,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := &problems{}
-	if !contains(Types, req.Type) {
+	if !slices.Contains(Types, req.Type) {
 		p.add("type", "The type must be one of %s", strings.Join(Types, ", "))
 	}
 	if req.Customer == nil {
@@ -257,10 +258,10 @@ func (s *Service) edit(w http.ResponseWriter, r *http.Request) {
 	wantsShipment := req.ShipmentToCustomer != nil && *req.ShipmentToCustomer
 	if req.Status != "" {
 		switch {
-		case !contains(States, req.Status):
+		case !slices.Contains(States, req.Status):
 			p.add("status", "Unknown status %q: use one of %s", req.Status, strings.Join(States, ", "))
 		case req.Status == c.Status:
-		case !contains(moves[c.Status], req.Status):
+		case !slices.Contains(moves[c.Status], req.Status):
 			p.add("status", "A commission in state %s cannot move to %s", c.Status, req.Status)
 		case req.Status == "outgoing" && !wantsShipment:
 			p.add("shipment_to_customer", "Moving to outgoing orders the shipment to the customer: set shipment_to_customer to true")
@@ -350,10 +351,10 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	p := &problems{}
 	status, typ := q.Get("status"), q.Get("type")
-	if status != "" && !contains(States, status) {
+	if status != "" && !slices.Contains(States, status) {
 		p.add("status", "Unknown status %q", status)
 	}
-	if typ != "" && !contains(Types, typ) {
+	if typ != "" && !slices.Contains(Types, typ) {
 		p.add("type", "Unknown type %q", typ)
 	}
 	var from, to string
@@ -497,15 +498,6 @@ func intParam(p *problems, v, name string, def, hi int) int {
 		return def
 	}
 	return n
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 var errUnauthorized = apijson.Fail(http.StatusUnauthorized, "Missing or invalid API key (x-apikey)")

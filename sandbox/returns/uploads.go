@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"shipdesk/sandbox/apijson"
@@ -119,7 +120,7 @@ func (s *Service) accept(w http.ResponseWriter, acct int, name string, data []by
 		p.add("file", "The file is empty")
 	case ct == "":
 		p.add("file", "Only PDF, JPEG and PNG files are accepted (the content is none of them)")
-	case !contains(exts, ext):
+	case !slices.Contains(exts, ext):
 		p.add("file", "The file is a %s but its name %q says otherwise", ct, name)
 	}
 	if name == "" || name == "." || len(name) > 200 {

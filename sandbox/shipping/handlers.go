@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -452,7 +453,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 		if (!from.IsZero() && day.Before(from)) || (!to.IsZero() && day.After(to)) {
 			continue
 		}
-		if status != "" && !contains(listStatus[status], s.status(sh, now)) {
+		if status != "" && !slices.Contains(listStatus[status], s.status(sh, now)) {
 			continue
 		}
 		match = append(match, sh)
@@ -487,13 +488,26 @@ func intParam(p *problems, v, name string, def, lo, hi int) int {
 	return n
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// lockOwned is the start of the operations that need a valid key and act on the
+// account's own shipments (label, storno, manifest): on success the service is
+// locked and the caller unlocks.
+func (s *Service) lockOwned(w http.ResponseWriter, r *http.Request) (*account, numbersReq, []*shipment, time.Time, bool) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return nil, numbersReq{}, nil, time.Time{}, false
 	}
-	return false
+	req, ok := s.numbers(w, r, MaxBatch)
+	if !ok {
+		return nil, req, nil, time.Time{}, false
+	}
+	s.mu.Lock()
+	list, ok := s.owned(w, acct, req.Shipments)
+	if !ok {
+		s.mu.Unlock()
+		return nil, req, nil, time.Time{}, false
+	}
+	return acct, req, list, s.clock.Now(), true
 }
 
 // owned finds the account's shipments; anything unknown or another account's is
@@ -519,20 +533,8 @@ func clip(s string) string {
 }
 
 func (s *Service) label(w http.ResponseWriter, r *http.Request) {
-	acct := s.accountOf(r)
-	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
-		return
-	}
-	req, ok := s.numbers(w, r, MaxBatch)
+	_, _, list, now, ok := s.lockOwned(w, r)
 	if !ok {
-		return
-	}
-	s.mu.Lock()
-	now := s.clock.Now()
-	list, ok := s.owned(w, acct, req.Shipments)
-	if !ok {
-		s.mu.Unlock()
 		return
 	}
 	var pages []labelpdf.Page
@@ -628,22 +630,11 @@ func printAddr(a address) labelpdf.Address {
 }
 
 func (s *Service) storno(w http.ResponseWriter, r *http.Request) {
-	acct := s.accountOf(r)
-	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
-		return
-	}
-	req, ok := s.numbers(w, r, MaxBatch)
+	_, req, list, now, ok := s.lockOwned(w, r)
 	if !ok {
 		return
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.clock.Now()
-	list, ok := s.owned(w, acct, req.Shipments)
-	if !ok {
-		return
-	}
 	var errs []apijson.FieldError
 	for i, sh := range list {
 		if st := s.status(sh, now); st != "CREATED" && st != "EXPORTED" {
@@ -662,20 +653,8 @@ func (s *Service) storno(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
-	acct := s.accountOf(r)
-	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
-		return
-	}
-	req, ok := s.numbers(w, r, MaxBatch)
+	acct, _, list, now, ok := s.lockOwned(w, r)
 	if !ok {
-		return
-	}
-	s.mu.Lock()
-	now := s.clock.Now()
-	list, ok := s.owned(w, acct, req.Shipments)
-	if !ok {
-		s.mu.Unlock()
 		return
 	}
 	m := labelpdf.Manifest{Account: acct.Contacts[0].Company, Sender: printAddr(acct.Contacts[0].address), Date: now}
