@@ -4,7 +4,10 @@
 package app
 
 import (
+	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/handlers"
 	"shipdesk/jobs"
+	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
 	"shipdesk/storage"
 	"shipdesk/upstream"
@@ -35,6 +39,19 @@ type Options struct {
 	Jobs jobs.Config
 	// MetricsToken lets a scraper read /metrics; empty: managers only.
 	MetricsToken string
+	// KnownCarriers fill the carrier table where it knows nothing yet: the
+	// sandbox's carriers in sandbox mode (see SandboxCarriers).
+	KnownCarriers []storage.Carrier
+}
+
+// SandboxCarriers are the in-process sandbox's carriers for the carrier table.
+func SandboxCarriers(facts []sandboxshipping.CarrierFact) []storage.Carrier {
+	out := make([]storage.Carrier, 0, len(facts))
+	for _, f := range facts {
+		out = append(out, storage.Carrier{Code: f.Code, Name: f.Name, LabelFree: sql.NullBool{Valid: true, Bool: f.LabelFree},
+			CODPackages: f.CODPackages})
+	}
+	return out
 }
 
 // App is the assembled dashboard.
@@ -75,6 +92,13 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
 	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream,
 		Desk: desk.New(db, o.Upstream.Shipping, o.Upstream.Cart, log)}
+	if len(o.KnownCarriers) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.Desk.SeedCarriers(ctx, o.KnownCarriers); err != nil {
+			return nil, fmt.Errorf("assemble app: %w", err)
+		}
+	}
 	if o.RefreshAfter == 0 {
 		o.RefreshAfter = 3 * time.Second
 	}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,8 +114,9 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
 	}
 	sh := d.shipment(f, from)
 	sh.Carrier, sh.ServiceID, sh.DeliveryBranch, sh.LabelLess = "", 0, "", false
-	if f.COD { // rates need only the value
-		sh.Services = []shipping.Service{shipping.COD(shipping.ServiceCOD{Value: codMoney(f)})}
+	if f.COD { // rates need only the value; insurance stays, it is priced in the offers
+		sh.Services = slices.DeleteFunc(sh.Services, func(s shipping.Service) bool { return s.Code == shipping.ServiceCodeCOD })
+		sh.Services = append(sh.Services, shipping.COD(shipping.ServiceCOD{Value: codMoney(f)}))
 	}
 	var rates []shipping.Rate
 	if f.Handover == HandoverPoint {
@@ -125,14 +127,12 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
 	if err != nil {
 		return nil, UpstreamError("compare offers", err)
 	}
-	groups := map[string]string{}
+	seen := make([]string, 0, len(rates))
 	for _, r := range rates {
-		if r.CarrierGroup != "" {
-			groups[r.Carrier] = r.CarrierGroup
-		}
+		seen = append(seen, r.Carrier)
 	}
-	if err := d.db.RememberCarriers(ctx, groups); err != nil {
-		d.log.Warn("remember carrier groups", "err", err) // only the lists' grouping suffers
+	if err := d.db.SeeCarriers(ctx, seen); err != nil {
+		d.log.Warn("remember carriers", "err", err) // only the carrier table's list suffers
 	}
 	SortOffers(rates, f.Sort)
 	return rates, nil
@@ -180,15 +180,15 @@ func (d *Desk) pointOffers(ctx context.Context, sh shipping.Shipment) ([]shippin
 	return out, nil
 }
 
-// SortOffers orders offers by price (default), delivery date or carrier group;
+// SortOffers orders offers by price (default), delivery date or carrier;
 // unselectable offers go last.
 func SortOffers(rates []shipping.Rate, by string) {
 	key := func(r shipping.Rate) string {
 		switch by {
 		case "delivery":
 			return r.DeliveryDate
-		case "group":
-			return r.CarrierGroup + " " + r.Carrier
+		case "carrier":
+			return r.Carrier
 		}
 		return ""
 	}
@@ -207,6 +207,12 @@ func SortOffers(rates []shipping.Rate, by string) {
 func codMoney(f Form) shipping.Money {
 	v, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
 	return shipping.Money{Value: v, Currency: f.CODCurrency}
+}
+
+// insuredMoney is the insured value; the shop insures in crowns.
+func insuredMoney(f Form) shipping.Money {
+	v, _ := strconv.ParseFloat(strings.Replace(f.InsuredValue, ",", ".", 1), 64)
+	return shipping.Money{Value: v, Currency: "CZK"}
 }
 
 // reference is what identifies the shipment at the service: the clerk's, or
@@ -246,6 +252,9 @@ func (d *Desk) shipment(f Form, from storage.Sender) shipping.Shipment {
 			BankAccount: strings.ReplaceAll(f.BankAccount, " ", ""), BankCode: f.BankCode,
 			BankVariable: f.BankVariable, BankCurrency: f.BankCurrency})}
 	}
+	if f.Insure {
+		sh.Services = append(sh.Services, shipping.Insurance(insuredMoney(f)))
+	}
 	return sh
 }
 
@@ -257,6 +266,7 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	if err != nil {
 		return storage.Shipment{}, err
 	}
+	f.Carrier = d.carrier(ctx, f.Offer.Carrier)
 	if err := invalid(f.CheckForOrder(from.Country)); err != nil {
 		return storage.Shipment{}, err
 	}
@@ -273,12 +283,16 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	}
 	intent := storage.Shipment{
 		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
-		CarrierGroup: f.Offer.CarrierGroup, ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
+		ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
 		RecipientName: RecipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: storage.UserRef(by),
 	}
 	if f.COD {
 		m := codMoney(f)
 		intent.CODValue, intent.CODCurrency = &m.Value, &m.Currency
+	}
+	if f.Insure {
+		m := insuredMoney(f)
+		intent.InsuredValue = &m.Value
 	}
 	s, fresh, err := d.db.BeginOrder(ctx, intent)
 	if err != nil || !fresh {
@@ -313,7 +327,8 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 	created, err := d.ship.Create(ctx, order)
 	switch {
 	case err == nil:
-		r := ReplyOf(created.Shipments[0], &created.Order)
+		r := ReplyOf(created.Shipments[0])
+		r.OrderToken, r.OrderNumber = created.OrderToken, created.OrderNumber
 		if err := d.db.RecordCreated(ctx, s.ID, r, d.now()); err != nil {
 			return s, err
 		}
@@ -349,7 +364,7 @@ func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error
 	}
 	for _, si := range page.Shipments {
 		if si.Reference == s.Reference {
-			if err := d.db.RecordCreated(ctx, id, ReplyOf(si, si.Order), d.now()); err != nil {
+			if err := d.db.RecordCreated(ctx, id, ReplyOf(si), d.now()); err != nil {
 				return s, err
 			}
 			d.log.Info("order reconciled: created", "shipment", id, "tracking", si.TrackingNumber)
@@ -393,12 +408,10 @@ func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, erro
 	return d.send(ctx, s, order)
 }
 
-// ReplyOf is what we keep of the service's view of a shipment.
-func ReplyOf(si shipping.ShipmentInfo, o *shipping.OrderRef) storage.Reply {
+// ReplyOf is what we keep of the service's view of a shipment. The order's
+// token and number come only with the create reply.
+func ReplyOf(si shipping.ShipmentInfo) storage.Reply {
 	r := storage.Reply{TrackingNumber: si.TrackingNumber, Status: si.Status, LabelMode: si.LabelMode, LabelStatus: si.LabelStatus}
-	if o != nil {
-		r.OrderID, r.OrderNumber, r.OrderToken = o.ID, o.Number, o.Token
-	}
 	for _, k := range si.Packages {
 		p := storage.PackageInfo{Number: k.Number, Status: k.Status}
 		if k.PackagePassword != nil {
@@ -430,7 +443,7 @@ func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) 
 	if !ok {
 		return s, apperr.New(apperr.Unavailable, "The service did not report shipment %s.", s.Tracking())
 	}
-	r := ReplyOf(si, nil)
+	r := ReplyOf(si)
 	r.Returned = s.Returned
 	if err := d.db.RecordState(ctx, id, r, d.now()); err != nil {
 		return s, err

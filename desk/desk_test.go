@@ -2,6 +2,7 @@ package desk
 
 import (
 	"context"
+	"database/sql"
 	"net/url"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/sandbox/sandboxtest"
+	"shipdesk/storage"
 )
 
 func TestFormFieldOfServicePaths(t *testing.T) {
@@ -56,9 +58,9 @@ func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
 
 func TestSortOffers(t *testing.T) {
 	rates := []shipping.Rate{
-		{Carrier: "b", CarrierGroup: "G3", PriceVAT: shipping.Money{Value: 300}, DeliveryDate: "2026-11-24", Selectable: true},
-		{Carrier: "a", CarrierGroup: "G1", PriceVAT: shipping.Money{Value: 100}, DeliveryDate: "2026-11-26", Selectable: false},
-		{Carrier: "c", CarrierGroup: "G2", PriceVAT: shipping.Money{Value: 200}, DeliveryDate: "2026-11-25", Selectable: true},
+		{Carrier: "b", PriceVAT: shipping.Money{Value: 300}, DeliveryDate: "2026-11-24", Selectable: true},
+		{Carrier: "a", PriceVAT: shipping.Money{Value: 100}, DeliveryDate: "2026-11-26", Selectable: false},
+		{Carrier: "c", PriceVAT: shipping.Money{Value: 200}, DeliveryDate: "2026-11-25", Selectable: true},
 	}
 	order := func() string {
 		s := ""
@@ -67,7 +69,7 @@ func TestSortOffers(t *testing.T) {
 		}
 		return s
 	}
-	for by, want := range map[string]string{"": "cba", "price": "cba", "delivery": "bca", "group": "cba"} {
+	for by, want := range map[string]string{"": "cba", "price": "cba", "delivery": "bca", "carrier": "bca"} {
 		SortOffers(rates, by)
 		if got := order(); got != want {
 			t.Errorf("sort by %q: %s, want %s (unselectable last)", by, got, want)
@@ -90,11 +92,17 @@ func TestParseFormKeepsWhatWasTyped(t *testing.T) {
 }
 
 func TestLabelFreeBlockers(t *testing.T) {
-	ok := Form{Offer: Offer{CarrierGroup: "G1"}, Packages: []Package{{Weight: 1}}, To: shipping.Address{Country: "CZ"}, Handover: HandoverPoint}
+	yes, no := sql.NullBool{Valid: true, Bool: true}, sql.NullBool{Valid: true, Bool: false}
+	ok := Form{Carrier: storage.Carrier{LabelFree: yes}, Packages: []Package{{Weight: 1}}, To: shipping.Address{Country: "CZ"}, Handover: HandoverPoint}
 	if why := ok.LabelFreeBlockers("CZ"); len(why) != 0 {
 		t.Errorf("possible case refused: %v", why)
 	}
-	bad := Form{Offer: Offer{CarrierGroup: "G2"}, Packages: []Package{{}, {}}, To: shipping.Address{Country: "SK"}, Handover: HandoverOnDemand}
+	unknown := ok
+	unknown.Carrier = storage.Carrier{}
+	if why := unknown.LabelFreeBlockers("CZ"); len(why) != 0 {
+		t.Errorf("a carrier the table does not know is for the service to decide, got %v", why)
+	}
+	bad := Form{Carrier: storage.Carrier{LabelFree: no}, Packages: []Package{{}, {}}, To: shipping.Address{Country: "SK"}, Handover: HandoverOnDemand}
 	if why := bad.LabelFreeBlockers("CZ"); len(why) != 4 {
 		t.Errorf("want four reasons, got %v", why)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"shipdesk/client/shipping"
 	"shipdesk/cod"
+	"shipdesk/storage"
 )
 
 // Hand-over choices: three pickup types, or the clerk takes it to a point.
@@ -35,8 +36,13 @@ const (
 	maxDimCm     = 500
 )
 
-// Countries the shop ships to (the service's carriers serve these).
-var Countries = []string{"CZ", "SK"}
+// Countries the shop ships to: home, Slovakia and the EU neighbours that the
+// service's carriers serve (which carrier goes where, its offers say).
+var Countries = []string{"CZ", "SK", "DE", "AT", "PL", "HU"}
+
+// maxInsuredCZK bounds the insured value the form accepts; the service has a
+// lower maximum per service, which its offers and errors say.
+const maxInsuredCZK = 10_000_000
 
 // Package is one row of the packages table.
 type Package struct {
@@ -48,7 +54,6 @@ type Package struct {
 type Offer struct {
 	ServiceID       int
 	Carrier         string
-	CarrierGroup    string
 	Service         string
 	LabelMode       string
 	DeliveryRequire bool
@@ -66,6 +71,8 @@ type Form struct {
 	PickupDate     string
 	COD            bool
 	CODValue       string
+	Insure         bool
+	InsuredValue   string // CZK; prefilled from the COD amount
 	CODCurrency    string
 	BankAccount    string
 	BankCode       string
@@ -77,7 +84,11 @@ type Form struct {
 	PickupBranch   string // point code, or "1" for any branch
 	DeliveryBranch string
 	LabelLess      bool
-	Sort           string // offers: price, delivery, group
+	Sort           string // offers: price, delivery, carrier
+
+	// Carrier is what is known of the chosen offer's carrier; the desk fills
+	// it in, it is never posted.
+	Carrier storage.Carrier
 }
 
 // Problems maps form fields to what is wrong with them.
@@ -108,6 +119,7 @@ func ParseForm(v url.Values) (Form, Problems) {
 		Handover:   v.Get("handover"),
 		PickupDate: text("pickup_date", 10),
 		COD:        v.Get("cod") == "on",
+		Insure:     v.Get("insure") == "on",
 		Reference:  text("reference", maxReference),
 		Note:       text("note", maxNote),
 		Sort:       firstSet(v.Get("sort"), v.Get("sorted")),
@@ -120,6 +132,10 @@ func ParseForm(v url.Values) (Form, Problems) {
 		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
 	}
 	f.CODValue, f.CODCurrency = text("cod_value", 20), strings.ToUpper(text("cod_currency", 3))
+	f.InsuredValue = text("insured_value", 20)
+	if f.Insure && f.InsuredValue == "" && f.COD {
+		f.InsuredValue = f.CODValue // what the parcel is worth to the shop is at least what it collects
+	}
 	f.BankAccount, f.BankCode = text("cod_bank_account", 64), text("cod_bank_code", 10)
 	f.BankVariable, f.BankCurrency = text("cod_bank_variable", 20), strings.ToUpper(text("cod_bank_currency", 3))
 	f.PickupBranch, f.DeliveryBranch = text("pickup_branch", 40), text("delivery_branch", 40)
@@ -200,7 +216,7 @@ func number(p Problems, field, s string, required bool, limit float64, unit stri
 }
 
 func parseOffer(v url.Values, p Problems) Offer {
-	o := Offer{Carrier: v.Get("offer_carrier"), CarrierGroup: v.Get("offer_group"), Service: v.Get("offer_service"),
+	o := Offer{Carrier: v.Get("offer_carrier"), Service: v.Get("offer_service"),
 		LabelMode: v.Get("offer_label_mode"), DeliveryRequire: v.Get("offer_delivery") == "true", Price: v.Get("offer_price")}
 	if s := v.Get("offer_service_id"); s != "" {
 		id, err := strconv.Atoi(s)
@@ -219,14 +235,14 @@ func (f Form) Values() map[string]string {
 		"key": f.Key, "handover": f.Handover, "pickup_date": f.PickupDate, "reference": f.Reference, "note": f.Note,
 		"to_firstname": f.To.Firstname, "to_surname": f.To.Surname, "to_company": f.To.Company, "to_street": f.To.Street,
 		"to_city": f.To.City, "to_zip": f.To.Zip, "to_country": f.To.Country, "to_phone": f.To.Phone, "to_email": f.To.Email,
-		"cod_value": f.CODValue, "cod_currency": f.CODCurrency, "cod_bank_account": f.BankAccount, "cod_bank_code": f.BankCode,
+		"cod_value": f.CODValue, "cod_currency": f.CODCurrency, "insured_value": f.InsuredValue, "cod_bank_account": f.BankAccount, "cod_bank_code": f.BankCode,
 		"cod_bank_variable": f.BankVariable, "cod_bank_currency": f.BankCurrency,
 		"pickup_branch": f.PickupBranch, "delivery_branch": f.DeliveryBranch, "sort": f.Sort,
 	}
 	if f.SenderID > 0 {
 		v["sender"] = strconv.FormatInt(f.SenderID, 10)
 	}
-	for name, on := range map[string]bool{"cod": f.COD, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient} {
+	for name, on := range map[string]bool{"cod": f.COD, "insure": f.Insure, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient} {
 		if on {
 			v[name] = "on"
 		}
@@ -239,13 +255,21 @@ func (f Form) UsesPoint() bool {
 	return f.Handover == HandoverPoint || f.DeliveryBranch != "" || f.Offer.DeliveryRequire
 }
 
+// codGroups maps the carrier table's rule on several packages to the spec's
+// groups that the cod package checks.
+var codGroups = map[string]string{
+	storage.CODPackagesSingle:          "K1",
+	storage.CODPackagesSingleWithPoint: "K2",
+	storage.CODPackagesSingleToSK:      "K3",
+}
+
 // codInput is the COD request with the facts the rules depend on. The service
-// maximum is known only upstream (offers say when it is exceeded); the
-// multi-package group follows the spec: K1 is the postal pickup-point carrier
-// (G5), K3 the label-free carrier (G1); K2 is checked upstream.
+// maximum is known only upstream (offers say when it is exceeded); the rule on
+// several packages comes from the carrier table, and when it is not known
+// there, from the service's answer to shipments/validate before the order.
 func (f Form) codInput(fromCountry string, forRates bool) cod.Input {
 	value, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
-	group := map[string]string{"G5": "K1", "G1": "K3"}[f.Offer.CarrierGroup]
+	group := codGroups[f.Carrier.CODPackages]
 	return cod.Input{Value: value, Currency: f.CODCurrency, BankAccount: f.BankAccount, BankCode: f.BankCode,
 		BankVariable: f.BankVariable, BankCurrency: f.BankCurrency, From: fromCountry, To: f.To.Country,
 		Packages: len(f.Packages), Group: group, UsesPoint: f.UsesPoint(), MaxCZK: math.MaxFloat64, ForRates: forRates}
@@ -288,6 +312,19 @@ func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
 		}
 		for _, pr := range cod.Check(f.codInput(fromCountry, forRates)) {
 			p.add(codField(pr.Field), "%s.", strings.TrimSuffix(pr.Message, "."))
+		}
+	}
+	if f.Insure {
+		x, err := strconv.ParseFloat(strings.Replace(f.InsuredValue, ",", ".", 1), 64)
+		switch {
+		case f.InsuredValue == "":
+			p.add("insured_value", "Type the value to insure, e.g. 2500.")
+		case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+			p.add("insured_value", "Type the value to insure as a number, e.g. 2500.")
+		case x <= 0:
+			p.add("insured_value", "Must be more than 0.")
+		case x > maxInsuredCZK:
+			p.add("insured_value", "At most %d CZK.", maxInsuredCZK)
 		}
 	}
 }
@@ -343,11 +380,13 @@ func (f Form) CheckForOrder(fromCountry string) Problems {
 }
 
 // LabelFreeBlockers says why a label-free hand-over is not possible for this
-// form; none means it is (the spec's conditions, with its messages).
+// form, as far as the form and the carrier table know (the spec's conditions,
+// with its messages). None means it may be: when the carrier table does not
+// know the carrier, the service decides (Desk.LabelFree asks it).
 func (f Form) LabelFreeBlockers(fromCountry string) []string {
 	var out []string
-	if f.Offer.CarrierGroup != "G1" {
-		out = append(out, "Label-free shipping is available only with the G1 carrier.")
+	if f.Carrier.LabelFree.Valid && !f.Carrier.LabelFree.Bool {
+		out = append(out, "Label-free shipping is not available with this carrier.")
 	}
 	if len(f.Packages) != 1 {
 		out = append(out, "Label-free shipping needs exactly one package.")

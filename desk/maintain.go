@@ -90,7 +90,7 @@ func (d *Desk) SeedDemoOrders(ctx context.Context) error {
 		}
 		for _, o := range offers {
 			if o.Selectable && !o.DeliveryBranchRequired && o.LabelMode == shipping.LabelPrint {
-				f.Offer = Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, CarrierGroup: o.CarrierGroup, Service: o.Service,
+				f.Offer = Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
 					LabelMode: o.LabelMode, Price: fmt.Sprintf("%.2f %s", o.PriceVAT.Value, o.PriceVAT.Currency)}
 				break
 			}

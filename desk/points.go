@@ -24,8 +24,7 @@ func (d *Desk) RefreshPoints(ctx context.Context) (int, error) {
 		batch := make([]storage.ParcelPoint, 0, len(res.Points))
 		for _, p := range res.Points {
 			batch = append(batch, storage.ParcelPoint{ID: p.ID, Carrier: p.Carrier, Code: p.Code, Name: p.Name, Street: p.Street,
-				City: p.City, Zip: p.Zip, Country: p.Country, IsLocker: p.IsLocker, LocationID: p.LocationID,
-				MaxLength: p.MaxLength, MaxWidth: p.MaxWidth, MaxHeight: p.MaxHeight, MaxWeight: p.MaxWeight})
+				City: p.City, Zip: p.Zip, Country: p.Country, IsLocker: p.IsLocker, LocationID: p.LocationID})
 		}
 		if err := d.db.UpsertPoints(ctx, batch, started); err != nil {
 			return seen, err

@@ -38,8 +38,13 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 			simulatedNow = views.FormatTime(clock.Now)
 		}
 	}
+	carriers, err := h.Ship.DB.Carriers(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
 	p := h.page(w, r, views.T(r.Context(), "connection.heading"), "connection")
-	h.render(w, r, http.StatusOK, views.Connection(p, h.Sandbox, simulatedNow, checks, counts, failures))
+	h.render(w, r, http.StatusOK, views.Connection(p, h.Sandbox, simulatedNow, checks, counts, failures, carrierRows(carriers)))
 }
 
 // Metrics writes the upstream counters in the Prometheus text format.

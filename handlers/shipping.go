@@ -65,7 +65,7 @@ func shipmentRows(list []storage.Shipment) []views.ShipmentRow {
 
 func shipmentRow(s storage.Shipment) views.ShipmentRow {
 	return views.ShipmentRow{ID: s.ID, Created: views.FormatTime(s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
-		Carrier: s.CarrierGroup + " · " + s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
+		Carrier: s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
 		LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil}
 }
 
@@ -210,7 +210,7 @@ func (h *Handlers) choose(ctx context.Context, f *desk.Form, st *shipmentState, 
 	st.offers, st.compared = offers, true
 	for _, o := range offers {
 		if strconv.Itoa(o.ServiceID) == id && o.Selectable {
-			f.Offer = desk.Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, CarrierGroup: o.CarrierGroup, Service: o.Service,
+			f.Offer = desk.Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
 				LabelMode: o.LabelMode, DeliveryRequire: o.DeliveryBranchRequired, Price: money(o.PriceVAT)}
 			if f.Offer.Carrier != "" && !o.DeliveryBranchRequired {
 				f.DeliveryBranch = ""
@@ -277,9 +277,18 @@ func pointRows(points []storage.ParcelPoint) []views.PointRow {
 	out := make([]views.PointRow, 0, len(points))
 	for _, p := range points {
 		out = append(out, views.PointRow{Code: p.Code, Name: p.Name, Address: fmt.Sprintf("%s, %s %s", p.Street, p.Zip, p.City),
-			Locker: p.IsLocker, Limits: fmt.Sprintf("up to %g × %g × %g cm, %g kg", p.MaxLength, p.MaxWidth, p.MaxHeight, p.MaxWeight)})
+			Locker: p.IsLocker, Limits: pointLimits(p)})
 	}
 	return out
+}
+
+// pointLimits describes a point's size limits when they are known; the
+// service does not publish them, so usually they are not.
+func pointLimits(p storage.ParcelPoint) string {
+	if p.MaxLength == 0 {
+		return ""
+	}
+	return fmt.Sprintf("up to %g × %g × %g cm, %g kg", p.MaxLength, p.MaxWidth, p.MaxHeight, p.MaxWeight)
 }
 
 func money(m shipping.Money) string {
@@ -305,13 +314,14 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	}
 	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems, Message: st.message}, Compared: st.compared,
 		DeliveryQuery: firstNonEmpty(r.PostFormValue("delivery_q"), f.To.City)}
-	fromCountry, fromTown := "", ""
+	var from storage.Sender
 	for _, s := range senders {
 		v.Senders = append(v.Senders, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + " — " + s.City})
 		if s.ID == f.SenderID {
-			fromCountry, fromTown = s.Country, s.City
+			from = s
 		}
 	}
+	fromTown := from.City
 	v.PickupQuery = firstNonEmpty(r.PostFormValue("pickup_q"), fromTown)
 	for i, rc := range recipients {
 		if i == 12 {
@@ -329,17 +339,17 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		v.Packages = []views.PackageRow{{}}
 	}
 	for _, o := range st.offers {
-		row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Group: o.CarrierGroup, Service: o.Service,
+		row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
 			Price: money(o.Price), PriceVAT: money(o.PriceVAT), Delivery: o.DeliveryDate,
 			LabelMode: o.LabelMode, LabelModeText: views.LabelModeText(o.LabelMode), DeliveryRequired: o.DeliveryBranchRequired,
-			Selectable: o.Selectable, Reason: o.Reason, Chosen: o.ServiceID == f.Offer.ServiceID}
-		if !row.Selectable && row.Reason == "" {
+			Selectable: o.Selectable, Chosen: o.ServiceID == f.Offer.ServiceID}
+		if !row.Selectable {
 			row.Reason = "not possible with these details"
 		}
 		v.Offers = append(v.Offers, row)
 	}
 	if f.Offer.ServiceID != 0 {
-		v.Chosen = &views.OfferRow{ServiceID: f.Offer.ServiceID, Carrier: f.Offer.Carrier, Group: f.Offer.CarrierGroup,
+		v.Chosen = &views.OfferRow{ServiceID: f.Offer.ServiceID, Carrier: f.Offer.Carrier,
 			Service: f.Offer.Service, PriceVAT: f.Offer.Price, LabelMode: f.Offer.LabelMode,
 			LabelModeText: views.LabelModeText(f.Offer.LabelMode), DeliveryRequired: f.Offer.DeliveryRequire}
 		for _, o := range v.Offers {
@@ -347,7 +357,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 				v.Chosen.Delivery = o.Delivery
 			}
 		}
-		v.LabelFreeWhy = f.LabelFreeBlockers(fromCountry)
+		v.LabelFreeWhy = h.Ship.Desk.LabelFree(ctx, f, from)
 		v.LabelFreeOK = len(v.LabelFreeWhy) == 0
 		v.PickupPoints, v.DeliveryPoints = pointRows(st.pickup), pointRows(st.delivery)
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -19,15 +20,15 @@ import (
 
 // ParseListQuery reads the list's filter from the URL, so a view can be shared.
 func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
-	vals := queryValues(q, "status", "group", "from", "to", "ref", "q", "sort", "after")
+	vals := queryValues(q, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
 	errs := map[string]string{}
-	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Group: strings.ToUpper(vals["group"]), Reference: vals["ref"],
+	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Carrier: strings.ToUpper(vals["carrier"]), Reference: vals["ref"],
 		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
 	if f.Status != "" && !slices.Contains(storage.ListStatuses, f.Status) {
 		errs["status"], f.Status = "Choose a status from the list.", ""
 	}
-	if f.Group != "" && (len(f.Group) != 2 || f.Group[0] != 'G' || f.Group[1] < '1' || f.Group[1] > '7') {
-		errs["group"], f.Group = "Choose a group from the list.", ""
+	if f.Carrier != "" && !carrierCode.MatchString(f.Carrier) {
+		errs["carrier"], f.Carrier = "Choose a carrier from the list.", ""
 	}
 	if f.Sort != "" && f.Sort != "new" && f.Sort != "old" && f.Sort != "recipient" {
 		errs["sort"], f.Sort = "Choose an order from the list.", ""
@@ -74,7 +75,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	f, vals, errs := ParseListQuery(r.URL.Query())
 	page, err := h.Ship.DB.ListShipments(r.Context(), f)
 	all := views.Option{Value: "", Label: "All"}
-	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Groups: []views.Option{all},
+	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Carriers: []views.Option{all},
 		Sorts: []views.Option{{Value: "new", Label: "Newest first"}, {Value: "old", Label: "Oldest first"}, {Value: "recipient", Label: "Recipient A–Z"}}}
 	if err != nil {
 		if !apperr.Is(err, apperr.Invalid) {
@@ -86,12 +87,16 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: statusFilterText(s)})
 	}
-	for g := 1; g <= 7; g++ {
-		v.Groups = append(v.Groups, views.Option{Value: "G" + strconv.Itoa(g), Label: "G" + strconv.Itoa(g)})
+	carriers, cerr := h.Ship.DB.Carriers(r.Context())
+	if cerr != nil {
+		h.Fail(w, r, cerr)
+		return
+	}
+	for _, c := range carriers {
+		v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: cmp.Or(c.Name, c.Code)})
 	}
 	for _, s := range page.Shipments {
-		row := views.ListRow{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Group: s.CarrierGroup, Returned: s.Returned, Origin: s.Origin}
-		row.Carrier = s.Carrier
+		row := views.ListRow{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
 		if s.LastCheckedAt != nil {
 			row.LastChecked = views.FormatTime(*s.LastCheckedAt)
 		}
@@ -132,7 +137,7 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="shipments-%s.csv"`, time.Now().Format("20060102-1504")))
 	w.Header().Set("Cache-Control", "no-store")
 	out := csv.NewWriter(w)
-	_ = out.Write([]string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier_group", "carrier", "service",
+	_ = out.Write([]string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier", "service",
 		"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"})
 	flusher, _ := w.(http.Flusher)
 	n := 0
@@ -142,7 +147,7 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 			cod, cur = strconv.FormatFloat(*s.CODValue, 'f', -1, 64), *s.CODCurrency
 		}
 		if err := out.Write([]string{strconv.FormatInt(s.ID, 10), s.CreatedAt.Format(time.RFC3339), csvSafe(s.Reference), s.Tracking(),
-			csvSafe(s.RecipientName), csvSafe(s.RecipientCity), s.CarrierGroup, s.Carrier, csvSafe(s.ServiceName), s.State, s.Status,
+			csvSafe(s.RecipientName), csvSafe(s.RecipientCity), s.Carrier, csvSafe(s.ServiceName), s.State, s.Status,
 			s.LabelMode, s.LabelStatus, strconv.FormatBool(s.Returned), cod, cur, timeOrEmpty(s.DeliveredAt), timeOrEmpty(s.LastCheckedAt), s.Origin}); err != nil {
 			return err
 		}
@@ -264,7 +269,7 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	if rep.AvgDaysToDelivery != nil {
 		v.AvgDays = strconv.FormatFloat(*rep.AvgDaysToDelivery, 'f', 1, 64)
 	}
-	v.PerDay, v.PerStatus, v.PerGroup = bars(rep.PerDay), bars(rep.PerStatus), bars(rep.PerGroup)
+	v.PerDay, v.PerStatus, v.PerCarrier = bars(rep.PerDay), bars(rep.PerStatus), bars(rep.PerCarrier)
 	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, "Reports", identity.Reports), v))
 }
 

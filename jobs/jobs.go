@@ -192,7 +192,7 @@ func (r *Runner) Labels(ctx context.Context) (Stats, error) {
 				}
 				continue
 			}
-			reply := desk.ReplyOf(si, nil)
+			reply := desk.ReplyOf(si)
 			reply.Returned = s.Returned
 			var next *time.Time
 			if reply.LabelStatus == shipping.LabelPending {
@@ -317,9 +317,7 @@ func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 			if known[si.TrackingNumber] || known["ref:"+si.Reference] {
 				continue
 			}
-			local := shipmentOf(si)
-			local.CarrierGroup = r.db.CarrierGroup(ctx, si.Carrier)
-			id, err := r.db.ImportShipment(ctx, local, desk.ReplyOf(si, si.Order), now)
+			id, err := r.db.ImportShipment(ctx, shipmentOf(si), desk.ReplyOf(si), now)
 			if err != nil {
 				return st, err
 			}
@@ -367,7 +365,7 @@ func (r *Runner) RefreshNow(ctx context.Context, id int64) error {
 			return desk.UpstreamError("refresh the label", err)
 		}
 		if si, ok := details[s.Tracking()]; ok {
-			reply := desk.ReplyOf(si, nil)
+			reply := desk.ReplyOf(si)
 			reply.Returned = s.Returned
 			next := now.Add(r.cfg.LabelEvery)
 			if err := r.db.RecordLabelCheck(ctx, id, reply, now, &next); err != nil {

@@ -14,7 +14,7 @@ import (
 // ListFilter selects shipments for the list, the CSV export and the reports.
 type ListFilter struct {
 	Status    string // OPEN, ACTIVE, DELIVERED, STORNO, LABEL_FAILED, UNKNOWN; empty: all
-	Group     string // carrier group G1…G7
+	Carrier   string // carrier code
 	From, To  time.Time
 	Reference string
 	Text      string // part of the recipient's name or town
@@ -45,7 +45,7 @@ func (f ListFilter) where() (string, []any, error) {
 		}
 		c.add(w)
 	}
-	c.equal("carrier_group", f.Group)
+	c.equal("carrier", f.Carrier)
 	c.created(f.From, f.To)
 	c.equal("reference", f.Reference)
 	c.contains("recipient_name || ' ' || recipient_city", f.Text)

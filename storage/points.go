@@ -154,14 +154,15 @@ type PointQuery struct {
 }
 
 // SearchPoints finds points of a carrier whose text holds every word, hiding
-// points the packages do not fit. The trigram index answers the word match.
+// points the packages do not fit. A point without known limits (the service
+// does not publish them) is shown: the service checks the size on create. The trigram index answers the word match.
 func (db *DB) SearchPoints(ctx context.Context, q PointQuery) ([]ParcelPoint, error) {
 	if q.Limit <= 0 || q.Limit > 100 {
 		q.Limit = 20
 	}
 	args := []any{q.Carrier, q.Fit.Small, q.Fit.Mid, q.Fit.Large, q.Fit.Weight}
 	var where strings.Builder
-	where.WriteString(`carrier = $1 AND lim_small >= $2 AND lim_mid >= $3 AND lim_large >= $4 AND (max_weight = 0 OR max_weight >= $5)`)
+	where.WriteString(`carrier = $1 AND (lim_large = 0 OR (lim_small >= $2 AND lim_mid >= $3 AND lim_large >= $4)) AND (max_weight = 0 OR max_weight >= $5)`)
 	if q.Country != "" {
 		args = append(args, q.Country)
 		fmt.Fprintf(&where, ` AND country = $%d`, len(args))

@@ -22,7 +22,7 @@ type Report struct {
 	AvgDaysToDelivery *float64 // nil when nothing was delivered
 	PerDay            []Count  // every day of the period, zeros included
 	PerStatus         []Count
-	PerGroup          []Count
+	PerCarrier        []Count
 }
 
 // Report computes the figures of shipments created in [from, to).
@@ -61,9 +61,9 @@ GROUP BY d ORDER BY d`, from, to); err != nil {
 		base+` GROUP BY 1 ORDER BY 2 DESC, 1`, from, to); err != nil {
 		return r, fmt.Errorf("report per status: %w", err)
 	}
-	if err := sqlxSelect(ctx, db, &r.PerGroup, `SELECT COALESCE(NULLIF(carrier_group, ''), '?') AS key, count(*) AS count `+
+	if err := sqlxSelect(ctx, db, &r.PerCarrier, `SELECT COALESCE(NULLIF(carrier, ''), '?') AS key, count(*) AS count `+
 		base+` GROUP BY 1 ORDER BY 1`, from, to); err != nil {
-		return r, fmt.Errorf("report per group: %w", err)
+		return r, fmt.Errorf("report per carrier: %w", err)
 	}
 	return r, nil
 }

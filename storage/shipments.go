@@ -86,7 +86,6 @@ type Shipment struct {
 	State          string     `db:"state"`
 	Request        JSON       `db:"request"` // the order as sent to shipments/create
 	Carrier        string     `db:"carrier"`
-	CarrierGroup   string     `db:"carrier_group"`
 	ServiceID      int        `db:"service_id"`
 	ServiceName    string     `db:"service_name"`
 	RecipientName  string     `db:"recipient_name"`
@@ -94,6 +93,7 @@ type Shipment struct {
 	LabelLess      bool       `db:"label_less"`
 	CODValue       *float64   `db:"cod_value"`
 	CODCurrency    *string    `db:"cod_currency"`
+	InsuredValue   *float64   `db:"insured_value"` // CZK; nil: not insured
 	TrackingNumber *string    `db:"tracking_number"`
 	OrderID        *int64     `db:"order_id"`
 	OrderNumber    *string    `db:"order_number"`
@@ -123,8 +123,8 @@ func (s Shipment) Tracking() string {
 	return *s.TrackingNumber
 }
 
-const shipmentColumns = `id, request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
-recipient_name, recipient_city, label_less, cod_value, cod_currency, tracking_number, order_id, order_number, order_token,
+const shipmentColumns = `id, request_key, reference, state, request, carrier, service_id, service_name,
+recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
 printed_at, cancelled_at, origin, delivered_at, poll_failures`
 
@@ -133,13 +133,13 @@ printed_at, cancelled_at, origin, delivered_at, poll_failures`
 // the first record instead: fresh is false and nothing new is stored.
 func (db *DB) BeginOrder(ctx context.Context, s Shipment) (out Shipment, fresh bool, err error) {
 	const q = `
-INSERT INTO shipments (request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
-    recipient_name, recipient_city, label_less, cod_value, cod_currency, created_by)
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
+    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by)
 VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 ON CONFLICT (request_key) DO NOTHING
 RETURNING ` + shipmentColumns
-	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.CarrierGroup, s.ServiceID, s.ServiceName,
-		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.CreatedBy)
+	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
+		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy)
 	switch {
 	case err == nil:
 		return out, true, nil

@@ -150,13 +150,13 @@ SELECT 'ref:' || reference FROM shipments WHERE reference = ANY($2) AND state IN
 func (db *DB) ImportShipment(ctx context.Context, s Shipment, r Reply, now time.Time) (int64, error) {
 	var id int64
 	err := sqlxGet(ctx, db, &id, `
-INSERT INTO shipments (request_key, reference, state, request, carrier, carrier_group, service_id, service_name,
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
     recipient_name, recipient_city, tracking_number, order_id, order_number, status, label_mode, label_status,
     packages, returned, origin, ordered_at, last_checked_at)
-VALUES (gen_random_uuid(), $1, 'created', '{}', $2, $3, $4, '', $5, $6, $7, NULLIF($8, 0), NULLIF($9, ''), $10, $11, $12,
-    $13, $14, 'service', $15, $15)
+VALUES (gen_random_uuid(), $1, 'created', '{}', $2, $3, '', $4, $5, $6, NULLIF($7, 0), NULLIF($8, ''), $9, $10, $11,
+    $12, $13, 'service', $14, $14)
 ON CONFLICT (tracking_number) DO NOTHING
-RETURNING id`, s.Reference, s.Carrier, s.CarrierGroup, s.ServiceID, s.RecipientName, s.RecipientCity, r.TrackingNumber,
+RETURNING id`, s.Reference, s.Carrier, s.ServiceID, s.RecipientName, s.RecipientCity, r.TrackingNumber,
 		r.OrderID, r.OrderNumber, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, now)
 	if errors.Is(err, errNoRows) {
 		return 0, nil
@@ -164,24 +164,3 @@ RETURNING id`, s.Reference, s.Carrier, s.CarrierGroup, s.ServiceID, s.RecipientN
 	return id, wrapf(err, "import shipment %s", r.TrackingNumber)
 }
 
-// RememberCarriers stores the group of each carrier seen in offers.
-func (db *DB) RememberCarriers(ctx context.Context, groups map[string]string) error {
-	if len(groups) == 0 {
-		return nil
-	}
-	var codes, names []string
-	for c, g := range groups {
-		codes, names = append(codes, c), append(names, g)
-	}
-	_, err := db.x.ExecContext(ctx, `INSERT INTO carriers (code, carrier_group)
-SELECT * FROM unnest($1::text[], $2::text[])
-ON CONFLICT (code) DO UPDATE SET carrier_group = EXCLUDED.carrier_group, seen_at = now()`, pqArray(codes), pqArray(names))
-	return wrapf(err, "remember %d carriers", len(codes))
-}
-
-// CarrierGroup is the group of a carrier seen in offers, empty when unknown.
-func (db *DB) CarrierGroup(ctx context.Context, code string) string {
-	var g string
-	_ = sqlxGet(ctx, db, &g, `SELECT carrier_group FROM carriers WHERE code = $1`, code)
-	return g
-}

@@ -16,7 +16,7 @@ type PackageRow struct {
 // OfferRow is one offer of the comparison.
 type OfferRow struct {
 	ServiceID        int
-	Carrier, Group   string
+	Carrier          string
 	Service          string
 	Price, PriceVAT  string
 	Delivery         string

@@ -8,13 +8,13 @@ import (
 
 // ListView is the shipments list with its filter.
 type ListView struct {
-	Filter    Form // status, group, from, to, ref, q, sort: as in the URL
+	Filter    Form // status, carrier, from, to, ref, q, sort: as in the URL
 	Rows      []ListRow
 	NextURL   string // "" on the last page
 	FirstURL  string // "" on the first page
 	CSVURL    string
 	Statuses  []Option
-	Groups    []Option
+	Carriers  []Option
 	Sorts     []Option
 	FilterErr string
 }
@@ -23,7 +23,6 @@ type ListView struct {
 type ListRow struct {
 	ShipmentRow
 	City        string
-	Group       string
 	Returned    bool
 	LastChecked string
 	Origin      string
@@ -58,7 +57,7 @@ type ReportView struct {
 	AvgDays      string
 	PerDay       []Bar
 	PerStatus    []Bar
-	PerGroup     []Bar
+	PerCarrier   []Bar
 	Error        string
 }
 

@@ -120,6 +120,7 @@ func (s *Server) routes() *http.ServeMux {
 
 	// The link to the shipping service: managers, and a metrics scraper with its token.
 	mux.Handle("GET /connection", s.only(conn, h.Connection))
+	mux.Handle("POST /connection/carriers/{code}", s.only(conn, h.EditCarrier))
 	mux.Handle("GET /metrics", s.scraper(conn, h.MetricsText))
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.

@@ -60,17 +60,17 @@ func with(v url.Values, kv ...string) url.Values {
 	return out
 }
 
-var offerRow = regexp.MustCompile(`(?s)<tr[^>]*data-service="(\d+)"[^>]*>\s*<td>(G\d) · ([a-z0-9]+)</td>(.*?)</tr>`)
+var offerRow = regexp.MustCompile(`(?s)<tr[^>]*data-service="(\d+)"[^>]*>\s*<td>([A-Za-z0-9]+)</td>(.*?)</tr>`)
 
-// offerOf finds the service id of a selectable offer of a carrier group that
-// delivers to the address ("G3"), or of a named service ("G1 Parcel To Point").
+// offerOf finds the service id of a selectable offer of a carrier that
+// delivers to the address ("G3A"), or of a named service ("G1 Parcel To Point").
 func offerOf(t *testing.T, body, want string) string {
 	t.Helper()
 	for _, m := range offerRow.FindAllStringSubmatch(body, -1) {
-		if !strings.Contains(m[4], `name="choose"`) {
+		if !strings.Contains(m[3], `name="choose"`) {
 			continue
 		}
-		if m[2] == want && !strings.Contains(m[4], "required") || strings.Contains(m[4], "<td>"+want+"</td>") {
+		if strings.EqualFold(m[2], want) && !strings.Contains(m[3], "required") || strings.Contains(m[3], "<td>"+want+"</td>") {
 			return m[1]
 		}
 	}
@@ -104,7 +104,7 @@ func TestCompareOffersAndOrder(t *testing.T) {
 			t.Errorf("offers lack %q", want)
 		}
 	}
-	id := offerOf(t, resp.Body, "G3")
+	id := offerOf(t, resp.Body, "G3A")
 	resp = b.PostForm("/shipping/new", with(form, "choose", id))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="chosen"`) {
 		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -142,14 +142,14 @@ func merge(a, b url.Values) url.Values {
 	return out
 }
 
-// order runs compare, choose (first selectable offer of group) and create.
-func order(t *testing.T, b *apptest.Browser, form url.Values, group string) (string, url.Values) {
+// order runs compare, choose (the first selectable offer of a carrier) and create.
+func order(t *testing.T, b *apptest.Browser, form url.Values, carrier string) (string, url.Values) {
 	t.Helper()
 	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
 	if resp.StatusCode != 200 {
 		t.Fatalf("compare: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	resp = b.PostForm("/shipping/new", with(form, "choose", offerOf(t, resp.Body, group)))
+	resp = b.PostForm("/shipping/new", with(form, "choose", offerOf(t, resp.Body, carrier)))
 	if resp.StatusCode != 200 {
 		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -190,7 +190,7 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 		}
 	}
 	// The bank details are checked before ordering: modulo 11, bank code, IBAN.
-	_, full := order(t, b, with(form, "cod_value", "500"), "G3")
+	_, full := order(t, b, with(form, "cod_value", "500"), "G3A")
 	bank := []struct {
 		kv          []string
 		field, want string
@@ -277,7 +277,7 @@ func upstreamTotal(t *testing.T, env *apptest.Env) int {
 
 func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3")
+	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	// The service creates the order, then the connection drops before the answer.
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
 	resp := b.PostForm("/shipping/new", full)
@@ -304,7 +304,7 @@ func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 
 func TestDroppedBeforeServiceMeansOrderAgain(t *testing.T) {
 	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3")
+	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	// The connection drops before the service sees the order.
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 1})
 	resp := b.PostForm("/shipping/new", full)
@@ -332,7 +332,7 @@ func TestDroppedBeforeServiceMeansOrderAgain(t *testing.T) {
 
 func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
 	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3")
+	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	var wg sync.WaitGroup
 	locs := make([]string, 4)
 	for i := range locs {
@@ -357,7 +357,7 @@ func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
 func TestRefusedOrderKeepsInputAndStoresNothing(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	_, full := order(t, b, form, "G3")
+	_, full := order(t, b, form, "G3A")
 	// Too heavy for the service: the service's field error lands on the weight.
 	resp := b.PostForm("/shipping/new", with(full, "pkg_weight", "900"))
 	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="pkg_weight_0-error"`) || !strings.Contains(resp.Body, `value="900"`) {
@@ -376,7 +376,7 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	evil := `<script>alert(1)</script>'; DROP TABLE shipments; --`
-	_, full := order(t, b, with(form, "to_surname", evil, "reference", "R'1; DROP TABLE users"), "G3")
+	_, full := order(t, b, with(form, "to_surname", evil, "reference", "R'1; DROP TABLE users"), "G3A")
 	resp := b.PostForm("/shipping/new", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("hostile but valid text refused: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -413,13 +413,13 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 	}
 }
 
-// place orders a shipment of group through the pages and returns its page path.
-func place(t *testing.T, b *apptest.Browser, form url.Values, group string) string {
+// place orders a shipment of a carrier through the pages and returns its page path.
+func place(t *testing.T, b *apptest.Browser, form url.Values, carrier string) string {
 	t.Helper()
-	_, full := order(t, b, form, group)
+	_, full := order(t, b, form, carrier)
 	resp := b.PostForm("/shipping/new", full)
 	if resp.StatusCode != 303 {
-		t.Fatalf("order %s: %d %s", group, resp.StatusCode, problemsOf(resp.Body))
+		t.Fatalf("order %s: %d %s", carrier, resp.StatusCode, problemsOf(resp.Body))
 	}
 	return resp.Header.Get("Location")
 }
@@ -427,8 +427,8 @@ func place(t *testing.T, b *apptest.Browser, form url.Values, group string) stri
 func TestLabelsPrintQueueAndStorno(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	first := place(t, b, form, "G3")
-	second := place(t, b, with(form, "key", desk.NewKey()), "G3")
+	first := place(t, b, form, "G3A")
+	second := place(t, b, with(form, "key", desk.NewKey()), "G3A")
 	// Before export the label is pending: no label yet, a clear message.
 	if resp := b.Get(first + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "not ready yet") {
 		t.Errorf("label while pending: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -468,7 +468,7 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 		t.Errorf("manifest pdf: %d", resp.StatusCode)
 	}
 	// Storno needs the confirmation.
-	third := place(t, b, with(form, "key", desk.NewKey()), "G3")
+	third := place(t, b, with(form, "key", desk.NewKey()), "G3A")
 	b.PostForm(third+"/storno", url.Values{})
 	if body := b.Get(third).Body; !strings.Contains(body, "Tick the confirmation") || strings.Contains(body, "was cancelled") {
 		t.Error("storno without confirmation")
@@ -492,7 +492,7 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	// G2 collects from an address with its own label: nothing to print, ever.
-	carrier := place(t, b, form, "G2")
+	carrier := place(t, b, form, "G2A")
 	body := b.Get(carrier).Body
 	if !strings.Contains(body, "The courier brings the label") || strings.Contains(body, "print-label") || strings.Contains(body, "every 4s") {
 		t.Errorf("CARRIER shipment page: %s", problemsOf(body))
@@ -503,7 +503,7 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 	// A carrier that gives no label: FAILED, contact support, no polling.
 	env.Sandbox.Control("POST", "/sandbox/carriers/g3a/behaviour", map[string]any{"fail_labels": true})
 	env.Sandbox.Control("POST", "/sandbox/carriers/g3b/behaviour", map[string]any{"fail_labels": true})
-	failed := place(t, b, with(form, "key", desk.NewKey()), "G3")
+	failed := place(t, b, with(form, "key", desk.NewKey()), "G3A")
 	env.Sandbox.Advance(20 * time.Minute)
 	body = b.Get(failed).Body
 	if !strings.Contains(body, "contact the service") || strings.Contains(body, "every 4s") || strings.Contains(body, "print-label") {
@@ -617,7 +617,7 @@ func TestAddressBookAndSettings(t *testing.T) {
 func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "save_recipient", "on")
-	place(t, b, form, "G3")
+	place(t, b, form, "G3A")
 	recipients, err := env.App.DB.Recipients(context.Background())
 	if err != nil || len(recipients) != 1 {
 		t.Fatalf("saved recipients: %v %v", recipients, err)
@@ -635,7 +635,7 @@ func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
 
 func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 	env, b := deskEnv(t)
-	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "g1", "offer_group", "G1", "offer_delivery", "true")
+	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "G1", "offer_delivery", "true")
 	resp := b.PostForm("/shipping/points?for=delivery", with(form, "delivery_q", "brno"))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="delivery-points"`) {
 		t.Fatalf("picker: %d", resp.StatusCode)
@@ -665,9 +665,9 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 func TestLabelRefusalsFromTheService(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	carrier := place(t, b, form, "G2") // CARRIER, exported: label 400
+	carrier := place(t, b, form, "G2A") // CARRIER, exported: label 400
 	env.Sandbox.Advance(20 * time.Minute)
-	pending := place(t, b, with(form, "key", desk.NewKey()), "G3") // still CREATED at the service: label 404
+	pending := place(t, b, with(form, "key", desk.NewKey()), "G3A") // still CREATED at the service: label 404
 	ctx := context.Background()
 	for _, p := range []string{pending, carrier} {
 		id, _ := strconv.ParseInt(p[strings.LastIndex(p, "/")+1:], 10, 64)

@@ -19,7 +19,7 @@ func placed(t *testing.T, env *apptest.Env, b *apptest.Browser, n int, kv ...str
 	t.Helper()
 	var out []string
 	for range n {
-		out = append(out, place(t, b, with(shipmentForm(t, env), append([]string{"key", desk.NewKey()}, kv...)...), "G3"))
+		out = append(out, place(t, b, with(shipmentForm(t, env), append([]string{"key", desk.NewKey()}, kv...)...), "G3A"))
 	}
 	return out
 }
@@ -47,8 +47,8 @@ func TestShipmentListFiltersPagesAndExports(t *testing.T) {
 	if ids := listedIDs(manager.Get("/tracking?q=ostrava").Body); len(ids) != 2 {
 		t.Errorf("q=ostrava: %v", ids)
 	}
-	if ids := listedIDs(manager.Get("/tracking?q=dvo%C5%99%C3%A1k&status=OPEN&group=G3").Body); len(ids) != 3 {
-		t.Errorf("recipient, open, G3: %v", ids)
+	if ids := listedIDs(manager.Get("/tracking?q=dvo%C5%99%C3%A1k&status=OPEN&carrier=G3A").Body); len(ids) != 3 {
+		t.Errorf("recipient, open, G3A: %v", ids)
 	}
 	if ids := listedIDs(manager.Get("/tracking?status=DELIVERED").Body); len(ids) != 0 {
 		t.Errorf("delivered before anything moved: %v", ids)
@@ -68,7 +68,7 @@ func TestShipmentListFiltersPagesAndExports(t *testing.T) {
 		t.Errorf("csv rows %v %v", rows, err)
 	}
 	// Hostile and malformed filters: a message, never a failure.
-	for _, q := range []string{"status=NOPE", "group=G9", "from=yesterday", "sort=drop", "after=%%%", "after=bm90LWEtY3Vyc29y",
+	for _, q := range []string{"status=NOPE", "carrier=NOT A CODE", "from=yesterday", "sort=drop", "after=%%%", "after=bm90LWEtY3Vyc29y",
 		"q=" + url.QueryEscape("'; DROP TABLE shipments; --"), "q=%25", "ref=" + strings.Repeat("x", 500)} {
 		resp := manager.Get("/tracking?" + q)
 		if resp.StatusCode != 200 {
@@ -164,7 +164,7 @@ func TestReportsForManagers(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("reports: %d", resp.StatusCode)
 	}
-	for _, want := range []string{`data-testid="chart-per-day"`, `data-testid="chart-per-status"`, `data-testid="chart-per-group"`, "<rect", "Average days to delivery", "100 % (3)"} {
+	for _, want := range []string{`data-testid="chart-per-day"`, `data-testid="chart-per-status"`, `data-testid="chart-per-carrier"`, "<rect", "Average days to delivery", "100 % (3)"} {
 		if !strings.Contains(resp.Body, want) {
 			t.Errorf("reports lack %q", want)
 		}

@@ -54,11 +54,12 @@ func StartWith(t testing.TB, db *storage.DB) *Env {
 		t.Fatalf("upstream clients: %v", err)
 	}
 	a, err := app.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{
-		SessionKey:   []byte(strings.Repeat("k", 32)),
-		BcryptCost:   bcrypt.MinCost,
-		Upstream:     up,
-		MetricsToken: MetricsToken,
-		RefreshAfter: -1, // the sandbox clock moves in jumps: ask on every poll
+		SessionKey:    []byte(strings.Repeat("k", 32)),
+		BcryptCost:    bcrypt.MinCost,
+		Upstream:      up,
+		MetricsToken:  MetricsToken,
+		RefreshAfter:  -1, // the sandbox clock moves in jumps: ask on every poll
+		KnownCarriers: app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)

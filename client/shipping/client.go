@@ -4,8 +4,10 @@
 package shipping
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -45,32 +47,63 @@ func (c *Client) get(ctx context.Context, op string, query url.Values) (*transpo
 	return c.t.Do(ctx, transport.Call{Op: op, Method: http.MethodGet, Path: prefix + op, Query: query, Idempotent: true})
 }
 
-// Rates asks for the offers for one shipment.
+// Rates asks for the offers for one shipment. The offers are a top-level
+// "rates" list (public-evidence.md); an answer that puts them in data is read too.
 func (c *Client) Rates(ctx context.Context, req RateRequest) ([]Rate, error) {
 	ans, err := c.post(ctx, "rates/get", req, true, nil)
 	if err != nil {
 		return nil, err
 	}
 	var rates []Rate
-	return rates, ans.Field("rates/get", "rates", &rates)
+	if err := ans.Field("rates/get", "rates", &rates); err != nil {
+		if ans.Data("rates/get", &rates) != nil {
+			return nil, err
+		}
+	}
+	return rates, nil
 }
 
 // Create orders the shipments. Never retried: on an error for which
 // transport.IsOutcomeUnknown holds, reconcile with List by reference first.
+// Created shipments that the service names only by tracking number are
+// followed by one shipments/detail call for their label mode and status; if
+// that read fails, the order still stands and the shipments carry only their
+// numbers (the label poller fills in the rest).
 func (c *Client) Create(ctx context.Context, o Order) (*Created, error) {
 	ans, err := c.post(ctx, "shipments/create", o, false, nil)
 	if err != nil {
 		return nil, err
 	}
-	var out Created
-	if err := ans.Data("shipments/create", &out); err != nil {
+	var reply createdReply
+	if err := ans.Data("shipments/create", &reply); err != nil {
 		return nil, err
 	}
+	out := &Created{OrderToken: reply.Order.Token, OrderNumber: cmp.Or(reply.OrderNumber, reply.Order.Number)}
+	var onlyNumbers []string
+	for _, s := range reply.Shipments {
+		out.Shipments = append(out.Shipments, s.ShipmentInfo)
+		if s.onlyNumber {
+			onlyNumbers = append(onlyNumbers, s.TrackingNumber)
+		}
+	}
 	if len(out.Shipments) != len(o.Shipments) {
-		return &out, &transport.Error{Op: "shipments/create", Kind: transport.KindDecode, Status: ans.Status,
+		return out, &transport.Error{Op: "shipments/create", Kind: transport.KindDecode, Status: ans.Status,
 			Message: fmt.Sprintf("asked for %d shipments, the answer lists %d", len(o.Shipments), len(out.Shipments))}
 	}
-	return &out, nil
+	if len(onlyNumbers) > 0 {
+		req := DetailRequest{Shipments: onlyNumbers}
+		if out.OrderToken != "" {
+			req.Tokens = []string{out.OrderToken}
+		}
+		if details, err := c.Detail(ctx, req, false); err == nil {
+			for i, s := range out.Shipments {
+				if d, ok := details[s.TrackingNumber]; ok {
+					out.Shipments[i] = d
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // Validate checks an order without creating it; nil means the service accepts it.
@@ -98,8 +131,23 @@ func (c *Client) Detail(ctx context.Context, req DetailRequest, withTracking boo
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]ShipmentInfo{}
-	return out, ans.Data("shipments/detail", &out)
+	var raw json.RawMessage
+	if err := ans.Data("shipments/detail", &raw); err != nil {
+		return nil, err
+	}
+	list, err := collection(raw, func(s *ShipmentInfo, key string) { s.TrackingNumber = cmp.Or(s.TrackingNumber, key) })
+	if err != nil {
+		return nil, decodeError("shipments/detail", ans, err)
+	}
+	out := make(map[string]ShipmentInfo, len(list))
+	for _, s := range list {
+		out[s.TrackingNumber] = s
+	}
+	return out, nil
+}
+
+func decodeError(op string, ans *transport.Answer, err error) error {
+	return &transport.Error{Op: op, Kind: transport.KindDecode, Status: ans.Status, Message: "data has the wrong shape", Err: err}
 }
 
 // ListQuery filters shipments/list. Zero fields are not sent.
@@ -209,7 +257,8 @@ type PointQuery struct {
 	PerPage int
 }
 
-// PointPage is one page of parcel points.
+// PointPage is one page of parcel points. Without Page and PerPage the service
+// answers every matching point at once and Pages is 1.
 type PointPage struct {
 	Points  []ParcelPoint
 	Page    int `json:"page"`
@@ -218,7 +267,8 @@ type PointPage struct {
 	Pages   int `json:"pages"`
 }
 
-// ParcelPoints returns one page of pickup and delivery points, in id order.
+// ParcelPoints returns pickup and delivery points in id order: one page when
+// q names one, else every matching point.
 func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, error) {
 	v := url.Values{}
 	for k, s := range map[string]string{"carrier": q.Carrier, "country": q.Country, "city": q.City, "zip": q.Zip, "q": q.Text} {
@@ -236,20 +286,24 @@ func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, er
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]ParcelPoint{}
-	if err := ans.Data("parcelpoints/list", &byID); err != nil {
+	var raw json.RawMessage
+	if err := ans.Data("parcelpoints/list", &raw); err != nil {
 		return nil, err
+	}
+	points, err := collection(raw, func(p *ParcelPoint, key string) {
+		if p.ID == 0 {
+			p.ID, _ = strconv.ParseInt(key, 10, 64)
+		}
+	})
+	if err != nil {
+		return nil, decodeError("parcelpoints/list", ans, err)
 	}
 	page := &PointPage{}
-	if err := ans.Field("parcelpoints/list", "paging", page); err != nil {
-		return nil, err
+	if ans.Field("parcelpoints/list", "paging", page) != nil {
+		// No paging in the answer: it holds every matching point.
+		page = &PointPage{Page: 1, PerPage: len(points), Total: len(points), Pages: 1}
 	}
-	for id, p := range byID {
-		if p.ID == 0 {
-			p.ID, _ = strconv.ParseInt(id, 10, 64)
-		}
-		page.Points = append(page.Points, p)
-	}
+	page.Points = points
 	sort.Slice(page.Points, func(i, j int) bool { return page.Points[i].ID < page.Points[j].ID })
 	return page, nil
 }

@@ -66,6 +66,7 @@ type Package struct {
 	Number          string  `json:"number,omitempty"`
 	Status          string  `json:"status,omitempty"`
 	PackagePassword *string `json:"package_password,omitempty"`
+	CarrierTracking string  `json:"carrier_tracking,omitempty"` // the carrier's own parcel number
 	Weight          float64 `json:"weight"`
 	Width           float64 `json:"width,omitempty"`
 	Height          float64 `json:"height,omitempty"`
@@ -88,8 +89,25 @@ type ServiceCOD struct {
 	IncludeShippingCosts bool   `json:"include_shipping_costs,omitempty"`
 }
 
+// Service codes as the provider's documentation writes them; the service
+// matches them without regard to case.
+const (
+	ServiceCodeCOD       = "cod"
+	ServiceCodeInsurance = "ins"
+)
+
 // COD makes the service entry for cash on delivery.
-func COD(cod ServiceCOD) Service { return Service{Code: "COD", Data: cod} }
+func COD(cod ServiceCOD) Service { return Service{Code: ServiceCodeCOD, Data: cod} }
+
+// ServiceInsurance is the data of the insurance service: the insured value.
+type ServiceInsurance struct {
+	Value Money `json:"value"`
+}
+
+// Insurance makes the service entry for insuring the shipment up to value.
+func Insurance(value Money) Service {
+	return Service{Code: ServiceCodeInsurance, Data: ServiceInsurance{Value: value}}
+}
 
 // Shipment is one shipment of a create, validate or rates request.
 type Shipment struct {
@@ -135,18 +153,15 @@ type RateRequest struct {
 // Rate is one offer.
 type Rate struct {
 	Carrier                string `json:"carrier"`
-	CarrierGroup           string `json:"carrier_group,omitempty"`
 	Service                string `json:"service"`
 	ServiceID              int    `json:"service_id"`
 	PickupDate             string `json:"pickup_date"`
 	DeliveryDate           string `json:"delivery_date"`
 	Price                  Money  `json:"price"`
 	PriceVAT               Money  `json:"price_vat"`
-	Selectable             bool   `json:"selectable"`
-	Reason                 string `json:"reason,omitempty"` // why an offer is not selectable, when the service says
+	Selectable             bool   `json:"selectable"` // false: not possible with the given data
 	LabelMode              string `json:"label_mode"`
 	DeliveryBranchRequired bool   `json:"delivery_branch_required"`
-	PickupBranchRequired   bool   `json:"pickup_branch_required,omitempty"`
 	// Deprecated: use LabelMode (anything but CARRIER is printable). Read, never decided on.
 	Printable *bool `json:"printable,omitempty"`
 }
@@ -166,8 +181,8 @@ type ShipmentInfo struct {
 	LabelStatus         string    `json:"label_status"`
 	PickupBranch        string    `json:"pickup_branch,omitempty"`
 	DeliveryBranch      string    `json:"delivery_branch,omitempty"`
-	Created             string    `json:"created,omitempty"` // YYYY-MM-DD HH:MM:SS
-	Order               *OrderRef `json:"order,omitempty"`
+	OrderDate           string    `json:"order_date,omitempty"`    // when ordered, YYYY-MM-DD HH:MM:SS
+	DeliveryDate        string    `json:"delivery_date,omitempty"` // expected or actual, YYYY-MM-DD
 	From                *Address  `json:"from,omitempty"`
 	Services            []Service `json:"services,omitempty"`
 	TrackingInformation *Tracking `json:"tracking_information,omitempty"`
@@ -177,19 +192,11 @@ type ShipmentInfo struct {
 	LabelsReady *bool `json:"labels_ready,omitempty"`
 }
 
-// OrderRef is the order a shipment belongs to (owner only).
-type OrderRef struct {
-	ID          int64  `json:"id"`
-	Number      string `json:"number"`
-	PaymentType string `json:"payment_type"`
-	Paid        bool   `json:"paid"`
-	Token       string `json:"token,omitempty"` // only in the create reply: unlocks package_password for others
-}
-
 // Created is the reply of shipments/create.
 type Created struct {
-	Order     OrderRef       `json:"order"`
-	Shipments []ShipmentInfo `json:"shipments"`
+	OrderToken  string // the order's hash; in a detail request's tokens it unlocks package_password
+	OrderNumber string // the order's number for people
+	Shipments   []ShipmentInfo
 }
 
 // Tracking is the tracking state of one shipment.
@@ -221,11 +228,6 @@ type ParcelPoint struct {
 	IsLocker   bool    `json:"is_locker"`
 	LocationID int64   `json:"pickup_branch_location_id"`
 	Location   *LatLng `json:"location,omitempty"`
-	// Size limits of the point in centimetres and kilograms (0: no limit given).
-	MaxLength float64 `json:"max_length,omitempty"`
-	MaxWidth  float64 `json:"max_width,omitempty"`
-	MaxHeight float64 `json:"max_height,omitempty"`
-	MaxWeight float64 `json:"max_weight,omitempty"`
 }
 
 // LatLng is a position.

@@ -51,7 +51,7 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	defer db.Close()
-	clients, stop, err := connectUpstream(u, log)
+	clients, _, stop, err := connectUpstream(u, log)
 	if err != nil {
 		return err
 	}

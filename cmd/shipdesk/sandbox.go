@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"shipdesk/app"
 	"shipdesk/sandbox"
+	"shipdesk/storage"
 	"shipdesk/upstream"
 )
 
@@ -73,38 +75,42 @@ func upstreamFlags(fs *flag.FlagSet, u *UpstreamConfig) {
 // connectUpstream builds the clients; with no SHIPPING_BASE_URL it starts the
 // sandbox on a loopback port and talks to it over HTTP like to the real service.
 // The returned stop function stops that sandbox.
-func connectUpstream(u UpstreamConfig, log *slog.Logger) (*upstream.Clients, func(), error) {
+// connectUpstream builds the clients of the service, starting the in-process
+// sandbox when no service is named; known are the carriers known in advance
+// (the sandbox's own), for the carrier table.
+func connectUpstream(u UpstreamConfig, log *slog.Logger) (clients *upstream.Clients, known []storage.Carrier, stop func(), err error) {
 	cfg := upstream.Config{ShippingURL: u.ShippingURL, ShippingKey: u.ShippingKey, ReturnsURL: u.ReturnsURL, ReturnsKey: u.ReturnsKey,
 		UserAgent: "shipdesk/1", Timeout: u.Timeout, Log: log}
-	stop := func() {}
+	stop = func() {}
 	if u.ShippingURL == "" {
 		sb, err := sandbox.New(sandbox.Options{StateFile: u.SandboxState, Log: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		url, err := sb.Start("127.0.0.1:0")
 		if err != nil {
 			sb.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		stop = func() {
 			if err := sb.Close(); err != nil {
 				log.Error("stop sandbox", "err", err)
 			}
 		}
+		known = app.SandboxCarriers(sb.Shipping.CarrierFacts())
 		cfg.Sandbox = true
 		cfg.ShippingURL, cfg.ReturnsURL = url, url+"/returns"
 		cfg.ShippingKey, cfg.ReturnsKey = "sandbox-key-1", "sandbox-returns-key"
 		log.Info("using the in-process sandbox (set SHIPPING_BASE_URL for the real service)", "url", url)
 	} else if u.ReturnsURL == "" {
-		return nil, nil, fmt.Errorf("RETURNS_BASE_URL is required with SHIPPING_BASE_URL")
+		return nil, nil, nil, fmt.Errorf("RETURNS_BASE_URL is required with SHIPPING_BASE_URL")
 	}
-	clients, err := upstream.New(cfg)
+	clients, err = upstream.New(cfg)
 	if err != nil {
 		stop()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return clients, stop, nil
+	return clients, known, stop, nil
 }
 
 func runCheckUpstream(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -116,7 +122,7 @@ func runCheckUpstream(ctx context.Context, args []string, _ io.Reader, stdout, s
 		return err
 	}
 	c.LogLevel = "error"
-	clients, stop, err := connectUpstream(u, newLogger(c, stderr))
+	clients, _, stop, err := connectUpstream(u, newLogger(c, stderr))
 	if err != nil {
 		return err
 	}

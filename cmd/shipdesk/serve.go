@@ -54,13 +54,13 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	clients, stopSandbox, err := connectUpstream(u, log)
+	clients, knownCarriers, stopSandbox, err := connectUpstream(u, log)
 	if err != nil {
 		return err
 	}
 	defer stopSandbox()
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
-		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config})
+		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,88 @@
+package desk
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+
+	"shipdesk/client/shipping"
+	"shipdesk/client/transport"
+	"shipdesk/storage"
+)
+
+// carrier is what the carrier table knows of a carrier; an unknown carrier
+// (or a failed read) knows nothing, so the service decides.
+func (d *Desk) carrier(ctx context.Context, code string) storage.Carrier {
+	c, err := d.db.CarrierByCode(ctx, code)
+	if err != nil {
+		return storage.Carrier{Code: code}
+	}
+	return c
+}
+
+// LabelFree says whether the clerk may hand the chosen offer's package over
+// label-free, and why not. The form's own conditions come first; then the
+// carrier table; when the table does not know the carrier, the service is
+// asked with the intended order (shipments/validate with label_less) and its
+// answer is remembered for the carrier.
+func (d *Desk) LabelFree(ctx context.Context, f Form, from storage.Sender) []string {
+	f.Carrier = d.carrier(ctx, f.Offer.Carrier)
+	if why := f.LabelFreeBlockers(from.Country); len(why) > 0 || f.Carrier.LabelFree.Valid {
+		return why
+	}
+	f.LabelLess = true
+	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
+	err := d.ship.Validate(ctx, order)
+	if err != nil && !transport.IsInvalid(err) {
+		// The service could not say; offer nothing now rather than guess.
+		return []string{"The service could not be asked whether this carrier takes label-free packages: try again."}
+	}
+	refused := slices.ContainsFunc(transport.FieldErrors(err), func(e transport.FieldError) bool {
+		return strings.HasSuffix(e.Field, "label_less")
+	})
+	if lerr := d.db.LearnLabelFree(ctx, f.Offer.Carrier, !refused); lerr != nil {
+		d.log.Warn("remember label-free", "carrier", f.Offer.Carrier, "err", lerr)
+	}
+	if refused {
+		return []string{"Label-free shipping is not available with this carrier."}
+	}
+	return nil
+}
+
+// CarrierEdit is a manager's change to the carrier table.
+type CarrierEdit struct {
+	Code        string
+	Name        string
+	LabelFree   string // "yes", "no", or "" for "ask the service"
+	CODPackages string // one of storage.CODPackageRules
+}
+
+// EditCarrier checks and saves a manager's facts about a carrier.
+func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
+	p := Problems{}
+	name := strings.TrimSpace(e.Name)
+	if len([]rune(name)) > maxText {
+		p.add("name", "At most %d characters.", maxText)
+	}
+	c := storage.Carrier{Code: e.Code, Name: name, CODPackages: e.CODPackages}
+	switch e.LabelFree {
+	case "yes", "no":
+		c.LabelFree = sql.NullBool{Valid: true, Bool: e.LabelFree == "yes"}
+	case "":
+	default:
+		p.add("label_free", "Choose from the list.")
+	}
+	if !slices.Contains(storage.CODPackageRules, e.CODPackages) {
+		p.add("cod_packages", "Choose from the list.")
+	}
+	if err := invalid(p); err != nil {
+		return err
+	}
+	return d.db.EditCarrier(ctx, c, d.now())
+}
+
+// SeedCarriers stores carriers known in advance; a manager's edits win.
+func (d *Desk) SeedCarriers(ctx context.Context, list []storage.Carrier) error {
+	return d.db.SeedCarriers(ctx, list)
+}
