@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,18 +53,16 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	tab.Click(`button.primary[name=action][value=compare]`)
 	tab.WaitText(`[data-testid=offers]`, "you print the label")
 	tab.screenshot("offers")
-	// Sorting by carrier group keeps the form and shows the groups in order.
-	tab.Click(`button[name=sort][value=group]`)
-	tab.WaitText(`button[name=sort][value=group][aria-pressed=true]`, "carrier group")
-	// Selectable offers come first, in group order; the others follow.
-	groups := tab.Texts(`[data-testid=offers] tbody tr:has(button[name=choose]) td:first-child`)
-	if len(groups) < 2 {
-		t.Fatalf("offers: %q", groups)
+	// Sorting by carrier keeps the form and shows the carriers in order.
+	tab.Click(`button[name=sort][value=carrier]`)
+	tab.WaitText(`button[name=sort][value=carrier][aria-pressed=true]`, "carrier")
+	// Selectable offers come first, in carrier order; the others follow.
+	carriers := tab.Texts(`[data-testid=offers] tbody tr:has(button[name=choose]) td:first-child`)
+	if len(carriers) < 2 {
+		t.Fatalf("offers: %q", carriers)
 	}
-	for i := 1; i < len(groups); i++ {
-		if groups[i][:2] < groups[i-1][:2] {
-			t.Errorf("not sorted by group: %q", groups)
-		}
+	if !slices.IsSorted(carriers) {
+		t.Errorf("not sorted by carrier: %q", carriers)
 	}
 	// The G1 service to a point: choose it, then find a point by typing the town.
 	tab.Click(`tr[data-service="102"] button[name=choose]`)
