@@ -446,6 +446,9 @@ func shipmentView(s storage.Shipment) views.ShipmentView {
 	if s.CODValue != nil && s.CODCurrency != nil {
 		v.COD = strconv.FormatFloat(*s.CODValue, 'f', -1, 64) + " " + *s.CODCurrency
 	}
+	if s.InsuredValue != nil {
+		v.Insured = strconv.FormatFloat(*s.InsuredValue, 'f', -1, 64) + " CZK"
+	}
 	if s.LastCheckedAt != nil {
 		v.LastChecked = views.FormatTime(*s.LastCheckedAt)
 	}

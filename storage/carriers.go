@@ -70,10 +70,10 @@ ON CONFLICT (code) DO UPDATE SET name = CASE WHEN carriers.name = '' THEN EXCLUD
 }
 
 // LearnLabelFree stores what the service said of a label-free request for a
-// carrier, unless a manager has set it.
+// carrier while the table does not know: a manager's yes or no stays.
 func (db *DB) LearnLabelFree(ctx context.Context, code string, possible bool) error {
 	_, err := db.x.ExecContext(ctx, `INSERT INTO carriers (code, label_free) VALUES ($1, $2)
-ON CONFLICT (code) DO UPDATE SET label_free = EXCLUDED.label_free WHERE carriers.edited_at IS NULL`, code, possible)
+ON CONFLICT (code) DO UPDATE SET label_free = EXCLUDED.label_free WHERE carriers.label_free IS NULL`, code, possible)
 	return wrapf(err, "learn label-free for %s", code)
 }
 

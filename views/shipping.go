@@ -75,6 +75,7 @@ type ShipmentView struct {
 	ShipmentRow
 	City          string
 	COD           string
+	Insured       string
 	Packages      []PackageView
 	Error         string
 	LastChecked   string
