@@ -217,7 +217,7 @@ type Event struct {
 
 // ParcelPoint is a pickup or delivery point.
 type ParcelPoint struct {
-	ID         int64   `json:"id"`
+	ID         int64   `json:"-"` // the key of data; never read from the point itself
 	Code       string  `json:"code"`
 	Name       string  `json:"name"`
 	Street     string  `json:"street"`
