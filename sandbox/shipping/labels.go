@@ -85,7 +85,7 @@ func (s *Service) label(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) pages(sh *shipment, now time.Time) []labelpdf.Page {
-	c := s.carrierByCode[sh.Carrier]
+	c := s.carrier(sh.Carrier)
 	if s.labelMode(sh, now) == "CODE" {
 		pt := ""
 		if p := s.pointByID[sh.PickupPoint]; p != nil {
@@ -110,23 +110,9 @@ func (s *Service) pages(sh *shipment, now time.Time) []labelpdf.Page {
 		l.DeliveryBranch = p.Code + " " + p.Name
 		l.To.Street, l.To.City, l.To.Zip = p.Street, p.City, p.Zip
 	}
-	if m := codMoney(sh.Req.Services); m != nil {
-		l.COD = m
-	}
+	l.COD = serviceMoney(sh.Req.Services, codeCOD)
+	l.Insured = serviceMoney(sh.Req.Services, codeInsurance)
 	return []labelpdf.Page{{Label: l}}
-}
-
-func codMoney(svcs []serviceReq) *labelpdf.Money {
-	for _, sv := range svcs {
-		if sv.Code != "COD" {
-			continue
-		}
-		var d codData
-		if jsonUnmarshal(sv.Data, &d) == nil && d.Value != nil {
-			return &labelpdf.Money{Value: d.Value.Value, Currency: d.Value.Currency}
-		}
-	}
-	return nil
 }
 
 func fullName(a address) string {
@@ -184,8 +170,8 @@ func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
 		for _, k := range sh.Packages {
 			weight += k.Weight
 		}
-		ms := labelpdf.ManifestShipment{TrackingNumber: sh.TrackingNumber, Carrier: s.carrierByCode[sh.Carrier].Name,
-			Recipient: printAddr(sh.Req.To), Packages: len(sh.Packages), Weight: weight, Reference: sh.Req.Reference, COD: codMoney(sh.Req.Services)}
+		ms := labelpdf.ManifestShipment{TrackingNumber: sh.TrackingNumber, Carrier: s.carrier(sh.Carrier).Name,
+			Recipient: printAddr(sh.Req.To), Packages: len(sh.Packages), Weight: weight, Reference: sh.Req.Reference, COD: serviceMoney(sh.Req.Services, codeCOD)}
 		m.Shipments = append(m.Shipments, ms)
 	}
 	s.mu.Unlock()

@@ -9,22 +9,41 @@ import (
 	"shipdesk/sandbox/apijson"
 )
 
-// checkOrder validates a create or validate body and resolves each shipment.
-func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]plan, []apijson.FieldError) {
+// Payment types. INVOICE is for contract customers: in the sandbox the account
+// of the first key has that right.
+const (
+	payCredit  = "CREDIT"
+	payOnline  = "ONLINE"
+	payInvoice = "INVOICE"
+)
+
+// invoiceAccount is the index of the account allowed to pay by invoice.
+const invoiceAccount = 0
+
+var errNoInvoice = apijson.Fail(http.StatusUnauthorized, "You are not allowed to use invoice payment method")
+
+// checkOrder validates a create or validate body and resolves each shipment. A
+// refusal of the whole order (invoice without the right) comes as a problem;
+// field errors as a list.
+func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]plan, []apijson.FieldError, *apijson.Problem) {
 	p := &problems{}
 	if acct == nil {
 		// Without a valid key: not linked to an account, paid online, payer required.
-		req.PaymentType = "ONLINE"
+		req.PaymentType = payOnline
 		if req.Payer == nil || req.Payer.Email == "" || strings.TrimSpace(req.Payer.Firstname+req.Payer.Surname) == "" {
 			p.add("payer", "The payer (name and e-mail) is required when ordering without a valid API key")
 		}
 	}
 	switch req.PaymentType {
-	case "CREDIT", "ONLINE":
+	case payCredit, payOnline:
+	case payInvoice:
+		if acct.Index != invoiceAccount {
+			return nil, nil, errNoInvoice
+		}
 	case "":
-		p.add("payment_type", "The payment type is required: CREDIT or ONLINE")
+		p.add("payment_type", "The payment type is required: CREDIT, ONLINE or INVOICE")
 	default:
-		p.add("payment_type", "Unknown payment type %q: use CREDIT or ONLINE", req.PaymentType)
+		p.add("payment_type", "Unknown payment type %q: use CREDIT, ONLINE or INVOICE", req.PaymentType)
 	}
 	if req.Currency != "CZK" && req.Currency != "EUR" {
 		p.add("currency", "The currency must be CZK or EUR")
@@ -50,7 +69,20 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 		p.list = append(p.list, sp.list...)
 		plans = append(plans, pl)
 	}
-	return plans, p.list
+	return plans, p.list, nil
+}
+
+// refuse writes the answer to a refused order; false when it is not refused.
+func refuse(w http.ResponseWriter, errs []apijson.FieldError, refusal *apijson.Problem) bool {
+	switch {
+	case refusal != nil:
+		apijson.WriteProblem(w, refusal)
+	case len(errs) > 0:
+		apijson.WriteProblem(w, apijson.Invalid(errs...))
+	default:
+		return false
+	}
+	return true
 }
 
 func (s *Service) validate(w http.ResponseWriter, r *http.Request) {
@@ -60,15 +92,16 @@ func (s *Service) validate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	_, errs := s.checkOrder(s.accountOf(r), &req, s.clock.Now())
+	_, errs, refusal := s.checkOrder(s.accountOf(r), &req, s.clock.Now())
 	s.mu.Unlock()
-	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+	if refuse(w, errs, refusal) {
 		return
 	}
 	apijson.Write(w, http.StatusOK, "The order is valid", map[string]any{"valid": true, "shipments": len(req.Shipments)})
 }
 
+// create answers as the provider's published example: HTTP 200, the order token
+// in order, its number in order_number, and the shipments.
 func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	var req orderReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
@@ -79,9 +112,8 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
-	plans, errs := s.checkOrder(acct, &req, now)
-	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+	plans, errs, refusal := s.checkOrder(acct, &req, now)
+	if refuse(w, errs, refusal) {
 		return
 	}
 	s.nextOrder++
@@ -91,16 +123,32 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 		o.Account = acct.Index
 	}
 	s.orders[o.ID] = o
-	views := []map[string]any{}
+	created := []any{}
 	for i, pl := range plans {
 		sh := s.newShipment(o, req.Shipments[i], pl, now)
 		o.Shipments = append(o.Shipments, sh.TrackingNumber)
-		views = append(views, s.view(sh, acct, nil, now, false))
+		created = append(created, s.createdView(sh, now))
 	}
-	apijson.Write(w, http.StatusCreated, fmt.Sprintf("Created %d shipments", len(views)), map[string]any{
-		"order":     map[string]any{"id": o.ID, "number": o.Number, "token": o.Token, "payment_type": o.Payment},
-		"shipments": views,
+	apijson.Write(w, http.StatusOK, "Order was successfully created", map[string]any{
+		"order": o.Token, "order_number": o.Number, "shipments": created,
 	})
+}
+
+// createdView is one created shipment: its tracking number in the minimal
+// shapes (the provider's example), an object with the label facts otherwise.
+func (s *Service) createdView(sh *shipment, now time.Time) any {
+	if !s.documented() {
+		return sh.TrackingNumber
+	}
+	pkgs := []map[string]any{}
+	for i, k := range sh.Packages {
+		pkgs = append(pkgs, map[string]any{"number": k.Number, "status": s.packageStatus(sh, i, now), "package_password": nil})
+	}
+	return map[string]any{
+		"tracking_number": sh.TrackingNumber, "status": s.status(sh, now), "carrier": sh.Carrier, "service_id": sh.ServiceID,
+		"label_mode": s.labelMode(sh, now), "label_status": s.labelStatus(sh, now), "package_password": nil,
+		"packages": pkgs, "reference": sh.Req.Reference,
+	}
 }
 
 func (s *Service) newShipment(o *order, r shipmentReq, pl plan, now time.Time) *shipment {

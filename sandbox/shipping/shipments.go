@@ -23,7 +23,8 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 	}
 	pkgs := []map[string]any{}
 	for i, k := range sh.Packages {
-		pm := map[string]any{"number": k.Number, "status": s.packageStatus(sh, i, now), "package_password": nil}
+		pm := map[string]any{"number": k.Number, "status": s.packageStatus(sh, i, now), "package_password": nil,
+			"carrier_tracking": carrierTracking(sh, i)}
 		if pw := s.password(sh, i, now); pw != "" && (owner || tokenOK) {
 			pm["package_password"] = pw
 		}
@@ -41,21 +42,27 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 		"label_status":    st,
 		"labels_ready":    st == "READY", // deprecated: use label_status
 		"packages":        pkgs,
+		"order_date":      o.Created.Format("2006-01-02 15:04:05"),
+		"delivery_date":   s.deliveryDate(sh, now).Format("2006-01-02"),
 	}
 	if owner {
 		v["label_less"] = s.labelLess(sh, now) // deprecated as an indicator: use label_mode CODE
 		v["service_id"] = sh.ServiceID
-		v["type"] = sh.Req.Type
+		if sh.Req.Type != "" { // absent for a hand-over at a point ordered without a type
+			v["type"] = sh.Req.Type
+		}
 		v["pickup_date"] = pickupDate(sh.Req.PickupDate, sh.Created).Format("2006-01-02")
 		v["reference"] = sh.Req.Reference
-		v["order"] = map[string]any{"id": o.ID, "number": o.Number, "payment_type": o.Payment, "paid": o.Payment == "CREDIT" || o.PaidAt != nil}
 		v["from"] = sh.From
 		v["to"] = sh.Req.To
 		v["services"] = sh.Req.Services
 		if sh.Req.Services == nil {
 			v["services"] = []serviceReq{}
 		}
-		v["created"] = sh.Created.Format("2006-01-02 15:04:05")
+		if s.documented() {
+			v["order"] = map[string]any{"id": o.ID, "number": o.Number, "payment_type": o.Payment, "paid": o.Payment != payOnline || o.PaidAt != nil}
+			v["created"] = sh.Created.Format("2006-01-02 15:04:05")
+		}
 		if p := s.pointByID[sh.PickupPoint]; p != nil {
 			v["pickup_branch"] = p.Code
 		} else if sh.Req.PickupBranch != "" {
@@ -69,6 +76,30 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 		v["tracking_information"] = s.trackingOf(sh, now)
 	}
 	return v
+}
+
+// deliveryDate is the day the last package was delivered, or the expected day
+// while one is still on its way.
+func (s *Service) deliveryDate(sh *shipment, now time.Time) time.Time {
+	if s.status(sh, now) == "DELIVERED" {
+		var last time.Time
+		for i := range sh.Packages {
+			if evs := s.packageEvents(sh, i, now); len(evs) > 0 {
+				if d, err := time.Parse("2006-01-02", evs[0].Date); err == nil && d.After(last) {
+					last = d
+				}
+			}
+		}
+		return last
+	}
+	pickup := pickupDate(sh.Req.PickupDate, sh.Created)
+	return addWorkdays(pickup, transitDays(s.serviceByID[sh.ServiceID], sh.Req.To.Country))
+}
+
+// carrierTracking is the carrier's own number of package i: digits, unlike our
+// package number, which starts with the carrier code.
+func carrierTracking(sh *shipment, i int) string {
+	return fmt.Sprintf("%010d%02d", hash(sh.TrackingNumber+"#carrier"), i+1)
 }
 
 func (s *Service) trackingOf(sh *shipment, now time.Time) map[string]any {
