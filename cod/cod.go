@@ -76,7 +76,7 @@ func Check(in Input) []Problem {
 	allowed := Currencies(in.From, in.To)
 	switch {
 	case allowed == nil:
-		add("value.currency", "Cash on delivery is available only from the Czech Republic to the Czech Republic or Slovakia")
+		add("value.currency", "Cash on delivery is not available from %s to %s: it is available only from the Czech Republic to the Czech Republic or Slovakia", in.From, in.To)
 	case !contains(allowed, in.Currency):
 		add("value.currency", "Cash on delivery from %s to %s must be in %s", in.From, in.To, strings.Join(allowed, " or "))
 	default:

@@ -51,6 +51,11 @@ func TestRules(t *testing.T) {
 		{"CZ to CZ only CZK", func(i *Input) { i.Currency = "EUR" }, "value.currency", "CZK"},
 		{"CZ to SK not USD", func(i *Input) { i.To, i.Currency = "SK", "USD" }, "value.currency", "CZK or EUR"},
 		{"direction", func(i *Input) { i.From = "SK" }, "value.currency", "only from the Czech Republic"},
+		{"SK to CZ named", func(i *Input) { i.From = "SK" }, "value.currency", "not available from SK to CZ"},
+		{"CZ to DE", func(i *Input) { i.To = "DE" }, "value.currency", "not available from CZ to DE"},
+		{"CZ to AT in EUR", func(i *Input) { i.To, i.Currency = "AT", "EUR" }, "value.currency", "not available from CZ to AT"},
+		{"CZ to PL", func(i *Input) { i.To = "PL" }, "value.currency", "not available from CZ to PL"},
+		{"CZ to HU", func(i *Input) { i.To = "HU" }, "value.currency", "not available from CZ to HU"},
 		{"maximum", func(i *Input) { i.Value = 50001 }, "value.value", "maximum"},
 		{"EUR maximum", func(i *Input) { i.To, i.Currency, i.Value = "SK", "EUR", 2001 }, "value.value", "2000 EUR"},
 		{"no COD service", func(i *Input) { i.MaxCZK = 0 }, "value", "not available"},
@@ -109,5 +114,19 @@ func TestRatesNeedOnlyTheValue(t *testing.T) {
 	in := Input{Value: 300, Currency: "CZK", From: "CZ", To: "CZ", Packages: 1, MaxCZK: 50000, ForRates: true}
 	if p := Check(in); len(p) != 0 {
 		t.Errorf("rates COD with only a value refused: %v", p)
+	}
+}
+
+// The directions of the spec's limits: CZ→CZ in CZK, CZ→SK in CZK or EUR.
+func TestDirectionsAllowed(t *testing.T) {
+	for _, c := range []struct{ to, currency string }{{"CZ", "CZK"}, {"SK", "CZK"}, {"SK", "EUR"}} {
+		in := valid()
+		in.To, in.Currency = c.to, c.currency
+		if c.currency == "EUR" {
+			in.Value = 20
+		}
+		if p := Check(in); len(p) != 0 {
+			t.Errorf("CZ to %s in %s refused: %v", c.to, c.currency, p)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"shipdesk/sandbox/apijson"
 	"shipdesk/sandbox/labelpdf"
 	"shipdesk/sandbox/openapi"
 	"shipdesk/sandbox/returns"
@@ -33,6 +34,7 @@ type Options struct {
 	Clock        *simclock.Clock // nil: real time plus advances
 	StateFile    string          // keep state across restarts; "" keeps it in memory
 	WipeAt       string          // "HH:MM": wipe every day at this local time; "" never
+	Shapes       string          // shipping answer shapes: "documented" ("") or "minimal"
 	Log          *slog.Logger
 }
 
@@ -70,7 +72,11 @@ func New(o Options) (*Sandbox, error) {
 		}
 		sb.wipeHour, sb.wipeMin = t.Hour(), t.Minute()
 	}
-	sb.Shipping = shipping.New(shipping.Config{Keys: o.ShippingKeys, Clock: o.Clock, Seed: o.Seed, Render: labelpdf.Render, RenderManifest: labelpdf.RenderManifest})
+	if err := shipping.CheckShapes(o.Shapes); err != nil {
+		return nil, fmt.Errorf("--shapes: %w", err)
+	}
+	sb.Shipping = shipping.New(shipping.Config{Keys: o.ShippingKeys, Clock: o.Clock, Seed: o.Seed, Shapes: o.Shapes,
+		Render: labelpdf.Render, RenderManifest: labelpdf.RenderManifest})
 	sb.Returns = returns.New(returns.Config{Keys: o.ReturnsKeys, Clock: o.Clock, Seed: o.Seed})
 	if o.StateFile != "" {
 		if err := sb.load(); err != nil {
@@ -81,7 +87,7 @@ func New(o Options) (*Sandbox, error) {
 	sb.Shipping.Register(mux)
 	sb.Returns.Register(mux)
 	sb.registerControls(mux)
-	sb.handler = logRequests(sb.log, sb.faults.wrap(mux))
+	sb.handler = logRequests(sb.log, sb.faults.wrap(apijson.WithJSONFallbacks(mux)))
 	sb.done.Add(1)
 	go sb.background()
 	return sb, nil

@@ -31,6 +31,7 @@ func runSandbox(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	fs.StringVar(&o.WipeAt, "wipe-at", env("SANDBOX_WIPE_AT", ""), "wipe all data every day at `HH:MM` local time, as the real test environment does (env SANDBOX_WIPE_AT)")
 	fs.Var(&keys, "api-key", "shipping and cart API `key` of an account; repeat for several (default sandbox-key-1 and sandbox-key-2)")
 	fs.Var(&rkeys, "returns-key", "returns API `key`; repeatable (default sandbox-returns-key)")
+	fs.StringVar(&o.Shapes, "shapes", env("SANDBOX_SHAPES", "documented"), "answer `shapes` of the shipping API: minimal (only what the contract and public integrations guarantee) or documented (with the sandbox's extras) (env SANDBOX_SHAPES)")
 	fs.Int64Var(&o.Seed, "seed", 1, "`seed` of the generated carriers, services and parcel points")
 	fs.StringVar(&c.LogFormat, "log-format", env("SHIPDESK_LOG_FORMAT", "text"), "log format text or json (env SHIPDESK_LOG_FORMAT)")
 	fs.StringVar(&c.LogLevel, "log-level", env("SHIPDESK_LOG_LEVEL", "info"), "log level (env SHIPDESK_LOG_LEVEL)")
@@ -60,6 +61,7 @@ type UpstreamConfig struct {
 	ShippingURL, ShippingKey string
 	ReturnsURL, ReturnsKey   string
 	SandboxState             string
+	SandboxShapes            string
 	Timeout                  time.Duration
 }
 
@@ -69,6 +71,7 @@ func upstreamFlags(fs *flag.FlagSet, u *UpstreamConfig) {
 	fs.StringVar(&u.ReturnsURL, "returns-base-url", env("RETURNS_BASE_URL", ""), "base of the returns API v1 (env RETURNS_BASE_URL)")
 	fs.StringVar(&u.ReturnsKey, "returns-api-key", env("RETURNS_API_KEY", ""), "returns API key (env RETURNS_API_KEY)")
 	fs.StringVar(&u.SandboxState, "sandbox-state", env("SANDBOX_STATE", ""), "state `file` of the in-process sandbox; empty keeps it in memory (env SANDBOX_STATE)")
+	fs.StringVar(&u.SandboxShapes, "sandbox-shapes", env("SANDBOX_SHAPES", "documented"), "answer `shapes` of the in-process sandbox: minimal or documented (env SANDBOX_SHAPES)")
 	fs.DurationVar(&u.Timeout, "upstream-timeout", envDuration("SHIPDESK_UPSTREAM_TIMEOUT", 20*time.Second), "time limit of one upstream call (env SHIPDESK_UPSTREAM_TIMEOUT)")
 }
 
@@ -83,7 +86,7 @@ func connectUpstream(u UpstreamConfig, log *slog.Logger) (clients *upstream.Clie
 		UserAgent: "shipdesk/1", Timeout: u.Timeout, Log: log}
 	stop = func() {}
 	if u.ShippingURL == "" {
-		sb, err := sandbox.New(sandbox.Options{StateFile: u.SandboxState, Log: log})
+		sb, err := sandbox.New(sandbox.Options{StateFile: u.SandboxState, Shapes: u.SandboxShapes, Log: log})
 		if err != nil {
 			return nil, nil, nil, err
 		}

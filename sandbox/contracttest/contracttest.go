@@ -9,7 +9,9 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"shipdesk/sandbox/openapi"
@@ -27,11 +29,16 @@ type Client struct {
 	URL   string
 	doc   Doc
 	paths []openapi.Operation
+	// Minimal: the server answers in the minimal shapes, so a property marked
+	// x-sandbox-only in an answer is a failure.
+	Minimal bool
+	mu      sync.Mutex
+	seen    map[string]bool // "METHOD path" of documented operations called
 }
 
 // New returns a client for the server at url documented by doc.
 func New(t testing.TB, url string, doc Doc) *Client {
-	return &Client{T: t, URL: url, doc: doc, paths: doc.Operations()}
+	return &Client{T: t, URL: url, doc: doc, paths: doc.Operations(), seen: map[string]bool{}}
 }
 
 // Answer is a decoded JSON answer.
@@ -96,13 +103,37 @@ func (c *Client) Do(req *http.Request, key string) Answer {
 	if !ok {
 		return a
 	}
+	c.mu.Lock()
+	c.seen[op.Method+" "+op.Path] = true
+	c.mu.Unlock()
+	validate := openapi.ValidateJSON
+	if c.Minimal {
+		validate = openapi.ValidateMinimalJSON
+	}
 	doc, ok := op.Responses[resp.StatusCode]
 	if !ok {
 		c.T.Errorf("%s %s answered %d, which the OpenAPI document does not list", req.Method, op.Path, resp.StatusCode)
-	} else if err := openapi.ValidateJSON(c.doc.Components(), doc.Schema, raw); err != nil {
+	} else if err := validate(c.doc.Components(), doc.Schema, raw); err != nil {
 		c.T.Errorf("%s %s %d disagrees with the OpenAPI document: %.600v\n%.300s", req.Method, op.Path, resp.StatusCode, err, raw)
 	}
 	return a
+}
+
+// Unseen lists the documented operations (of the given tags; all when none)
+// that no call has reached yet.
+func (c *Client) Unseen(tags ...string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, op := range c.paths {
+		if len(tags) > 0 && !slices.Contains(tags, op.Tag) {
+			continue
+		}
+		if !c.seen[op.Method+" "+op.Path] {
+			out = append(out, op.Method+" "+op.Path)
+		}
+	}
+	return out
 }
 
 // operation finds the documented operation of a request path ({id} matches a segment).

@@ -89,6 +89,9 @@ func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
 	if l.Reference != "" {
 		pdf.CellFormat(w, 4, text("Reference: "+l.Reference), "", 1, "L", false, 0, "")
 	}
+	if l.Insured != nil {
+		pdf.CellFormat(w, 4, fmt.Sprintf("Insured value: %.2f %s", l.Insured.Value, l.Insured.Currency), "", 1, "L", false, 0, "")
+	}
 	if l.COD != nil {
 		pdf.SetFont("Helvetica", "B", 13)
 		pdf.SetFillColor(0, 0, 0)

@@ -37,6 +37,7 @@ type Label struct {
 	From, To       Address
 	Packages       []Package
 	COD            *Money // nil without cash on delivery
+	Insured        *Money // nil without insurance
 	Reference      string
 	PickupBranch   string // empty when not handed over at a point
 	DeliveryBranch string // empty for delivery to an address

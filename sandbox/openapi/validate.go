@@ -36,6 +36,22 @@ type validator struct {
 	components map[string]Schema
 	problems   []string
 	depth      int
+	minimal    bool // refuse properties marked x-sandbox-only
+}
+
+// ValidateMinimalJSON is ValidateJSON for an answer in the minimal shapes: a
+// property marked x-sandbox-only is also a mismatch.
+func ValidateMinimalJSON(components map[string]Schema, schema Schema, body []byte) error {
+	var value any
+	if err := json.Unmarshal(body, &value); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	v := validator{components: components, minimal: true}
+	v.check("$", schema, value)
+	if len(v.problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(v.problems, "; "))
 }
 
 func (v *validator) fail(path, format string, args ...any) {
@@ -123,6 +139,9 @@ func (v *validator) checkObject(path string, s Schema, obj map[string]any) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if ps, ok := props[k]; ok {
+			if v.minimal && IsSandboxOnly(asSchema(ps)) {
+				v.fail(path, "sandbox-only property %q in the minimal shapes", k)
+			}
 			v.check(path+"."+k, asSchema(ps), obj[k])
 			continue
 		}
@@ -141,7 +160,7 @@ func (v *validator) checkAlternatives(path string, alts []any, value any, exactl
 	matched := 0
 	var firstErrs []string
 	for _, a := range alts {
-		sub := validator{components: v.components, depth: v.depth}
+		sub := validator{components: v.components, depth: v.depth, minimal: v.minimal}
 		sub.check(path, asSchema(a), value)
 		if len(sub.problems) == 0 {
 			matched++

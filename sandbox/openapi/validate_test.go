@@ -48,3 +48,24 @@ func TestDocumentListsOperations(t *testing.T) {
 		t.Fatalf("operation missing: %v", op)
 	}
 }
+
+func TestSandboxOnlyMarks(t *testing.T) {
+	comps := map[string]Schema{
+		"Rate": {"type": "object", "required": []string{"carrier"}, "properties": map[string]any{
+			"carrier": Schema{"type": "string"}, "carrier_group": MarkSandboxOnly(Schema{"type": "string"}),
+		}},
+	}
+	doc := Document("t", "1", "d", []Operation{{Method: "GET", Path: "/x", Responses: map[int]Response{200: {Schema: Schema{
+		"type": "object", "properties": map[string]any{"rates": Schema{"type": "array", "items": Ref("Rate")}, "reason": MarkSandboxOnly(Schema{"type": "string"})}}}}}}, comps)
+	if got := SandboxOnlyFields(doc); strings.Join(got, ",") != "carrier_group,reason" {
+		t.Errorf("SandboxOnlyFields: %v", got)
+	}
+	body := []byte(`{"rates":[{"carrier":"G1","carrier_group":"G1"}]}`)
+	schema := Schema{"type": "object", "properties": map[string]any{"rates": Schema{"type": "array", "items": Ref("Rate")}}}
+	if err := ValidateJSON(comps, schema, body); err != nil {
+		t.Errorf("documented shapes refused: %v", err)
+	}
+	if err := ValidateMinimalJSON(comps, schema, body); err == nil || !strings.Contains(err.Error(), "carrier_group") {
+		t.Errorf("minimal shapes accepted a sandbox-only property: %v", err)
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,72 +12,6 @@ import (
 )
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
-// Parcel point paging.
-const (
-	DefaultPointsPerPage = 100
-	MaxPointsPerPage     = 1000
-)
-
-func (s *Service) parcelPoints(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	p := &problems{}
-	carrier, country := q.Get("carrier"), strings.ToUpper(q.Get("country"))
-	if carrier != "" && s.carrierByCode[carrier] == nil {
-		p.add("carrier", "Unknown carrier %q", carrier)
-	}
-	if country != "" && country != "CZ" && country != "SK" {
-		p.add("country", "Unknown country %q: use CZ or SK", country)
-	}
-	page := intParam(p, q.Get("page"), "page", 1, 1, 1<<20)
-	perPage := intParam(p, q.Get("per_page"), "per_page", DefaultPointsPerPage, 1, MaxPointsPerPage)
-	if len(q.Get("q")) > 100 {
-		p.add("q", "The search text can have at most 100 characters")
-	}
-	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
-		return
-	}
-	city, zip := fold(q.Get("city")), strings.ReplaceAll(q.Get("zip"), " ", "")
-	text := fold(q.Get("q"))
-	var match []*Point
-	for _, pt := range s.points { // generated in id order
-		if (carrier != "" && pt.Carrier != carrier) || (country != "" && pt.Country != country) ||
-			(city != "" && fold(pt.City) != city) || (zip != "" && !strings.HasPrefix(strings.ReplaceAll(pt.Zip, " ", ""), zip)) {
-			continue
-		}
-		if text != "" && !strings.Contains(fold(pt.Name+" "+pt.Street+" "+pt.City+" "+pt.Zip+" "+pt.Code), text) {
-			continue
-		}
-		match = append(match, pt)
-	}
-	total := len(match)
-	lo := min((page-1)*perPage, total)
-	hi := min(lo+perPage, total)
-	data := map[string]*Point{}
-	for _, pt := range match[lo:hi] {
-		data[strconv.FormatInt(pt.ID, 10)] = pt
-	}
-	apijson.WriteRaw(w, http.StatusOK, map[string]any{
-		"status": http.StatusOK, "message": fmt.Sprintf("Found %d parcel points", total), "data": data,
-		"paging": map[string]int{"page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage},
-	})
-}
-
-// fold lowercases and strips Czech and Slovak diacritics, so "plzen" finds Plzeň.
-func fold(s string) string {
-	return strings.ToLower(strings.Map(func(r rune) rune {
-		if i := strings.IndexRune(accented, r); i >= 0 {
-			return []rune(plain)[len([]rune(accented[:i]))]
-		}
-		return r
-	}, s))
-}
-
-const (
-	accented = "áäčďéěíĺľňóôŕřšťúůýžÁÄČĎÉĚÍĹĽŇÓÔŔŘŠŤÚŮÝŽ"
-	plain    = "aacdeeillnoorrstuuyzAACDEEILLNOORRSTUUYZ"
-)
 
 // cart is a draft shipment of the cart API v2.
 type cart struct {
@@ -125,11 +59,11 @@ func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
 		if strings.TrimSpace(req.To.Firstname+req.To.Surname+req.To.Company) == "" {
 			p.add("to.surname", "The recipient's name is required")
 		}
-		if req.To.Country != "" && req.To.Country != "CZ" && req.To.Country != "SK" {
-			p.add("to.country", "Country %q is not served: use CZ or SK", req.To.Country)
+		if req.To.Country != "" && !slices.Contains(recipientCountries, req.To.Country) {
+			p.add("to.country", "Country %q is not served: use %s", req.To.Country, strings.Join(recipientCountries, ", "))
 		}
-		if req.To.Zip != "" && !zipPattern.MatchString(req.To.Zip) {
-			p.add("to.zip", "Invalid postal code %q: it must have five digits, e.g. 110 00", clip(req.To.Zip))
+		if req.To.Zip != "" && !validZip(req.To.Country, req.To.Zip) {
+			p.add("to.zip", "Invalid postal code %q: it must have %s", clip(req.To.Zip), postalCodes[orCZ(req.To.Country)].example)
 		}
 	}
 	if len(req.ReferenceNumber) > 64 {
@@ -221,7 +155,7 @@ func (s *Service) cheapest(c *cart) int {
 			if sv.ToPoint {
 				continue
 			}
-			if p := s.price(sv, c.Packages, false); best == 0 || p < bestPrice {
+			if p := s.priceCZK(sv, c.Packages, plan{}, country); best == 0 || p < bestPrice {
 				best, bestPrice = sv.ID, p
 			}
 		}

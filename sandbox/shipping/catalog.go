@@ -3,6 +3,8 @@ package shipping
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // Handover is how the sender gives the package to the carrier; with the carrier
@@ -52,6 +54,7 @@ type Svc struct {
 	ToPoint     bool    `json:"delivery_branch_required"` // delivers only to a point
 	MaxWeight   float64 `json:"max_weight"`               // kilograms
 	MaxCOD      float64 `json:"max_cod_czk"`              // 0: no COD
+	MaxInsured  float64 `json:"max_insured_czk"`          // largest insured value
 	BasePrice   float64 `json:"base_price"`               // CZK without VAT
 	PerKg       float64 `json:"per_kg"`
 	TransitDays int     `json:"transit_days"`
@@ -68,18 +71,27 @@ var carrierSeeds = []struct {
 	points                 bool
 	countries              []string
 }{
-	{"g1", "G1 Parcel", "G1", "K3", true, []string{"CZ", "SK"}},
-	{"g2a", "G2 Alpha", "G2", "K2", true, []string{"CZ", "SK"}},
-	{"g2b", "G2 Beta", "G2", "", false, []string{"CZ", "SK"}},
-	{"g2c", "G2 Gamma", "G2", "", true, []string{"CZ"}},
-	{"g2dcz", "G2 Delta CZ", "G2", "", false, []string{"CZ"}},
-	{"g2dsk", "G2 Delta SK", "G2", "", false, []string{"SK"}},
-	{"g3a", "G3 Express One", "G3", "", false, []string{"CZ", "SK"}},
-	{"g3b", "G3 Express Two", "G3", "", false, []string{"CZ", "SK"}},
-	{"g4", "G4 Points", "G4", "", true, []string{"CZ", "SK"}},
-	{"g5", "G5 Post", "G5", "K1", true, []string{"CZ"}},
-	{"g6", "G6 Freight", "G6", "", false, []string{"CZ", "SK"}},
-	{"g7", "G7 Same Day", "G7", "", false, []string{"CZ"}},
+	{"G1", "G1 Parcel", "G1", "K3", true, []string{"CZ", "SK"}},
+	{"G2A", "G2 Alpha", "G2", "K2", true, []string{"CZ", "SK", "DE", "AT", "PL", "HU"}},
+	{"G2B", "G2 Beta", "G2", "", false, []string{"CZ", "SK", "PL", "HU"}},
+	{"G2C", "G2 Gamma", "G2", "", true, []string{"CZ"}},
+	{"G2DCZ", "G2 Delta CZ", "G2", "", false, []string{"CZ"}},
+	{"G2DSK", "G2 Delta SK", "G2", "", false, []string{"SK"}},
+	{"G3A", "G3 Express One", "G3", "", false, []string{"CZ", "SK", "DE", "AT", "PL", "HU"}},
+	{"G3B", "G3 Express Two", "G3", "", false, []string{"CZ", "SK", "DE", "AT"}},
+	{"G4", "G4 Points", "G4", "", true, []string{"CZ", "SK"}},
+	{"G5", "G5 Post", "G5", "K1", true, []string{"CZ"}},
+	{"G6", "G6 Freight", "G6", "", false, []string{"CZ", "SK", "DE", "AT", "PL", "HU"}},
+	{"G7", "G7 Same Day", "G7", "", false, []string{"CZ"}},
+}
+
+// abroad is what delivering outside the Czech Republic adds to an offer: a
+// surcharge in CZK per shipment and extra transit days.
+var abroad = map[string]struct {
+	surchargeCZK float64
+	extraDays    int
+}{
+	"SK": {60, 1}, "AT": {90, 2}, "DE": {110, 2}, "PL": {100, 2}, "HU": {150, 3},
 }
 
 // generateCarriers builds the carriers and their services from the seed, so a
@@ -90,27 +102,27 @@ func generateCarriers(seed int64) []*Carrier {
 	for i, s := range carrierSeeds {
 		c := &Carrier{Code: s.code, Name: s.name, Group: s.group, CODGroup: s.cod, Points: s.points, Countries: s.countries}
 		id := (i + 1) * 100
-		add := func(name string, toPoint bool, maxKg, maxCOD, base float64, days int) {
+		add := func(name string, toPoint bool, maxKg, maxCOD, maxInsured, base float64, days int) {
 			id++
 			c.Services = append(c.Services, Svc{
-				ID: id, Name: name, ToPoint: toPoint, MaxWeight: maxKg, MaxCOD: maxCOD,
+				ID: id, Name: name, ToPoint: toPoint, MaxWeight: maxKg, MaxCOD: maxCOD, MaxInsured: maxInsured,
 				BasePrice: base + float64(rng.IntN(30)), PerKg: 2 + float64(rng.IntN(6)),
 				TransitDays: days, carrier: c,
 			})
 		}
 		switch s.group {
 		case "G3":
-			add(s.name+" Express", false, 50, 100000, 180, 1)
+			add(s.name+" Express", false, 50, 100000, 200000, 180, 1)
 		case "G6":
-			add(s.name+" Pallet", false, 1000, 0, 900, 2)
+			add(s.name+" Pallet", false, 1000, 0, 500000, 900, 2)
 		case "G7":
-			add(s.name+" Courier", false, 30, 0, 250, 0)
+			add(s.name+" Courier", false, 30, 0, 30000, 250, 0)
 		case "G5":
-			add(s.name+" To Point", true, 20, 20000, 65, 2)
+			add(s.name+" To Point", true, 20, 20000, 50000, 65, 2)
 		default:
-			add(s.name+" Home", false, 31.5, 50000, 95, 1)
+			add(s.name+" Home", false, 31.5, 50000, 100000, 95, 1)
 			if s.points {
-				add(s.name+" To Point", true, 15, 20000, 60, 2)
+				add(s.name+" To Point", true, 15, 20000, 50000, 60, 2)
 			}
 		}
 		for j := range c.Services {
@@ -126,11 +138,8 @@ func (s *Svc) Carrier() *Carrier { return s.carrier }
 
 func (c *Carrier) String() string { return fmt.Sprintf("%s (%s)", c.Code, c.Group) }
 
-func (c *Carrier) serves(country string) bool {
-	for _, x := range c.Countries {
-		if x == country {
-			return true
-		}
-	}
-	return false
-}
+func (c *Carrier) serves(country string) bool { return slices.Contains(c.Countries, country) }
+
+// carrier finds a carrier by code without regard to case: clients send codes
+// as they have them.
+func (s *Service) carrier(code string) *Carrier { return s.carrierByCode[strings.ToUpper(code)] }

@@ -48,7 +48,7 @@ var statusRank = map[string]int{"CREATED": 0, "EXPORTED": 1, "ONPICKUP": 2, "INT
 // exportAt is when the shipment is exported; zero while its order is unpaid.
 func (s *Service) exportAt(sh *shipment) time.Time {
 	o := s.orders[sh.OrderID]
-	if o.Payment == "ONLINE" {
+	if o.Payment == payOnline {
 		if o.PaidAt == nil {
 			return time.Time{}
 		}
@@ -193,7 +193,7 @@ func (s *Service) password(sh *shipment, i int, now time.Time) string {
 		return ""
 	}
 	mode := s.labelMode(sh, now)
-	group := s.carrierByCode[sh.Carrier].Group
+	group := s.carrier(sh.Carrier).Group
 	if mode == "CODE" || (sh.Handover == AtPoint && (group == "G4" || group == "G5")) {
 		return code6(sh.Packages[i].Number)
 	}

@@ -7,11 +7,6 @@ import (
 
 // Request shapes. Unknown fields are ignored, as real integrations send extras.
 
-type money struct {
-	Value    float64 `json:"value"`
-	Currency string  `json:"currency"`
-}
-
 type address struct {
 	ID        *int64 `json:"id,omitempty"`
 	Firstname string `json:"firstname,omitempty"`
@@ -81,6 +76,11 @@ type orderReq struct {
 type rateReq struct {
 	Currency string `json:"currency"`
 	shipmentReq
+}
+
+// insuranceData is the data of the additional service INS.
+type insuranceData struct {
+	Value *money `json:"value"`
 }
 
 type numbersReq struct {

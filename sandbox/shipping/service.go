@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"sync"
 
 	"shipdesk/sandbox/labelpdf"
@@ -27,6 +28,25 @@ type Config struct {
 	MaxBody        int64           // largest request body (0: 1 MiB)
 	Render         func([]labelpdf.Page) ([]byte, error)
 	RenderManifest func(labelpdf.Manifest) ([]byte, error)
+	Shapes         string // ShapesDocumented (""), or ShapesMinimal
+}
+
+// Answer shapes. Minimal answers only with what interfaces.md and
+// public-evidence.md guarantee, so a client that works against it relies on
+// nothing the real service may lack; documented adds the sandbox's extras
+// (marked x-sandbox-only in the OpenAPI document). Both enforce every rule.
+const (
+	ShapesDocumented = "documented"
+	ShapesMinimal    = "minimal"
+)
+
+// CheckShapes refuses an unknown shape mode.
+func CheckShapes(mode string) error {
+	switch mode {
+	case "", ShapesDocumented, ShapesMinimal:
+		return nil
+	}
+	return fmt.Errorf("unknown answer shapes %q: use %s or %s", mode, ShapesMinimal, ShapesDocumented)
 }
 
 // Errors of the sandbox controls.
@@ -64,6 +84,12 @@ func New(cfg Config) *Service {
 	if cfg.Render == nil || cfg.RenderManifest == nil {
 		panic("shipping.Config.Render and RenderManifest are required")
 	}
+	if err := CheckShapes(cfg.Shapes); err != nil {
+		panic(err)
+	}
+	if cfg.Shapes == "" {
+		cfg.Shapes = ShapesDocumented
+	}
 	if len(cfg.Keys) == 0 {
 		cfg.Keys = []string{"sandbox-key-1", "sandbox-key-2"}
 	}
@@ -98,6 +124,9 @@ func New(cfg Config) *Service {
 	return s
 }
 
+// documented reports whether answers carry the sandbox's extras.
+func (s *Service) documented() bool { return s.cfg.Shapes == ShapesDocumented }
+
 // newAccount gives each account two stored pickup addresses (contacts/list).
 func newAccount(i int) *account {
 	base := int64(i*10 + 1)
@@ -129,16 +158,17 @@ func (s *Service) Wipe() {
 	s.nextOrder, s.nextShip, s.nextCart = 0, 0, 0
 }
 
-// PayOrder pays an ONLINE order, which lets its shipments be exported.
+// PayOrder pays an ONLINE order, named by id, number or token, which lets its
+// shipments be exported.
 func (s *Service) PayOrder(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, o := range s.orders {
-		if fmt.Sprint(o.ID) != id && o.Number != id {
+		if fmt.Sprint(o.ID) != id && o.Number != id && o.Token != id {
 			continue
 		}
 		if o.Payment != "ONLINE" {
-			return fmt.Errorf("order %s is paid by credit: %w", id, ErrConflict)
+			return fmt.Errorf("order %s is paid by %s, not online: %w", id, strings.ToLower(o.Payment), ErrConflict)
 		}
 		if o.PaidAt != nil {
 			return fmt.Errorf("order %s is already paid: %w", id, ErrConflict)
@@ -152,12 +182,13 @@ func (s *Service) PayOrder(id string) error {
 
 // SetCarrierBehaviour changes how a carrier behaves for shipments created from now on.
 func (s *Service) SetCarrierBehaviour(code string, b CarrierBehaviour) error {
-	if s.carrierByCode[code] == nil {
+	c := s.carrier(code)
+	if c == nil {
 		return fmt.Errorf("carrier %q: %w", code, ErrNotFound)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.behaviour[code] = b
+	s.behaviour[c.Code] = b
 	return nil
 }
 
@@ -207,8 +238,8 @@ func (s *Service) Restore(b []byte) error {
 	for _, c := range snap.Carts {
 		s.carts[c.ID] = c
 	}
-	if snap.Behaviour != nil {
-		s.behaviour = snap.Behaviour
+	for code, b := range snap.Behaviour { // older snapshots have lower-case codes
+		s.behaviour[strings.ToUpper(code)] = b
 	}
 	s.nextOrder, s.nextShip, s.nextCart = snap.Next[0], snap.Next[1], snap.Next[2]
 	return nil

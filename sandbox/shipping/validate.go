@@ -1,13 +1,12 @@
 package shipping
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
-	"shipdesk/cod"
 	"shipdesk/sandbox/apijson"
 )
 
@@ -21,10 +20,7 @@ const (
 	msgTooBigDelivery    = "The package size is too big for the delivery branch"
 )
 
-var (
-	zipPattern  = regexp.MustCompile(`^\d{3} ?\d{2}$`)
-	datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-)
+var datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // problems collects field errors under a path prefix such as "shipments[0]".
 type problems struct {
@@ -61,15 +57,21 @@ type plan struct {
 	delivery  *Point
 	from      address
 	cod       *codData
+	insured   *money // insurance: the insured value
 }
 
 // checkCommon checks what does not depend on the service: type, date, addresses,
 // packages and the service list. forRates relaxes what rates/get does not need.
 func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRates bool, now time.Time) address {
+	normalize(r)
 	switch r.Type {
 	case "ONDEMAND", "REGULAR", "OCCASIONAL":
 	case "":
-		p.add("type", "The pickup type is required: ONDEMAND, REGULAR or OCCASIONAL")
+		// Without a type: rates offers every pickup type, and a pickup point
+		// given on create means hand-over there.
+		if !forRates && !handsOverAtPoint(r) {
+			p.add("type", "The pickup type is required: ONDEMAND, REGULAR or OCCASIONAL (or give a pickup_branch to hand over at a point)")
+		}
 	default:
 		p.add("type", "Unknown pickup type %q: use ONDEMAND, REGULAR or OCCASIONAL", r.Type)
 	}
@@ -87,7 +89,7 @@ func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRat
 	}
 	if len(r.Carrier) > 20 {
 		p.add("carrier", "The carrier code can have at most 20 characters")
-	} else if r.Carrier != "" && s.carrierByCode[r.Carrier] == nil {
+	} else if r.Carrier != "" && s.carrier(r.Carrier) == nil {
 		p.add("carrier", "Unknown carrier %q", r.Carrier)
 	}
 	if r.ServiceID != 0 && s.serviceByID[r.ServiceID] == nil {
@@ -137,29 +139,34 @@ func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRat
 			}
 		}
 	}
-	cods := 0
-	for i, sv := range r.Services {
-		switch sv.Code {
-		case "COD":
-			cods++
-			if cods > 1 {
-				p.add(fmt.Sprintf("services[%d].code", i), "Cash on delivery can be given only once")
-			}
-		default:
-			p.add(fmt.Sprintf("services[%d].code", i), "Unknown service code %q", sv.Code)
-		}
-	}
+	checkServiceCodes(p, r.Services)
 	return from
 }
 
+// normalize makes the parts clients spell in either case canonical: carrier
+// codes are upper-case, as are the additional service codes (cod, COD, ins).
+func normalize(r *shipmentReq) {
+	r.Carrier = strings.ToUpper(r.Carrier)
+	for i := range r.Services {
+		r.Services[i].Code = strings.ToUpper(r.Services[i].Code)
+	}
+}
+
+// handsOverAtPoint: a pickup point (by code, '1' or location) is given.
+func handsOverAtPoint(r *shipmentReq) bool {
+	return r.PickupBranch != "" || r.PickupBranchLocation != 0
+}
+
 func checkAddress(p *problems, field string, a address, forRates, toPoint bool) {
+	served := recipientCountries
+	if field == "from" {
+		served = senderCountries
+	}
 	if forRates {
-		if a.Country != "" && a.Country != "CZ" && a.Country != "SK" {
-			p.add(field+".country", "Country %q is not served: use CZ or SK", a.Country)
+		if a.Country != "" && !slices.Contains(served, a.Country) {
+			p.add(field+".country", "Country %q is not served: use %s", a.Country, strings.Join(served, ", "))
 		}
-		if a.Zip != "" && !zipPattern.MatchString(a.Zip) {
-			p.add(field+".zip", "The postal code must have five digits, e.g. 110 00")
-		}
+		checkZip(p, field, a)
 		return
 	}
 	if strings.TrimSpace(a.Firstname+a.Surname+a.Company) == "" {
@@ -168,8 +175,8 @@ func checkAddress(p *problems, field string, a address, forRates, toPoint bool) 
 	switch {
 	case a.Country == "":
 		p.add(field+".country", "The country is required (two-letter code)")
-	case a.Country != "CZ" && a.Country != "SK":
-		p.add(field+".country", "Country %q is not served: use CZ or SK", a.Country)
+	case !slices.Contains(served, a.Country):
+		p.add(field+".country", "Country %q is not served: use %s", a.Country, strings.Join(served, ", "))
 	}
 	if !toPoint {
 		if strings.TrimSpace(a.Street) == "" {
@@ -182,9 +189,7 @@ func checkAddress(p *problems, field string, a address, forRates, toPoint bool) 
 			p.add(field+".zip", "The postal code is required")
 		}
 	}
-	if a.Zip != "" && !zipPattern.MatchString(a.Zip) {
-		p.add(field+".zip", "The postal code must have five digits, e.g. 110 00")
-	}
+	checkZip(p, field, a)
 	if a.Phone == "" && a.Email == "" {
 		p.add(field+".phone", "A phone number or an e-mail is required")
 	}
@@ -213,7 +218,7 @@ func (s *Service) candidates(r *shipmentReq) []*Svc {
 	}
 	var out []*Svc
 	for _, c := range s.carriers {
-		if r.Carrier != "" && c.Code != r.Carrier {
+		if r.Carrier != "" && !strings.EqualFold(c.Code, r.Carrier) {
 			continue
 		}
 		for i := range c.Services {
@@ -244,12 +249,12 @@ func (s *Service) chooseForCreate(r *shipmentReq) *Svc {
 func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc, forRates bool, currency string) plan {
 	c := sv.carrier
 	pl := plan{svc: sv, from: from}
-	if r.Carrier != "" && r.Carrier != c.Code {
+	if r.Carrier != "" && !strings.EqualFold(r.Carrier, c.Code) {
 		p.add("service_id", "Service %d does not belong to carrier %q", sv.ID, r.Carrier)
 	}
 	// Hand-over: at a point when a pickup point is named, else by pickup type.
 	switch {
-	case r.PickupBranch != "" || r.PickupBranchLocation != 0:
+	case handsOverAtPoint(r):
 		pl.handover = AtPoint
 	case r.Type == "REGULAR" || r.Type == "OCCASIONAL":
 		pl.handover = FromPickupAddress
@@ -273,7 +278,7 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 
 	// Points by code (within the carrier) or by location id (shared by carriers).
 	if r.PickupBranch != "" && r.PickupBranch != AnyBranch {
-		if pl.pickup = s.pointByCode[c.Code+"/"+r.PickupBranch]; pl.pickup == nil {
+		if pl.pickup = s.pointOf(c, r.PickupBranch); pl.pickup == nil {
 			p.add("pickup_branch", "Pickup branch %q does not exist for carrier %s", r.PickupBranch, c.Code)
 		}
 	}
@@ -284,7 +289,7 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 		pl.pickup = s.locationPoint(p, "pickup_branch_location", r.PickupBranchLocation, c)
 	}
 	if r.DeliveryBranch != "" {
-		if pl.delivery = s.pointByCode[c.Code+"/"+r.DeliveryBranch]; pl.delivery == nil {
+		if pl.delivery = s.pointOf(c, r.DeliveryBranch); pl.delivery == nil {
 			p.add("delivery_branch", "Delivery branch %q does not belong to carrier %s (pickup and delivery points must be of the same carrier)", r.DeliveryBranch, c.Code)
 		}
 	}
@@ -315,10 +320,13 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 	}
 
 	for i, svc := range r.Services {
-		if svc.Code != "COD" {
-			continue
+		field := fmt.Sprintf("services[%d].data", i)
+		switch svc.Code {
+		case codeCOD:
+			pl.cod = s.checkCOD(p, field, svc.Data, r, from, sv, forRates)
+		case codeInsurance:
+			pl.insured = checkInsurance(p, field, svc.Data, sv, currency)
 		}
-		pl.cod = s.checkCOD(p, fmt.Sprintf("services[%d].data", i), svc.Data, r, from, sv, forRates)
 	}
 
 	if r.LabelLess && !forRates {
@@ -338,7 +346,6 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 			pl.labelMode = "CODE"
 		}
 	}
-	_ = currency
 	return pl
 }
 
@@ -357,36 +364,4 @@ func (s *Service) locationPoint(p *problems, field string, id int64, c *Carrier)
 	}
 	p.add(field, "Location %d does not serve carrier %s", id, c.Code)
 	return nil
-}
-
-func (s *Service) checkCOD(p *problems, field string, raw json.RawMessage, r *shipmentReq, from address, sv *Svc, forRates bool) *codData {
-	var d codData
-	if len(raw) == 0 || json.Unmarshal(raw, &d) != nil {
-		p.add(field, "The COD data must be an object with value {value, currency}")
-		return nil
-	}
-	if d.Value == nil {
-		p.add(field+".value", "The COD value {value, currency} is required")
-		return nil
-	}
-	usesPoint := r.PickupBranch != "" || r.PickupBranchLocation != 0 || r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
-	for _, pr := range cod.Check(cod.Input{
-		Value: d.Value.Value, Currency: d.Value.Currency, BankAccount: d.BankAccount, BankCode: d.BankCode,
-		BankVariable: d.BankVariable, BankCurrency: d.BankCurrency, From: orCZ(from.Country), To: r.To.Country,
-		Packages: len(r.Packages), Group: sv.carrier.CODGroup, UsesPoint: usesPoint, MaxCZK: sv.MaxCOD, ForRates: forRates,
-	}) {
-		if pr.Field == "packages" {
-			p.add("packages", "%s", pr.Message)
-			continue
-		}
-		p.add(field+"."+pr.Field, "%s", pr.Message)
-	}
-	return &d
-}
-
-func orCZ(country string) string {
-	if country == "" {
-		return "CZ"
-	}
-	return country
 }

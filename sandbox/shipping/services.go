@@ -1,0 +1,154 @@
+package shipping
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"shipdesk/cod"
+	"shipdesk/sandbox/labelpdf"
+)
+
+// Codes of the additional services, upper-case after normalize; clients write
+// them in either case (the provider's documentation uses cod and ins).
+const (
+	codeCOD       = "COD"
+	codeInsurance = "INS"
+)
+
+// Insurance price: a share of the insured value, with a minimum, in CZK.
+const (
+	insuranceRate   = 0.004
+	insuranceMinCZK = 10
+)
+
+// checkServiceCodes allows each known additional service once per shipment.
+func checkServiceCodes(p *problems, svcs []serviceReq) {
+	seen := map[string]bool{}
+	for i, sv := range svcs {
+		field := fmt.Sprintf("services[%d].code", i)
+		switch sv.Code {
+		case codeCOD, codeInsurance:
+			if seen[sv.Code] {
+				p.add(field, "%s can be given only once per shipment", serviceName(sv.Code))
+			}
+			seen[sv.Code] = true
+		default:
+			p.add(field, "Unknown service code %q: use cod or ins", sv.Code)
+		}
+	}
+}
+
+func serviceName(code string) string {
+	if code == codeCOD {
+		return "Cash on delivery"
+	}
+	return "Insurance"
+}
+
+// decodeServiceData reads a service's data object; a malformed amount is named
+// at data.value.value, anything else at data.
+func decodeServiceData(p *problems, field string, raw json.RawMessage, dst any, shape string) bool {
+	if len(raw) == 0 {
+		p.add(field, "The data must be an object %s", shape)
+		return false
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		var bad *errMoneyValue
+		if errors.As(err, &bad) {
+			p.add(field+".value.value", "The %s", bad.Error())
+		} else {
+			p.add(field, "The data must be an object %s", shape)
+		}
+		return false
+	}
+	return true
+}
+
+func (s *Service) checkCOD(p *problems, field string, raw json.RawMessage, r *shipmentReq, from address, sv *Svc, forRates bool) *codData {
+	var d codData
+	if !decodeServiceData(p, field, raw, &d, "with value {value, currency}") {
+		return nil
+	}
+	if d.Value == nil {
+		p.add(field+".value", "The COD value {value, currency} is required")
+		return nil
+	}
+	usesPoint := r.PickupBranch != "" || r.PickupBranchLocation != 0 || r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
+	for _, pr := range cod.Check(cod.Input{
+		Value: d.Value.Value, Currency: d.Value.Currency, BankAccount: d.BankAccount, BankCode: d.BankCode,
+		BankVariable: d.BankVariable, BankCurrency: d.BankCurrency, From: orCZ(from.Country), To: r.To.Country,
+		Packages: len(r.Packages), Group: sv.carrier.CODGroup, UsesPoint: usesPoint, MaxCZK: sv.MaxCOD, ForRates: forRates,
+	}) {
+		if pr.Field == "packages" {
+			p.add("packages", "%s", pr.Message)
+			continue
+		}
+		p.add(field+"."+pr.Field, "%s", pr.Message)
+	}
+	return &d
+}
+
+// checkInsurance checks the insured value against the service's maximum and the
+// order currency; nil when it cannot be used.
+func checkInsurance(p *problems, field string, raw json.RawMessage, sv *Svc, currency string) *money {
+	var d insuranceData
+	if !decodeServiceData(p, field, raw, &d, "with value {value, currency}") {
+		return nil
+	}
+	if d.Value == nil {
+		p.add(field+".value", "The insured value {value, currency} is required")
+		return nil
+	}
+	v := *d.Value
+	limit := sv.MaxInsured / rate(currency)
+	switch {
+	case v.Currency != currency:
+		p.add(field+".value", "The insured value must be in the order currency %s", currency)
+	case v.Value <= 0:
+		p.add(field+".value", "The insured value must be more than zero")
+	case v.Value > limit:
+		p.add(field+".value", "The maximum insured value for this service is %g %s", math.Floor(limit), currency)
+	default:
+		return &v
+	}
+	return nil
+}
+
+// insurancePriceCZK is what insuring a value costs.
+func insurancePriceCZK(insured money) float64 {
+	return math.Max(insuranceMinCZK, math.Round(insured.Value*rate(insured.Currency)*insuranceRate*100)/100)
+}
+
+// rate converts a currency to CZK (fixed, as the sandbox is deterministic).
+func rate(currency string) float64 {
+	if currency == "EUR" {
+		return cod.EURRate
+	}
+	return 1
+}
+
+func orCZ(country string) string {
+	if country == "" {
+		return "CZ"
+	}
+	return country
+}
+
+// serviceMoney is the amount of an additional service of a stored shipment,
+// for the label and the hand-over protocol; nil when absent.
+func serviceMoney(svcs []serviceReq, code string) *labelpdf.Money {
+	for _, sv := range svcs {
+		if sv.Code != code {
+			continue
+		}
+		var d struct {
+			Value *money `json:"value"`
+		}
+		if json.Unmarshal(sv.Data, &d) == nil && d.Value != nil {
+			return &labelpdf.Money{Value: d.Value.Value, Currency: d.Value.Currency}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+package shipping
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"time"
+
+	"shipdesk/sandbox/apijson"
+)
+
+// view is a shipment as answered to acct (nil: no valid key). Owner-only fields
+// go to the owner; package_password also to whoever gives the order token.
+func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Time, withTracking bool) map[string]any {
+	owner := acct != nil && acct.Index == sh.Account
+	o := s.orders[sh.OrderID]
+	tokenOK := false
+	for _, t := range tokens {
+		if t != "" && t == o.Token {
+			tokenOK = true
+		}
+	}
+	pkgs := []map[string]any{}
+	for i, k := range sh.Packages {
+		pm := map[string]any{"number": k.Number, "status": s.packageStatus(sh, i, now), "package_password": nil,
+			"carrier_tracking": carrierTracking(sh, i)}
+		if pw := s.password(sh, i, now); pw != "" && (owner || tokenOK) {
+			pm["package_password"] = pw
+		}
+		if owner {
+			pm["weight"], pm["width"], pm["height"], pm["length"] = k.Weight, k.Width, k.Height, k.Length
+		}
+		pkgs = append(pkgs, pm)
+	}
+	st := s.labelStatus(sh, now)
+	v := map[string]any{
+		"tracking_number": sh.TrackingNumber,
+		"status":          s.status(sh, now),
+		"carrier":         sh.Carrier,
+		"label_mode":      s.labelMode(sh, now),
+		"label_status":    st,
+		"labels_ready":    st == "READY", // deprecated: use label_status
+		"packages":        pkgs,
+		"order_date":      o.Created.Format("2006-01-02 15:04:05"),
+		"delivery_date":   s.deliveryDate(sh, now).Format("2006-01-02"),
+	}
+	if owner {
+		v["label_less"] = s.labelLess(sh, now) // deprecated as an indicator: use label_mode CODE
+		v["service_id"] = sh.ServiceID
+		if sh.Req.Type != "" { // absent for a hand-over at a point ordered without a type
+			v["type"] = sh.Req.Type
+		}
+		v["pickup_date"] = pickupDate(sh.Req.PickupDate, sh.Created).Format("2006-01-02")
+		v["reference"] = sh.Req.Reference
+		v["from"] = sh.From
+		v["to"] = sh.Req.To
+		v["services"] = sh.Req.Services
+		if sh.Req.Services == nil {
+			v["services"] = []serviceReq{}
+		}
+		if s.documented() {
+			v["order"] = map[string]any{"id": o.ID, "number": o.Number, "payment_type": o.Payment, "paid": o.Payment != payOnline || o.PaidAt != nil}
+			v["created"] = sh.Created.Format("2006-01-02 15:04:05")
+		}
+		if p := s.pointByID[sh.PickupPoint]; p != nil {
+			v["pickup_branch"] = p.Code
+		} else if sh.Req.PickupBranch != "" {
+			v["pickup_branch"] = sh.Req.PickupBranch
+		}
+		if p := s.pointByID[sh.DeliveryPoint]; p != nil {
+			v["delivery_branch"] = p.Code
+		}
+	}
+	if withTracking {
+		v["tracking_information"] = s.trackingOf(sh, now)
+	}
+	return v
+}
+
+// deliveryDate is the day the last package was delivered, or the expected day
+// while one is still on its way.
+func (s *Service) deliveryDate(sh *shipment, now time.Time) time.Time {
+	if s.status(sh, now) == "DELIVERED" {
+		var last time.Time
+		for i := range sh.Packages {
+			if evs := s.packageEvents(sh, i, now); len(evs) > 0 {
+				if d, err := time.Parse("2006-01-02", evs[0].Date); err == nil && d.After(last) {
+					last = d
+				}
+			}
+		}
+		return last
+	}
+	pickup := pickupDate(sh.Req.PickupDate, sh.Created)
+	return addWorkdays(pickup, transitDays(s.serviceByID[sh.ServiceID], sh.Req.To.Country))
+}
+
+// carrierTracking is the carrier's own number of package i: digits, unlike our
+// package number, which starts with the carrier code.
+func carrierTracking(sh *shipment, i int) string {
+	return fmt.Sprintf("%010d%02d", hash(sh.TrackingNumber+"#carrier"), i+1)
+}
+
+func (s *Service) trackingOf(sh *shipment, now time.Time) map[string]any {
+	pk := [][]event{}
+	for i := range sh.Packages {
+		pk = append(pk, s.packageEvents(sh, i, now))
+	}
+	return map[string]any{"status": s.status(sh, now), "returned": s.returnedAt(sh, now), "packages": pk}
+}
+
+// listStatus maps the list filter to shipment statuses.
+var listStatus = map[string][]string{
+	"OPEN":      {"CREATED"},
+	"ACTIVE":    {"EXPORTED", "ONPICKUP", "INTRANSIT", "ONDELIVERY"},
+	"DELIVERED": {"DELIVERED"},
+	"STORNO":    {"CANCELLED"},
+}
+
+// List paging: page from 1, per_page up to MaxPerPage.
+const (
+	DefaultPerPage = 50
+	MaxPerPage     = 100
+)
+
+func (s *Service) list(w http.ResponseWriter, r *http.Request) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	q := r.URL.Query()
+	p := &problems{}
+	status := q.Get("status")
+	if status != "" && listStatus[status] == nil {
+		p.add("status", "Unknown status %q: use OPEN, ACTIVE, DELIVERED or STORNO", status)
+	}
+	var from, to time.Time
+	for name, dst := range map[string]*time.Time{"date_from": &from, "date_to": &to} {
+		if v := q.Get(name); v != "" {
+			d, err := time.Parse("2006-01-02", v)
+			if err != nil {
+				p.add(name, "Must be a date in the form YYYY-MM-DD")
+			}
+			*dst = d
+		}
+	}
+	page, perPage := intParam(p, q.Get("page"), "page", 1, 1, 1<<20), intParam(p, q.Get("per_page"), "per_page", DefaultPerPage, 1, MaxPerPage)
+	if len(p.list) > 0 {
+		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		return
+	}
+	ref := q.Get("reference")
+	withTracking := flag(q, "tracking")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	var match []*shipment
+	for _, sh := range s.shipments {
+		if sh.Account != acct.Index || (ref != "" && sh.Req.Reference != ref) {
+			continue
+		}
+		day := time.Date(sh.Created.Year(), sh.Created.Month(), sh.Created.Day(), 0, 0, 0, 0, time.UTC)
+		if (!from.IsZero() && day.Before(from)) || (!to.IsZero() && day.After(to)) {
+			continue
+		}
+		if status != "" && !slices.Contains(listStatus[status], s.status(sh, now)) {
+			continue
+		}
+		match = append(match, sh)
+	}
+	sort.Slice(match, func(i, j int) bool {
+		if !match[i].Created.Equal(match[j].Created) {
+			return match[i].Created.After(match[j].Created)
+		}
+		return match[i].TrackingNumber > match[j].TrackingNumber
+	})
+	total := len(match)
+	lo := min((page-1)*perPage, total)
+	hi := min(lo+perPage, total)
+	items := []map[string]any{}
+	for _, sh := range match[lo:hi] {
+		items = append(items, s.view(sh, acct, nil, now, withTracking))
+	}
+	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d shipments", total), map[string]any{
+		"shipments": items, "page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage,
+	})
+}
