@@ -3,9 +3,11 @@ package desk
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
 
+	"shipdesk/apperr"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
@@ -76,8 +78,15 @@ func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
 	if !slices.Contains(storage.CODPackageRules, e.CODPackages) {
 		p.add("cod_packages", "Choose from the list.")
 	}
-	if err := invalid(p); err != nil {
-		return err
+	if len(p) > 0 {
+		// Shown as one message after the post: name what to fix.
+		var parts []string
+		for _, field := range []string{"name", "label_free", "cod_packages"} {
+			if msg, ok := p[field]; ok {
+				parts = append(parts, msg)
+			}
+		}
+		return apperr.Fields(fmt.Sprintf("Carrier %s not saved: %s", e.Code, strings.Join(parts, " ")), p)
 	}
 	return d.db.EditCarrier(ctx, c, d.now())
 }

@@ -163,4 +163,3 @@ RETURNING id`, s.Reference, s.Carrier, s.ServiceID, s.RecipientName, s.Recipient
 	}
 	return id, wrapf(err, "import shipment %s", r.TrackingNumber)
 }
-

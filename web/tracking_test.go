@@ -68,7 +68,7 @@ func TestShipmentListFiltersPagesAndExports(t *testing.T) {
 		t.Errorf("csv rows %v %v", rows, err)
 	}
 	// Hostile and malformed filters: a message, never a failure.
-	for _, q := range []string{"status=NOPE", "carrier=NOT A CODE", "from=yesterday", "sort=drop", "after=%%%", "after=bm90LWEtY3Vyc29y",
+	for _, q := range []string{"status=NOPE", "carrier=NOT%20A%20CODE", "carrier=%00", "from=yesterday", "sort=drop", "after=%%%", "after=bm90LWEtY3Vyc29y",
 		"q=" + url.QueryEscape("'; DROP TABLE shipments; --"), "q=%25", "ref=" + strings.Repeat("x", 500)} {
 		resp := manager.Get("/tracking?" + q)
 		if resp.StatusCode != 200 {

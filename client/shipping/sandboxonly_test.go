@@ -99,9 +99,9 @@ func jsonNames(t reflect.Type) []string {
 }
 
 // Nothing the real service does not send may be read by the dashboard: no
-// client answer type decodes a sandbox-only property of its schema, and no Go
-// code outside sandbox/ names one (as a JSON tag or a string) where the name is
-// not also an ordinary property.
+// client answer type decodes a sandbox-only property of its schema, no Go code
+// outside sandbox/ decodes one by a JSON tag, and the client does not look one
+// up by name (where the name is not also an ordinary property).
 func TestNothingOutsideTheSandboxReadsSandboxOnlyFields(t *testing.T) {
 	bySchema, names, plain := sandboxOnly(t)
 	for schema, types := range answerTypes {
@@ -148,7 +148,7 @@ func TestNothingOutsideTheSandboxReadsSandboxOnlyFields(t *testing.T) {
 					continue // also an ordinary property: the typed check above decides
 				}
 				tagged := strings.Contains(s, `json:"`+name+`"`) || strings.Contains(s, `json:"`+name+`,`)
-				if s == name || tagged {
+				if tagged || s == name && strings.HasPrefix(rel, "client"+string(filepath.Separator)) {
 					t.Errorf("%s names the sandbox-only field %q", rel, name)
 				}
 			}
