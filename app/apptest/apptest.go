@@ -37,17 +37,28 @@ type Env struct {
 // MetricsToken is the scraper token of test dashboards.
 const MetricsToken = "test-metrics-token"
 
-// Start runs the dashboard with a fresh migrated database until t ends.
+// Start runs the dashboard with a fresh migrated database until t ends, on a
+// sandbox answering in the shapes SANDBOX_SHAPES names.
 func Start(t testing.TB) *Env {
 	t.Helper()
 	return StartWith(t, pgtest.New(t))
+}
+
+// StartShapes runs the dashboard on a sandbox answering in the given shapes.
+func StartShapes(t testing.TB, shapes string) *Env {
+	t.Helper()
+	return startOn(t, pgtest.New(t), sandboxtest.StartShapes(t, shapes))
 }
 
 // StartWith runs the dashboard on a database the caller prepared (benchmarks
 // fill one with a million shipments first).
 func StartWith(t testing.TB, db *storage.DB) *Env {
 	t.Helper()
-	sb := sandboxtest.Start(t)
+	return startOn(t, db, sandboxtest.Start(t))
+}
+
+func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
+	t.Helper()
 	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
 		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Timeout: 10 * time.Second})
 	if err != nil {

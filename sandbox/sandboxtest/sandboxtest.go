@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -33,10 +34,19 @@ type Env struct {
 	Returns string // base of the returns API
 }
 
-// Start runs a sandbox with a frozen clock until the test ends.
+// Start runs a sandbox with a frozen clock until the test ends. Its answer
+// shapes follow SANDBOX_SHAPES (documented when unset), so `make test` can run
+// the same suites against the leanest answers the real service may give.
 func Start(t testing.TB) *Env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch)})
+	return StartShapes(t, os.Getenv("SANDBOX_SHAPES"))
+}
+
+// StartShapes runs a sandbox that answers in the given shapes ("minimal" or
+// "documented").
+func StartShapes(t testing.TB, shapes string) *Env {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: shapes})
 	if err != nil {
 		t.Fatal(err)
 	}
