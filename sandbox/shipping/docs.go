@@ -1,6 +1,10 @@
 package shipping
 
-import "shipdesk/sandbox/openapi"
+import (
+	"maps"
+
+	"shipdesk/sandbox/openapi"
+)
 
 type sch = openapi.Schema
 
@@ -26,7 +30,7 @@ var statuses = []string{"CREATED", "EXPORTED", "ONPICKUP", "INTRANSIT", "ONDELIV
 func (s *Service) Components() map[string]openapi.Schema {
 	address := map[string]any{"id": integer(), "firstname": str(), "surname": str(), "company": str(), "street": str(),
 		"city": str(), "zip": sch{"type": "string", "description": "five digits, e.g. 110 00"}, "country": enum("CZ", "SK"), "phone": str(), "email": str()}
-	return map[string]openapi.Schema{
+	c := map[string]openapi.Schema{
 		"Error": obj([]string{"status", "message"}, map[string]any{"status": integer(), "message": str(),
 			"errors": arr(obj([]string{"message"}, map[string]any{"field": sch{"type": "string", "description": "path such as shipments[0].label_less; absent for a general error"}, "message": str()}))}),
 		"Money":   obj([]string{"value", "currency"}, map[string]any{"value": num(), "currency": str()}),
@@ -72,8 +76,6 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"street": str(), "city": str(), "zip": str(), "country": str(), "carrier": str(), "is_locker": boolean(),
 			"pickup_branch_location_id": integer(), "location": obj(nil, map[string]any{"lat": num(), "lng": num()}),
 			"max_length": sch{"type": "number", "description": "centimetres, sides compared sorted"}, "max_width": num(), "max_height": num(), "max_weight": num()}),
-		"Contact": obj([]string{"id"}, map[string]any{"id": integer(), "default": boolean(), "firstname": str(), "surname": str(), "company": str(),
-			"street": str(), "city": str(), "zip": str(), "country": str(), "phone": str(), "email": str()}),
 		"Numbers": obj([]string{"shipments"}, map[string]any{"shipments": sch{"type": "array", "items": str(), "maxItems": MaxBatch}, "tokens": arr(str())}),
 		"CartRequest": obj([]string{"to"}, map[string]any{"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")),
 			"serviceId": integer(), "pickupBranch": sch{"type": []string{"string", "integer"}, "description": "1 = the account's default pickup point"}, "referenceNumber": str()}),
@@ -84,6 +86,8 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")), "serviceId": integer(), "pickupBranch": str(),
 			"defaults": sch{"type": "array", "items": enum("from", "packages", "serviceId", "pickupBranch"), "description": "fields filled from the account's defaults"}}),
 	}
+	maps.Copy(c, bookComponents())
+	return c
 }
 
 // Operations documents every route Register adds.
@@ -95,7 +99,7 @@ func (s *Service) Operations() []openapi.Operation {
 	page := func(name string) []openapi.Parameter {
 		return []openapi.Parameter{{Name: "page", In: "query", Description: "from 1", Schema: integer()}, {Name: "per_page", In: "query", Description: name, Schema: integer()}}
 	}
-	return []openapi.Operation{
+	ops := []openapi.Operation{
 		{Method: "POST", Path: "/api/v1/rates/get", OperationID: "ratesGet", Tag: "shipping", Auth: openapi.AuthOptional,
 			Summary: "Offers for one shipment", Description: "Body: currency plus the fields of one shipment of shipments/create. COD needs only value. The offers are in a top-level rates list, cheapest first; combinations the label-mode table marks none are not offered; offers that cannot be ordered with the data have selectable false and a reason.",
 			RequestBody: sch{"allOf": []any{ref("ShipmentRequest"), obj(nil, map[string]any{"currency": enum("CZK", "EUR")})}},
@@ -147,12 +151,10 @@ func (s *Service) Operations() []openapi.Operation {
 			Responses: map[int]openapi.Response{200: {Description: "points", Schema: obj([]string{"status", "message", "data", "paging"}, map[string]any{
 				"status": integer(), "message": str(), "data": mapOf(ref("ParcelPoint")),
 				"paging": obj([]string{"page", "per_page", "total", "pages"}, map[string]any{"page": integer(), "per_page": integer(), "total": integer(), "pages": integer()})})}, 400: bad}},
-		{Method: "GET", Path: "/api/v1/contacts/list", OperationID: "contactsList", Tag: "shipping", Auth: openapi.AuthRequired,
-			Summary:   "Stored pickup addresses (for from.id)",
-			Responses: map[int]openapi.Response{200: {Description: "contacts", Schema: envelope(arr(ref("Contact")))}, 401: unauth}},
 		{Method: "POST", Path: "/api/v2/public/cart/create", OperationID: "cartCreate", Tag: "cart", Auth: openapi.AuthRequired,
 			Summary: "Create a draft shipment", Description: "Never dispatches. The draft is answered at the top level (its errors are warnings, null when valid; rates null at creation). Omitted from, packages, serviceId and pickupBranch 1 take the account's defaults, listed in defaults.",
 			RequestBody: ref("CartRequest"),
 			Responses:   map[int]openapi.Response{201: {Description: "draft", Schema: ref("CartDraft")}, 400: bad, 401: unauth, 413: tooBig}},
 	}
+	return append(ops, bookOperations()...)
 }
