@@ -253,13 +253,3 @@ func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, er
 	sort.Slice(page.Points, func(i, j int) bool { return page.Points[i].ID < page.Points[j].ID })
 	return page, nil
 }
-
-// Contacts returns the stored pickup addresses.
-func (c *Client) Contacts(ctx context.Context) ([]Contact, error) {
-	ans, err := c.get(ctx, "contacts/list", nil)
-	if err != nil {
-		return nil, err
-	}
-	var out []Contact
-	return out, ans.Data("contacts/list", &out)
-}
