@@ -117,7 +117,7 @@ func TestPickupRefusalsNextToFields(t *testing.T) {
 	form := pickupForm(t, b)
 	cases := []struct {
 		name, field, want string
-		change           []string
+		change            []string
 	}{
 		{"Weekend", "date", "weekends", []string{"date", "2026-11-28"}},
 		{"PastDate", "date", "in the past", []string{"date", "2026-11-20"}},
