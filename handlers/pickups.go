@@ -73,8 +73,12 @@ func pickupRows(list []storage.Pickup, today time.Time) []views.PickupRow {
 	rows := make([]views.PickupRow, 0, len(list))
 	for _, p := range list {
 		day, when := views.PlainDay(p.Date, today)
+		carrier := p.Carrier
+		if carrier == "" {
+			carrier = "any"
+		}
 		rows = append(rows, views.PickupRow{ID: p.ID, Day: day, When: when, Window: p.TimeFrom + "–" + p.TimeTo, Address: p.Address,
-			Packages: p.Packages, Weight: strconv.FormatFloat(p.Weight, 'f', -1, 64) + " kg", Carrier: p.Carrier, Note: p.Note,
+			Packages: p.Packages, Weight: strconv.FormatFloat(p.Weight, 'f', -1, 64) + "\u00a0kg", Carrier: carrier, Note: p.Note,
 			Number: p.Number, State: p.State, Error: p.Error})
 	}
 	return rows

@@ -1,6 +1,9 @@
 package views
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // View models of the courier pickups page.
 
@@ -55,4 +58,13 @@ func pickupStateText(state string) (string, string) {
 		return "not ordered", "badge-bad"
 	}
 	return "outcome unknown", "badge-warn"
+}
+
+// generalError is the form's problem that no field shows, unless the summary
+// above the form says it already.
+func generalError(f Form) string {
+	if e := f.Error("form"); e != "" && !strings.Contains(f.Message, e) {
+		return e
+	}
+	return ""
 }

@@ -79,7 +79,7 @@ func TestClerkOrdersPickup(t *testing.T) {
 		t.Fatalf("the service has %+v", list)
 	}
 	page := b.Get("/shipping/pickups").Body
-	for _, want := range []string{"Courier pickup " + list[0].Number + " ordered", "Tuesday 24 November 2026", "tomorrow", "09:00–12:00", "8.5 kg", "Skladová 12"} {
+	for _, want := range []string{"Courier pickup " + list[0].Number + " ordered", "Tuesday 24 November 2026", "tomorrow", "09:00–12:00", "8.5\u00a0kg", "Skladová 12"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
