@@ -601,6 +601,11 @@ func orEmpty[T any](s []T) []T {
 // UpstreamError turns a failed call into a message for the clerk: the service's
 // field errors onto the form's fields, the rest into one sentence.
 func UpstreamError(doing string, err error) error {
+	return upstreamError(doing, err, FormField)
+}
+
+// upstreamError is UpstreamError for a form whose fields fieldOf names.
+func upstreamError(doing string, err error, fieldOf func(path string) string) error {
 	var te *transport.Error
 	if !errors.As(err, &te) {
 		return fmt.Errorf("%s: %w", doing, err)
@@ -609,7 +614,7 @@ func UpstreamError(doing string, err error) error {
 	case len(te.Fields) > 0:
 		fields := map[string]string{}
 		for _, fe := range te.Fields {
-			name := FormField(fe.Field)
+			name := fieldOf(fe.Field)
 			if prev, ok := fields[name]; ok {
 				fields[name] = prev + " " + fe.Message
 			} else {

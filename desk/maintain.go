@@ -16,12 +16,15 @@ const (
 	pointsMaxAge = 24 * time.Hour  // the parcel-point cache is refreshed daily
 )
 
-// MaintainOnce settles unknown orders and keeps the parcel-point cache fresh
+// MaintainOnce settles unknown orders and pickups and keeps the parcel-point cache fresh
 // (the pollers in jobs call it each round). Several instances may run it:
 // reconciliation and upserts are safe to repeat.
 func (d *Desk) MaintainOnce(ctx context.Context) {
 	if err := d.ReconcileAll(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
 		d.log.Warn("reconcile orders", "err", err)
+	}
+	if err := d.CheckAllPickups(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
+		d.log.Warn("check pickups", "err", err)
 	}
 	stats, err := d.db.PointStats(ctx)
 	if err != nil {

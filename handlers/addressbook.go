@@ -22,7 +22,7 @@ func (h *Handlers) AddressBook(w http.ResponseWriter, r *http.Request) {
 }
 
 type addressBookForms struct {
-	sender, preset, settings views.Form
+	sender, contact, preset, settings views.Form
 }
 
 func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, status int, forms addressBookForms) {
@@ -48,7 +48,7 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 		h.Fail(w, r, err)
 		return
 	}
-	b := views.AddressBook{AddSender: forms.sender, AddPreset: forms.preset, Settings: forms.settings, PointsCount: stats.Count, PointsAge: "never"}
+	b := views.AddressBook{AddSender: forms.sender, AddContact: forms.contact, AddPreset: forms.preset, Settings: forms.settings, PointsCount: stats.Count, PointsAge: "never"}
 	if stats.Refreshed != nil {
 		b.PointsAge = views.FormatTime(*stats.Refreshed)
 	}
@@ -73,6 +73,9 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 	}
 	if b.AddSender.Values == nil {
 		b.AddSender.Values = map[string]string{"country": "CZ"}
+	}
+	if b.AddContact.Values == nil {
+		b.AddContact.Values = map[string]string{"contact_country": "CZ"}
 	}
 	h.render(w, r, status, views.AddressBookPage(h.page(w, r, "Address book and settings", identity.Shipping), b))
 }

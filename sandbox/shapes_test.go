@@ -41,6 +41,13 @@ func TestEveryOperationAgreesWithTheDocumentInBothShapes(t *testing.T) {
 			c.Call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=g4", "", nil)
 			c.Call("GET", "/api/v1/parcelpoints/list?per_page=5", "", nil)
 			c.Call("GET", "/api/v1/contacts/list", key, nil)
+			c.Call("POST", "/api/v1/contacts/add", key, map[string]any{"company": "Sklad Brno", "street": "Vídeňská 1", "city": "Brno",
+				"zip": "619 00", "country": "CZ", "phone": "+420601000009"})
+			c.Call("POST", "/api/v1/pickups/add", key, map[string]any{"address_id": 1, "date": "2026-11-24", "time_from": "09:00",
+				"time_to": "12:00", "packages": 2, "weight": 5})
+			c.Call("POST", "/api/v1/pickups/add", key, map[string]any{"address_id": 1, "date": "2026-11-28", "time_from": "09:00",
+				"time_to": "12:00", "packages": 2, "weight": 5}) // a Saturday
+			c.Call("GET", "/api/v1/pickups/list", key, nil)
 			c.Call("POST", "/api/v2/public/cart/create", key, map[string]any{"to": shipment["to"]})
 			if unseen := c.Unseen("shipping", "cart"); len(unseen) > 0 {
 				t.Errorf("operations not exercised: %v", unseen)

@@ -117,6 +117,7 @@ type AddressBook struct {
 	Recipients  []Option // Value: id, Label: name and address
 	Presets     []Option
 	AddSender   Form
+	AddContact  Form // a new pickup address stored at the service
 	AddPreset   Form
 	Settings    Form
 	PointsCount int64

@@ -84,6 +84,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /shipping/addresses", s.only(shipping, h.AddressBook))
 	mux.Handle("POST /shipping/senders", s.only(shipping, h.AddSender))
 	mux.Handle("POST /shipping/senders/import", s.only(shipping, h.ImportSenders))
+	mux.Handle("POST /shipping/contacts", s.only(shipping, h.AddServiceAddress))
 	mux.Handle("POST /shipping/senders/{id}/default", s.only(shipping, h.BookAction(setDefaultSender, "Default sender changed.")))
 	mux.Handle("POST /shipping/senders/{id}/delete", s.only(shipping, h.BookAction(deleteSender, "Sender removed.")))
 	mux.Handle("POST /shipping/recipients/{id}/delete", s.only(shipping, h.BookAction(deleteRecipient, "Recipient removed.")))
@@ -91,6 +92,10 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.BookAction(deletePreset, "Preset removed.")))
 	mux.Handle("POST /shipping/settings", s.only(shipping, h.SaveSettings))
 	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
+	mux.Handle("GET /shipping/pickups", s.only(shipping, h.Pickups))
+	mux.Handle("POST /shipping/pickups", s.only(shipping, h.OrderPickup))
+	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupAction((*desk.Desk).CheckPickup)))
+	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupAction((*desk.Desk).OrderPickupAgain)))
 	// Tracking: the list, its export, the scan box.
 	mux.Handle("GET /tracking", s.only(tracking, h.ShipmentList))
 	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))

@@ -7,7 +7,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -131,23 +130,15 @@ func (c *Client) Detail(ctx context.Context, req DetailRequest, withTracking boo
 	if err != nil {
 		return nil, err
 	}
-	var raw json.RawMessage
-	if err := ans.Data("shipments/detail", &raw); err != nil {
-		return nil, err
-	}
-	list, err := collection(raw, func(s *ShipmentInfo, key string) { s.TrackingNumber = cmp.Or(s.TrackingNumber, key) })
+	list, err := dataCollection(ans, "shipments/detail", func(s *ShipmentInfo, key string) { s.TrackingNumber = cmp.Or(s.TrackingNumber, key) })
 	if err != nil {
-		return nil, decodeError("shipments/detail", ans, err)
+		return nil, err
 	}
 	out := make(map[string]ShipmentInfo, len(list))
 	for _, s := range list {
 		out[s.TrackingNumber] = s
 	}
 	return out, nil
-}
-
-func decodeError(op string, ans *transport.Answer, err error) error {
-	return &transport.Error{Op: op, Kind: transport.KindDecode, Status: ans.Status, Message: "data has the wrong shape", Err: err}
 }
 
 // ListQuery filters shipments/list. Zero fields are not sent.
@@ -286,17 +277,9 @@ func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, er
 	if err != nil {
 		return nil, err
 	}
-	var raw json.RawMessage
-	if err := ans.Data("parcelpoints/list", &raw); err != nil {
-		return nil, err
-	}
-	points, err := collection(raw, func(p *ParcelPoint, key string) {
-		if p.ID == 0 {
-			p.ID, _ = strconv.ParseInt(key, 10, 64)
-		}
-	})
+	points, err := dataCollection(ans, "parcelpoints/list", func(p *ParcelPoint, key string) { p.ID, _ = strconv.ParseInt(key, 10, 64) })
 	if err != nil {
-		return nil, decodeError("parcelpoints/list", ans, err)
+		return nil, err
 	}
 	page := &PointPage{}
 	if ans.Field("parcelpoints/list", "paging", page) != nil {
@@ -306,14 +289,4 @@ func (c *Client) ParcelPoints(ctx context.Context, q PointQuery) (*PointPage, er
 	page.Points = points
 	sort.Slice(page.Points, func(i, j int) bool { return page.Points[i].ID < page.Points[j].ID })
 	return page, nil
-}
-
-// Contacts returns the stored pickup addresses.
-func (c *Client) Contacts(ctx context.Context) ([]Contact, error) {
-	ans, err := c.get(ctx, "contacts/list", nil)
-	if err != nil {
-		return nil, err
-	}
-	var out []Contact
-	return out, ans.Data("contacts/list", &out)
 }

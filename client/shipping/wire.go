@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"shipdesk/client/transport"
 )
 
 // The service answers some things in more than one form: public integrations
@@ -82,6 +84,23 @@ func collection[T any](raw json.RawMessage, setKey func(item *T, key string)) ([
 		return out, nil
 	}
 	return nil, fmt.Errorf("expected an object or a list, got %.20s", raw)
+}
+
+// dataCollection reads an answer's data, keyed by id or listed.
+func dataCollection[T any](ans *transport.Answer, op string, setKey func(item *T, key string)) ([]T, error) {
+	var raw json.RawMessage
+	if err := ans.Data(op, &raw); err != nil {
+		return nil, err
+	}
+	list, err := collection(raw, setKey)
+	if err != nil {
+		return nil, decodeError(op, ans, err)
+	}
+	return list, nil
+}
+
+func decodeError(op string, ans *transport.Answer, err error) error {
+	return &transport.Error{Op: op, Kind: transport.KindDecode, Status: ans.Status, Message: "data has the wrong shape", Err: err}
 }
 
 // createdShipment is one created shipment: a tracking-number string (the

@@ -83,7 +83,9 @@ func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &cart{Account: acct.Index, Source: "API", ReferenceNumber: req.ReferenceNumber, To: *req.To, Packages: req.Packages, ServiceID: req.ServiceID, Defaults: []string{}}
 	if req.From == nil {
-		c.From = acct.Contacts[0].address
+		s.mu.Lock() // contacts/add changes the address book
+		c.From = acct.defaultContact().address
+		s.mu.Unlock()
 		c.Defaults = append(c.Defaults, "from")
 	} else {
 		c.From = *req.From

@@ -1,6 +1,10 @@
 package shipping
 
-import "shipdesk/sandbox/openapi"
+import (
+	"maps"
+
+	"shipdesk/sandbox/openapi"
+)
 
 type sch = openapi.Schema
 
@@ -35,7 +39,7 @@ func (s *Service) Components() map[string]openapi.Schema {
 	address := map[string]any{"id": integer(), "firstname": str(), "surname": str(), "company": str(), "street": str(),
 		"city": str(), "zip": sch{"type": "string", "description": "by country: CZ and SK 123 45 (space optional), DE 12345, AT and HU 1234, PL 12-345"},
 		"country": sch{"type": "string", "enum": recipientCountries, "description": "senders CZ or SK"}, "phone": str(), "email": str()}
-	return map[string]openapi.Schema{
+	c := map[string]openapi.Schema{
 		"Error": describe(obj([]string{"status", "message"}, map[string]any{"status": integer(), "message": str(),
 			"errors": arr(obj([]string{"message"}, map[string]any{"field": sch{"type": "string", "description": "path such as shipments[0].label_less; absent for a general error"}, "message": str()}))}),
 			"every failure; also 404 for an unknown path and 405 (with the Allow header) for a wrong method, anywhere in the sandbox"),
@@ -101,8 +105,6 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"street": str(), "city": str(), "zip": str(), "country": str(), "carrier": str(), "is_locker": boolean(),
 			"pickup_branch_location_id": integer(), "location": obj(nil, map[string]any{"lat": num(), "lng": num()}),
 			"max_length": extra(sch{"type": "number", "description": "centimetres, sides compared sorted"}), "max_width": extra(num()), "max_height": extra(num()), "max_weight": extra(num())}),
-		"Contact": obj([]string{"id"}, map[string]any{"id": integer(), "default": boolean(), "firstname": str(), "surname": str(), "company": str(),
-			"street": str(), "city": str(), "zip": str(), "country": str(), "phone": str(), "email": str()}),
 		"Numbers": obj([]string{"shipments"}, map[string]any{"shipments": sch{"type": "array", "items": str(), "maxItems": MaxBatch}, "tokens": arr(str())}),
 		"CartRequest": obj([]string{"to"}, map[string]any{"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")),
 			"serviceId": integer(), "pickupBranch": sch{"type": []string{"string", "integer"}, "description": "1 = the account's default pickup point"}, "referenceNumber": str()}),
@@ -113,6 +115,8 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")), "serviceId": integer(), "pickupBranch": str(),
 			"defaults": sch{"type": "array", "items": enum("from", "packages", "serviceId", "pickupBranch"), "description": "fields filled from the account's defaults"}}),
 	}
+	maps.Copy(c, bookComponents())
+	return c
 }
 
 // Operations documents every route Register adds.
@@ -125,7 +129,7 @@ func (s *Service) Operations() []openapi.Operation {
 	page := func(name string) []openapi.Parameter {
 		return []openapi.Parameter{{Name: "page", In: "query", Description: "from 1", Schema: integer()}, {Name: "per_page", In: "query", Description: name, Schema: integer()}}
 	}
-	return []openapi.Operation{
+	ops := []openapi.Operation{
 		{Method: "POST", Path: "/api/v1/rates/get", OperationID: "ratesGet", Tag: "shipping", Auth: openapi.AuthOptional,
 			Summary: "Offers for one shipment", Description: "Body: currency plus the fields of one shipment of shipments/create. COD needs only value; ins (insurance) adds its price. The offers are in a top-level rates list, cheapest first; combinations the label-mode table marks none are not offered, nor carriers that do not deliver to the recipient's country (abroad costs more and takes longer); offers that cannot be ordered with the data have selectable false (and, sandbox-only, a reason). Without type: with a pickup point, hand-over there; otherwise each service once per pickup type it allows among ONDEMAND and REGULAR, or at a point for a carrier that takes packages only at points.",
 			RequestBody: sch{"allOf": []any{ref("ShipmentRequest"), obj(nil, map[string]any{"currency": enum("CZK", "EUR")})}},
@@ -178,12 +182,10 @@ func (s *Service) Operations() []openapi.Operation {
 			Responses: map[int]openapi.Response{200: {Description: "points", Schema: obj([]string{"status", "message", "data", "paging"}, map[string]any{
 				"status": integer(), "message": str(), "data": mapOf(ref("ParcelPoint")),
 				"paging": obj([]string{"page", "per_page", "total", "pages"}, map[string]any{"page": integer(), "per_page": integer(), "total": integer(), "pages": integer()})})}, 400: bad}},
-		{Method: "GET", Path: "/api/v1/contacts/list", OperationID: "contactsList", Tag: "shipping", Auth: openapi.AuthRequired,
-			Summary:   "Stored pickup addresses (for from.id)",
-			Responses: map[int]openapi.Response{200: {Description: "contacts", Schema: envelope(arr(ref("Contact")))}, 401: unauth}},
 		{Method: "POST", Path: "/api/v2/public/cart/create", OperationID: "cartCreate", Tag: "cart", Auth: openapi.AuthRequired,
 			Summary: "Create a draft shipment", Description: "Never dispatches. The draft is answered at the top level (its errors are warnings, null when valid; rates null at creation). Omitted from, packages, serviceId and pickupBranch 1 take the account's defaults, listed in defaults.",
 			RequestBody: ref("CartRequest"),
 			Responses:   map[int]openapi.Response{201: {Description: "draft", Schema: ref("CartDraft")}, 400: bad, 401: unauth, 413: tooBig}},
 	}
+	return append(ops, bookOperations()...)
 }

@@ -159,7 +159,8 @@ func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	m := labelpdf.Manifest{Account: acct.Contacts[0].Company, Sender: printAddr(acct.Contacts[0].address), Date: now}
+	from := acct.defaultContact()
+	m := labelpdf.Manifest{Account: from.Company, Sender: printAddr(from.address), Date: now}
 	for _, sh := range list {
 		if s.status(sh, now) == "CANCELLED" {
 			s.mu.Unlock()

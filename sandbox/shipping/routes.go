@@ -20,7 +20,10 @@ func (s *Service) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/shipments/storno", s.storno)
 	mux.HandleFunc("POST /api/v1/shipments/manifest", s.manifest)
 	mux.HandleFunc("GET /api/v1/parcelpoints/list", s.parcelPoints)
-	mux.HandleFunc("GET /api/v1/contacts/list", s.contacts)
+	mux.HandleFunc("GET /api/v1/contacts/list", s.contactsList)
+	mux.HandleFunc("POST /api/v1/contacts/add", s.contactsAdd)
+	mux.HandleFunc("GET /api/v1/pickups/list", s.pickupsList)
+	mux.HandleFunc("POST /api/v1/pickups/add", s.pickupsAdd)
 	mux.HandleFunc("POST /api/v2/public/cart/create", s.cartCreate)
 }
 
@@ -113,13 +116,4 @@ func clip(s string) string {
 		return s[:40] + "…"
 	}
 	return s
-}
-
-func (s *Service) contacts(w http.ResponseWriter, r *http.Request) {
-	acct := s.accountOf(r)
-	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
-		return
-	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d contacts", len(acct.Contacts)), acct.Contacts)
 }

@@ -77,6 +77,7 @@ type Service struct {
 	nextOrder int64
 	nextShip  int64
 	nextCart  int64
+	book      bookState // contacts added and courier pickups (book.go)
 }
 
 // New builds the simulator with its generated catalog.
@@ -147,7 +148,8 @@ func (s *Service) Carriers() []Carrier {
 	return out
 }
 
-// Wipe deletes every order, shipment and draft; the catalog stays.
+// Wipe deletes every order, shipment, draft, added contact and pickup; the
+// catalog stays.
 func (s *Service) Wipe() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -156,6 +158,7 @@ func (s *Service) Wipe() {
 	s.carts = map[int64]*cart{}
 	s.behaviour = map[string]CarrierBehaviour{}
 	s.nextOrder, s.nextShip, s.nextCart = 0, 0, 0
+	s.resetBook()
 }
 
 // PayOrder pays an ONLINE order, named by id, number or token, which lets its
@@ -198,13 +201,14 @@ type snapshot struct {
 	Carts     []*cart                     `json:"carts"`
 	Behaviour map[string]CarrierBehaviour `json:"behaviour"`
 	Next      [3]int64                    `json:"next"`
+	Book      *bookSnapshot               `json:"address_book,omitempty"`
 }
 
 // Snapshot is all mutable state as JSON.
 func (s *Service) Snapshot() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	snap := snapshot{Behaviour: s.behaviour, Next: [3]int64{s.nextOrder, s.nextShip, s.nextCart}}
+	snap := snapshot{Behaviour: s.behaviour, Next: [3]int64{s.nextOrder, s.nextShip, s.nextCart}, Book: s.snapshotBook()}
 	for _, o := range s.orders {
 		snap.Orders = append(snap.Orders, o)
 	}
@@ -242,6 +246,7 @@ func (s *Service) Restore(b []byte) error {
 		s.behaviour[strings.ToUpper(code)] = b
 	}
 	s.nextOrder, s.nextShip, s.nextCart = snap.Next[0], snap.Next[1], snap.Next[2]
+	s.restoreBook(snap.Book)
 	return nil
 }
 

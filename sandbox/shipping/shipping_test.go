@@ -533,22 +533,6 @@ func TestListFiltersPagingAndStorno(t *testing.T) {
 	}
 }
 
-func TestContactsAsSender(t *testing.T) {
-	e := newEnv(t)
-	a := e.call("GET", "/api/v1/contacts/list", key1, nil)
-	contacts := a.Body["data"].([]any)
-	id := contacts[0].(map[string]any)["id"]
-	sh := shipmentTo("g3a", "ONDEMAND")
-	sh["from"] = map[string]any{"id": id}
-	if tn, _ := e.create(key1, sh); e.detail(key1, tn)["from"].(map[string]any)["city"] != "Praha" {
-		t.Error("stored address not used as sender")
-	}
-	sh["from"] = map[string]any{"id": 9999}
-	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].from.id") == "" {
-		t.Errorf("unknown stored address: %s", a.Raw)
-	}
-}
-
 func TestCartDrafts(t *testing.T) {
 	e := newEnv(t)
 	a := e.call("POST", "/api/v2/public/cart/create", key1, map[string]any{"to": recipient(), "referenceNumber": "OBJ-77", "pickupBranch": 1})
@@ -665,7 +649,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 	mux := http.NewServeMux()
 	e.svc.Register(mux)
 	contracttest.CheckRoutesDocumented(t, mux, e.svc)
-	if len(e.svc.Operations()) != 12 {
-		t.Errorf("%d operations documented, 12 served", len(e.svc.Operations()))
+	if len(e.svc.Operations()) != 15 {
+		t.Errorf("%d operations documented, 15 served", len(e.svc.Operations()))
 	}
 }

@@ -198,6 +198,17 @@ func checkAddress(p *problems, field string, a address, forRates, toPoint bool) 
 	}
 }
 
+// defaultContact is the account's default sending address (the first one when
+// none is marked). The caller holds the service's lock.
+func (a *account) defaultContact() *contact {
+	for i := range a.Contacts {
+		if a.Contacts[i].Default {
+			return &a.Contacts[i]
+		}
+	}
+	return &a.Contacts[0]
+}
+
 func (a *account) contact(id int64) *contact {
 	for i := range a.Contacts {
 		if a.Contacts[i].ID == id {

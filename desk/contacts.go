@@ -1,0 +1,90 @@
+package desk
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"shipdesk/client/shipping"
+	"shipdesk/client/transport"
+)
+
+// A new pickup address stored at the service (contacts/add), then copied into
+// the local senders like the import does. The form's fields are prefixed
+// "contact_" so they do not clash with the "Add a sender" form on the same page.
+
+var zipShape = regexp.MustCompile(`^\d{3} ?\d{2}$`)
+
+// ContactFields are the fields of the form, without the prefix.
+var ContactFields = []string{"company", "firstname", "surname", "street", "city", "zip", "country", "phone", "email"}
+
+// ParseContactForm reads and checks the "Add a pickup address to the service"
+// form; the values are keyed by the form's field names.
+func ParseContactForm(v url.Values) (shipping.Address, map[string]string, Problems) {
+	p := Problems{}
+	vals := map[string]string{}
+	for _, f := range ContactFields {
+		limit := 50
+		if f == "company" || f == "street" || f == "email" {
+			limit = 100
+		}
+		vals["contact_"+f] = cleanText(v, p, "contact_"+f, limit)
+	}
+	a := shipping.Address{Company: vals["contact_company"], Firstname: vals["contact_firstname"], Surname: vals["contact_surname"],
+		Street: vals["contact_street"], City: vals["contact_city"], Zip: vals["contact_zip"],
+		Country: strings.ToUpper(vals["contact_country"]), Phone: vals["contact_phone"], Email: vals["contact_email"]}
+	if strings.TrimSpace(a.Company+a.Firstname+a.Surname) == "" {
+		p.add("contact_surname", "A name or a company is required.")
+	}
+	for _, f := range []string{"street", "city", "zip"} {
+		if vals["contact_"+f] == "" {
+			p.add("contact_"+f, "Required.")
+		}
+	}
+	if a.Zip != "" && !zipShape.MatchString(a.Zip) {
+		p.add("contact_zip", "Five digits, e.g. 110 00.")
+	}
+	if !slices.Contains(Countries, a.Country) {
+		p.add("contact_country", "Choose a country from the list.")
+	}
+	if a.Phone == "" && a.Email == "" {
+		p.add("contact_phone", "A phone number or an e-mail is required.")
+	}
+	if a.Phone != "" && !phoneShape.MatchString(a.Phone) {
+		p.add("contact_phone", "Type a phone number, e.g. +420 777 123 456.")
+	}
+	if a.Email != "" && !emailShape.MatchString(a.Email) {
+		p.add("contact_email", "Type an e-mail address, e.g. sklad@example.cz.")
+	}
+	return a, vals, p
+}
+
+// ContactField names the form field of a field path in contacts/add's answer.
+func ContactField(path string) string {
+	if slices.Contains(ContactFields, path) {
+		return "contact_" + path
+	}
+	return "form"
+}
+
+// AddPickupAddress stores a new address at the service and refreshes the local
+// copy of the service's addresses. It returns the new id.
+func (d *Desk) AddPickupAddress(ctx context.Context, a shipping.Address) (int64, error) {
+	id, err := d.ship.AddContact(ctx, a)
+	if err != nil {
+		if !transport.IsRefused(err) {
+			// The address may have been stored all the same: the import shows it.
+			if _, ierr := d.ImportContacts(ctx); ierr != nil {
+				d.log.Warn("import pickup addresses after a failed add", "err", ierr)
+			}
+		}
+		return 0, upstreamError("store the pickup address", err, ContactField)
+	}
+	if _, err := d.ImportContacts(ctx); err != nil {
+		return id, err
+	}
+	d.log.Info("pickup address stored", "contact", id)
+	return id, nil
+}

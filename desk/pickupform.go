@@ -1,0 +1,182 @@
+package desk
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"shipdesk/client/shipping"
+)
+
+// The courier pickup form: what the clerk typed, read and checked before
+// anything is sent. The service checks again (its 30-day limit, the address,
+// the carrier) and its field errors land on the same fields.
+
+// PickupForm is the pickup form as typed.
+type PickupForm struct {
+	Key       string
+	ContactID int64
+	Date      string // YYYY-MM-DD
+	TimeFrom  string // HH:MM
+	TimeTo    string
+	Packages  string
+	Weight    string
+	Carrier   string
+	Note      string
+}
+
+// Limits of the pickup form; the window rules are the service's documented ones.
+const (
+	pickupEarliest  = "07:00"
+	pickupLatest    = "18:00"
+	pickupMinWindow = 2 * time.Hour
+	maxPickupNote   = 255
+	maxPickupPkgs   = 100
+	maxPickupWeight = 3000.0
+)
+
+var (
+	clockShape   = regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`)
+	dayShape     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	carrierShape = regexp.MustCompile(`^[A-Za-z0-9_-]{1,20}$`)
+)
+
+// NextWorkday is the first Monday-to-Friday day after today.
+func NextWorkday(today time.Time) time.Time {
+	d := today.AddDate(0, 0, 1)
+	for d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+		d = d.AddDate(0, 0, 1)
+	}
+	return d
+}
+
+// BlankPickup is a new form: the next working day, a morning window, one package.
+func BlankPickup(today time.Time) PickupForm {
+	return PickupForm{Key: NewKey(), Date: NextWorkday(today).Format("2006-01-02"), TimeFrom: "09:00", TimeTo: "12:00", Packages: "1"}
+}
+
+// Values are the form's fields as typed, for the page.
+func (f PickupForm) Values() map[string]string {
+	v := map[string]string{"key": f.Key, "date": f.Date, "time_from": f.TimeFrom, "time_to": f.TimeTo,
+		"packages": f.Packages, "weight": f.Weight, "carrier": f.Carrier, "note": f.Note}
+	if f.ContactID > 0 {
+		v["address"] = strconv.FormatInt(f.ContactID, 10)
+	}
+	return v
+}
+
+// cleanText reads a field: trimmed, and refused when it holds what no keyboard
+// types (NUL, other control characters, broken UTF-8) or is over limit.
+func cleanText(v url.Values, p Problems, name string, limit int) string {
+	s := strings.TrimSpace(v.Get(name))
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' }) {
+		p.add(name, "Remove the characters that cannot be typed.")
+		return strings.ToValidUTF8(strings.Map(func(r rune) rune {
+			if r < 0x20 {
+				return -1
+			}
+			return r
+		}, s), "")
+	}
+	if utf8.RuneCountInString(s) > limit {
+		p.add(name, "At most %d characters.", limit)
+		return string([]rune(s)[:limit])
+	}
+	return s
+}
+
+// ParsePickupForm reads and checks the posted form against today's date.
+func ParsePickupForm(v url.Values, today time.Time) (PickupForm, Problems) {
+	p := Problems{}
+	f := PickupForm{
+		Key:      strings.ToLower(cleanText(v, p, "key", 40)),
+		Date:     cleanText(v, p, "date", 10),
+		TimeFrom: cleanText(v, p, "time_from", 5),
+		TimeTo:   cleanText(v, p, "time_to", 5),
+		Packages: cleanText(v, p, "packages", 6),
+		Weight:   cleanText(v, p, "weight", 12),
+		Carrier:  cleanText(v, p, "carrier", 20),
+		Note:     cleanText(v, p, "note", maxPickupNote),
+	}
+	if f.Key != "" && !keyShape.MatchString(f.Key) {
+		p.add("form", "This form is damaged: open Pickups again.")
+		f.Key = ""
+	}
+	if id, err := strconv.ParseInt(v.Get("address"), 10, 64); err == nil && id > 0 {
+		f.ContactID = id
+	} else {
+		p.add("address", "Choose a pickup address from the list.")
+	}
+	f.checkDate(p, today)
+	f.checkWindow(p)
+	if n, err := strconv.Atoi(f.Packages); err != nil || n < 1 || n > maxPickupPkgs {
+		p.add("packages", "A whole number from 1 to %d.", maxPickupPkgs)
+	}
+	number(p, "weight", f.Weight, true, maxPickupWeight, "kg")
+	if f.Carrier != "" && !carrierShape.MatchString(f.Carrier) {
+		p.add("carrier", "A carrier code is letters and digits, e.g. G3A; leave it empty for any carrier.")
+	}
+	return f, p
+}
+
+func (f PickupForm) checkDate(p Problems, today time.Time) {
+	d, err := time.Parse("2006-01-02", f.Date)
+	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case f.Date == "":
+		p.add("date", "Required.")
+	case !dayShape.MatchString(f.Date) || err != nil:
+		p.add("date", "Type a date as YYYY-MM-DD.")
+	case d.Before(day):
+		p.add("date", "The date is in the past.")
+	case d.Weekday() == time.Saturday || d.Weekday() == time.Sunday:
+		p.add("date", "Couriers do not collect at weekends: choose a working day.")
+	}
+}
+
+func (f PickupForm) checkWindow(p Problems) {
+	okFrom, okTo := clockShape.MatchString(f.TimeFrom), clockShape.MatchString(f.TimeTo)
+	if !okFrom {
+		p.add("time_from", "Type a time as HH:MM, e.g. 09:00.")
+	}
+	if !okTo {
+		p.add("time_to", "Type a time as HH:MM, e.g. 12:00.")
+	}
+	if !okFrom || !okTo {
+		return
+	}
+	from, _ := time.Parse("15:04", f.TimeFrom)
+	to, _ := time.Parse("15:04", f.TimeTo)
+	switch {
+	case f.TimeFrom < pickupEarliest || f.TimeFrom > pickupLatest:
+		p.add("time_from", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
+	case f.TimeTo > pickupLatest || f.TimeTo < pickupEarliest:
+		p.add("time_to", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
+	case !to.After(from):
+		p.add("time_to", "The window must end after it starts.")
+	case to.Sub(from) < pickupMinWindow:
+		p.add("time_to", "The window must be at least 2 hours long.")
+	}
+}
+
+// request is the pickups/add body of a checked form.
+func (f PickupForm) request() shipping.PickupRequest {
+	n, _ := strconv.Atoi(f.Packages)
+	w, _ := strconv.ParseFloat(strings.Replace(f.Weight, ",", ".", 1), 64)
+	return shipping.PickupRequest{AddressID: f.ContactID, Date: f.Date, TimeFrom: f.TimeFrom, TimeTo: f.TimeTo,
+		Packages: n, Weight: w, Carrier: f.Carrier, Note: f.Note}
+}
+
+// PickupField names the form field of a field path in the service's answer.
+func PickupField(path string) string {
+	switch path {
+	case "address_id", "address":
+		return "address"
+	case "date", "time_from", "time_to", "packages", "weight", "carrier", "note":
+		return path
+	}
+	return "form"
+}

@@ -1,0 +1,63 @@
+package desk_test
+
+import (
+	"net/url"
+	"testing"
+	"time"
+
+	"shipdesk/desk"
+)
+
+func TestNextWorkday(t *testing.T) {
+	for today, want := range map[string]string{
+		"2026-11-23": "2026-11-24", // Monday → Tuesday
+		"2026-11-27": "2026-11-30", // Friday → Monday
+		"2026-11-28": "2026-11-30", // Saturday → Monday
+		"2026-11-29": "2026-11-30", // Sunday → Monday
+	} {
+		d, _ := time.Parse("2006-01-02", today)
+		if got := desk.NextWorkday(d).Format("2006-01-02"); got != want {
+			t.Errorf("after %s: %s, want %s", today, got, want)
+		}
+	}
+}
+
+func TestParsePickupForm(t *testing.T) {
+	today := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	good := url.Values{"key": {desk.NewKey()}, "address": {"1"}, "date": {"2026-11-24"}, "time_from": {"09:00"}, "time_to": {"12:00"},
+		"packages": {"2"}, "weight": {"3,5"}, "carrier": {"G3A"}, "note": {"gate"}}
+	if _, p := desk.ParsePickupForm(good, today); len(p) != 0 {
+		t.Fatalf("a good form: %v", p)
+	}
+	cases := []struct{ name, field, value string }{
+		{"Weekend", "date", "2026-11-29"},
+		{"Past", "date", "2026-11-22"},
+		{"NotADate", "date", "24.11.2026"},
+		{"Reversed", "time_to", "08:00"},
+		{"Short", "time_to", "10:30"},
+		{"Evening", "time_to", "19:00"},
+		{"NaN", "weight", "NaN"},
+		{"NoWeight", "weight", ""},
+		{"Fraction", "packages", "1.5"},
+		{"Carrier", "carrier", "G3 A"},
+		{"NUL", "note", "a\x00b"},
+		{"Address", "address", "x"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := url.Values{}
+			for k, x := range good {
+				v[k] = x
+			}
+			v.Set(c.field, c.value)
+			if _, p := desk.ParsePickupForm(v, today); p[c.field] == "" {
+				t.Errorf("%s=%q accepted: %v", c.field, c.value, p)
+			}
+		})
+	}
+	for path, want := range map[string]string{"address_id": "address", "date": "date", "time_to": "time_to", "": "form", "shipments[0].x": "form"} {
+		if got := desk.PickupField(path); got != want {
+			t.Errorf("PickupField(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

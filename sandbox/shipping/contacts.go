@@ -1,0 +1,153 @@
+package shipping
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"shipdesk/sandbox/apijson"
+)
+
+// The address book (contacts/list, contacts/add). Contacts are per-account state:
+// kept in the snapshot, reset to each account's two defaults by Wipe, and usable
+// as from.id as soon as they are added.
+
+// firstAddedContact is the id of the first contact added through contacts/add;
+// the defaults of every account lie below it.
+const firstAddedContact = 1001
+
+// contactReq is the body of contacts/add: the address fields and, optionally,
+// whether the new contact becomes the account's default. It repeats the fields
+// of address so a wrong type is reported as "street", not "address.street".
+type contactReq struct {
+	Firstname string `json:"firstname"`
+	Surname   string `json:"surname"`
+	Company   string `json:"company"`
+	Street    string `json:"street"`
+	City      string `json:"city"`
+	Zip       string `json:"zip"`
+	Country   string `json:"country"`
+	Phone     string `json:"phone"`
+	Email     string `json:"email"`
+	Default   bool   `json:"default"`
+}
+
+func (r contactReq) address() address {
+	return address{Firstname: r.Firstname, Surname: r.Surname, Company: r.Company, Street: r.Street, City: r.City,
+		Zip: r.Zip, Country: r.Country, Phone: r.Phone, Email: r.Email}
+}
+
+var emailShape = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+
+// contactLimits are the longest values the address book keeps, in characters.
+var contactLimits = []struct {
+	field string
+	max   int
+	value func(address) string
+}{
+	{"firstname", 50, func(a address) string { return a.Firstname }},
+	{"surname", 50, func(a address) string { return a.Surname }},
+	{"company", 100, func(a address) string { return a.Company }},
+	{"street", 100, func(a address) string { return a.Street }},
+	{"city", 50, func(a address) string { return a.City }},
+	{"zip", 10, func(a address) string { return a.Zip }},
+	{"phone", 20, func(a address) string { return a.Phone }},
+	{"email", 100, func(a address) string { return a.Email }},
+}
+
+// checkContact collects what is wrong with a new stored address.
+func checkContact(a address) []apijson.FieldError {
+	p := &problems{}
+	for _, l := range contactLimits {
+		v := l.value(a)
+		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
+			p.add(l.field, "The %s contains characters that are not allowed", l.field)
+		} else if utf8.RuneCountInString(v) > l.max {
+			p.add(l.field, "The %s can have at most %d characters", l.field, l.max)
+		}
+	}
+	if strings.TrimSpace(a.Firstname+a.Surname+a.Company) == "" {
+		p.add("surname", "A name or a company is required")
+	}
+	if strings.TrimSpace(a.Street) == "" {
+		p.add("street", "The street is required")
+	}
+	if strings.TrimSpace(a.City) == "" {
+		p.add("city", "The city is required")
+	}
+	switch a.Country {
+	case "CZ", "SK":
+		// Both countries write postal codes as five digits, "110 00".
+		if strings.TrimSpace(a.Zip) == "" {
+			p.add("zip", "The postal code is required")
+		} else if !validZip(a.Country, a.Zip) {
+			p.add("zip", "The postal code must have five digits, e.g. 110 00")
+		}
+	case "":
+		p.add("country", "The country is required (two-letter code)")
+	default:
+		p.add("country", "Country %q is not served: use CZ or SK", clipText(a.Country))
+	}
+	if strings.TrimSpace(a.Phone+a.Email) == "" {
+		p.add("phone", "A phone number or an e-mail is required")
+	}
+	if a.Email != "" && !emailShape.MatchString(a.Email) {
+		p.add("email", "The e-mail address is not valid")
+	}
+	return p.list
+}
+
+// clipText shortens a value quoted back in a message.
+func clipText(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		return string([]rune(s)[:40]) + "…"
+	}
+	return s
+}
+
+func (s *Service) contactsList(w http.ResponseWriter, r *http.Request) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	s.mu.Lock()
+	byID := make(map[string]contact, len(acct.Contacts))
+	for _, c := range acct.Contacts {
+		byID[strconv.FormatInt(c.ID, 10)] = c
+	}
+	s.mu.Unlock()
+	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d contacts", len(byID)), byID)
+}
+
+func (s *Service) contactsAdd(w http.ResponseWriter, r *http.Request) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	var req contactReq
+	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
+		apijson.WriteProblem(w, p)
+		return
+	}
+	a := req.address()
+	if errs := checkContact(a); len(errs) > 0 {
+		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		return
+	}
+	s.mu.Lock()
+	s.book.nextContact++
+	c := contact{ID: s.book.nextContact, address: a, Default: req.Default}
+	if c.Default {
+		for i := range acct.Contacts {
+			acct.Contacts[i].Default = false
+		}
+	}
+	acct.Contacts = append(acct.Contacts, c)
+	s.mu.Unlock()
+	apijson.Write(w, http.StatusOK, "Contact was successfully added", []int64{c.ID})
+}

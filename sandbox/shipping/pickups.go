@@ -1,0 +1,234 @@
+package shipping
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"shipdesk/sandbox/apijson"
+)
+
+// Courier pickups (pickups/add, pickups/list): a courier comes to one of the
+// account's stored addresses on a working day within a time window.
+
+// Rules of a pickup request.
+const (
+	pickupEarliest  = 7 * 60  // 07:00, minutes after midnight
+	pickupLatest    = 18 * 60 // 18:00
+	pickupMinWindow = 120     // minutes
+	pickupMaxAhead  = 30      // days
+	pickupMaxPkgs   = 100
+	pickupMaxWeight = 3000.0 // kilograms in total
+	pickupMaxNote   = 255
+)
+
+var clockPattern = regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`)
+
+type pickupReq struct {
+	AddressID int64   `json:"address_id"`
+	Date      string  `json:"date"`
+	TimeFrom  string  `json:"time_from"`
+	TimeTo    string  `json:"time_to"`
+	Packages  int     `json:"packages"`
+	Weight    float64 `json:"weight"`
+	Carrier   string  `json:"carrier,omitempty"`
+	Note      string  `json:"note,omitempty"`
+}
+
+// pickup is a stored courier pickup; its JSON is also the answer's shape.
+type pickup struct {
+	ID        int64   `json:"id"`
+	Number    string  `json:"number"`
+	Account   int     `json:"-"`
+	AddressID int64   `json:"address_id"`
+	Address   contact `json:"address"`
+	Date      string  `json:"date"`
+	TimeFrom  string  `json:"time_from"`
+	TimeTo    string  `json:"time_to"`
+	Packages  int     `json:"packages"`
+	Weight    float64 `json:"weight"`
+	Carrier   string  `json:"carrier"`
+	Note      string  `json:"note"`
+	Status    string  `json:"status"`
+	Created   string  `json:"created"`
+}
+
+// pickupStored is a pickup with its account, for the snapshot.
+type pickupStored struct {
+	pickup
+	Account int `json:"account"`
+}
+
+// minutesOf reads "HH:MM" as minutes after midnight.
+func minutesOf(hhmm string) (int, bool) {
+	if !clockPattern.MatchString(hhmm) {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(hhmm[:2])
+	m, _ := strconv.Atoi(hhmm[3:])
+	return h*60 + m, true
+}
+
+// checkPickupWhen checks the date and the window against the simulated clock.
+func checkPickupWhen(p *problems, req pickupReq, now time.Time) {
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	d, err := time.ParseInLocation("2006-01-02", req.Date, now.Location())
+	switch {
+	case req.Date == "":
+		p.add("date", "The pickup date is required")
+	case !datePattern.MatchString(req.Date) || err != nil:
+		p.add("date", "The pickup date must be a date in the form YYYY-MM-DD")
+	case d.Before(today):
+		p.add("date", "The pickup date cannot be in the past")
+	case d.Weekday() == time.Saturday || d.Weekday() == time.Sunday:
+		p.add("date", "Couriers do not collect on Saturdays and Sundays: choose a working day")
+	case d.After(today.AddDate(0, 0, pickupMaxAhead)):
+		p.add("date", "The pickup date can be at most %d days ahead", pickupMaxAhead)
+	}
+	from, okFrom := minutesOf(req.TimeFrom)
+	to, okTo := minutesOf(req.TimeTo)
+	if !okFrom {
+		p.add("time_from", "The start of the window must be a time in the form HH:MM")
+	}
+	if !okTo {
+		p.add("time_to", "The end of the window must be a time in the form HH:MM")
+	}
+	if !okFrom || !okTo {
+		return
+	}
+	switch {
+	case from < pickupEarliest || from > pickupLatest:
+		p.add("time_from", "Couriers collect between 07:00 and 18:00")
+	case to > pickupLatest || to < pickupEarliest:
+		p.add("time_to", "Couriers collect between 07:00 and 18:00")
+	case from >= to:
+		p.add("time_to", "The window must end after it starts")
+	case to-from < pickupMinWindow:
+		p.add("time_to", "The window must be at least 2 hours long")
+	case err == nil && d.Equal(today) && to-pickupMinWindow < now.Hour()*60+now.Minute():
+		p.add("time_to", "Too late for today: the window must end at least 2 hours from now")
+	}
+}
+
+// checkPickup collects what is wrong with a request and resolves its stored
+// address and carrier. The caller holds s.mu.
+func (s *Service) checkPickup(acct *account, req pickupReq, now time.Time) (*contact, *Carrier, []apijson.FieldError) {
+	p := &problems{}
+	var c *contact
+	if req.AddressID <= 0 {
+		p.add("address_id", "The pickup address is required: the id of a stored address (contacts/list)")
+	} else if c = acct.contact(req.AddressID); c == nil {
+		p.add("address_id", "Unknown pickup address %d", req.AddressID)
+	}
+	checkPickupWhen(p, req, now)
+	switch {
+	case req.Packages < 1:
+		p.add("packages", "At least one package is required")
+	case req.Packages > pickupMaxPkgs:
+		p.add("packages", "At most %d packages per pickup", pickupMaxPkgs)
+	}
+	switch {
+	case math.IsNaN(req.Weight) || req.Weight <= 0:
+		p.add("weight", "The total weight must be a positive number of kilograms")
+	case req.Weight > pickupMaxWeight:
+		p.add("weight", "The total weight can be at most %g kg", pickupMaxWeight)
+	}
+	carrier := s.pickupCarrier(p, req.Carrier)
+	if !utf8.ValidString(req.Note) || strings.ContainsRune(req.Note, 0) {
+		p.add("note", "The note contains characters that are not allowed")
+	} else if utf8.RuneCountInString(req.Note) > pickupMaxNote {
+		p.add("note", "The note can have at most %d characters", pickupMaxNote)
+	}
+	return c, carrier, p.list
+}
+
+// pickupCarrier finds the optional carrier, matched without regard to case; it
+// must be one that collects from a pickup address.
+func (s *Service) pickupCarrier(p *problems, code string) *Carrier {
+	if code == "" {
+		return nil
+	}
+	if len(code) > 20 {
+		p.add("carrier", "The carrier code can have at most 20 characters")
+		return nil
+	}
+	for _, c := range s.carriers {
+		if !strings.EqualFold(c.Code, code) {
+			continue
+		}
+		if LabelMode(c.Group, FromPickupAddress) == "" {
+			p.add("carrier", "Carrier %s does not collect from a pickup address", c.Code)
+			return nil
+		}
+		return c
+	}
+	p.add("carrier", "Unknown carrier %q", clipText(code))
+	return nil
+}
+
+func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	var req pickupReq
+	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
+		apijson.WriteProblem(w, p)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	c, carrier, errs := s.checkPickup(acct, req, now)
+	if len(errs) > 0 {
+		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		return
+	}
+	s.book.nextPickup++
+	pu := &pickup{ID: s.book.nextPickup, Number: fmt.Sprintf("PU%08d", s.book.nextPickup), Account: acct.Index,
+		AddressID: c.ID, Address: *c, Date: req.Date, TimeFrom: req.TimeFrom, TimeTo: req.TimeTo,
+		Packages: req.Packages, Weight: req.Weight, Note: req.Note, Status: "ORDERED", Created: now.Format("2006-01-02 15:04:05")}
+	if carrier != nil {
+		pu.Carrier = carrier.Code
+	}
+	s.book.pickups[pu.ID] = pu
+	apijson.Write(w, http.StatusOK, fmt.Sprintf("Pickup %s was ordered", pu.Number), pu)
+}
+
+func (s *Service) pickupsList(w http.ResponseWriter, r *http.Request) {
+	acct := s.accountOf(r)
+	if acct == nil {
+		apijson.WriteProblem(w, errUnauthorized)
+		return
+	}
+	q := r.URL.Query()
+	from, to := q.Get("date_from"), q.Get("date_to")
+	p := &problems{}
+	for name, v := range map[string]string{"date_from": from, "date_to": to} {
+		if _, err := time.Parse("2006-01-02", v); v != "" && (err != nil || !datePattern.MatchString(v)) {
+			p.add(name, "The date must be in the form YYYY-MM-DD")
+		}
+	}
+	if len(p.list) > 0 {
+		sort.Slice(p.list, func(i, j int) bool { return p.list[i].Field < p.list[j].Field })
+		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		return
+	}
+	s.mu.Lock()
+	byID := map[string]pickup{}
+	for _, pu := range s.book.pickups {
+		// ISO dates compare as strings.
+		if pu.Account == acct.Index && (from == "" || pu.Date >= from) && (to == "" || pu.Date <= to) {
+			byID[strconv.FormatInt(pu.ID, 10)] = *pu
+		}
+	}
+	s.mu.Unlock()
+	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d pickups", len(byID)), byID)
+}

@@ -1,0 +1,70 @@
+package views
+
+import (
+	"strings"
+	"time"
+)
+
+// View models of the courier pickups page.
+
+// PickupsView is the Shipping → Pickups page.
+type PickupsView struct {
+	Form      Form
+	Addresses []Option // the service's stored addresses
+	NoAddress string   // why there are none to choose from
+	Coming    []PickupRow
+	Past      []PickupRow
+	ShowPast  bool
+}
+
+// PickupRow is one pickup in the list.
+type PickupRow struct {
+	ID       int64
+	Day      string // plainly: "Tuesday 24 November 2026"
+	When     string // "today", "tomorrow" or ""
+	Window   string
+	Address  string
+	Packages int
+	Weight   string
+	Carrier  string
+	Note     string
+	Number   string
+	State    string
+	Error    string
+}
+
+// PlainDay writes a date the way people say it, and whether it is today or
+// tomorrow.
+func PlainDay(day, today time.Time) (string, string) {
+	y1, m1, d1 := day.Date()
+	y2, m2, d2 := today.Date()
+	a := time.Date(y1, m1, d1, 0, 0, 0, 0, time.UTC)
+	b := time.Date(y2, m2, d2, 0, 0, 0, 0, time.UTC)
+	when := ""
+	switch a.Sub(b) {
+	case 0:
+		when = "today"
+	case 24 * time.Hour:
+		when = "tomorrow"
+	}
+	return a.Format("Monday 2 January 2006"), when
+}
+
+func pickupStateText(state string) (string, string) {
+	switch state {
+	case "ordered":
+		return "ordered", "badge-ok"
+	case "failed":
+		return "not ordered", "badge-bad"
+	}
+	return "outcome unknown", "badge-warn"
+}
+
+// generalError is the form's problem that no field shows, unless the summary
+// above the form says it already.
+func generalError(f Form) string {
+	if e := f.Error("form"); e != "" && !strings.Contains(f.Message, e) {
+		return e
+	}
+	return ""
+}
