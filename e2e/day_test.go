@@ -1,0 +1,117 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"shipdesk/app/apptest"
+	"shipdesk/identity"
+)
+
+// A clerk's day against the in-process sandbox in both of its answer shapes:
+// in "minimal" it answers only what the contract and the provider's examples
+// guarantee, so this proves the dashboard needs nothing the real service does
+// not send. A shipment with cash on delivery and insurance is ordered, its
+// label printed and its tracking read; another is cancelled before the carrier
+// takes it; a label-free shipment shows its code; a courier pickup is ordered.
+func TestClerksDayInBothShapes(t *testing.T) {
+	for _, shapes := range []string{"documented", "minimal"} {
+		t.Run(shapes, func(t *testing.T) {
+			env := apptest.StartShapes(t, shapes)
+			ctx := context.Background()
+			if err := env.App.Desk.SeedDemo(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
+				t.Fatal(err)
+			}
+			pw := env.AddUser("clara", identity.Clerk)
+			tab := newTab(t, env.URL)
+			tab.SignIn("clara", pw)
+			tab.do("desktop width", chromedp.EmulateViewport(1280, 900))
+
+			// COD and insurance: the insured value is the COD amount when left empty.
+			tab.Open("/shipping/new")
+			tab.fillRecipient()
+			tab.Click("#cod")
+			tab.Fill("#cod_value", "1250")
+			tab.Click("#insure")
+			tab.Click(`button.primary[name=action][value=compare]`)
+			tab.WaitText(`[data-testid=offers]`, "G3A")
+			if got := tab.Attr("#insured_value", "value"); got != "1250" {
+				t.Errorf("insured value %q, want the COD amount", got)
+			}
+			tab.ChooseOffer("G3A")
+			tab.WaitText(`[data-testid=chosen]`, "G3A")
+			tab.screenshot(shapes + "-chosen")
+			orderChosen(t, tab)
+			page := tab.Path()
+			main := tab.Text(`main`)
+			if !strings.Contains(main, "1250 CZK") || !strings.Contains(tab.Text(`[data-testid=insured]`), "1250 CZK") {
+				t.Errorf("the shipment page lacks the COD amount or the insured value")
+			}
+			tab.WaitText(`[data-testid=label-box]`, "PENDING")
+			// A second order is cancelled before the carrier takes it: storno, confirmed.
+			tab.Open("/shipping/new")
+			tab.fillRecipient()
+			tab.Click(`button.primary[name=action][value=compare]`)
+			tab.WaitText(`[data-testid=offers]`, "G3A")
+			tab.ChooseOffer("G3A")
+			tab.WaitText(`[data-testid=chosen]`, "G3A")
+			orderChosen(t, tab)
+			second := tab.Path()
+			tab.Click(`details.danger summary`)
+			tab.Click(`details.danger input[name=confirm]`)
+			tab.Submit(`details.danger button.danger`)
+			tab.WaitText(`main`, "CANCELLED")
+			if tab.Path() != second {
+				t.Errorf("after the storno the page is %s, want %s", tab.Path(), second)
+			}
+			tab.screenshot(shapes + "-cancelled")
+			// The first one: its label once the carrier has the data, then its tracking.
+			tab.Open(page)
+			tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+			tab.WaitText(`[data-testid=label-box]`, "Print label")
+			if ctype, start := tab.Fetch(tab.Attr(`[data-testid=print-label]`, "href")); ctype != "application/pdf" || !strings.HasPrefix(start, "%PDF-") {
+				t.Errorf("label: %s %q", ctype, start)
+			}
+			tab.Submit(`[data-testid=refresh-now]`)
+			tab.WaitText(`[data-testid=timeline]`, "Package 1")
+			if events := tab.Texts(`[data-testid=timeline] ol.timeline li`); len(events) < 2 {
+				t.Errorf("tracking events after refreshing: %q", events)
+			}
+			tab.screenshot(shapes + "-tracking")
+
+			// Label-free: the carrier table (filled from the sandbox) allows it for G1.
+			tab.Open("/shipping/new")
+			tab.fillRecipient()
+			tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
+			tab.Click(`button.primary[name=action][value=compare]`)
+			tab.WaitText(`[data-testid=offers]`, "G1")
+			tab.Click(`tr[data-service="101"] button[name=choose]`)
+			tab.WaitText(`#label-free`, "Label-free")
+			tab.Click(`input[name=label_less]`)
+			orderChosen(t, tab)
+			tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+			tab.WaitText(`[data-testid=label-box]`, "Hand over with this code")
+			if code := tab.Text(`[data-testid=handover-code]`); len(code) != 6 {
+				t.Errorf("hand-over code %q", code)
+			}
+			tab.screenshot(shapes + "-label-free")
+
+			// A courier pickup for the Brno pickup address.
+			tab.Open("/shipping/pickups")
+			tab.do("choose the Brno address", chromedpSelect("#address", "2"))
+			tab.Fill("#weight", "")
+			tab.Type("#weight", "8")
+			tab.Fill("#packages", "")
+			tab.Type("#packages", "2")
+			tab.Submit(`[data-testid=pickup-form] button.primary`)
+			tab.WaitText(`[data-testid=pickups]`, "PU0000000")
+			tab.screenshot(shapes + "-pickup")
+		})
+	}
+}
