@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"shipdesk/app/apptest"
 	"shipdesk/identity"
@@ -25,4 +28,16 @@ func TestManagerSeesTheConnection(t *testing.T) {
 		}
 	}
 	tab.screenshot("connection")
+	// The carrier table: G5 may take cash on delivery with one package only.
+	tab.do("choose the COD rule", chromedpSelect(`select[form=carrier-G5][name=cod_packages]`, "single"))
+	tab.Submit(`form#carrier-G5 button`)
+	tab.WaitText(`main`, "Carrier G5 saved.")
+	if got := tab.Attr(`select[form=carrier-G5][name=cod_packages] option[selected]`, "value"); got != "single" {
+		t.Errorf("after saving the rule reads %q", got)
+	}
+	for _, w := range []int64{1280, 768, 390} {
+		tab.do("width", chromedp.EmulateViewport(w, 900))
+		tab.Open("/connection#carriers")
+		tab.screenshot(fmt.Sprintf("carriers-%d", w))
+	}
 }
