@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"shipdesk/app/apptest"
-	"shipdesk/identity"
 )
 
 // A clerk's day against the in-process sandbox in both of its answer shapes:
@@ -20,17 +18,7 @@ import (
 func TestClerksDayInBothShapes(t *testing.T) {
 	for _, shapes := range []string{"documented", "minimal"} {
 		t.Run(shapes, func(t *testing.T) {
-			env := apptest.StartShapes(t, shapes)
-			ctx := context.Background()
-			if err := env.App.Desk.SeedDemo(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
-				t.Fatal(err)
-			}
-			pw := env.AddUser("clara", identity.Clerk)
-			tab := newTab(t, env.URL)
-			tab.SignIn("clara", pw)
+			_, tab := deskTabOn(t, apptest.StartShapes(t, shapes))
 			tab.do("desktop width", chromedp.EmulateViewport(1280, 900))
 
 			// COD and insurance: the insured value is the COD amount when left empty.

@@ -13,7 +13,12 @@ import (
 // deskTab is a clerk signed in on a dashboard with the demo shipping data.
 func deskTab(t *testing.T) (*apptest.Env, *Tab) {
 	t.Helper()
-	env := apptest.Start(t)
+	return deskTabOn(t, apptest.Start(t))
+}
+
+// deskTabOn is deskTab on a dashboard the caller started.
+func deskTabOn(t *testing.T, env *apptest.Env) (*apptest.Env, *Tab) {
+	t.Helper()
 	ctx := context.Background()
 	if err := env.App.Desk.SeedDemo(ctx); err != nil {
 		t.Fatal(err)
