@@ -1,5 +1,9 @@
 package shipping
 
+// What real integrations rely on in orders: 200 answers with the order's token
+// and number, optional pickup type, services in any case, insurance, money as
+// numbers or numeric strings (public-evidence.md).
+
 import (
 	"regexp"
 	"strings"

@@ -1,5 +1,9 @@
 package shipping
 
+// What real integrations rely on in the catalog and details: every point
+// without paging, detail dates, carrier codes, destinations abroad, invoice
+// payment (public-evidence.md).
+
 import (
 	"regexp"
 	"strings"
