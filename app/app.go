@@ -42,6 +42,25 @@ type Options struct {
 	// KnownCarriers fill the carrier table where it knows nothing yet: the
 	// sandbox's carriers in sandbox mode (see SandboxCarriers).
 	KnownCarriers []storage.Carrier
+	// Settle is how long after a create call's time limit the service may
+	// still create the order (0: desk.DefaultSettle).
+	Settle time.Duration
+}
+
+// NewDesks builds the shipping desk and the returns workbench on the service's
+// clients: create calls are limited by the upstream time limit, and an order
+// is called missing only after that limit plus the settle window. Both `serve`
+// and `shipdesk jobs` build them here.
+func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *slog.Logger) (*desk.Desk, *workbench.Workbench) {
+	d := desk.New(db, up.Shipping, up.Cart, log)
+	wb := workbench.New(db, up.Returns, log)
+	if up.Config.Timeout > 0 {
+		d.OrderTimeout, wb.CreateTimeout = up.Config.Timeout, up.Config.Timeout
+	}
+	if settle > 0 {
+		d.Settle, wb.Settle = settle, settle
+	}
+	return d, wb
 }
 
 // SandboxCarriers are the in-process sandbox's carriers for the carrier table.
@@ -90,8 +109,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
 	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
-	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream,
-		Desk: desk.New(db, o.Upstream.Shipping, o.Upstream.Cart, log)}
+	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream}
+	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
 	if len(o.KnownCarriers) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -103,7 +122,6 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		o.RefreshAfter = 3 * time.Second
 	}
 	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
-	a.Bench = workbench.New(db, o.Upstream.Returns, log)
 	a.Jobs.Bench = a.Bench
 	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
 	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}

@@ -33,14 +33,20 @@ type Desk struct {
 	// OrderTimeout bounds one create call and what follows it; the call goes on
 	// when the clerk's browser goes away, so its answer is never lost.
 	OrderTimeout time.Duration
+	// Settle is how long after a create call's time limit the service may
+	// still create the order; only then may an order be called missing.
+	Settle time.Duration
 }
+
+// DefaultSettle is the settle window when none is configured.
+const DefaultSettle = 3 * time.Minute
 
 // New returns a desk.
 func New(db *storage.DB, ship *shipping.Client, c *cart.Client, log *slog.Logger) *Desk {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Desk{db: db, ship: ship, cart: c, log: log, now: time.Now, OrderTimeout: 60 * time.Second}
+	return &Desk{db: db, ship: ship, cart: c, log: log, now: time.Now, OrderTimeout: 60 * time.Second, Settle: DefaultSettle}
 }
 
 // NewKey makes a request key for a fresh form.
@@ -256,156 +262,6 @@ func (d *Desk) shipment(f Form, from storage.Sender) shipping.Shipment {
 		sh.Services = append(sh.Services, shipping.Insurance(insuredMoney(f)))
 	}
 	return sh
-}
-
-// Place orders the shipment of the form: validate, record the intent, create,
-// record the reply. A second call with the same form returns the first order.
-// When the answer is lost the shipment is "unknown" and reconciled at once.
-func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, error) {
-	from, err := d.sender(ctx, f)
-	if err != nil {
-		return storage.Shipment{}, err
-	}
-	f.Carrier = d.carrier(ctx, f.Offer.Carrier)
-	if err := invalid(f.CheckForOrder(from.Country)); err != nil {
-		return storage.Shipment{}, err
-	}
-	if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
-		return existing, nil // this form was sent already
-	}
-	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
-	if err := d.ship.Validate(ctx, order); err != nil {
-		return storage.Shipment{}, UpstreamError("check the shipment", err)
-	}
-	raw, err := json.Marshal(order)
-	if err != nil {
-		return storage.Shipment{}, fmt.Errorf("encode order: %w", err)
-	}
-	intent := storage.Shipment{
-		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
-		ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
-		RecipientName: RecipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: storage.UserRef(by),
-	}
-	if f.COD {
-		m := codMoney(f)
-		intent.CODValue, intent.CODCurrency = &m.Value, &m.Currency
-	}
-	if f.Insure {
-		m := insuredMoney(f)
-		intent.InsuredValue = &m.Value
-	}
-	s, fresh, err := d.db.BeginOrder(ctx, intent)
-	if err != nil || !fresh {
-		return s, err
-	}
-	if f.SaveRecipient {
-		a := f.To
-		if _, err := d.db.SaveRecipient(ctx, storage.Address{Company: a.Company, Firstname: a.Firstname, Surname: a.Surname,
-			Street: a.Street, City: a.City, Zip: a.Zip, Country: a.Country, Phone: a.Phone, Email: a.Email}); err != nil {
-			d.log.Warn("save recipient", "err", err) // the order matters more than the address book
-		}
-	}
-	return d.send(ctx, s, order)
-}
-
-func RecipientName(a shipping.Address) string {
-	name := strings.TrimSpace(a.Firstname + " " + a.Surname)
-	if a.Company != "" {
-		if name == "" {
-			return a.Company
-		}
-		return name + " (" + a.Company + ")"
-	}
-	return name
-}
-
-// send calls create for a recorded intent and records what happened.
-func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Order) (storage.Shipment, error) {
-	// The clerk closing the tab must not cut the call off after it was sent.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.OrderTimeout)
-	defer cancel()
-	created, err := d.ship.Create(ctx, order)
-	switch {
-	case err == nil:
-		r := ReplyOf(created.Shipments[0])
-		r.OrderToken, r.OrderNumber = created.OrderToken, created.OrderNumber
-		if err := d.db.RecordCreated(ctx, s.ID, r, d.now()); err != nil {
-			return s, err
-		}
-		d.log.Info("shipment ordered", "shipment", s.ID, "reference", s.Reference, "tracking", r.TrackingNumber)
-	case transport.IsRefused(err):
-		if dropErr := d.db.DropIntent(ctx, s.ID); dropErr != nil {
-			return s, dropErr
-		}
-		return storage.Shipment{}, UpstreamError("order the shipment", err)
-	default:
-		d.log.Warn("order outcome unknown", "shipment", s.ID, "reference", s.Reference, "err", err)
-		if err := d.db.MarkOutcome(ctx, s.ID, storage.StateUnknown, err.Error()); err != nil {
-			return s, err
-		}
-		if settled, rerr := d.Reconcile(ctx, s.ID); rerr == nil {
-			return settled, nil
-		}
-	}
-	return d.db.ShipmentByID(ctx, s.ID)
-}
-
-// Reconcile settles an order whose answer was lost by asking the service for
-// shipments with its reference: found means created, none means missing (the
-// clerk may then order again).
-func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error) {
-	s, err := d.db.ShipmentByID(ctx, id)
-	if err != nil || (s.State != storage.StateUnknown && s.State != storage.StateOrdering) {
-		return s, err
-	}
-	page, err := d.ship.List(ctx, shipping.ListQuery{Reference: s.Reference, PerPage: 10})
-	if err != nil {
-		return s, UpstreamError("check the order with the service", err)
-	}
-	for _, si := range page.Shipments {
-		if si.Reference == s.Reference {
-			if err := d.db.RecordCreated(ctx, id, ReplyOf(si), d.now()); err != nil {
-				return s, err
-			}
-			d.log.Info("order reconciled: created", "shipment", id, "tracking", si.TrackingNumber)
-			return d.db.ShipmentByID(ctx, id)
-		}
-	}
-	why := fmt.Sprintf("The service has no shipment with reference %s: it was not created.", s.Reference)
-	if err := d.db.MarkOutcome(ctx, id, storage.StateMissing, why); err != nil {
-		return s, err
-	}
-	d.log.Info("order reconciled: missing", "shipment", id)
-	return d.db.ShipmentByID(ctx, id)
-}
-
-// ReconcileAll settles every unknown order, and orders left "ordering" for
-// longer than grace (the process stopped during the call).
-func (d *Desk) ReconcileAll(ctx context.Context, grace time.Duration) error {
-	list, err := d.db.Unsettled(ctx, d.now().Add(-grace))
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, s := range list {
-		if _, err := d.Reconcile(ctx, s.ID); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// OrderAgain sends an order that reconciliation proved missing.
-func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, error) {
-	s, err := d.db.ReopenOrder(ctx, id)
-	if err != nil {
-		return s, err
-	}
-	var order shipping.Order
-	if err := json.Unmarshal(s.Request, &order); err != nil {
-		return s, fmt.Errorf("decode stored order %d: %w", id, err)
-	}
-	return d.send(ctx, s, order)
 }
 
 // ReplyOf is what we keep of the service's view of a shipment. The order's

@@ -20,7 +20,7 @@ const (
 // (the pollers in jobs call it each round). Several instances may run it:
 // reconciliation and upserts are safe to repeat.
 func (d *Desk) MaintainOnce(ctx context.Context) {
-	if err := d.ReconcileAll(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
+	if err := d.ReconcileAll(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		d.log.Warn("reconcile orders", "err", err)
 	}
 	if err := d.CheckAllPickups(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {

@@ -88,10 +88,9 @@ func requestOf(p storage.Pickup) shipping.PickupRequest {
 
 // sendPickup calls pickups/add for a recorded intent and records what happened.
 func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup, error) {
-	// The clerk closing the tab must not cut the call off after it was sent.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d.OrderTimeout)
+	ctx, callCtx, cancel := d.detach(ctx)
 	defer cancel()
-	got, err := d.ship.AddPickup(ctx, requestOf(p))
+	got, err := d.ship.AddPickup(callCtx, requestOf(p))
 	switch {
 	case err == nil:
 		if err := d.db.RecordPickupOrdered(ctx, p.ID, got.ID, got.Number); err != nil {

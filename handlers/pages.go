@@ -26,6 +26,8 @@ func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 		}
 		add(identity.Shipping, a.ToPrint, "home.attention.to_print", "/shipping/print")
 		add(identity.Tracking, a.Unsettled, "home.attention.unsettled", "/tracking?status=UNKNOWN")
+		add(identity.Shipping, a.Duplicates, "home.attention.duplicates", "/tracking?status=DUPLICATE")
+		add(identity.Returns, a.CommissionDuplicates, "home.attention.commission_duplicates", "/returns?duplicates=1")
 		add(identity.Tracking, a.LabelsFailed, "home.attention.labels_failed", "/tracking?status=LABEL_FAILED")
 		add(identity.Returns, a.ClaimsOverdue, "home.attention.claims_overdue", "/returns?type=warranty")
 		add(identity.Returns, a.ClaimsDue, "home.attention.claims_due", "/returns?type=warranty")

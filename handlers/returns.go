@@ -30,9 +30,10 @@ type ReturnsDesk struct {
 // Commissions is the list of service orders, urgent warranty claims first.
 func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	vals := queryValues(q, "status", "type", "from", "to", "customer", "product", "after")
+	vals := queryValues(q, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
 	errs := map[string]string{}
-	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"]}
+	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"],
+		Duplicates: vals["duplicates"] == "1"}
 	if f.Status != "" && !slices.Contains(returns.States, f.Status) {
 		errs["status"], f.Status = "Choose a status from the list.", ""
 	}
@@ -233,7 +234,18 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		return
 	}
 	v := views.CommissionView{CommissionRow: commissionRow(c, time.Now()), Reference: c.Reference, Email: c.CustomerEmail, Error: c.Error,
-		NoteForm: note, MessageForm: message}
+		NoteForm: withKey(note), MessageForm: withKey(message), Duplicates: c.Duplicates}
+	if c.SettlesAt != nil {
+		v.SettlesAt = views.FormatTime(*c.SettlesAt)
+	}
+	open, err := h.Returns.DB.OpenActivities(ctx, id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	for _, a := range open {
+		v.Unconfirmed = append(v.Unconfirmed, views.ActivityRow{Public: a.Public, Text: a.Text, Created: views.FormatTime(a.CreatedAt)})
+	}
 	if c.LastSyncedAt != nil {
 		v.LastSynced = views.FormatTime(*c.LastSyncedAt)
 	}
@@ -301,9 +313,9 @@ func (h *Handlers) AddNote(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	text := r.PostFormValue("note_text")
-	_, err := h.Returns.Bench.AddNote(r.Context(), id, text)
-	h.afterActivity(w, r, id, err, "Internal note saved.", views.Form{Values: map[string]string{"note_text": text}}, true)
+	text, key := r.PostFormValue("note_text"), r.PostFormValue("key")
+	_, err := h.Returns.Bench.AddNote(r.Context(), id, key, text, h.userID(r))
+	h.afterActivity(w, r, id, err, "Internal note saved.", views.Form{Values: map[string]string{"note_text": text, "key": key}}, true)
 }
 
 // SendMessage sends a public message once the agent confirmed it.
@@ -313,14 +325,14 @@ func (h *Handlers) SendMessage(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	text := r.PostFormValue("message_text")
-	form := views.Form{Values: map[string]string{"message_text": text}}
+	text, key := r.PostFormValue("message_text"), r.PostFormValue("key")
+	form := views.Form{Values: map[string]string{"message_text": text, "key": key}}
 	if r.PostFormValue("confirm") != "yes" {
 		form.Errors = map[string]string{"confirm": "Tick the box to confirm the customer should receive this."}
 		h.renderCommission(w, r, http.StatusUnprocessableEntity, views.Form{}, form)
 		return
 	}
-	_, err := h.Returns.Bench.SendMessage(r.Context(), id, text)
+	_, err := h.Returns.Bench.SendMessage(r.Context(), id, key, text, h.userID(r))
 	h.afterActivity(w, r, id, err, "Message sent to the customer.", form, false)
 }
 
@@ -375,4 +387,39 @@ func (h *Handlers) ServeUpload(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", "inline; filename*=UTF-8''"+url.PathEscape(up.Filename))
 	w.Header().Set("Cache-Control", "private, max-age=300")
 	_, _ = w.Write(up.Data)
+}
+
+// withKey gives an activity form its request key: a new one for a fresh form,
+// the posted one when the form is shown again, so posting it twice sends once.
+func withKey(f views.Form) views.Form {
+	if f.Value("key") != "" {
+		return f
+	}
+	v := map[string]string{"key": desk.NewKey()}
+	for k, x := range f.Values {
+		if k != "key" {
+			v[k] = x
+		}
+	}
+	f.Values = v
+	return f
+}
+
+// StornoCommissionDuplicate cancels an extra commission the service holds
+// under our reference, once the agent confirmed which.
+func (h *Handlers) StornoCommissionDuplicate(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(r)
+	if !ok || !parseForm(w, r) {
+		h.NotFound(w, r)
+		return
+	}
+	back := fmt.Sprintf("/returns/commissions/%d", id)
+	number := r.PostFormValue("number")
+	if r.PostFormValue("confirm") != "yes" {
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: "Tick the confirmation to cancel the extra commission."})
+		redirect(w, r, back)
+		return
+	}
+	_, err := h.Returns.Bench.CancelDuplicate(r.Context(), id, number)
+	h.finish(w, r, err, fmt.Sprintf("The extra commission %s is cancelled.", number), back)
 }

@@ -459,7 +459,13 @@ func shipmentView(s storage.Shipment) views.ShipmentView {
 		v.Packages = append(v.Packages, views.PackageView{Number: k.Number, Status: k.Status, Password: k.Password})
 	}
 	v.CanCancel = s.State == storage.StateCreated && !v.Cancelled && s.Status != shipping.StatusDelivered
-	v.Poll = needsRefresh(s) || s.State == storage.StateOrdering
+	// While the outcome is open the box asks again, so an order the service
+	// confirms late (or the reconciler adopts) shows without a click.
+	v.Poll = needsRefresh(s) || s.State == storage.StateOrdering || s.State == storage.StateUnknown
+	v.Duplicates = s.Duplicates
+	if s.SettlesAt != nil {
+		v.SettlesAt = views.FormatTime(*s.SettlesAt)
+	}
 	return v
 }
 
@@ -508,6 +514,24 @@ func (h *Handlers) Storno(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.ShipmentAction((*desk.Desk).Storno, "Shipment %d is cancelled.")(w, r)
+}
+
+// StornoDuplicate cancels an extra order the service holds under a shipment's
+// reference, once the clerk confirmed which.
+func (h *Handlers) StornoDuplicate(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.shipmentID(w, r)
+	if !ok || !parseForm(w, r) {
+		return
+	}
+	back := fmt.Sprintf("/shipping/shipments/%d", id)
+	tn := r.PostFormValue("tracking_number")
+	if r.PostFormValue("confirm") != "yes" {
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: "Tick the confirmation to cancel the extra order."})
+		redirect(w, r, back)
+		return
+	}
+	_, err := h.Ship.Desk.CancelDuplicate(r.Context(), id, tn)
+	h.finish(w, r, err, fmt.Sprintf("The extra order %s is cancelled.", tn), back)
 }
 
 // PrintQueue lists the labels ready to print.

@@ -122,6 +122,8 @@ func statusFilterText(s string) string {
 		return "Label failed"
 	case "UNKNOWN":
 		return "Unknown outcome"
+	case "DUPLICATE":
+		return "Ordered twice at the service"
 	}
 	return s
 }

@@ -314,7 +314,15 @@ func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 		}
 		now := r.Now()
 		for _, si := range res.Shipments {
-			if known[si.TrackingNumber] || known["ref:"+si.Reference] {
+			if known[si.TrackingNumber] {
+				continue
+			}
+			if si.Reference != "" && known["ref:"+si.Reference] {
+				// One of our orders carries this reference: the desk binds a late
+				// order to it, or keeps a second one as a duplicate to cancel.
+				if err := r.desk.FoundAtService(ctx, si); err != nil {
+					return st, err
+				}
 				continue
 			}
 			id, err := r.db.ImportShipment(ctx, shipmentOf(si), desk.ReplyOf(si), now)

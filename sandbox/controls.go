@@ -105,6 +105,12 @@ func (sb *Sandbox) setFault(w http.ResponseWriter, r *http.Request) {
 	if f.LatencyMS < 0 || f.LatencyMS > 120000 {
 		errs = append(errs, apijson.FieldError{Field: "latency_ms", Message: "From 0 to 120000 milliseconds"})
 	}
+	if f.LatencyMaxMS != 0 && (f.LatencyMaxMS < f.LatencyMS || f.LatencyMaxMS > 120000) {
+		errs = append(errs, apijson.FieldError{Field: "latency_max_ms", Message: "From latency_ms to 120000 milliseconds"})
+	}
+	if f.ErrorRate+f.DropRate+f.DropAfterRate > 1 {
+		errs = append(errs, apijson.FieldError{Field: "drop_rate", Message: "The shares of 503s and drops add up to at most 1"})
+	}
 	if f.Count < 0 {
 		errs = append(errs, apijson.FieldError{Field: "count", Message: "Zero (until cleared) or more"})
 	}
@@ -140,7 +146,8 @@ func controlComponents() map[string]openapi.Schema {
 		"Clock": {"type": "object", "required": []string{"now", "offset_minutes"}, "properties": map[string]any{"now": str, "offset_minutes": integer}},
 		"Fault": {"type": "object", "properties": map[string]any{
 			"path": openapi.Schema{"type": "string", "description": "path prefix; empty: every interface path"}, "latency_ms": integer,
-			"error_rate": openapi.Schema{"type": "number", "description": "share of answers 503"}, "drop_rate": openapi.Schema{"type": "number", "description": "share of connections closed before processing"},
+			"latency_max_ms": openapi.Schema{"type": "integer", "description": "when above latency_ms, each request waits a random time between the two; a slow service keeps working after the caller stops waiting"},
+			"error_rate":     openapi.Schema{"type": "number", "description": "share of answers 503"}, "drop_rate": openapi.Schema{"type": "number", "description": "share of connections closed before processing"},
 			"drop_after_rate": openapi.Schema{"type": "number", "description": "share processed, then closed unanswered: the caller cannot know the outcome"},
 			"count":           openapi.Schema{"type": "integer", "description": "next N matching requests; 0 until cleared"}, "used": integer}},
 		"Behaviour": {"type": "object", "properties": map[string]any{"fail_labels": boolean, "refuse_label_less": boolean}},

@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -14,6 +17,7 @@ import (
 type Fault struct {
 	Path          string  `json:"path"`            // prefix; "" matches every interface path
 	LatencyMS     int     `json:"latency_ms"`      // added before answering
+	LatencyMaxMS  int     `json:"latency_max_ms"`  // when above latency_ms: each request waits a random time between the two
 	ErrorRate     float64 `json:"error_rate"`      // share answered 503
 	DropRate      float64 `json:"drop_rate"`       // share whose connection is closed unanswered, unprocessed
 	DropAfterRate float64 `json:"drop_after_rate"` // share processed, then closed unanswered (outcome unknown)
@@ -66,8 +70,17 @@ func (f *faults) pick(path string) (latency time.Duration, fail, drop, dropAfter
 		if x.Count > 0 && x.Used >= x.Count {
 			f.list = append(f.list[:i:i], f.list[i+1:]...)
 		}
-		roll := func(rate float64) bool { return rate >= 1 || (rate > 0 && f.rng.Float64() < rate) }
-		return time.Duration(x.LatencyMS) * time.Millisecond, roll(x.ErrorRate), roll(x.DropRate), roll(x.DropAfterRate)
+		ms := x.LatencyMS
+		if x.LatencyMaxMS > x.LatencyMS {
+			ms += f.rng.IntN(x.LatencyMaxMS - x.LatencyMS + 1)
+		}
+		// One roll decides how a request fails, so the shares add up: 15 %
+		// dropped before and 15 % after processing are 30 % dropped in all.
+		r := f.rng.Float64()
+		drop = x.DropRate >= 1 || r < x.DropRate
+		fail = !drop && (x.ErrorRate >= 1 || r < x.DropRate+x.ErrorRate)
+		dropAfter = !drop && !fail && (x.DropAfterRate >= 1 || r < x.DropRate+x.ErrorRate+x.DropAfterRate)
+		return time.Duration(ms) * time.Millisecond, fail, drop, dropAfter
 	}
 	return 0, false, false, false
 }
@@ -81,9 +94,19 @@ func (f *faults) wrap(next http.Handler) http.Handler {
 		}
 		latency, fail, drop, dropAfter := f.pick(r.URL.Path)
 		if latency > 0 {
-			select {
-			case <-time.After(latency):
-			case <-r.Context().Done():
+			// A slow service keeps working when the caller stops waiting: the
+			// order it creates late is what exactly-once must survive. The body
+			// is read first, as a service would, so it outlives the connection.
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 16<<20))
+			if err != nil {
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			time.Sleep(latency)
+			if r.Context().Err() != nil {
+				if !drop && !fail {
+					next.ServeHTTP(discard{header: http.Header{}}, r.WithContext(context.WithoutCancel(r.Context())))
+				}
 				return
 			}
 		}

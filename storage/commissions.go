@@ -37,14 +37,41 @@ type Commission struct {
 	CreatedAt     time.Time  `db:"created_at"`
 	LastSyncedAt  *time.Time `db:"last_synced_at"`
 	SyncFailures  int        `db:"sync_failures"`
+	// SettlesAt: the deadline of the last create attempt; before it a missing
+	// commission may still appear at the service.
+	SettlesAt *time.Time `db:"settles_at"`
+	// Duplicates are the numbers of extra commissions the service holds under
+	// our reference.
+	Duplicates Strings `db:"duplicates"`
 }
 
 const commissionColumns = `id, request_key, reference, state, remote_id, number, type, status, customer_name, customer_email,
-product_label, two_way, upload_id, request, raw, error, deadline_at, created_by, created_at, last_synced_at, sync_failures`
+product_label, two_way, upload_id, request, raw, error, deadline_at, created_by, created_at, last_synced_at, sync_failures,
+settles_at, duplicates`
 
-// BeginCommission records the intent before commissions/create; the same
-// request key again returns the first record (fresh false).
-func (db *DB) BeginCommission(ctx context.Context, c Commission) (Commission, bool, error) {
+// BeginCommission records the intent, and its first attempt, before
+// commissions/create; the same request key again returns the first record
+// (fresh false).
+func (db *DB) BeginCommission(ctx context.Context, c Commission, sent, deadline time.Time) (out Commission, attempt int64, fresh bool, err error) {
+	err = db.InTx(ctx, func(tx *DB) error {
+		out, fresh, err = tx.insertCommission(ctx, c)
+		if err != nil || !fresh {
+			return err
+		}
+		attempt, err = tx.beginAttempt(ctx, ofCommission, out.ID, sent, deadline)
+		out.SettlesAt = &deadline
+		return err
+	})
+	if err != nil {
+		// A concurrent post of the same form may have won the race on the reference.
+		if same, kerr := db.CommissionByKey(ctx, c.RequestKey); kerr == nil {
+			return same, 0, false, nil
+		}
+	}
+	return out, attempt, fresh, err
+}
+
+func (db *DB) insertCommission(ctx context.Context, c Commission) (Commission, bool, error) {
 	var out Commission
 	err := sqlxGet(ctx, db, &out, `
 INSERT INTO commissions (request_key, reference, state, type, customer_name, customer_email, product_label, two_way, upload_id,
@@ -89,20 +116,64 @@ type CommissionState struct {
 	PeriodDays int
 }
 
-// RecordCommission stores the service's answer and settles the order.
-func (db *DB) RecordCommission(ctx context.Context, id int64, s CommissionState, now time.Time, next *time.Time) error {
+// RecordCommission stores the service's answer and settles the order,
+// whatever the commission's state meanwhile: a late answer is never lost. When
+// the commission is bound to another remote one already, this one is a
+// duplicate at the service and is kept as such (duplicate true).
+func (db *DB) RecordCommission(ctx context.Context, id int64, s CommissionState, now time.Time, next *time.Time) (duplicate bool, err error) {
 	res, err := db.x.ExecContext(ctx, `
 UPDATE commissions SET state = 'created', remote_id = $2, number = $3, status = $4, raw = $5, error = '',
     deadline_at = CASE WHEN $6 > 0 THEN created_at + $6 * interval '1 day' END,
     last_synced_at = $7, next_sync_at = $8, claimed_until = NULL, sync_failures = 0
-WHERE id = $1`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next)
-	return wrapf(affectedOne(res, err, "There is no commission %d.", id), "record commission %d", id)
+WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next)
+	if err != nil {
+		return false, fmt.Errorf("record commission %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return false, nil
+	}
+	if _, err := db.CommissionByID(ctx, id); err != nil {
+		return false, err
+	}
+	_, err = db.addDuplicate(ctx, ofCommission, id, s.Number)
+	return true, err
 }
 
-// MarkCommissionOutcome moves an order whose create call failed to unknown or missing.
+// MarkCommissionOutcome moves an order whose create call failed to unknown;
+// a commission whose answer arrived meanwhile stays as it is.
 func (db *DB) MarkCommissionOutcome(ctx context.Context, id int64, state, why string) error {
-	res, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
-	return wrapf(affectedOne(res, err, "Commission %d is not waiting for an answer.", id), "mark commission %d", id)
+	_, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
+	return wrapf(err, "mark commission %d", id)
+}
+
+// MarkCommissionMissing concludes that a commission was not created: only
+// while its outcome is open and once every attempt's deadline has passed.
+func (db *DB) MarkCommissionMissing(ctx context.Context, id int64, why string, now time.Time) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = 'missing', error = $2
+WHERE id = $1 AND state IN ('ordering', 'unknown') AND COALESCE(settles_at, created_at) <= $3`, id, why, now)
+	return wrapf(err, "mark commission %d missing", id)
+}
+
+// LockCommission reads a commission and locks it until the transaction ends.
+func (db *DB) LockCommission(ctx context.Context, id int64) (Commission, error) {
+	var c Commission
+	err := sqlxGet(ctx, db, &c, `SELECT `+commissionColumns+` FROM commissions WHERE id = $1 FOR UPDATE`, id)
+	return c, wrapf(notFound(err, "There is no commission %d.", id), "lock commission %d", id)
+}
+
+// CommissionAttempts lists the create calls of a commission, oldest first.
+func (db *DB) CommissionAttempts(ctx context.Context, id int64) ([]Attempt, error) {
+	return db.attempts(ctx, ofCommission, id)
+}
+
+// AddCommissionDuplicate keeps an extra commission of the service under our reference.
+func (db *DB) AddCommissionDuplicate(ctx context.Context, id int64, number string) (bool, error) {
+	return db.addDuplicate(ctx, ofCommission, id, number)
+}
+
+// DropCommissionDuplicate forgets an extra commission once it is cancelled.
+func (db *DB) DropCommissionDuplicate(ctx context.Context, id int64, number string) error {
+	return db.dropDuplicate(ctx, ofCommission, id, number)
 }
 
 // DropCommissionIntent deletes an order the service refused.
@@ -111,21 +182,31 @@ func (db *DB) DropCommissionIntent(ctx context.Context, id int64) error {
 	return wrapf(err, "drop refused commission %d", id)
 }
 
-// ReopenCommission lets a missing order be sent again, once.
-func (db *DB) ReopenCommission(ctx context.Context, id int64) (Commission, error) {
-	var c Commission
-	err := sqlxGet(ctx, db, &c, `UPDATE commissions SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing' RETURNING `+commissionColumns, id)
-	if errors.Is(err, errNoRows) {
-		return c, apperr.New(apperr.Conflict, "Commission %d cannot be created again: the service may have it; check it first.", id)
+// ReopenCommission sends a missing commission again: the caller holds its
+// lock (LockCommission) and has asked the service by our reference just now.
+// Allowed only when it is missing and every earlier attempt has settled.
+func (db *DB) ReopenCommission(ctx context.Context, c Commission, sent, deadline time.Time) (Commission, int64, error) {
+	if err := errNotMissing("Commission", c.ID, c.State, c.SettlesAt, sent); err != nil {
+		return c, 0, err
 	}
-	return c, wrapf(err, "reopen commission %d", id)
+	res, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing'`, c.ID)
+	if err := affectedOne(res, conflict(err, "Another commission uses this reference now."), "Commission %d changed meanwhile: check it again.", c.ID); err != nil {
+		return c, 0, wrapf(err, "reopen commission %d", c.ID)
+	}
+	attempt, err := db.beginAttempt(ctx, ofCommission, c.ID, sent, deadline)
+	if err != nil {
+		return c, 0, err
+	}
+	c.State, c.Error, c.SettlesAt = StateOrdering, "", &deadline
+	return c, attempt, nil
 }
 
-// UnsettledCommissions lists orders whose outcome is open.
-func (db *DB) UnsettledCommissions(ctx context.Context, before time.Time) ([]Commission, error) {
+// UnsettledCommissions lists orders whose outcome is open: unknown ones, and
+// ones still ordering after every attempt's deadline.
+func (db *DB) UnsettledCommissions(ctx context.Context, now time.Time) ([]Commission, error) {
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `SELECT `+commissionColumns+` FROM commissions
-WHERE state = 'unknown' OR (state = 'ordering' AND created_at < $1) ORDER BY id LIMIT 100`, before)
+WHERE state = 'unknown' OR (state = 'ordering' AND COALESCE(settles_at, created_at) < $1) ORDER BY id LIMIT 100`, now)
 	return out, wrapf(err, "unsettled commissions")
 }
 
@@ -159,6 +240,7 @@ type CommissionFilter struct {
 	From, To     time.Time
 	Customer     string // part of the name or e-mail
 	Product      string // part of the brand or model
+	Duplicates   bool   // only those the service holds twice
 	After        string
 	Limit        int
 }
@@ -175,6 +257,9 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 	c.created(f.From, f.To)
 	c.contains("customer_name || ' ' || customer_email", f.Customer)
 	c.contains("product_label", f.Product)
+	if f.Duplicates {
+		c.add("cardinality(duplicates) > 0")
+	}
 	if f.After != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(f.After)
 		parts := strings.Split(string(raw), ":")

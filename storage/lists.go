@@ -24,7 +24,7 @@ type ListFilter struct {
 }
 
 // ListStatuses are the status filters of the list, in display order.
-var ListStatuses = []string{"OPEN", "ACTIVE", "DELIVERED", "STORNO", "LABEL_FAILED", "UNKNOWN"}
+var ListStatuses = []string{"OPEN", "ACTIVE", "DELIVERED", "STORNO", "LABEL_FAILED", "UNKNOWN", "DUPLICATE"}
 
 var statusWhere = map[string]string{
 	"OPEN":         `status = 'CREATED' AND cancelled_at IS NULL`,
@@ -33,6 +33,7 @@ var statusWhere = map[string]string{
 	"STORNO":       `(status = 'CANCELLED' OR cancelled_at IS NOT NULL)`,
 	"LABEL_FAILED": `label_status = 'FAILED'`,
 	"UNKNOWN":      `state IN ('unknown', 'ordering')`,
+	"DUPLICATE":    `cardinality(duplicates) > 0`,
 }
 
 // where builds the filter's conditions with numbered arguments.

@@ -75,6 +75,9 @@ type Attention struct {
 	LabelsFailed  int `db:"labels_failed"`  // of the last 30 days, not yet delivered or cancelled
 	ClaimsDue     int `db:"claims_due"`     // warranty claims with 5 days or fewer left
 	ClaimsOverdue int `db:"claims_overdue"` // warranty claims past their 30 days
+	// Orders the service holds twice under one of our references.
+	Duplicates           int `db:"duplicates"`
+	CommissionDuplicates int `db:"commission_duplicates"`
 }
 
 // Attention reads the home page's counts; each is an index lookup.
@@ -86,6 +89,8 @@ func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
     (SELECT count(*) FROM shipments WHERE label_status = 'FAILED' AND created_at > $1::timestamptz - interval '30 days'
         AND cancelled_at IS NULL AND status <> 'DELIVERED') AS labels_failed,
     (SELECT count(*) FROM commissions WHERE deadline_at >= $1 AND deadline_at < $1::timestamptz + interval '6 days') AS claims_due,
-    (SELECT count(*) FROM commissions WHERE deadline_at < $1) AS claims_overdue`, now)
+    (SELECT count(*) FROM commissions WHERE deadline_at < $1) AS claims_overdue,
+    (SELECT count(*) FROM shipments WHERE cardinality(duplicates) > 0) AS duplicates,
+    (SELECT count(*) FROM commissions WHERE cardinality(duplicates) > 0) AS commission_duplicates`, now)
 	return a, wrapf(err, "attention counts")
 }

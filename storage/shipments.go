@@ -113,6 +113,11 @@ type Shipment struct {
 	Origin         string     `db:"origin"` // shipdesk, or service: found at the service
 	DeliveredAt    *time.Time `db:"delivered_at"`
 	PollFailures   int        `db:"poll_failures"`
+	// SettlesAt: the deadline of the last create attempt; before it a missing
+	// order may still appear at the service.
+	SettlesAt *time.Time `db:"settles_at"`
+	// Duplicates are extra orders the service holds under our reference.
+	Duplicates Strings `db:"duplicates"`
 }
 
 // Tracking is the tracking number, empty until the service confirmed the order.
@@ -126,12 +131,36 @@ func (s Shipment) Tracking() string {
 const shipmentColumns = `id, request_key, reference, state, request, carrier, service_id, service_name,
 recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
-printed_at, cancelled_at, origin, delivered_at, poll_failures`
+printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates`
 
-// BeginOrder records the intent to order before shipments/create is called. A
-// second call with the same request key (a double click, a repeated post) finds
-// the first record instead: fresh is false and nothing new is stored.
-func (db *DB) BeginOrder(ctx context.Context, s Shipment) (out Shipment, fresh bool, err error) {
+// BeginOrder records the intent to order, and its first attempt, before
+// shipments/create is called. A second call with the same request key (a double
+// click, a repeated post) finds the first record instead: fresh is false and
+// nothing new is stored.
+func (db *DB) BeginOrder(ctx context.Context, s Shipment, sent, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
+	err = db.InTx(ctx, func(tx *DB) error {
+		out, fresh, err = tx.insertOrder(ctx, s)
+		if err != nil || !fresh {
+			return err
+		}
+		attempt, err = tx.beginAttempt(ctx, ofShipment, out.ID, sent, deadline)
+		if err != nil {
+			return err
+		}
+		out.SettlesAt = &deadline
+		return nil
+	})
+	if err != nil {
+		// A concurrent post of the same form may have won the race on the
+		// reference before the request key was seen: it is the same order.
+		if same, kerr := db.ShipmentByKey(ctx, s.RequestKey); kerr == nil {
+			return same, 0, false, nil
+		}
+	}
+	return out, attempt, fresh, err
+}
+
+func (db *DB) insertOrder(ctx context.Context, s Shipment) (out Shipment, fresh bool, err error) {
 	const q = `
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
     recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by)
@@ -189,15 +218,28 @@ type Reply struct {
 	Returned       bool
 }
 
-// RecordCreated stores the service's confirmation of an order.
-func (db *DB) RecordCreated(ctx context.Context, id int64, r Reply, at time.Time) error {
+// RecordCreated stores the service's confirmation of an order, whatever the
+// shipment's state meanwhile: a late answer is never lost. When the shipment is
+// bound to another order already, this one is a duplicate at the service and is
+// kept as such (duplicate true).
+func (db *DB) RecordCreated(ctx context.Context, id int64, r Reply, at time.Time) (duplicate bool, err error) {
 	const q = `
-UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = NULLIF($4, ''),
+UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
     order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
     error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
-WHERE id = $1`
+WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)`
 	res, err := db.x.ExecContext(ctx, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at)
-	return wrapf(affectedOne(res, err, "There is no shipment %d.", id), "record created shipment %d", id)
+	if err != nil {
+		return false, fmt.Errorf("record created shipment %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return false, nil
+	}
+	if _, err := db.ShipmentByID(ctx, id); err != nil {
+		return false, err
+	}
+	_, err = db.addDuplicate(ctx, ofShipment, id, r.TrackingNumber)
+	return true, err
 }
 
 // RecordState stores a later state of a created shipment (detail or tracking).
@@ -210,11 +252,19 @@ WHERE id = $1 AND state = 'created'`
 	return wrapf(affectedOne(res, err, "There is no created shipment %d.", id), "record state of shipment %d", id)
 }
 
-// MarkOutcome moves an order whose create call failed to unknown or missing,
-// keeping why.
+// MarkOutcome moves an order whose create call failed to unknown, keeping why.
+// A shipment whose order arrived meanwhile stays as it is.
 func (db *DB) MarkOutcome(ctx context.Context, id int64, state, why string) error {
-	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
-	return wrapf(affectedOne(res, err, "Shipment %d is not waiting for an answer.", id), "mark shipment %d %s", id, state)
+	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
+	return wrapf(err, "mark shipment %d %s", id, state)
+}
+
+// MarkMissing concludes that an order was not created: only while its outcome
+// is open and once every attempt's deadline has passed.
+func (db *DB) MarkMissing(ctx context.Context, id int64, why string, now time.Time) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = 'missing', error = $2
+WHERE id = $1 AND state IN ('ordering', 'unknown') AND COALESCE(settles_at, created_at) <= $3`, id, why, now)
+	return wrapf(err, "mark shipment %d missing", id)
 }
 
 // DropIntent deletes an order the service refused: nothing exists upstream.
@@ -223,23 +273,66 @@ func (db *DB) DropIntent(ctx context.Context, id int64) error {
 	return wrapf(err, "drop refused order %d", id)
 }
 
-// ReopenOrder lets a missing order be sent again: it moves back to ordering
-// only when reconciliation found nothing, and only once at a time.
-func (db *DB) ReopenOrder(ctx context.Context, id int64) (Shipment, error) {
+// LockShipment reads a shipment and locks it until the transaction ends (use
+// inside InTx), so that "again", "check" and the reconciler take turns.
+func (db *DB) LockShipment(ctx context.Context, id int64) (Shipment, error) {
 	var s Shipment
-	err := sqlxGet(ctx, db, &s, `UPDATE shipments SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing' RETURNING `+shipmentColumns, id)
-	if errors.Is(err, errNoRows) {
-		return s, apperr.New(apperr.Conflict, "Shipment %d cannot be ordered again: the service may have it; check it first.", id)
-	}
-	return s, wrapf(conflict(err, "Another shipment uses this reference now."), "reopen order %d", id)
+	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments WHERE id = $1 FOR UPDATE`, id)
+	return s, wrapf(notFound(err, "There is no shipment %d.", id), "lock shipment %d", id)
 }
 
-// Unsettled lists orders whose outcome is not known: unknown ones, and ones
-// still ordering after grace (the process stopped during the call).
-func (db *DB) Unsettled(ctx context.Context, before time.Time) ([]Shipment, error) {
+// ReopenOrder sends a missing order again: the caller holds the shipment's
+// lock (LockShipment) and has asked the service by our reference just now.
+// Allowed only when the shipment is missing and every earlier attempt has
+// settled; the new attempt is recorded before the call.
+func (db *DB) ReopenOrder(ctx context.Context, s Shipment, sent, deadline time.Time) (Shipment, int64, error) {
+	if err := errNotMissing("Shipment", s.ID, s.State, s.SettlesAt, sent); err != nil {
+		return s, 0, err
+	}
+	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing'`, s.ID)
+	if err := affectedOne(res, conflict(err, "Another shipment uses this reference now."), "Shipment %d changed meanwhile: check it again.", s.ID); err != nil {
+		return s, 0, wrapf(err, "reopen order %d", s.ID)
+	}
+	attempt, err := db.beginAttempt(ctx, ofShipment, s.ID, sent, deadline)
+	if err != nil {
+		return s, 0, err
+	}
+	s.State, s.Error, s.SettlesAt = StateOrdering, "", &deadline
+	return s, attempt, nil
+}
+
+// ShipmentAttempts lists the create calls of a shipment, oldest first.
+func (db *DB) ShipmentAttempts(ctx context.Context, id int64) ([]Attempt, error) {
+	return db.attempts(ctx, ofShipment, id)
+}
+
+// AddShipmentDuplicate keeps an extra order of the service under a shipment's
+// reference; new reports whether it was not known yet.
+func (db *DB) AddShipmentDuplicate(ctx context.Context, id int64, trackingNumber string) (new bool, err error) {
+	return db.addDuplicate(ctx, ofShipment, id, trackingNumber)
+}
+
+// DropShipmentDuplicate forgets an extra order once it is cancelled.
+func (db *DB) DropShipmentDuplicate(ctx context.Context, id int64, trackingNumber string) error {
+	return db.dropDuplicate(ctx, ofShipment, id, trackingNumber)
+}
+
+// ShipmentByReference finds the shipdesk order that carries a reference (the
+// live one before one proved missing).
+func (db *DB) ShipmentByReference(ctx context.Context, reference string) (Shipment, error) {
+	var s Shipment
+	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments
+WHERE reference = $1 AND origin = 'shipdesk' ORDER BY state = 'missing', id DESC LIMIT 1`, reference)
+	return s, wrapf(notFound(err, "No shipment carries the reference %s.", reference), "shipment by reference")
+}
+
+// Unsettled lists orders whose outcome is not known: unknown ones (the service
+// may show them any time), and ones still ordering after every attempt's
+// deadline (the process stopped during the call).
+func (db *DB) Unsettled(ctx context.Context, now time.Time) ([]Shipment, error) {
 	var out []Shipment
 	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
-WHERE state = 'unknown' OR (state = 'ordering' AND created_at < $1) ORDER BY id LIMIT 200`, before)
+WHERE state = 'unknown' OR (state = 'ordering' AND COALESCE(settles_at, created_at) < $1) ORDER BY id LIMIT 200`, now)
 	return out, wrapf(err, "unsettled orders")
 }
 

@@ -131,13 +131,13 @@ WHERE shipment_id = $1 ORDER BY package_index, occurred DESC, status DESC`, ship
 }
 
 // KnownNumbers returns which tracking numbers are stored already, and the
-// references of orders whose outcome is still open (reconciliation owns those).
+// references that shipdesk's own orders carry (as "ref:" + reference).
 func (db *DB) KnownNumbers(ctx context.Context, numbers, references []string) (map[string]bool, error) {
 	var rows []string
 	err := sqlxSelect(ctx, db, &rows, `
 SELECT tracking_number FROM shipments WHERE tracking_number = ANY($1)
 UNION ALL
-SELECT 'ref:' || reference FROM shipments WHERE reference = ANY($2) AND state IN ('ordering', 'unknown')`, pqArray(numbers), pqArray(references))
+SELECT 'ref:' || reference FROM shipments WHERE reference = ANY($2) AND origin = 'shipdesk'`, pqArray(numbers), pqArray(references))
 	known := map[string]bool{}
 	for _, n := range rows {
 		known[n] = true

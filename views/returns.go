@@ -68,6 +68,9 @@ type CommissionView struct {
 	Error       string
 	NoteForm    Form
 	MessageForm Form
+	SettlesAt   string        // when every create attempt has settled at the service
+	Duplicates  []string      // numbers of extra commissions under our reference
+	Unconfirmed []ActivityRow // sent, but the service has not confirmed them yet
 }
 
 // HistoryRow is one state change.

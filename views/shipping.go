@@ -82,7 +82,9 @@ type ShipmentView struct {
 	OrderNumber   string
 	Cancelled     bool
 	CanCancel     bool
-	Poll          bool // label pending: the page refreshes the status by itself
+	Poll          bool     // label pending or outcome open: the page refreshes the status by itself
+	SettlesAt     string   // when every create attempt has settled at the service
+	Duplicates    []string // extra orders the service holds under our reference
 	LabelModeText string
 	Timeline      TimelineView
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"shipdesk/app/apptest"
 	"shipdesk/desk"
 	"shipdesk/identity"
@@ -25,7 +27,12 @@ var (
 // benchEnv is a dashboard with the product lists loaded and a signed-in agent.
 func benchEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	env := apptest.Start(t)
+	return benchEnvOn(t, apptest.Start(t))
+}
+
+// benchEnvOn is benchEnv on a dashboard the caller started.
+func benchEnvOn(t *testing.T, env *apptest.Env) (*apptest.Env, *apptest.Browser) {
+	t.Helper()
 	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -138,14 +145,21 @@ func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
 		t.Errorf("kept file: %d %s", f.StatusCode, f.Header.Get("Content-Type"))
 	}
 	// A note and a message: each by its own form, shown apart.
-	if r := b.PostForm(page+"/notes", url.Values{"note_text": {"Customer called twice."}}); r.StatusCode != 303 {
+	noteKey, msgKey := formKey(t, body, "note-form"), formKey(t, body, "message-form")
+	if r := b.PostForm(page+"/notes", url.Values{"note_text": {"Customer called twice."}, "key": {noteKey}}); r.StatusCode != 303 {
 		t.Fatalf("note: %d", r.StatusCode)
 	}
-	if r := b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}}); r.StatusCode != 422 || !strings.Contains(r.Body, "Tick the box") || !strings.Contains(r.Body, "We have your claim.") {
+	if r := b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}, "key": {msgKey}}); r.StatusCode != 422 || !strings.Contains(r.Body, "Tick the box") || !strings.Contains(r.Body, "We have your claim.") {
 		t.Errorf("message without confirmation: %d", r.StatusCode)
 	}
-	if r := b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}, "confirm": {"yes"}}); r.StatusCode != 303 {
+	if r := b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}, "confirm": {"yes"}, "key": {msgKey}}); r.StatusCode != 303 {
 		t.Fatalf("message: %d", r.StatusCode)
+	}
+	// The same forms posted again (a double click, a reload) send nothing more.
+	b.PostForm(page+"/notes", url.Values{"note_text": {"Customer called twice."}, "key": {noteKey}})
+	b.PostForm(page+"/messages", url.Values{"message_text": {"We have your claim."}, "confirm": {"yes"}, "key": {msgKey}})
+	if n := countCalls(env, "activity/create"); n != 2 {
+		t.Errorf("activity/create called %d times for one note and one message", n)
 	}
 	body = b.Get(page).Body
 	note := regexp.MustCompile(`(?s)data-kind="note">.*?<p>([^<]*)</p>`).FindStringSubmatch(body)
@@ -164,7 +178,7 @@ func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
 			t.Errorf("the note went out as %+v", a)
 		}
 	}
-	if r := b.PostForm(page+"/notes", url.Values{"note_text": {strings.Repeat("x", 6000)}}); r.StatusCode != 422 {
+	if r := b.PostForm(page+"/notes", url.Values{"note_text": {strings.Repeat("x", 6000)}, "key": {formKey(t, b.Get(page).Body, "note-form")}}); r.StatusCode != 422 {
 		t.Errorf("oversized note: %d", r.StatusCode)
 	}
 }
@@ -204,15 +218,20 @@ func TestSendBackAfterTheGoodsArrive(t *testing.T) {
 }
 
 func TestLostCreateReusesTheUploadedProof(t *testing.T) {
-	env, b := benchEnv(t)
+	env, b := benchEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle}))
 	env.Sandbox.Fault("/returns/api/v1/commissions/create", map[string]any{"drop_rate": 1, "count": 1})
 	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes)
 	if resp.StatusCode != 303 {
 		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	page := resp.Header.Get("Location")
+	if body := b.Get(page).Body; strings.Contains(body, "Create it again") || !strings.Contains(body, `data-testid="waiting"`) {
+		t.Fatalf("before its deadline a lost create is waiting, not missing: %s", problemsOf(body))
+	}
+	waitCommissionSettled(t, env, page)
+	b.PostForm(page+"/check", url.Values{})
 	if body := b.Get(page).Body; !strings.Contains(body, "Create it again") {
-		t.Fatalf("a lost create is not shown as missing: %s", problemsOf(body))
+		t.Fatalf("after its deadline a lost create is missing: %s", problemsOf(body))
 	}
 	b.PostForm(page+"/again", url.Values{})
 	if body := b.Get(page).Body; !strings.Contains(body, "Warranty claim") || strings.Contains(body, "Create it again") {
@@ -328,4 +347,29 @@ func TestProofIsKeptWhileOtherFieldsAreFixed(t *testing.T) {
 	if n := countCalls(env, "commissions/upload-file"); n != 1 {
 		t.Errorf("%d uploads", n)
 	}
+}
+
+// formKey is the request key of a form on a page.
+func formKey(t *testing.T, body, testid string) string {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, ok := doc.Find(`[data-testid="` + testid + `"] input[name=key]`).Attr("value")
+	if !ok || key == "" {
+		t.Fatalf("the %s form has no key", testid)
+	}
+	return key
+}
+
+// waitCommissionSettled waits until every create attempt of the commission
+// has passed its deadline.
+func waitCommissionSettled(t *testing.T, env *apptest.Env, page string) {
+	t.Helper()
+	c, err := env.App.DB.CommissionByID(context.Background(), idOf(page))
+	if err != nil || c.SettlesAt == nil {
+		t.Fatalf("commission %s: %v %v", page, c.SettlesAt, err)
+	}
+	time.Sleep(time.Until(*c.SettlesAt) + 50*time.Millisecond)
 }

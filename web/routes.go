@@ -75,7 +75,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /shipping/shipments/{id}/label.pdf", s.only(shipping, h.Label))
 	mux.Handle("POST /shipping/shipments/{id}/storno", s.only(shipping, h.Storno))
 	mux.Handle("POST /shipping/shipments/{id}/check", s.only(shipping, h.ShipmentAction((*desk.Desk).Reconcile, "Shipment %d checked with the service.")))
-	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentAction((*desk.Desk).OrderAgain, "Shipment %d ordered again.")))
+	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentAction((*desk.Desk).OrderAgain, "Shipment %d: the service was asked again.")))
+	mux.Handle("POST /shipping/shipments/{id}/duplicates/storno", s.only(shipping, h.StornoDuplicate))
 	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
 	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))
 	mux.Handle("GET /shipping/manifest", s.only(shipping, h.Manifest))
@@ -112,6 +113,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /returns/commissions/{id}/refresh", s.only(returns, h.CommissionAction(syncCommission, "Read from the service just now.")))
 	mux.Handle("POST /returns/commissions/{id}/check", s.only(returns, h.CommissionAction(reconcileCommission, "Checked with the service.")))
 	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionAction(createAgain, "Sent to the service again.")))
+	mux.Handle("POST /returns/commissions/{id}/duplicates/cancel", s.only(returns, h.StornoCommissionDuplicate))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
 	mux.Handle("GET /reports", s.only(reports, h.Reports))
 

@@ -23,7 +23,12 @@ import (
 // desk starts a dashboard with the demo shipping data and the points cached.
 func deskEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	env := apptest.Start(t)
+	return deskEnvOn(t, apptest.Start(t))
+}
+
+// deskEnvOn is deskEnv on a dashboard the caller started.
+func deskEnvOn(t *testing.T, env *apptest.Env) (*apptest.Env, *apptest.Browser) {
+	t.Helper()
 	ctx := context.Background()
 	if err := env.App.Desk.SeedDemo(ctx); err != nil {
 		t.Fatal(err)
@@ -301,34 +306,6 @@ func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 	}
 	if n := countCalls(env, "shipments/create"); n != 1 {
 		t.Errorf("shipments/create called %d times, want 1", n)
-	}
-}
-
-func TestDroppedBeforeServiceMeansOrderAgain(t *testing.T) {
-	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
-	// The connection drops before the service sees the order.
-	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 1})
-	resp := b.PostForm("/shipping/new", full)
-	loc := resp.Header.Get("Location")
-	page := b.Get(loc).Body
-	if !strings.Contains(page, "not created") || !strings.Contains(page, "Order it again") {
-		t.Fatalf("a dropped order is not shown as missing: %s", problemsOf(page))
-	}
-	if n := upstreamTotal(t, env); n != 0 {
-		t.Fatalf("service holds %d", n)
-	}
-	resp = b.PostForm(loc+"/again", url.Values{})
-	if resp.StatusCode != 303 {
-		t.Fatalf("order again: %d", resp.StatusCode)
-	}
-	if n := upstreamTotal(t, env); n != 1 {
-		t.Errorf("after ordering again the service holds %d, want 1", n)
-	}
-	// A second "again" is refused: the order exists now.
-	b.PostForm(loc+"/again", url.Values{})
-	if n := upstreamTotal(t, env); n != 1 {
-		t.Errorf("a repeated 'again' ordered twice: %d", n)
 	}
 }
 

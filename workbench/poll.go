@@ -38,14 +38,8 @@ func (w *Workbench) SyncDue(ctx context.Context, c storage.Claim, maxBackoff tim
 // MaintainOnce settles commissions whose answer was lost and refreshes the
 // product lists once a day.
 func (w *Workbench) MaintainOnce(ctx context.Context) {
-	list, err := w.db.UnsettledCommissions(ctx, w.now().Add(-2*time.Minute))
-	if err != nil {
-		w.log.Warn("unsettled commissions", "err", err)
-	}
-	for _, c := range list {
-		if _, err := w.Reconcile(ctx, c.ID); err != nil && !errors.Is(err, context.Canceled) {
-			w.log.Warn("reconcile commission", "commission", c.ID, "err", err)
-		}
+	if err := w.ReconcileAll(ctx); err != nil {
+		w.log.Warn("reconcile commissions", "err", err)
 	}
 	at, err := w.db.ProductsRefreshed(ctx)
 	if err == nil && (at == nil || w.now().Sub(*at) > 24*time.Hour) {

@@ -47,6 +47,12 @@ type Workbench struct {
 	now func() time.Time
 	// SyncEvery is how often open commissions are read again.
 	SyncEvery time.Duration
+	// CreateTimeout bounds one create call; the call goes on when the agent's
+	// browser goes away.
+	CreateTimeout time.Duration
+	// Settle is how long after a create call's time limit the service may
+	// still create the commission; only then may it be called missing.
+	Settle time.Duration
 }
 
 // New returns a workbench.
@@ -54,7 +60,8 @@ func New(db *storage.DB, api *returns.Client, log *slog.Logger) *Workbench {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Workbench{db: db, api: api, log: log, now: time.Now, SyncEvery: 10 * time.Minute}
+	return &Workbench{db: db, api: api, log: log, now: time.Now, SyncEvery: 10 * time.Minute,
+		CreateTimeout: time.Minute, Settle: 3 * time.Minute}
 }
 
 // File is an uploaded file as received from the agent's browser.
@@ -258,7 +265,8 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	if res.UploadID != 0 {
 		intent.UploadID = &res.UploadID
 	}
-	c, fresh, err := w.db.BeginCommission(ctx, intent)
+	now := w.now()
+	c, attempt, fresh, err := w.db.BeginCommission(ctx, intent, now, w.deadline(now))
 	if err != nil || !fresh {
 		res.Commission = c
 		return res, err
@@ -268,7 +276,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 			return res, err
 		}
 	}
-	res.Commission, err = w.send(ctx, c, req)
+	res.Commission, err = w.send(ctx, c, attempt, req, true)
 	return res, err
 }
 
@@ -307,99 +315,10 @@ func (w *Workbench) productName(ctx context.Context, typeID, modelID int64) (str
 	return ModelName(m.Brand, m.Name) + " (" + t.Name + ")", nil
 }
 
-// send creates the recorded commission and stores what happened.
-func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.CreateRequest) (storage.Commission, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	created, err := w.api.Create(ctx, req)
-	switch {
-	case err == nil:
-		if err := w.record(ctx, c.ID, created); err != nil {
-			return c, err
-		}
-	case transport.IsRefused(err):
-		if err := w.db.DropCommissionIntent(ctx, c.ID); err != nil {
-			return c, err
-		}
-		return storage.Commission{}, mapError("create the commission", err)
-	default:
-		w.log.Warn("commission outcome unknown", "commission", c.ID, "err", err)
-		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, err.Error()); err != nil {
-			return c, err
-		}
-		if settled, rerr := w.Reconcile(ctx, c.ID); rerr == nil {
-			return settled, nil
-		}
-	}
-	return w.db.CommissionByID(ctx, c.ID)
-}
-
-// record stores a commission as the service reports it, with its deadline.
-func (w *Workbench) record(ctx context.Context, id int64, c *returns.Commission) error {
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	next := w.now().Add(w.SyncEvery)
-	st := storage.CommissionState{RemoteID: c.ID, Number: c.Number, Status: c.Status, Raw: raw}
-	if OpenClaim(c) {
-		st.PeriodDays = WarrantyDays
-	}
-	return w.db.RecordCommission(ctx, id, st, w.now(), &next)
-}
-
 // OpenClaim: a warranty claim not yet settled, so its 30 days run (counted
 // from when the agent lodged it).
 func OpenClaim(c *returns.Commission) bool {
 	return c.Type == "warranty" && c.Status != "closed" && c.Status != "cancelled"
-}
-
-// Reconcile settles a commission whose answer was lost: the service is asked
-// for the customer's commissions and ours is found by its reference.
-func (w *Workbench) Reconcile(ctx context.Context, id int64) (storage.Commission, error) {
-	c, err := w.db.CommissionByID(ctx, id)
-	if err != nil || (c.State != storage.StateUnknown && c.State != storage.StateOrdering) {
-		return c, err
-	}
-	for page := 1; page <= 20; page++ {
-		list, err := w.api.List(ctx, returns.ListQuery{Customer: c.CustomerEmail, Page: page, PerPage: 100})
-		if err != nil {
-			return c, mapError("check the commission with the service", err)
-		}
-		for _, rc := range list.Commissions {
-			if rc.Reference == c.Reference {
-				full, err := w.api.Get(ctx, rc.ID)
-				if err != nil {
-					return c, mapError("read the commission", err)
-				}
-				if err := w.record(ctx, id, full); err != nil {
-					return c, err
-				}
-				return w.db.CommissionByID(ctx, id)
-			}
-		}
-		if page >= list.Pages {
-			break
-		}
-	}
-	why := fmt.Sprintf("The service has no commission with reference %s: it was not created.", c.Reference)
-	if err := w.db.MarkCommissionOutcome(ctx, id, storage.StateMissing, why); err != nil {
-		return c, err
-	}
-	return w.db.CommissionByID(ctx, id)
-}
-
-// CreateAgain sends a commission that reconciliation proved missing.
-func (w *Workbench) CreateAgain(ctx context.Context, id int64) (storage.Commission, error) {
-	c, err := w.db.ReopenCommission(ctx, id)
-	if err != nil {
-		return c, err
-	}
-	var req returns.CreateRequest
-	if err := json.Unmarshal(c.Request, &req); err != nil {
-		return c, fmt.Errorf("decode stored commission %d: %w", id, err)
-	}
-	return w.send(ctx, c, req)
 }
 
 // Sync reads a commission again and stores it.
@@ -418,17 +337,21 @@ func (w *Workbench) Sync(ctx context.Context, id int64) (storage.Commission, err
 	return w.db.CommissionByID(ctx, id)
 }
 
-// AddNote adds an internal note: the customer never sees it.
-func (w *Workbench) AddNote(ctx context.Context, id int64, text string) (storage.Commission, error) {
-	return w.activity(ctx, id, false, text)
+// AddNote adds an internal note: the customer never sees it. key is the
+// form's request key: the same form posted again is not sent again.
+func (w *Workbench) AddNote(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error) {
+	return w.activity(ctx, id, key, false, text, by)
 }
 
-// SendMessage sends a public message to the customer.
-func (w *Workbench) SendMessage(ctx context.Context, id int64, text string) (storage.Commission, error) {
-	return w.activity(ctx, id, true, text)
+// SendMessage sends a public message to the customer, once per form.
+func (w *Workbench) SendMessage(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error) {
+	return w.activity(ctx, id, key, true, text, by)
 }
 
-func (w *Workbench) activity(ctx context.Context, id int64, public bool, text string) (storage.Commission, error) {
+// activity sends a note or a message as a recorded intent: recorded before the
+// call, never sent twice by a repeated post; a lost answer is settled by
+// reading the commission's activities back.
+func (w *Workbench) activity(ctx context.Context, id int64, key string, public bool, text string, by int64) (storage.Commission, error) {
 	field := "note_text"
 	if public {
 		field = "message_text"
@@ -437,6 +360,9 @@ func (w *Workbench) activity(ctx context.Context, id int64, public bool, text st
 	if n := len([]rune(text)); n == 0 || n > 5000 {
 		return storage.Commission{}, invalid(Problems{field: "Write the text (at most 5000 characters)."})
 	}
+	if !keyShape.MatchString(key) {
+		return storage.Commission{}, invalid(Problems{field: "This form is damaged: open the commission again."})
+	}
 	c, err := w.db.CommissionByID(ctx, id)
 	if err != nil {
 		return c, err
@@ -444,10 +370,58 @@ func (w *Workbench) activity(ctx context.Context, id int64, public bool, text st
 	if c.RemoteID == nil {
 		return c, apperr.New(apperr.Conflict, "Commission %d is not at the service yet.", id)
 	}
-	if _, err := w.api.AddActivity(ctx, *c.RemoteID, public, text); err != nil {
+	a, fresh, err := w.db.BeginActivity(ctx, storage.Activity{RequestKey: key, CommissionID: id, Public: public, Text: text}, by)
+	if err != nil {
+		return c, err
+	}
+	if !fresh {
+		if a.State == storage.ActivitySent {
+			return c, nil // this form was sent already
+		}
+		return c, apperr.New(apperr.Conflict, "This was sent already and the service has not confirmed it yet: see the commission before writing it again.")
+	}
+	ctx, callCtx, cancel := w.detach(ctx)
+	defer cancel()
+	got, err := w.api.AddActivity(callCtx, *c.RemoteID, public, text)
+	switch {
+	case err == nil:
+		if err := w.db.ActivitySentAs(ctx, a.ID, got.ID); err != nil {
+			return c, err
+		}
+	case transport.IsRefused(err):
+		if derr := w.db.DropActivity(ctx, a.ID); derr != nil {
+			return c, derr
+		}
 		return c, mapError("add the activity", err)
+	default:
+		w.log.Warn("activity outcome unknown", "commission", id, "activity", a.ID, "err", err)
+		if err := w.db.ActivityLost(ctx, a.ID, err.Error()); err != nil {
+			return c, err
+		}
 	}
 	return w.Sync(ctx, id)
+}
+
+// settleActivities marks open activities sent when the commission the service
+// reports holds them (same kind and text), so a lost answer is never sent again.
+func (w *Workbench) settleActivities(ctx context.Context, id int64, rc *returns.Commission) error {
+	open, err := w.db.OpenActivities(ctx, id)
+	if err != nil || len(open) == 0 {
+		return err
+	}
+	taken := map[int64]bool{}
+	for _, a := range open {
+		for _, ra := range rc.Activities {
+			if !taken[ra.ID] && ra.Public == a.Public && strings.TrimSpace(ra.Text) == a.Text {
+				taken[ra.ID] = true
+				if err := w.db.ActivitySentAs(ctx, a.ID, ra.ID); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // Move asks for one of the moves the status allows; "outgoing" orders the

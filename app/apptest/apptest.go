@@ -3,6 +3,7 @@
 package apptest
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -47,20 +49,37 @@ func Start(t testing.TB) *Env {
 // StartShapes runs the dashboard on a sandbox answering in the given shapes.
 func StartShapes(t testing.TB, shapes string) *Env {
 	t.Helper()
-	return startOn(t, pgtest.New(t), sandboxtest.StartShapes(t, shapes))
+	return StartOptions(t, Options{Shapes: shapes})
+}
+
+// Options change how a test dashboard talks to its sandbox.
+type Options struct {
+	Shapes          string        // "" : SANDBOX_SHAPES
+	UpstreamTimeout time.Duration // time limit of one upstream call (0: 10 s)
+	Settle          time.Duration // settle window of create calls (0: the default)
+}
+
+// StartOptions runs the dashboard with options; short time limits make the
+// slow-service races reproducible with the sandbox's latency faults.
+func StartOptions(t testing.TB, o Options) *Env {
+	t.Helper()
+	if o.Shapes == "" {
+		o.Shapes = os.Getenv("SANDBOX_SHAPES")
+	}
+	return startOn(t, pgtest.New(t), sandboxtest.StartShapes(t, o.Shapes), o)
 }
 
 // StartWith runs the dashboard on a database the caller prepared (benchmarks
 // fill one with a million shipments first).
 func StartWith(t testing.TB, db *storage.DB) *Env {
 	t.Helper()
-	return startOn(t, db, sandboxtest.Start(t))
+	return startOn(t, db, sandboxtest.Start(t), Options{})
 }
 
-func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
+func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
 	t.Helper()
 	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
-		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Timeout: 10 * time.Second})
+		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Timeout: cmp.Or(o.UpstreamTimeout, 10*time.Second)})
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
@@ -71,6 +90,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
 		MetricsToken:  MetricsToken,
 		RefreshAfter:  -1, // the sandbox clock moves in jumps: ask on every poll
 		KnownCarriers: app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
+		Settle:        o.Settle,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)

@@ -8,9 +8,8 @@ import (
 	"io"
 	"time"
 
-	"shipdesk/desk"
+	"shipdesk/app"
 	"shipdesk/jobs"
-	"shipdesk/workbench"
 )
 
 // JobsConfig is the pollers' cadence.
@@ -56,10 +55,10 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	defer stop()
-	d := desk.New(db, clients.Shipping, clients.Cart, log)
+	d, wb := app.NewDesks(db, clients, u.Settle, log)
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
 	runner := jobs.New(db, clients.Shipping, d, j.Config, log)
-	runner.Bench = workbench.New(db, clients.Returns, log)
+	runner.Bench = wb
 	runner.Run(ctx)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"shipdesk/app"
+	"shipdesk/desk"
 	"shipdesk/sandbox"
 	"shipdesk/storage"
 	"shipdesk/upstream"
@@ -63,6 +64,7 @@ type UpstreamConfig struct {
 	SandboxState             string
 	SandboxShapes            string
 	Timeout                  time.Duration
+	Settle                   time.Duration
 }
 
 func upstreamFlags(fs *flag.FlagSet, u *UpstreamConfig) {
@@ -73,6 +75,7 @@ func upstreamFlags(fs *flag.FlagSet, u *UpstreamConfig) {
 	fs.StringVar(&u.SandboxState, "sandbox-state", env("SANDBOX_STATE", ""), "state `file` of the in-process sandbox; empty keeps it in memory (env SANDBOX_STATE)")
 	fs.StringVar(&u.SandboxShapes, "sandbox-shapes", env("SANDBOX_SHAPES", "documented"), "answer `shapes` of the in-process sandbox: minimal or documented (env SANDBOX_SHAPES)")
 	fs.DurationVar(&u.Timeout, "upstream-timeout", envDuration("SHIPDESK_UPSTREAM_TIMEOUT", 20*time.Second), "time limit of one upstream call (env SHIPDESK_UPSTREAM_TIMEOUT)")
+	fs.DurationVar(&u.Settle, "settle", envDuration("SHIPDESK_SETTLE", desk.DefaultSettle), "how long after a create call's time limit the service may still create the order; only then is an unconfirmed order called missing (env SHIPDESK_SETTLE)")
 }
 
 // connectUpstream builds the clients; with no SHIPPING_BASE_URL it starts the
