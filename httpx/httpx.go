@@ -1,5 +1,6 @@
 // Package httpx holds the few request helpers that both the server assembly (web)
-// and the handlers need: the request id, htmx detection and the client address.
+// and the handlers need: the request id, htmx detection, the client address and
+// safe return targets.
 package httpx
 
 import (
@@ -53,13 +54,4 @@ func IsHTTPS(r *http.Request, trustProxy bool) bool {
 		return true
 	}
 	return trustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
-}
-
-// LocalPath returns p when it is a path on this site (for ?next= after sign-in),
-// otherwise "/": an open redirect would let a phishing link use our sign-in page.
-func LocalPath(p string) string {
-	if p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") {
-		return "/"
-	}
-	return p
 }
