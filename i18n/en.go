@@ -137,6 +137,7 @@ var en = map[string]string{
 	"error.500.text":     "We could not finish that. It has been logged; please try again in a moment. Reference: %s",
 	"error.503.title":    "Temporarily unavailable",
 	"error.503.text":     "A service we depend on is not answering. Please try again in a moment.",
+	"error.unavailable":  "The dashboard is temporarily unavailable; try again in a minute.",
 	"error.4xx.title":    "That could not be done",
 	"error.4xx.text":     "The request could not be completed. Please check and try again.",
 	"error.cross_origin": "This form was sent from another site and has been refused.",
