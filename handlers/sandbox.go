@@ -46,7 +46,7 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 	clock, err := h.Controls.Advance(callCtx, minutes)
 	if err != nil {
 		h.Log.Warn("advance sandbox clock", "err", err)
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.advance_failed", err.Error())})
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.advance_failed")})
 		redirect(w, r, back)
 		return
 	}

@@ -53,7 +53,7 @@ var en = map[string]string{
 	"sandbox.1d":                     "+1 day",
 	"sandbox.now":                    "Simulated time in the sandbox: %s",
 	"sandbox.advanced":               "Simulated time moved on by %d minutes; it is now %s.",
-	"sandbox.advance_failed":         "The sandbox clock did not move: %s",
+	"sandbox.advance_failed":         "The sandbox clock did not move: the sandbox did not answer. Try again in a moment.",
 	"sandbox.bad_minutes":            "Move the clock by a whole number of minutes from 1 to %d.",
 	"carriers.heading":               "Carriers",
 	"carriers.hint":                  "What shipdesk must know of a carrier beyond its offers. Carriers appear here as offers name them. “Ask the service” checks with shipments/validate before label-free is offered and remembers the answer; the service also checks cash on delivery on every order.",

@@ -330,7 +330,7 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.
 		return storage.Commission{}, mapError("create the commission", err)
 	default:
 		w.log.Warn("commission outcome unknown", "commission", c.ID, "err", err)
-		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, err.Error()); err != nil {
+		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, desk.OutcomeUnknown); err != nil {
 			return c, err
 		}
 		if settled, rerr := w.Reconcile(ctx, c.ID); rerr == nil {
@@ -509,10 +509,16 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 	return w.db.ReplaceProducts(ctx, st, sm, w.now())
 }
 
+// NoAnswer is desk.NoAnswer for the returns desk.
+const NoAnswer = "The shipping service did not answer in time. Nothing was lost: try again, or check the commission's status."
+
 // mapError turns a failed call into a message on the form's fields.
 func mapError(doing string, err error) error {
 	e := desk.UpstreamError(doing, err)
 	var ae *apperr.Error
+	if errors.As(e, &ae) && ae.Message == desk.NoAnswer {
+		ae.Message = NoAnswer
+	}
 	if errors.As(e, &ae) && len(ae.Fields) > 0 {
 		fields := map[string]string{}
 		var te *transport.Error
