@@ -454,8 +454,18 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
+// Texts a person reads when the link to the service failed: no answer, a
+// dropped connection, a 5xx, an answer we cannot read. What exactly happened
+// ("EOF", "connection reset", …) is for the log only; the transport logs every
+// failed call with it.
+const (
+	NoAnswer       = "The shipping service did not answer in time. Nothing was lost: try again, or check the shipment's status."
+	OutcomeUnknown = "The shipping service did not answer in time. Nothing was lost: the order is being checked with the service by its reference."
+)
+
 // UpstreamError turns a failed call into a message for the clerk: the service's
-// field errors onto the form's fields, the rest into one sentence.
+// field errors onto the form's fields, its refusals into one sentence, and a
+// failed link into NoAnswer.
 func UpstreamError(doing string, err error) error {
 	return upstreamError(doing, err, FormField)
 }
@@ -467,6 +477,8 @@ func upstreamError(doing string, err error, fieldOf func(path string) string) er
 		return fmt.Errorf("%s: %w", doing, err)
 	}
 	switch {
+	case transport.IsTemporary(err) || te.Kind != transport.KindStatus:
+		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: NoAnswer}
 	case len(te.Fields) > 0:
 		fields := map[string]string{}
 		for _, fe := range te.Fields {
@@ -485,8 +497,6 @@ func upstreamError(doing string, err error, fieldOf func(path string) string) er
 		return e
 	case te.Status == http.StatusUnauthorized:
 		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: "The shipping service refused our API key: a manager should check the Connection page."}
-	case transport.IsTemporary(err) || te.Kind == transport.KindDecode:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: fmt.Sprintf("Could not %s: the shipping service is not answering properly. Try again in a minute.", doing)}
 	case te.Status == http.StatusNotFound:
 		return &apperr.Error{Code: apperr.NotFound, Err: err, Message: fmt.Sprintf("Could not %s: the service does not know this shipment (yet).", doing)}
 	}

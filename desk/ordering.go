@@ -155,9 +155,12 @@ func (d *Desk) detach(parent context.Context) (ctx, call context.Context, cancel
 // deadline is when an attempt sent at sent has settled at the service.
 func (d *Desk) deadline(sent time.Time) time.Time { return sent.Add(d.OrderTimeout + d.Settle) }
 
+// NotConfirmed opens what a shipment whose answer was lost says.
+const NotConfirmed = "The shipping service has not confirmed the order yet."
+
 func waitingText(until time.Time) string {
-	return fmt.Sprintf("The service has not confirmed the order yet. shipdesk keeps checking; if the service has not created it by %s, it can be ordered again.",
-		until.Format("15:04:05"))
+	return fmt.Sprintf("%s Nothing was lost: shipdesk keeps checking by its reference; if the service has not created it by %s, it can be ordered again.",
+		NotConfirmed, until.Format("15:04:05"))
 }
 
 // recordCreated stores a confirmed order; a second order under the same

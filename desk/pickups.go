@@ -104,7 +104,7 @@ func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup
 		return storage.Pickup{}, upstreamError("order the pickup", err, PickupField)
 	default:
 		d.log.Warn("pickup outcome unknown", "pickup", p.ID, "err", err)
-		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, "No answer from the service: "+err.Error()); err != nil {
+		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, OutcomeUnknown); err != nil {
 			return p, err
 		}
 		if settled, cerr := d.CheckPickup(ctx, p.ID); cerr == nil {

@@ -57,6 +57,12 @@ func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
 			form.Message = apperr.MessageOf(err, i18n.T(ctx, "login.failed"))
 			h.render(w, r, statusOf(apperr.CodeOf(err)), views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
 		default:
+			if h.databaseDown(ctx) { // keep the form: the person only has to send it again
+				form.Message = i18n.T(ctx, "error.unavailable")
+				h.Log.Warn("sign-in: the database is not answering", "err", err)
+				h.render(w, r, http.StatusServiceUnavailable, views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
+				return
+			}
 			h.Fail(w, r, err)
 		}
 		return

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -140,11 +141,28 @@ func (h *Handlers) Fail(w http.ResponseWriter, r *http.Request, err error) {
 	ctx := r.Context()
 	text := apperr.MessageOf(err, "")
 	if code == apperr.Internal || text == "" {
+		if h.databaseDown(ctx) {
+			h.Log.Warn("request failed: the database is not answering", "err", err, "request_id", httpx.RequestID(ctx), "path", r.URL.Path)
+			h.ErrorStatus(w, r, http.StatusServiceUnavailable, i18n.T(ctx, "error.unavailable"))
+			return
+		}
 		h.Log.Error("request failed", "err", err, "request_id", httpx.RequestID(ctx), "path", r.URL.Path)
 		status = http.StatusInternalServerError
 		text = i18n.T(ctx, "error.500.text", httpx.RequestID(ctx))
 	}
 	h.ErrorStatus(w, r, status, text)
+}
+
+// databaseDown reports whether the database has stopped answering, so a
+// failure during an outage reads as "try again in a minute" (503), not as a
+// fault of ours (500).
+func (h *Handlers) databaseDown(ctx context.Context) bool {
+	if h.Database == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	return h.Database.Ping(ctx) != nil
 }
 
 // ErrorStatus renders the error page (or, for htmx, the error box) for status;

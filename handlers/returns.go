@@ -114,7 +114,7 @@ func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, s
 		v.Models = append(v.Models, g)
 	}
 	if kept != 0 {
-		if up, err := h.Returns.DB.UploadByID(ctx, kept); err == nil && up.CommissionID == nil {
+		if up, err := h.Returns.DB.KeptUpload(ctx, kept, h.userID(r)); err == nil {
 			v.Kept = &views.KeptFile{ID: up.ID, Name: up.Filename, Size: sizeText(up.Size)}
 		}
 	}
@@ -367,7 +367,9 @@ func (h *Handlers) CommissionAction(act func(wb *workbench.Workbench, r *http.Re
 	}
 }
 
-// ServeUpload serves a kept proof of purchase with the type its content has.
+// ServeUpload serves a proof of purchase with the type its content has: a
+// commission's to every returns role, one kept from a failed form only to the
+// agent who uploaded it.
 func (h *Handlers) ServeUpload(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(r)
 	if !ok {
@@ -377,6 +379,10 @@ func (h *Handlers) ServeUpload(w http.ResponseWriter, r *http.Request) {
 	up, err := h.Returns.DB.UploadByID(r.Context(), id)
 	if err != nil {
 		h.Fail(w, r, err)
+		return
+	}
+	if up.CommissionID == nil && (up.CreatedBy == nil || *up.CreatedBy != h.userID(r)) {
+		h.NotFound(w, r) // a kept file is its uploader's until a commission takes it
 		return
 	}
 	ctype, _ := workbench.SniffProof(up.Data)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"shipdesk/client/sandboxctl"
+	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/views"
 )
@@ -34,7 +34,7 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
 		return
 	}
-	back := localPath(r.PostFormValue("back"))
+	back := httpx.LocalPath(r.PostFormValue("back"))
 	minutes, err := strconv.Atoi(r.PostFormValue("minutes"))
 	if err != nil || minutes < 1 || minutes > maxAdvanceMinutes {
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.bad_minutes", maxAdvanceMinutes)})
@@ -46,18 +46,10 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 	clock, err := h.Controls.Advance(callCtx, minutes)
 	if err != nil {
 		h.Log.Warn("advance sandbox clock", "err", err)
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.advance_failed", err.Error())})
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.advance_failed")})
 		redirect(w, r, back)
 		return
 	}
 	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "sandbox.advanced", minutes, views.FormatTime(clock.Now))})
 	redirect(w, r, back)
-}
-
-// localPath keeps a return target on this site: a path, never another host.
-func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") {
-		return "/"
-	}
-	return p
 }

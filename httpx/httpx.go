@@ -1,10 +1,10 @@
 // Package httpx holds the few request helpers that both the server assembly (web)
-// and the handlers need: the request id, htmx detection and the client address.
+// and the handlers need: the request id, htmx detection, the client address and
+// safe return targets.
 package httpx
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
 )
@@ -27,25 +27,6 @@ func RequestID(ctx context.Context) string {
 // IsHTMX reports whether htmx sent the request (so a fragment is the answer).
 func IsHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" }
 
-// ClientAddress returns the client's IP address. Behind a trusted reverse proxy the
-// last X-Forwarded-For entry is the one our proxy added; otherwise the header is
-// ignored, because a client can write anything into it.
-func ClientAddress(r *http.Request, trustProxy bool) string {
-	if trustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			parts := strings.Split(xff, ",")
-			if ip := net.ParseIP(strings.TrimSpace(parts[len(parts)-1])); ip != nil {
-				return ip.String()
-			}
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // IsHTTPS reports whether the browser reached us over TLS, directly or through a
 // trusted proxy that says so.
 func IsHTTPS(r *http.Request, trustProxy bool) bool {
@@ -53,13 +34,4 @@ func IsHTTPS(r *http.Request, trustProxy bool) bool {
 		return true
 	}
 	return trustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
-}
-
-// LocalPath returns p when it is a path on this site (for ?next= after sign-in),
-// otherwise "/": an open redirect would let a phishing link use our sign-in page.
-func LocalPath(p string) string {
-	if p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") {
-		return "/"
-	}
-	return p
 }

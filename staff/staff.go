@@ -105,13 +105,8 @@ func checkUsername(u string) error {
 // nobody learns which usernames exist; a throttled attempt is TooMany.
 func (s *Service) SignIn(ctx context.Context, username, password, address, userAgent string) (*identity.Staff, string, error) {
 	username = NormalizeUsername(username)
-	byUser, byAddr, err := s.db.LoginFailures(ctx, username, address, s.cfg.Throttle.Window)
-	if err != nil {
+	if err := s.claimAttempt(ctx, username, address); err != nil {
 		return nil, "", err
-	}
-	if wait := s.cfg.Throttle.wait(byUser, byAddr, s.cfg.Now()); wait > 0 {
-		secs := int(wait.Round(time.Second) / time.Second)
-		return nil, "", apperr.New(apperr.TooMany, "Too many failed sign-ins. Wait %d seconds and try again.", max(secs, 1))
 	}
 
 	u, lookupErr := s.db.UserByUsername(ctx, username)
@@ -127,9 +122,7 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 		return nil, "", err
 	}
 	if lookupErr != nil || !ok || u.Disabled() {
-		if err := s.db.RecordLoginFailure(ctx, username, address); err != nil {
-			return nil, "", err
-		}
+		// The claimed attempt stays recorded: it is this failure.
 		reason := "wrong password"
 		switch {
 		case lookupErr != nil:
@@ -150,7 +143,7 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 		if err := tx.CreateSession(ctx, tokenHash, u.ID, s.cfg.Now().Add(s.cfg.AbsoluteTimeout), address, userAgent); err != nil {
 			return err
 		}
-		if err := tx.ClearLoginFailures(ctx, username); err != nil {
+		if err := tx.ClearLoginFailures(ctx, username, address); err != nil {
 			return err
 		}
 		return tx.Audit(ctx, &u.ID, u.Username, "sign-in", u.Username, nil, address)
@@ -159,6 +152,29 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 		return nil, "", fmt.Errorf("sign in %s: %w", username, err)
 	}
 	return staff, token, nil
+}
+
+// claimAttempt records the attempt as a failure before its password is checked,
+// or refuses it with TooMany when the throttle says wait. The lock makes count
+// and record one step, so parallel guesses cannot all pass on the same count.
+func (s *Service) claimAttempt(ctx context.Context, username, address string) error {
+	return s.db.InTx(ctx, func(tx *storage.DB) error {
+		if err := tx.LockSignIn(ctx, username, address); err != nil {
+			return err
+		}
+		counts, err := tx.LoginFailures(ctx, username, address, s.cfg.Throttle.Window)
+		if err != nil {
+			return err
+		}
+		if no := s.cfg.Throttle.check(counts, s.cfg.Now()); no.wait > 0 {
+			secs := max(int(no.wait.Round(time.Second)/time.Second), 1)
+			if no.fromHere {
+				return apperr.New(apperr.TooMany, "Too many failed sign-ins from here. Wait %d seconds and try again.", secs)
+			}
+			return apperr.New(apperr.TooMany, "Too many failed sign-ins to this account. Wait %d seconds and try again.", secs)
+		}
+		return tx.RecordLoginFailure(ctx, username, address)
+	})
 }
 
 // Authenticate returns the staff member of a live session token.

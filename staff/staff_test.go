@@ -2,6 +2,9 @@ package staff_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,6 +137,7 @@ func TestThrottleSlowsGuessing(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newService(t)
 	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	free := staff.DefaultThrottle().Pair.Free
 	var unauthorized, throttled int
 	for range 20 {
 		_, _, err := s.SignIn(ctx, "ivana", "guess", "10.0.0.9", "")
@@ -142,16 +146,120 @@ func TestThrottleSlowsGuessing(t *testing.T) {
 			unauthorized++
 		case apperr.TooMany:
 			throttled++
+			if !strings.Contains(apperr.MessageOf(err, ""), "Too many failed sign-ins from here. Wait ") {
+				t.Fatalf("throttled attempt says %q", apperr.MessageOf(err, ""))
+			}
 		default:
 			t.Fatalf("unexpected %v", err)
 		}
 	}
-	if unauthorized != staff.DefaultThrottle().Free || throttled != 20-unauthorized {
-		t.Fatalf("%d checked, %d throttled: the throttle must stop checking after %d failures", unauthorized, throttled, staff.DefaultThrottle().Free)
+	if unauthorized != free || throttled != 20-unauthorized {
+		t.Fatalf("%d checked, %d throttled: the throttle must stop checking after %d failures", unauthorized, throttled, free)
 	}
-	// Even the right password waits: otherwise the throttle only slows wrong guesses.
+	// Even the right password waits at this address: otherwise the throttle only
+	// slows wrong guesses.
 	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.9", ""); !apperr.Is(err, apperr.TooMany) {
 		t.Fatalf("right password during lock-out: got %v, want TooMany", err)
+	}
+}
+
+// The owner is not kept out by someone failing on her account from elsewhere,
+// and her sign-in does not reset that someone's throttle.
+func TestOwnerSignsInWhileAttackedFromElsewhere(t *testing.T) {
+	ctx := context.Background()
+	s, db := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	for range 30 {
+		_, _, err := s.SignIn(ctx, "ivana", "guess", "198.51.100.66", "")
+		if c := apperr.CodeOf(err); c != apperr.Unauthorized && c != apperr.TooMany {
+			t.Fatalf("attacker: %v", err)
+		}
+	}
+	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.2", ""); err != nil {
+		t.Fatalf("the owner from her own address: %v", err)
+	}
+	if _, _, err := s.SignIn(ctx, "ivana", "guess", "198.51.100.66", ""); !apperr.Is(err, apperr.TooMany) {
+		t.Fatalf("the attacker after the owner signed in: %v, want still TooMany", err)
+	}
+	if n := failures(t, db, "ivana", "198.51.100.66"); n != staff.DefaultThrottle().Pair.Free {
+		t.Errorf("%d failures recorded for the attacker, want %d: refused attempts are not checked nor recorded", n, staff.DefaultThrottle().Pair.Free)
+	}
+}
+
+// Parallel guesses each see the ones before them: only Pair.Free passwords are
+// checked, the rest are told to wait.
+func TestParallelGuessesAreLimited(t *testing.T) {
+	ctx := context.Background()
+	s, db := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	const n = 20
+	codes := make(chan apperr.Code, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, _, err := s.SignIn(ctx, "ivana", "guess", "10.0.0.9", "")
+			codes <- apperr.CodeOf(err)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(codes)
+	count := map[apperr.Code]int{}
+	for c := range codes {
+		count[c]++
+	}
+	free := staff.DefaultThrottle().Pair.Free
+	if count[apperr.Unauthorized] != free || count[apperr.TooMany] != n-free {
+		t.Fatalf("%v: want %d checked and %d told to wait", count, free, n-free)
+	}
+	if got := failures(t, db, "ivana", "10.0.0.9"); got != free {
+		t.Errorf("%d attempts recorded, want %d", got, free)
+	}
+}
+
+// An office behind one NAT address: colleagues failing on their own accounts
+// do not keep out a user who has not failed there, until the address as a
+// whole passes its (high) limit, and then only for a short wait.
+func TestOfficeAddressDoesNotLockOutItsUsers(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	th := staff.DefaultThrottle()
+	const office = "192.0.2.10"
+	failed := 0
+	for i := 0; failed < th.Address.Free-1; i++ {
+		name := fmt.Sprintf("colleague%02d", i)
+		for range th.Pair.Free {
+			if failed == th.Address.Free-1 {
+				break
+			}
+			if _, _, err := s.SignIn(ctx, name, "mistyped", office, ""); !apperr.Is(err, apperr.Unauthorized) {
+				t.Fatalf("%s: %v", name, err)
+			}
+			failed++
+		}
+	}
+	if failed <= 30 {
+		t.Fatalf("the test must go past the old limit of 30, got %d", failed)
+	}
+	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", office, ""); err != nil {
+		t.Fatalf("%d failures of colleagues kept ivana out: %v", failed, err)
+	}
+	// One more failure reaches the address limit: now everyone there waits, briefly.
+	if _, _, err := s.SignIn(ctx, "someone", "mistyped", office, ""); !apperr.Is(err, apperr.Unauthorized) {
+		t.Fatal(err)
+	}
+	_, _, err := s.SignIn(ctx, "ivana", "correct horse battery", office, "")
+	if !apperr.Is(err, apperr.TooMany) {
+		t.Fatalf("past the address limit: %v, want TooMany", err)
+	}
+	var secs int
+	if _, scanErr := fmt.Sscanf(strings.TrimPrefix(apperr.MessageOf(err, ""), "Too many failed sign-ins from here. "), "Wait %d seconds", &secs); scanErr != nil || time.Duration(secs)*time.Second > th.Address.MaxWait {
+		t.Fatalf("wait %q, want at most %s", apperr.MessageOf(err, ""), th.Address.MaxWait)
 	}
 }
 
@@ -160,8 +268,8 @@ func TestThrottlePerAddress(t *testing.T) {
 	s, _ := newService(t)
 	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
 	// Spraying many usernames from one address trips the address limit.
-	for i := range staff.DefaultThrottle().AddressFree {
-		if _, _, err := s.SignIn(ctx, "user"+string(rune('a'+i%26))+string(rune('a'+i/26)), "guess", "10.0.0.7", ""); !apperr.Is(err, apperr.Unauthorized) {
+	for i := range staff.DefaultThrottle().Address.Free {
+		if _, _, err := s.SignIn(ctx, fmt.Sprintf("user%03d", i), "guess", "10.0.0.7", ""); !apperr.Is(err, apperr.Unauthorized) {
 			t.Fatalf("attempt %d: %v", i, err)
 		}
 	}
@@ -171,6 +279,32 @@ func TestThrottlePerAddress(t *testing.T) {
 	if _, _, err := s.SignIn(ctx, "ivana", "correct horse battery", "10.0.0.8", ""); err != nil {
 		t.Fatalf("another address must not be throttled: %v", err)
 	}
+}
+
+// Guessing one account from many addresses meets the soft account limit.
+func TestThrottlePerAccount(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newService(t)
+	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
+	th := staff.DefaultThrottle()
+	for i := range th.Account.Free {
+		if _, _, err := s.SignIn(ctx, "ivana", "guess", fmt.Sprintf("203.0.113.%d", i), ""); !apperr.Is(err, apperr.Unauthorized) {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+	_, _, err := s.SignIn(ctx, "ivana", "guess", "203.0.113.250", "")
+	if !apperr.Is(err, apperr.TooMany) || !strings.Contains(apperr.MessageOf(err, ""), "to this account") {
+		t.Fatalf("past the account limit: %v", err)
+	}
+}
+
+func failures(t *testing.T, db *storage.DB, username, address string) int {
+	t.Helper()
+	var n int
+	if err := db.SQL().QueryRow(`SELECT count(*) FROM login_failures WHERE username = $1 AND address = $2`, username, address).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func TestLastManagerCannotBeDisabled(t *testing.T) {

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -301,56 +300,6 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 		out = out[:f.Limit]
 	}
 	return out, next, nil
-}
-
-// Upload is a proof of purchase kept locally.
-type Upload struct {
-	ID           int64     `db:"id"`
-	Token        *string   `db:"token"`
-	Filename     string    `db:"filename"`
-	ContentType  string    `db:"content_type"`
-	Size         int64     `db:"size"`
-	SHA256       []byte    `db:"sha256"`
-	Data         []byte    `db:"data"`
-	CommissionID *int64    `db:"commission_id"`
-	CreatedAt    time.Time `db:"created_at"`
-}
-
-// SaveUpload keeps a checked file before it is sent to the service.
-func (db *DB) SaveUpload(ctx context.Context, name, contentType string, data []byte, by *int64) (Upload, error) {
-	sum := sha256.Sum256(data)
-	var u Upload
-	err := sqlxGet(ctx, db, &u, `INSERT INTO uploads (filename, content_type, size, sha256, data, created_by)
-VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, token, filename, content_type, size, sha256, data, commission_id, created_at`,
-		name, contentType, len(data), sum[:], data, by)
-	return u, wrapf(err, "save upload %s", name)
-}
-
-// SetUploadToken stores the token the service gave for a file.
-func (db *DB) SetUploadToken(ctx context.Context, id int64, token string) error {
-	res, err := db.x.ExecContext(ctx, `UPDATE uploads SET token = $2 WHERE id = $1`, id, token)
-	return wrapf(affectedOne(res, err, "There is no upload %d.", id), "token of upload %d", id)
-}
-
-// AttachUpload links a file to its commission.
-func (db *DB) AttachUpload(ctx context.Context, uploadID, commissionID int64) error {
-	_, err := db.x.ExecContext(ctx, `UPDATE uploads SET commission_id = $2 WHERE id = $1`, uploadID, commissionID)
-	return wrapf(err, "attach upload %d", uploadID)
-}
-
-// UploadByID reads a kept file.
-func (db *DB) UploadByID(ctx context.Context, id int64) (Upload, error) {
-	var u Upload
-	err := sqlxGet(ctx, db, &u, `SELECT id, token, filename, content_type, size, sha256, data, commission_id, created_at FROM uploads WHERE id = $1`, id)
-	return u, wrapf(notFound(err, "There is no file %d.", id), "upload %d", id)
-}
-
-// UploadsOf lists the files of a commission (without their bytes).
-func (db *DB) UploadsOf(ctx context.Context, commissionID int64) ([]Upload, error) {
-	var out []Upload
-	err := sqlxSelect(ctx, db, &out, `SELECT id, token, filename, content_type, size, sha256, ''::bytea AS data, commission_id, created_at
-FROM uploads WHERE commission_id = $1 ORDER BY id`, commissionID)
-	return out, wrapf(err, "files of commission %d", commissionID)
 }
 
 // ProductType and ProductModel are the cached pickers' entries.

@@ -165,7 +165,8 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		case apperr.Is(err, apperr.Unauthorized):
 			r = r.WithContext(withSessionEnded(r.Context()))
 		default:
-			s.h.Fail(w, r, apperr.New(apperr.Unavailable, "%s", i18n.T(r.Context(), "error.503.text")))
+			// Sessions live in the database: it is not answering.
+			s.h.Fail(w, r, apperr.New(apperr.Unavailable, "%s", i18n.T(r.Context(), "error.unavailable")))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -51,10 +51,7 @@ func (s *Server) routes() *http.ServeMux {
 		conn     = identity.RolesFor(identity.Connection)
 	)
 
-	// Anyone: probes, static files, sign-in.
-	mux.HandleFunc("GET /healthz", h.Healthz)
-	mux.HandleFunc("GET /readyz", h.Readyz)
-	mux.Handle("GET /static/", s.static)
+	// Anyone: sign-in. (Probes and static files: sessionless, below.)
 	mux.HandleFunc("GET /login", h.LoginForm)
 	mux.HandleFunc("POST /login", h.Login)
 
@@ -132,5 +129,18 @@ func (s *Server) routes() *http.ServeMux {
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
 	mux.Handle("/", s.signedIn(h.NotFound))
+	return mux
+}
+
+// sessionless answers, before any session or database is looked at, what must
+// work during a database outage: static files (or every page loses its style)
+// and the probes. They never read or set a cookie. Everything else goes on to
+// app, the routes above behind the session middleware.
+func (s *Server) sessionless(app http.Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.h.Healthz)
+	mux.HandleFunc("GET /readyz", s.h.Readyz)
+	mux.Handle("GET /static/", s.static)
+	mux.Handle("/", app)
 	return mux
 }

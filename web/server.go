@@ -59,6 +59,7 @@ func New(d Deps) (*Server, error) {
 	h = s.authenticate(h)
 	h = cop.Handler(h)
 	h = negotiateLanguage(h)
+	h = s.sessionless(h)
 	h = securityHeaders(d.TrustProxy, h)
 	h = recoverPanics(d.Log, s.h.Fail, h)
 	h = logRequests(d.Log, h)

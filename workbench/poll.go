@@ -35,9 +35,19 @@ func (w *Workbench) SyncDue(ctx context.Context, c storage.Claim, maxBackoff tim
 	return handled, ctx.Err()
 }
 
-// MaintainOnce settles commissions whose answer was lost and refreshes the
-// product lists once a day.
+// keptUploadLife is how long a proof kept from a failed form waits for the
+// agent to finish the form: a day, then it is deleted.
+const keptUploadLife = 24 * time.Hour
+
+// MaintainOnce settles commissions whose answer was lost, deletes proofs of
+// purchase kept from forms nobody finished, and refreshes the product lists
+// once a day.
 func (w *Workbench) MaintainOnce(ctx context.Context) {
+	if n, err := w.db.PruneKeptUploads(ctx, keptUploadLife); err != nil && !errors.Is(err, context.Canceled) {
+		w.log.Warn("prune kept uploads", "err", err)
+	} else if n > 0 {
+		w.log.Info("kept uploads pruned", "files", n)
+	}
 	if err := w.ReconcileAll(ctx); err != nil {
 		w.log.Warn("reconcile commissions", "err", err)
 	}

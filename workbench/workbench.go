@@ -204,6 +204,20 @@ type Result struct {
 // Create checks the form, keeps and uploads the proof (or reuses the one an
 // earlier attempt uploaded), records the intent and creates the commission.
 func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error) {
+	var kept *storage.Upload
+	if f.File == nil && f.UploadID != 0 {
+		// Only the agent who kept a file may use it; any other id is as unknown,
+		// and the form asks for the proof again.
+		up, err := w.db.KeptUpload(ctx, f.UploadID, by)
+		switch {
+		case err == nil:
+			kept = &up
+		case apperr.Is(err, apperr.NotFound):
+			f.UploadID = 0
+		default:
+			return Result{}, err
+		}
+	}
 	res := Result{UploadID: f.UploadID}
 	if problems := f.Check(); len(problems) > 0 {
 		// A good file is kept even when other fields need fixing: the agent
@@ -231,18 +245,10 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 		if err != nil {
 			return res, err
 		}
-		res.UploadID = up.ID
+		res.UploadID, kept = up.ID, &up
 	}
-	if res.UploadID != 0 {
-		up, err := w.db.UploadByID(ctx, res.UploadID)
-		if err != nil {
-			res.UploadID = 0
-			return res, invalid(Problems{"proof": "The kept file is gone: choose the proof of purchase again."})
-		}
-		if up.CommissionID != nil {
-			res.UploadID = 0
-			return res, invalid(Problems{"proof": "This file belongs to another commission: choose the proof of purchase again."})
-		}
+	if kept != nil {
+		up := *kept
 		if up.Token != nil {
 			token = *up.Token
 		} else {
@@ -477,10 +483,16 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 	return w.db.ReplaceProducts(ctx, st, sm, w.now())
 }
 
+// NoAnswer is desk.NoAnswer for the returns desk.
+const NoAnswer = "The shipping service did not answer in time. Nothing was lost: try again, or check the commission's status."
+
 // mapError turns a failed call into a message on the form's fields.
 func mapError(doing string, err error) error {
 	e := desk.UpstreamError(doing, err)
 	var ae *apperr.Error
+	if errors.As(e, &ae) && ae.Message == desk.NoAnswer {
+		ae.Message = NoAnswer
+	}
 	if errors.As(e, &ae) && len(ae.Fields) > 0 {
 		fields := map[string]string{}
 		var te *transport.Error

@@ -176,3 +176,9 @@ func (b *Browser) Do(req *http.Request) Response {
 	body, _ := io.ReadAll(resp.Body)
 	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: string(body)}
 }
+
+// StopDatabase makes the dashboard's database stop answering, as in an outage.
+func (e *Env) StopDatabase() {
+	e.T.Helper()
+	pgtest.Stop(e.T, e.App.DB)
+}

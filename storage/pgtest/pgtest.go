@@ -77,3 +77,26 @@ func Empty(t testing.TB) *storage.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// Stop makes db's database stop answering, as in an outage: its connections are
+// ended and new ones refused. The database is still dropped when t ends.
+func Stop(t testing.TB, db *storage.DB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var name string
+	if err := db.SQL().QueryRowContext(ctx, `SELECT current_database()`).Scan(&name); err != nil {
+		t.Fatalf("name of the test database: %v", err)
+	}
+	admin, err := sql.Open("postgres", os.Getenv("TEST_DATABASE_URL"))
+	if err != nil {
+		t.Fatalf("open admin database: %v", err)
+	}
+	defer admin.Close()
+	if _, err := admin.ExecContext(ctx, `ALTER DATABASE "`+name+`" ALLOW_CONNECTIONS false`); err != nil {
+		t.Fatalf("refuse connections to %s: %v", name, err)
+	}
+	if _, err := admin.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name); err != nil {
+		t.Fatalf("end connections to %s: %v", name, err)
+	}
+}

@@ -1,0 +1,53 @@
+package httpx
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxLocalPath bounds a return target: no page of ours needs a longer one.
+const maxLocalPath = 2048
+
+// LocalPath returns p when it is a clean path on this site (for ?next= after
+// sign-in and the sandbox clock's way back), otherwise "/": an open redirect
+// would let a phishing link borrow our address. Browsers drop tabs and newlines
+// from a Location and read "\" as "/", so "/\t/evil" or "/\evil" would lead to
+// another host; p is refused when any of that appears, before or after
+// percent-decoding.
+func LocalPath(p string) string {
+	if p == "" || len(p) > maxLocalPath || !cleanPath(p) {
+		return "/"
+	}
+	decoded := p
+	for range 3 { // "%2509" hides "%09" one level down
+		next, err := url.PathUnescape(decoded)
+		if err != nil || !cleanPath(next) {
+			return "/"
+		}
+		if next == decoded {
+			break
+		}
+		decoded = next
+	}
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+		return "/"
+	}
+	return p
+}
+
+// cleanPath: one leading "/" (never "//" or "/\"), valid UTF-8, and no
+// backslash, control character, invisible formatting or whitespace anywhere.
+func cleanPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || !utf8.ValidString(p) {
+		return false
+	}
+	for _, r := range p {
+		if r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
+}
