@@ -21,6 +21,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Desk runs the shipping desk on the database and the service's clients.
@@ -328,7 +329,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 	switch {
 	case err == nil:
 		r := ReplyOf(created.Shipments[0])
-		r.OrderToken, r.OrderNumber = created.OrderToken, created.OrderNumber
+		r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
 		if err := d.db.RecordCreated(ctx, s.ID, r, d.now()); err != nil {
 			return s, err
 		}
@@ -340,7 +341,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, order shipping.Orde
 		return storage.Shipment{}, UpstreamError("order the shipment", err)
 	default:
 		d.log.Warn("order outcome unknown", "shipment", s.ID, "reference", s.Reference, "err", err)
-		if err := d.db.MarkOutcome(ctx, s.ID, storage.StateUnknown, err.Error()); err != nil {
+		if err := d.db.MarkOutcome(ctx, s.ID, storage.StateUnknown, textin.ServiceText(err.Error())); err != nil {
 			return s, err
 		}
 		if settled, rerr := d.Reconcile(ctx, s.ID); rerr == nil {
@@ -422,6 +423,7 @@ func ReplyOf(si shipping.ShipmentInfo) storage.Reply {
 	if si.TrackingInformation != nil {
 		r.Returned = si.TrackingInformation.Returned
 	}
+	textin.FromService(&r)
 	return r
 }
 
@@ -585,6 +587,7 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	if err != nil {
 		return storage.Draft{}, UpstreamError("create the draft", err)
 	}
+	textin.FromService(draft)
 	warnings, _ := json.Marshal(orEmpty(draft.Warnings))
 	defaults, _ := json.Marshal(orEmpty(draft.Defaults))
 	return d.db.SaveDraft(ctx, storage.Draft{DraftID: draft.ID, Reference: draft.ReferenceNumber, Recipient: RecipientName(f.To),

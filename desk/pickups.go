@@ -11,6 +11,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Courier pickups: the intent is recorded before pickups/add (which is not
@@ -94,6 +95,7 @@ func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup
 	got, err := d.ship.AddPickup(ctx, requestOf(p))
 	switch {
 	case err == nil:
+		textin.FromService(got)
 		if err := d.db.RecordPickupOrdered(ctx, p.ID, got.ID, got.Number); err != nil {
 			return p, err
 		}
@@ -105,7 +107,7 @@ func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup
 		return storage.Pickup{}, upstreamError("order the pickup", err, PickupField)
 	default:
 		d.log.Warn("pickup outcome unknown", "pickup", p.ID, "err", err)
-		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, "No answer from the service: "+err.Error()); err != nil {
+		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, "No answer from the service: "+textin.ServiceText(err.Error())); err != nil {
 			return p, err
 		}
 		if settled, cerr := d.CheckPickup(ctx, p.ID); cerr == nil {
@@ -127,6 +129,7 @@ func (d *Desk) CheckPickup(ctx context.Context, id int64) (storage.Pickup, error
 	if err != nil {
 		return p, UpstreamError("check the pickup with the service", err)
 	}
+	textin.FromService(&list)
 	known, err := d.db.KnownPickupIDs(ctx, p.Date, p.ID)
 	if err != nil {
 		return p, err

@@ -22,6 +22,7 @@ import (
 	"shipdesk/client/transport"
 	"shipdesk/desk"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // MaxUpload is the largest proof of purchase (the service takes 10 MiB).
@@ -324,7 +325,7 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.
 		return storage.Commission{}, mapError("create the commission", err)
 	default:
 		w.log.Warn("commission outcome unknown", "commission", c.ID, "err", err)
-		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, err.Error()); err != nil {
+		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, textin.ServiceText(err.Error())); err != nil {
 			return c, err
 		}
 		if settled, rerr := w.Reconcile(ctx, c.ID); rerr == nil {
@@ -336,6 +337,7 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, req returns.
 
 // record stores a commission as the service reports it, with its deadline.
 func (w *Workbench) record(ctx context.Context, id int64, c *returns.Commission) error {
+	textin.FromService(c)
 	raw, err := json.Marshal(c)
 	if err != nil {
 		return err
