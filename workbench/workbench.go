@@ -78,6 +78,8 @@ type Form struct {
 	Reference string
 	UploadID  int64 // a proof kept from an earlier attempt of this form
 	File      *File
+
+	unread Problems // what ParseForm could not read, reported by Check
 }
 
 var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -131,6 +133,9 @@ func (f Form) Check() Problems {
 		if msg := CheckProof(f.File.Name, f.File.Data); msg != "" {
 			p["proof"] = msg
 		}
+	}
+	for field, msg := range f.unread { // said first: the rules above saw a cleaned value
+		p[field] = msg
 	}
 	return p
 }
@@ -435,8 +440,11 @@ func (w *Workbench) activity(ctx context.Context, id int64, public bool, text st
 	if public {
 		field = "message_text"
 	}
-	text = strings.TrimSpace(text)
-	if n := len([]rune(text)); n == 0 || n > 5000 {
+	text, problem := textin.Lines(text, 5000)
+	switch {
+	case problem == textin.Unreadable || problem == textin.Control:
+		return storage.Commission{}, invalid(Problems{field: problem})
+	case problem != "" || text == "":
 		return storage.Commission{}, invalid(Problems{field: "Write the text (at most 5000 characters)."})
 	}
 	c, err := w.db.CommissionByID(ctx, id)
