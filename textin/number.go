@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// NotANumber is the problem of a value that is no decimal number at all.
+const NotANumber = "Type a number, e.g. 1.5."
+
 // Range bounds a number typed by a person: more than Above (at least Above
 // when OrEqual), at most Max; Unit names it in messages ("kg").
 type Range struct {
@@ -21,12 +24,12 @@ type Range struct {
 func Decimal(s string, r Range) (float64, string) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 32 || strings.ContainsAny(s, "eEnNiIxX_") || strings.Count(s, ",")+strings.Count(s, ".") > 1 {
-		return 0, "Type a number, e.g. 1.5."
+		return 0, NotANumber
 	}
 	x, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
 	switch {
 	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
-		return 0, "Type a number, e.g. 1.5."
+		return 0, NotANumber
 	case x < r.Above || x == r.Above && !r.OrEqual:
 		if r.OrEqual {
 			return 0, "Must be at least " + format(r.Above) + "."
