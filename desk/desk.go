@@ -128,6 +128,7 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
 	if err != nil {
 		return nil, UpstreamError("compare offers", err)
 	}
+	textin.FromService(&rates) // carrier codes are stored, offers are carried in the form
 	seen := make([]string, 0, len(rates))
 	for _, r := range rates {
 		seen = append(seen, r.Carrier)

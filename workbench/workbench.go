@@ -502,6 +502,8 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 	if err != nil {
 		return mapError("load the product models", err)
 	}
+	textin.FromService(&types)
+	textin.FromService(&models)
 	var st []storage.ProductType
 	for _, t := range types {
 		st = append(st, storage.ProductType{ID: t.ID, Name: t.Name})
