@@ -299,7 +299,8 @@ func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
 		}
 	}
 	if f.COD {
-		if _, problem := textin.Decimal(f.CODValue, textin.Range{Max: maxInsuredCZK}); problem != "" {
+		// Finite and positive here; the maximum is the service's (cod.Check).
+		if _, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem != "" {
 			p.add("cod_value", "Type the amount to collect, e.g. 1250.")
 		}
 		for _, pr := range cod.Check(f.codInput(fromCountry, forRates)) {

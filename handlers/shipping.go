@@ -233,10 +233,10 @@ func (h *Handlers) searchPoints(ctx context.Context, f desk.Form, v url.Values, 
 }
 
 // pointQuery is what the clerk typed into a point picker; text that cannot
-// be read finds nothing rather than failing the page.
+// be read is ignored (the default search runs) rather than failing the page.
 func pointQuery(v url.Values, name string) string {
 	q, problem := textin.Line(v.Get(name), 100)
-	if problem == textin.Unreadable || problem == textin.Control {
+	if textin.IsUnreadable(problem) {
 		return ""
 	}
 	return q

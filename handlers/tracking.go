@@ -44,7 +44,7 @@ func queryValues(q url.Values, errs map[string]string, keys ...string) map[strin
 	vals := map[string]string{}
 	for _, k := range keys {
 		v, problem := textin.Line(q.Get(k), 100)
-		if problem == textin.Unreadable || problem == textin.Control {
+		if textin.IsUnreadable(problem) {
 			errs[k], v = problem, ""
 		}
 		vals[k] = v
@@ -188,7 +188,7 @@ func timeOrEmpty(t *time.Time) string {
 // near matches are listed.
 func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
 	code, problem := textin.Line(r.URL.Query().Get("q"), 64)
-	if problem == textin.Unreadable || problem == textin.Control {
+	if textin.IsUnreadable(problem) {
 		h.ErrorStatus(w, r, http.StatusBadRequest, "The scanned code contains characters that cannot be read: scan or type it again.")
 		return
 	}

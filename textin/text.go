@@ -17,6 +17,12 @@ const (
 	Control    = "Contains control characters: remove them."
 )
 
+// IsUnreadable says the problem is the characters themselves (broken UTF-8 or
+// control characters), not the length: a filter or search cannot use the value.
+func IsUnreadable(problem string) bool {
+	return problem == Unreadable || problem == Control
+}
+
 // Line reads a one-line field: trimmed, readable UTF-8, no control characters,
 // at most limit characters. It returns what to keep (on a problem, the value
 // made safe to show and store, cut to limit) and the problem, "" when none.

@@ -442,7 +442,7 @@ func (w *Workbench) activity(ctx context.Context, id int64, public bool, text st
 	}
 	text, problem := textin.Lines(text, 5000)
 	switch {
-	case problem == textin.Unreadable || problem == textin.Control:
+	case textin.IsUnreadable(problem):
 		return storage.Commission{}, invalid(Problems{field: problem})
 	case problem != "" || text == "":
 		return storage.Commission{}, invalid(Problems{field: "Write the text (at most 5000 characters)."})
