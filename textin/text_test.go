@@ -141,3 +141,12 @@ func FuzzDecimal(f *testing.F) {
 		}
 	})
 }
+
+func TestIsUnreadable(t *testing.T) {
+	_, broken := Line("\xff", 10)
+	_, control := Line("\x00", 10)
+	_, long := Line("abc", 2)
+	if !IsUnreadable(broken) || !IsUnreadable(control) || IsUnreadable(long) || IsUnreadable("") {
+		t.Errorf("IsUnreadable: %q %q %q", broken, control, long)
+	}
+}

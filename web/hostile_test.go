@@ -528,3 +528,34 @@ func knownRecords(t *testing.T, env *apptest.Env, s hostileSetup) records {
 	r.Request = string(c.Request)
 	return r
 }
+
+// TestUnreadableTextIsAFieldError: text that cannot be read is named next to
+// its field, the page answers, and nothing is sent upstream.
+func TestUnreadableTextIsAFieldError(t *testing.T) {
+	env, clerk := deskEnv(t)
+	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	agent := env.SignedIn(identity.Agent)
+	const unreadable, control = "cannot be read", "control characters"
+	check := func(what string, resp apptest.Response, status int, want string) {
+		t.Helper()
+		if resp.StatusCode != status || !strings.Contains(resp.Body, want) {
+			t.Errorf("%s: %d %s", what, resp.StatusCode, problemsOf(resp.Body))
+		}
+	}
+	check("tracking filter", clerk.Get("/tracking?q="+url.QueryEscape("\xff\xfe")), 200, unreadable)
+	check("returns filter", agent.Get("/returns?customer="+url.QueryEscape("a\x00")), 200, control)
+	check("sender", clerk.PostForm("/shipping/senders", url.Values{"label": {"Dock\x00"}, "country": {"CZ"}}), 422, control)
+	check("sign-in", env.NewBrowser().PostForm("/login", url.Values{"username": {"clerk1\x00"}, "password": {"x"}}), 422, control)
+	form := commissionForm(t, env)
+	form["type"], form["fault"] = "paid_repair", "Broken\x00 again"
+	check("new commission", postMultipart(t, env, agent, form, "", nil), 422, control)
+	form["fault"] = "Two lines:\r\nstill fine."
+	if resp := postMultipart(t, env, agent, form, "", nil); resp.StatusCode != 303 {
+		t.Errorf("a fault on two lines: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if n := countCalls(env, "commissions/create"); n != 1 {
+		t.Errorf("commissions/create called %d times, want the one good form", n)
+	}
+}
