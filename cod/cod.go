@@ -12,6 +12,8 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+
+	"shipdesk/textin"
 )
 
 // Problem is one broken rule, named by the ServiceCOD field it concerns
@@ -59,7 +61,6 @@ var (
 	czechAccount = regexp.MustCompile(`^(?:(\d{1,6})-)?(\d{2,10})$`)
 	fourDigits   = regexp.MustCompile(`^\d{4}$`)
 	digits       = regexp.MustCompile(`^\d{1,10}$`)
-	threeLetters = regexp.MustCompile(`^[A-Z]{3}$`)
 	ibanShape    = regexp.MustCompile(`^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$`)
 )
 
@@ -138,7 +139,7 @@ func checkBank(in Input) []Problem {
 	if in.BankVariable != "" && !digits.MatchString(in.BankVariable) {
 		add("bank_variable", "The variable symbol can have only digits, at most 10")
 	}
-	if in.BankCurrency != "" && !threeLetters.MatchString(in.BankCurrency) {
+	if in.BankCurrency != "" && !textin.IsCurrency(in.BankCurrency) {
 		add("bank_currency", "The bank account currency must be a three-letter ISO 4217 code")
 	}
 	return out

@@ -69,6 +69,7 @@ func TestRules(t *testing.T) {
 		{"variable symbol", func(i *Input) { i.BankVariable = "12a" }, "bank_variable", "digits"},
 		{"variable symbol length", func(i *Input) { i.BankVariable = "12345678901" }, "bank_variable", "10"},
 		{"bank currency", func(i *Input) { i.BankCurrency = "czk" }, "bank_currency", "three-letter"},
+		{"bank currency not ISO 4217", func(i *Input) { i.BankCurrency = "ABC" }, "bank_currency", "ISO 4217"},
 		{"K1 single package", func(i *Input) { i.Group, i.Packages = "K1", 2 }, "packages", "single package"},
 		{"K2 with point", func(i *Input) { i.Group, i.Packages, i.UsesPoint = "K2", 2, true }, "packages", "point"},
 		{"K3 CZ to SK", func(i *Input) { i.Group, i.Packages, i.To = "K3", 2, "SK" }, "packages", "Slovakia"},

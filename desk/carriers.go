@@ -11,6 +11,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // carrier is what the carrier table knows of a carrier; an unknown carrier
@@ -63,9 +64,9 @@ type CarrierEdit struct {
 // EditCarrier checks and saves a manager's facts about a carrier.
 func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
 	p := Problems{}
-	name := strings.TrimSpace(e.Name)
-	if len([]rune(name)) > maxText {
-		p.add("name", "At most %d characters.", maxText)
+	name, problem := textin.Line(e.Name, maxText)
+	if problem != "" {
+		p.add("name", "%s", problem)
 	}
 	c := storage.Carrier{Code: e.Code, Name: name, CODPackages: e.CODPackages}
 	switch e.LabelFree {

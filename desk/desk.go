@@ -21,6 +21,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Desk runs the shipping desk on the database and the service's clients.
@@ -133,6 +134,7 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]shipping.Rate, error) {
 	if err != nil {
 		return nil, UpstreamError("compare offers", err)
 	}
+	textin.FromService(&rates) // carrier codes are stored, offers are carried in the form
 	seen := make([]string, 0, len(rates))
 	for _, r := range rates {
 		seen = append(seen, r.Carrier)
@@ -278,6 +280,7 @@ func ReplyOf(si shipping.ShipmentInfo) storage.Reply {
 	if si.TrackingInformation != nil {
 		r.Returned = si.TrackingInformation.Returned
 	}
+	textin.FromService(&r)
 	return r
 }
 
@@ -441,6 +444,7 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	if err != nil {
 		return storage.Draft{}, UpstreamError("create the draft", err)
 	}
+	textin.FromService(draft)
 	warnings, _ := json.Marshal(orEmpty(draft.Warnings))
 	defaults, _ := json.Marshal(orEmpty(draft.Defaults))
 	return d.db.SaveDraft(ctx, storage.Draft{DraftID: draft.ID, Reference: draft.ReferenceNumber, Recipient: RecipientName(f.To),

@@ -16,6 +16,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/cod"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Hand-over choices: three pickup types, or the clerk takes it to a point.
@@ -106,23 +107,17 @@ var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 // the form keeps them as typed.
 func ParseForm(v url.Values) (Form, Problems) {
 	p := Problems{}
-	text := func(name string, limit int) string {
-		s := strings.TrimSpace(v.Get(name))
-		if len([]rune(s)) > limit {
-			p.add(name, "At most %d characters.", limit)
-			s = string([]rune(s)[:limit])
-		}
-		return s
-	}
+	fields := textin.NewFields(v, p)
+	text := fields.Line
 	f := Form{
-		Key:        strings.ToLower(strings.TrimSpace(v.Get("key"))),
-		Handover:   v.Get("handover"),
+		Key:        strings.ToLower(text("key", 40)),
+		Handover:   text("handover", 20),
 		PickupDate: text("pickup_date", 10),
 		COD:        v.Get("cod") == "on",
 		Insure:     v.Get("insure") == "on",
 		Reference:  text("reference", maxReference),
 		Note:       text("note", maxNote),
-		Sort:       firstSet(v.Get("sort"), v.Get("sorted")),
+		Sort:       firstSet(text("sort", 20), text("sorted", 20)),
 		LabelLess:  v.Get("label_less") == "on",
 	}
 	f.SaveRecipient = v.Get("save_recipient") == "on"
@@ -143,7 +138,7 @@ func ParseForm(v url.Values) (Form, Problems) {
 		p.add("form", "This form is damaged: open New shipment again.")
 		f.Key = ""
 	}
-	if s := v.Get("sender"); s != "" {
+	if s := text("sender", 20); s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
 			p.add("sender", "Choose a sender from the list.")
@@ -172,7 +167,8 @@ func parsePackages(v url.Values, p Problems) []Package {
 	}
 	at := func(s []string, i int) string {
 		if i < len(s) {
-			return strings.TrimSpace(s[i])
+			x, _ := textin.Line(s[i], 20) // a number's own check says what is wrong
+			return x
 		}
 		return ""
 	}
@@ -201,26 +197,22 @@ func number(p Problems, field, s string, required bool, limit float64, unit stri
 		}
 		return 0
 	}
-	x, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
-	switch {
-	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
-		p.add(field, "Type a number, e.g. 1.5.")
-	case x <= 0:
-		p.add(field, "Must be more than 0.")
-	case x > limit:
-		p.add(field, "At most %g %s.", limit, unit)
-	default:
-		return x
+	x, problem := textin.Decimal(s, textin.Range{Max: limit, Unit: unit})
+	if problem != "" {
+		p.add(field, "%s", problem)
 	}
-	return 0
+	return x
 }
 
 func parseOffer(v url.Values, p Problems) Offer {
-	o := Offer{Carrier: v.Get("offer_carrier"), Service: v.Get("offer_service"),
-		LabelMode: v.Get("offer_label_mode"), DeliveryRequire: v.Get("offer_delivery") == "true", Price: v.Get("offer_price")}
-	if s := v.Get("offer_service_id"); s != "" {
+	// The offer comes back from the page: hidden fields, checked as typed text.
+	offer := Problems{}
+	text := textin.NewFields(v, offer).Line
+	o := Offer{Carrier: text("offer_carrier", 20), Service: text("offer_service", maxText),
+		LabelMode: text("offer_label_mode", 20), DeliveryRequire: v.Get("offer_delivery") == "true", Price: text("offer_price", 40)}
+	if s := text("offer_service_id", 20); s != "" || len(offer) > 0 {
 		id, err := strconv.Atoi(s)
-		if err != nil || id <= 0 || len(o.Carrier) > 20 || len(o.Service) > maxText || len(o.Price) > 40 {
+		if err != nil || id <= 0 || len(offer) > 0 {
 			p.add("offer", "Compare offers again and choose one.")
 			return Offer{}
 		}
@@ -307,7 +299,8 @@ func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
 		}
 	}
 	if f.COD {
-		if _, err := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64); err != nil {
+		// Finite and positive here; the maximum is the service's (cod.Check).
+		if _, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem != "" {
 			p.add("cod_value", "Type the amount to collect, e.g. 1250.")
 		}
 		for _, pr := range cod.Check(f.codInput(fromCountry, forRates)) {
@@ -315,16 +308,14 @@ func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
 		}
 	}
 	if f.Insure {
-		x, err := strconv.ParseFloat(strings.Replace(f.InsuredValue, ",", ".", 1), 64)
+		_, problem := textin.Decimal(f.InsuredValue, textin.Range{Max: maxInsuredCZK, Unit: "CZK"})
 		switch {
 		case f.InsuredValue == "":
 			p.add("insured_value", "Type the value to insure, e.g. 2500.")
-		case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+		case problem == textin.NotANumber:
 			p.add("insured_value", "Type the value to insure as a number, e.g. 2500.")
-		case x <= 0:
-			p.add("insured_value", "Must be more than 0.")
-		case x > maxInsuredCZK:
-			p.add("insured_value", "At most %d CZK.", maxInsuredCZK)
+		case problem != "":
+			p.add("insured_value", "%s", problem)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Ordering exactly once. An order is recorded before shipments/create is
@@ -101,7 +102,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, attempt int64, orde
 			d.log.Warn("end attempt", "attempt", attempt, "err", err)
 		}
 		r := ReplyOf(created.Shipments[0])
-		r.OrderToken, r.OrderNumber = created.OrderToken, created.OrderNumber
+		r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
 		if err := d.recordCreated(ctx, s.ID, r); err != nil {
 			return s, err
 		}

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"shipdesk/client/shipping"
+	"shipdesk/textin"
 )
 
 // The courier pickup form: what the clerk typed, read and checked before
@@ -68,24 +68,9 @@ func (f PickupForm) Values() map[string]string {
 	return v
 }
 
-// cleanText reads a field: trimmed, and refused when it holds what no keyboard
-// types (NUL, other control characters, broken UTF-8) or is over limit.
+// cleanText reads a one-line field (textin.Line), its problem on the field.
 func cleanText(v url.Values, p Problems, name string, limit int) string {
-	s := strings.TrimSpace(v.Get(name))
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' }) {
-		p.add(name, "Remove the characters that cannot be typed.")
-		return strings.ToValidUTF8(strings.Map(func(r rune) rune {
-			if r < 0x20 {
-				return -1
-			}
-			return r
-		}, s), "")
-	}
-	if utf8.RuneCountInString(s) > limit {
-		p.add(name, "At most %d characters.", limit)
-		return string([]rune(s)[:limit])
-	}
-	return s
+	return textin.NewFields(v, p).Line(name, limit)
 }
 
 // ParsePickupForm reads and checks the posted form against today's date.

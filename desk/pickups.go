@@ -11,6 +11,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Courier pickups: the intent is recorded before pickups/add (which is not
@@ -93,6 +94,7 @@ func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup
 	got, err := d.ship.AddPickup(callCtx, requestOf(p))
 	switch {
 	case err == nil:
+		textin.FromService(got)
 		if err := d.db.RecordPickupOrdered(ctx, p.ID, got.ID, got.Number); err != nil {
 			return p, err
 		}
@@ -126,6 +128,7 @@ func (d *Desk) CheckPickup(ctx context.Context, id int64) (storage.Pickup, error
 	if err != nil {
 		return p, UpstreamError("check the pickup with the service", err)
 	}
+	textin.FromService(&list)
 	known, err := d.db.KnownPickupIDs(ctx, p.Date, p.ID)
 	if err != nil {
 		return p, err

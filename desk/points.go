@@ -6,6 +6,7 @@ import (
 
 	"shipdesk/client/shipping"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // pointsPage is how many points one parcelpoints/list call brings.
@@ -26,6 +27,7 @@ func (d *Desk) RefreshPoints(ctx context.Context) (int, error) {
 			batch = append(batch, storage.ParcelPoint{ID: p.ID, Carrier: p.Carrier, Code: p.Code, Name: p.Name, Street: p.Street,
 				City: p.City, Zip: p.Zip, Country: p.Country, IsLocker: p.IsLocker, LocationID: p.LocationID})
 		}
+		textin.FromService(&batch)
 		if err := d.db.UpsertPoints(ctx, batch, started); err != nil {
 			return seen, err
 		}
@@ -49,6 +51,7 @@ func (d *Desk) ImportContacts(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, UpstreamError("load the pickup addresses", err)
 	}
+	textin.FromService(&contacts)
 	for _, c := range contacts {
 		id := c.ID
 		label := c.Company

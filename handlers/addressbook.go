@@ -12,6 +12,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -84,15 +85,13 @@ func oneLine(a storage.Address) string {
 	return strings.Trim(fmt.Sprintf("%s, %s %s, %s", a.Street, a.Zip, a.City, a.Country), ", ")
 }
 
-// formText reads trimmed fields, recording those over limit or required and empty.
+// formText reads one-line fields (textin.Line), recording those that cannot
+// be read, are over limit, or are required and empty.
 func formText(r *http.Request, limit int, required []string, names ...string) (map[string]string, map[string]string) {
 	vals, errs := map[string]string{}, map[string]string{}
+	fields := textin.NewFields(r.PostForm, errs)
 	for _, n := range names {
-		v := strings.TrimSpace(r.PostFormValue(n))
-		if len([]rune(v)) > limit {
-			errs[n] = fmt.Sprintf("At most %d characters.", limit)
-		}
-		vals[n] = v
+		vals[n] = fields.Line(n, limit)
 	}
 	for _, n := range required {
 		if vals[n] == "" {
@@ -162,13 +161,14 @@ func (h *Handlers) AddPreset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, errs := formText(r, 60, []string{"name", "weight"}, "name", "weight", "length", "width", "height")
+	units := map[string]string{"weight": "kg", "length": "cm", "width": "cm", "height": "cm"}
 	num := func(name string, limit float64) float64 {
 		if v[name] == "" || errs[name] != "" {
 			return 0
 		}
-		x, err := strconv.ParseFloat(strings.Replace(v[name], ",", ".", 1), 64)
-		if err != nil || x <= 0 || x > limit {
-			errs[name] = fmt.Sprintf("A number above 0 and at most %g.", limit)
+		x, problem := textin.Decimal(v[name], textin.Range{Max: limit, Unit: units[name]})
+		if problem != "" {
+			errs[name] = problem
 		}
 		return x
 	}
@@ -192,6 +192,9 @@ func (h *Handlers) SaveSettings(w http.ResponseWriter, r *http.Request) {
 	v["bank_currency"] = strings.ToUpper(v["bank_currency"])
 	if v["cod_currency"] != "CZK" && v["cod_currency"] != "EUR" {
 		errs["cod_currency"] = "CZK or EUR."
+	}
+	if c := v["bank_currency"]; c != "" && !textin.IsCurrency(c) && errs["bank_currency"] == "" {
+		errs["bank_currency"] = "A currency code of ISO 4217, e.g. CZK or EUR."
 	}
 	if v["bank_account"] != "" || v["bank_code"] != "" {
 		probe := cod.Input{Value: 100, Currency: "CZK", From: "CZ", To: "CZ", MaxCZK: 1e9, Packages: 1,

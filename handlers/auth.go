@@ -2,12 +2,12 @@ package handlers
 
 import (
 	"net/http"
-	"strings"
 
 	"shipdesk/apperr"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -32,10 +32,15 @@ func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
 		return
 	}
-	username := strings.TrimSpace(r.PostFormValue("username"))
+	username, userProblem := textin.Line(r.PostFormValue("username"), 100)
 	password := r.PostFormValue("password")
 	next := httpx.LocalPath(r.PostFormValue("next"))
 	form := views.Form{Values: map[string]string{"username": username}}
+	if userProblem != "" {
+		form.Message, form.Errors = userProblem, map[string]string{"username": userProblem}
+		h.render(w, r, http.StatusUnprocessableEntity, views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
+		return
+	}
 
 	if username == "" || password == "" {
 		form.Message = i18n.T(ctx, "login.missing")

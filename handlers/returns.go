@@ -17,6 +17,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 	"shipdesk/workbench"
 )
@@ -30,8 +31,8 @@ type ReturnsDesk struct {
 // Commissions is the list of service orders, urgent warranty claims first.
 func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	vals := queryValues(q, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
 	errs := map[string]string{}
+	vals := queryValues(q, errs, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
 	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"],
 		Duplicates: vals["duplicates"] == "1"}
 	if f.Status != "" && !slices.Contains(returns.States, f.Status) {
@@ -165,22 +166,7 @@ func (h *Handlers) CreateCommission(w http.ResponseWriter, r *http.Request) {
 	if r.MultipartForm != nil {
 		defer r.MultipartForm.RemoveAll()
 	}
-	text := func(name string, limit int) string {
-		s := strings.TrimSpace(r.FormValue(name))
-		if len([]rune(s)) > limit {
-			s = string([]rune(s)[:limit])
-		}
-		return s
-	}
-	id := func(name string) int64 {
-		n, _ := strconv.ParseInt(r.FormValue(name), 10, 64)
-		return max(n, 0)
-	}
-	f := workbench.Form{Key: text("key", 40), Type: text("type", 20), TypeID: id("type_id"), ModelID: id("model_id"), Serial: text("serial", 100),
-		Purchase: text("purchase_date", 10), Fault: text("fault", 5001), TwoWay: r.FormValue("two_way") == "on", Reference: text("reference", 65),
-		UploadID: id("upload_id"),
-		Customer: returns.Customer{Name: text("customer_name", 201), Email: text("customer_email", 201), Phone: text("customer_phone", 30),
-			Street: text("customer_street", 100), City: text("customer_city", 100), Zip: text("customer_zip", 10), Country: "CZ"}}
+	f := workbench.ParseForm(r.Form)
 	if file, header, err := r.FormFile("proof"); err == nil {
 		data, rerr := io.ReadAll(io.LimitReader(file, workbench.MaxUpload+1))
 		file.Close()
@@ -200,7 +186,7 @@ func (h *Handlers) CreateCommission(w http.ResponseWriter, r *http.Request) {
 	vals := map[string]string{}
 	for k := range r.Form {
 		if k != "upload_id" {
-			vals[k] = text(k, 5000)
+			vals[k], _ = textin.Lines(r.FormValue(k), 5000) // shown again as typed, as far as it can be
 		}
 	}
 	form := views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}

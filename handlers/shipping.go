@@ -16,6 +16,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -224,11 +225,21 @@ func (h *Handlers) choose(ctx context.Context, f *desk.Form, st *shipmentState, 
 // searchPoints fills the pickers of the chosen offer's carrier.
 func (h *Handlers) searchPoints(ctx context.Context, f desk.Form, v url.Values, st *shipmentState) {
 	if f.Handover == desk.HandoverPoint {
-		st.pickup, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, "", firstNonEmpty(v.Get("pickup_q"), h.senderTown(ctx, f.SenderID)), f.Packages)
+		st.pickup, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, "", firstNonEmpty(pointQuery(v, "pickup_q"), h.senderTown(ctx, f.SenderID)), f.Packages)
 	}
 	if f.Offer.DeliveryRequire {
-		st.delivery, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, f.To.Country, firstNonEmpty(v.Get("delivery_q"), f.To.City), f.Packages)
+		st.delivery, _ = h.Ship.Desk.SearchPoints(ctx, f.Offer.Carrier, f.To.Country, firstNonEmpty(pointQuery(v, "delivery_q"), f.To.City), f.Packages)
 	}
+}
+
+// pointQuery is what the clerk typed into a point picker; text that cannot
+// be read is ignored (the default search runs) rather than failing the page.
+func pointQuery(v url.Values, name string) string {
+	q, problem := textin.Line(v.Get(name), 100)
+	if textin.IsUnreadable(problem) {
+		return ""
+	}
+	return q
 }
 
 // senderTown is where the clerk most likely takes packages: the sender's town.
@@ -265,7 +276,7 @@ func (h *Handlers) Points(w http.ResponseWriter, r *http.Request) {
 	if kind == "delivery" {
 		country = f.To.Country
 	}
-	points, err := h.Ship.Desk.SearchPoints(r.Context(), f.Offer.Carrier, country, r.PostFormValue(kind+"_q"), f.Packages)
+	points, err := h.Ship.Desk.SearchPoints(r.Context(), f.Offer.Carrier, country, pointQuery(r.PostForm, kind+"_q"), f.Packages)
 	if err != nil {
 		h.Fail(w, r, err)
 		return

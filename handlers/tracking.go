@@ -15,13 +15,14 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/identity"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
 // ParseListQuery reads the list's filter from the URL, so a view can be shared.
 func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
-	vals := queryValues(q, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
 	errs := map[string]string{}
+	vals := queryValues(q, errs, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
 	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Carrier: strings.ToUpper(vals["carrier"]), Reference: vals["ref"],
 		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
 	if f.Status != "" && !slices.Contains(storage.ListStatuses, f.Status) {
@@ -37,13 +38,14 @@ func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[st
 	return f, vals, errs
 }
 
-// queryValues reads filter values from a URL, trimmed and bounded.
-func queryValues(q url.Values, keys ...string) map[string]string {
+// queryValues reads filter values from a URL, trimmed and cut to 100
+// characters. A value that cannot be read is an error on its field and is ignored.
+func queryValues(q url.Values, errs map[string]string, keys ...string) map[string]string {
 	vals := map[string]string{}
 	for _, k := range keys {
-		v := strings.TrimSpace(q.Get(k))
-		if len([]rune(v)) > 100 {
-			v = string([]rune(v)[:100])
+		v, problem := textin.Line(q.Get(k), 100)
+		if textin.IsUnreadable(problem) {
+			errs[k], v = problem, ""
 		}
 		vals[k] = v
 	}
@@ -187,9 +189,10 @@ func timeOrEmpty(t *time.Time) string {
 // Scan opens the shipment a scanned or typed number names; several or
 // near matches are listed.
 func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
-	code := strings.TrimSpace(r.URL.Query().Get("q"))
-	if len(code) > 64 {
-		code = code[:64]
+	code, problem := textin.Line(r.URL.Query().Get("q"), 64)
+	if textin.IsUnreadable(problem) {
+		h.ErrorStatus(w, r, http.StatusBadRequest, "The scanned code contains characters that cannot be read: scan or type it again.")
+		return
 	}
 	if code == "" {
 		redirect(w, r, "/tracking")

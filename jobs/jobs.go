@@ -17,6 +17,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/desk"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/workbench"
 )
 
@@ -262,6 +263,7 @@ func (r *Runner) Tracking(ctx context.Context) (Stats, error) {
 
 // record stores one shipment's tracking and schedules the next update.
 func (r *Runner) record(ctx context.Context, id int64, tr shipping.Tracking, now time.Time) (int, error) {
+	textin.FromService(&tr)
 	events, err := EventsOf(tr)
 	if err != nil {
 		r.log.Warn("tracking event with a bad date", "shipment", id, "err", err)
@@ -352,6 +354,7 @@ func shipmentOf(si shipping.ShipmentInfo) storage.Shipment {
 		s.RecipientName = desk.RecipientName(*si.To)
 		s.RecipientCity = si.To.City
 	}
+	textin.FromService(&s)
 	return s
 }
 

@@ -13,6 +13,7 @@ import (
 	"shipdesk/client/returns"
 	"shipdesk/client/transport"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // Creating a commission exactly once, as the shipping desk orders shipments:
@@ -94,6 +95,7 @@ func (w *Workbench) record(ctx context.Context, id int64, c *returns.Commission)
 }
 
 func (w *Workbench) recordOn(ctx context.Context, db *storage.DB, id int64, c *returns.Commission) error {
+	textin.FromService(c) // the service's text may hold what PostgreSQL cannot store
 	raw, err := json.Marshal(c)
 	if err != nil {
 		return err

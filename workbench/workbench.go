@@ -22,6 +22,7 @@ import (
 	"shipdesk/client/transport"
 	"shipdesk/desk"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // MaxUpload is the largest proof of purchase (the service takes 10 MiB).
@@ -84,6 +85,8 @@ type Form struct {
 	Reference string
 	UploadID  int64 // a proof kept from an earlier attempt of this form
 	File      *File
+
+	unread Problems // what ParseForm could not read, reported by Check
 }
 
 var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -137,6 +140,9 @@ func (f Form) Check() Problems {
 		if msg := CheckProof(f.File.Name, f.File.Data); msg != "" {
 			p["proof"] = msg
 		}
+	}
+	for field, msg := range f.unread { // said first: the rules above saw a cleaned value
+		p[field] = msg
 	}
 	return p
 }
@@ -362,8 +368,11 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 	if public {
 		field = "message_text"
 	}
-	text = strings.TrimSpace(text)
-	if n := len([]rune(text)); n == 0 || n > 5000 {
+	text, problem := textin.Lines(text, 5000)
+	switch {
+	case textin.IsUnreadable(problem):
+		return storage.Commission{}, invalid(Problems{field: problem})
+	case problem != "" || text == "":
 		return storage.Commission{}, invalid(Problems{field: "Write the text (at most 5000 characters)."})
 	}
 	if !keyShape.MatchString(key) {
@@ -472,6 +481,8 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 	if err != nil {
 		return mapError("load the product models", err)
 	}
+	textin.FromService(&types)
+	textin.FromService(&models)
 	var st []storage.ProductType
 	for _, t := range types {
 		st = append(st, storage.ProductType{ID: t.ID, Name: t.Name})
