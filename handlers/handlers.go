@@ -202,6 +202,17 @@ func (h *Handlers) Forbidden(w http.ResponseWriter, r *http.Request) {
 	h.ErrorStatus(w, r, http.StatusForbidden, "")
 }
 
+// confirmed says whether a destructive post carries its ticked confirmation;
+// without it the person goes back to back and is told why.
+func (h *Handlers) confirmed(w http.ResponseWriter, r *http.Request, back, why string) bool {
+	if r.PostFormValue("confirm") == "yes" {
+		return true
+	}
+	h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: why})
+	redirect(w, r, back)
+	return false
+}
+
 // finish ends a button's post: the outcome as a flash, then back to target. An
 // internal error is the error page instead (logged, never shown).
 func (h *Handlers) finish(w http.ResponseWriter, r *http.Request, err error, done, target string) {

@@ -407,9 +407,7 @@ func (h *Handlers) StornoCommissionDuplicate(w http.ResponseWriter, r *http.Requ
 	}
 	back := fmt.Sprintf("/returns/commissions/%d", id)
 	number := r.PostFormValue("number")
-	if r.PostFormValue("confirm") != "yes" {
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: "Tick the confirmation to cancel the extra commission."})
-		redirect(w, r, back)
+	if !h.confirmed(w, r, back, "Tick the confirmation to cancel the extra commission.") {
 		return
 	}
 	_, err := h.Returns.Bench.CancelDuplicate(r.Context(), id, number)

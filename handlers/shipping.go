@@ -518,10 +518,8 @@ func (h *Handlers) Storno(w http.ResponseWriter, r *http.Request) {
 	if !parseForm(w, r) {
 		return
 	}
-	if r.PostFormValue("confirm") != "yes" {
-		id, _ := pathID(r)
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: "Tick the confirmation to cancel the shipment."})
-		redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", id))
+	id, _ := pathID(r)
+	if !h.confirmed(w, r, fmt.Sprintf("/shipping/shipments/%d", id), "Tick the confirmation to cancel the shipment.") {
 		return
 	}
 	h.ShipmentAction((*desk.Desk).Storno, "Shipment %d is cancelled.")(w, r)
@@ -536,9 +534,7 @@ func (h *Handlers) StornoDuplicate(w http.ResponseWriter, r *http.Request) {
 	}
 	back := fmt.Sprintf("/shipping/shipments/%d", id)
 	tn := r.PostFormValue("tracking_number")
-	if r.PostFormValue("confirm") != "yes" {
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: "Tick the confirmation to cancel the extra order."})
-		redirect(w, r, back)
+	if !h.confirmed(w, r, back, "Tick the confirmation to cancel the extra order.") {
 		return
 	}
 	_, err := h.Ship.Desk.CancelDuplicate(r.Context(), id, tn)
