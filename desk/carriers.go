@@ -63,10 +63,10 @@ type CarrierEdit struct {
 
 // EditCarrier checks and saves a manager's facts about a carrier.
 func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
-	p := Problems{}
+	p := apperr.Problems{}
 	name, problem := textin.Line(e.Name, maxText)
 	if problem != "" {
-		p.add("name", "%s", problem)
+		p.Add("name", "%s", problem)
 	}
 	c := storage.Carrier{Code: e.Code, Name: name, CODPackages: e.CODPackages}
 	switch e.LabelFree {
@@ -74,10 +74,10 @@ func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
 		c.LabelFree = sql.NullBool{Valid: true, Bool: e.LabelFree == "yes"}
 	case "":
 	default:
-		p.add("label_free", "Choose from the list.")
+		p.Add("label_free", "Choose from the list.")
 	}
 	if !slices.Contains(storage.CODPackageRules, e.CODPackages) {
-		p.add("cod_packages", "Choose from the list.")
+		p.Add("cod_packages", "Choose from the list.")
 	}
 	if len(p) > 0 {
 		// Shown as one message after the post: name what to fix.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"shipdesk/apperr"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 )
@@ -22,8 +23,8 @@ var ContactFields = []string{"company", "firstname", "surname", "street", "city"
 
 // ParseContactForm reads and checks the "Add a pickup address to the service"
 // form; the values are keyed by the form's field names.
-func ParseContactForm(v url.Values) (shipping.Address, map[string]string, Problems) {
-	p := Problems{}
+func ParseContactForm(v url.Values) (shipping.Address, map[string]string, apperr.Problems) {
+	p := apperr.Problems{}
 	vals := map[string]string{}
 	for _, f := range ContactFields {
 		limit := 50
@@ -36,27 +37,27 @@ func ParseContactForm(v url.Values) (shipping.Address, map[string]string, Proble
 		Street: vals["contact_street"], City: vals["contact_city"], Zip: vals["contact_zip"],
 		Country: strings.ToUpper(vals["contact_country"]), Phone: vals["contact_phone"], Email: vals["contact_email"]}
 	if strings.TrimSpace(a.Company+a.Firstname+a.Surname) == "" {
-		p.add("contact_surname", "A name or a company is required.")
+		p.Add("contact_surname", "A name or a company is required.")
 	}
 	for _, f := range []string{"street", "city", "zip"} {
 		if vals["contact_"+f] == "" {
-			p.add("contact_"+f, "Required.")
+			p.Add("contact_"+f, "Required.")
 		}
 	}
 	if a.Zip != "" && !zipShape.MatchString(a.Zip) {
-		p.add("contact_zip", "Five digits, e.g. 110 00.")
+		p.Add("contact_zip", "Five digits, e.g. 110 00.")
 	}
 	if !slices.Contains(Countries, a.Country) {
-		p.add("contact_country", "Choose a country from the list.")
+		p.Add("contact_country", "Choose a country from the list.")
 	}
 	if a.Phone == "" && a.Email == "" {
-		p.add("contact_phone", "A phone number or an e-mail is required.")
+		p.Add("contact_phone", "A phone number or an e-mail is required.")
 	}
 	if a.Phone != "" && !phoneShape.MatchString(a.Phone) {
-		p.add("contact_phone", "Type a phone number, e.g. +420 777 123 456.")
+		p.Add("contact_phone", "Type a phone number, e.g. +420 777 123 456.")
 	}
 	if a.Email != "" && !emailShape.MatchString(a.Email) {
-		p.add("contact_email", "Type an e-mail address, e.g. sklad@example.cz.")
+		p.Add("contact_email", "Type an e-mail address, e.g. sklad@example.cz.")
 	}
 	return a, vals, p
 }
@@ -80,7 +81,7 @@ func (d *Desk) AddPickupAddress(ctx context.Context, a shipping.Address) (int64,
 				d.log.Warn("import pickup addresses after a failed add", "err", ierr)
 			}
 		}
-		return 0, upstreamError("store the pickup address", err, ContactField)
+		return 0, upstream.WithField(ContactField).Map("store the pickup address", err)
 	}
 	if _, err := d.ImportContacts(ctx); err != nil {
 		return id, err

@@ -2,12 +2,8 @@ package desk
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"slices"
 	"sort"
@@ -20,6 +16,8 @@ import (
 	"shipdesk/client/cart"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/requestkey"
+	"shipdesk/serviceerr"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
@@ -50,18 +48,9 @@ func New(db *storage.DB, ship *shipping.Client, c *cart.Client, log *slog.Logger
 	return &Desk{db: db, ship: ship, cart: c, log: log, now: time.Now, OrderTimeout: 60 * time.Second, Settle: DefaultSettle}
 }
 
-// NewKey makes a request key for a fresh form.
-func NewKey() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
 // Blank is a new form with the default sender and the COD settings filled in.
 func (d *Desk) Blank(ctx context.Context) (Form, error) {
-	f := Form{Key: NewKey(), Handover: HandoverOnDemand, Packages: []Package{{}}}
+	f := Form{Key: requestkey.New(), Handover: HandoverOnDemand, Packages: []Package{{}}}
 	f.To.Country = "CZ"
 	senders, err := d.db.Senders(ctx)
 	if err != nil {
@@ -92,7 +81,7 @@ func (d *Desk) FillCOD(ctx context.Context, f *Form) error {
 }
 
 // invalid turns problems into an Invalid error the form shows field by field.
-func invalid(p Problems) error {
+func invalid(p apperr.Problems) error {
 	if len(p) == 0 {
 		return nil
 	}
@@ -105,7 +94,7 @@ func (d *Desk) sender(ctx context.Context, f Form) (storage.Sender, error) {
 	}
 	s, err := d.db.SenderByID(ctx, f.SenderID)
 	if apperr.Is(err, apperr.NotFound) {
-		return s, invalid(Problems{"sender": "This sender no longer exists: choose another."})
+		return s, invalid(apperr.Problems{"sender": "This sender no longer exists: choose another."})
 	}
 	return s, err
 }
@@ -416,12 +405,12 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	if err != nil {
 		return storage.Draft{}, err
 	}
-	p := Problems{}
+	p := apperr.Problems{}
 	if f.To.Surname == "" && f.To.Company == "" {
-		p.add("to_surname", "Type the recipient's surname or company.")
+		p.Add("to_surname", "Type the recipient's surname or company.")
 	}
 	if f.To.Country == "" {
-		p.add("to_country", "Choose the recipient's country.")
+		p.Add("to_country", "Choose the recipient's country.")
 	}
 	if err := invalid(p); err != nil {
 		return storage.Draft{}, err
@@ -467,49 +456,15 @@ const (
 	OutcomeUnknown = "The shipping service did not answer in time. Nothing was lost: the order is being checked with the service by its reference."
 )
 
+// upstream maps the service's failures for the shipping desk's forms.
+var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer,
+	NotFound: "the service does not know this shipment (yet).",
+	Refused:  "The shipping service refused our API key: a manager should check the Connection page."}
+
 // UpstreamError turns a failed call into a message for the clerk: the service's
 // field errors onto the form's fields, its refusals into one sentence, and a
 // failed link into NoAnswer.
-func UpstreamError(doing string, err error) error {
-	return upstreamError(doing, err, FormField)
-}
-
-// upstreamError is UpstreamError for a form whose fields fieldOf names.
-func upstreamError(doing string, err error, fieldOf func(path string) string) error {
-	var te *transport.Error
-	if !errors.As(err, &te) {
-		return fmt.Errorf("%s: %w", doing, err)
-	}
-	switch {
-	case transport.IsTemporary(err) || te.Kind != transport.KindStatus:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: NoAnswer}
-	case len(te.Fields) > 0:
-		fields := map[string]string{}
-		for _, fe := range te.Fields {
-			name := fieldOf(fe.Field)
-			if prev, ok := fields[name]; ok {
-				fields[name] = prev + " " + fe.Message
-			} else {
-				fields[name] = fe.Message
-			}
-		}
-		e := apperr.Fields("The service refused: see the marked fields.", fields)
-		if general, ok := fields["form"]; ok && len(fields) == 1 {
-			e.Message = fmt.Sprintf("Could not %s: %s", doing, general) // nothing to mark: say it
-		}
-		e.Err = err
-		return e
-	case te.Status == http.StatusUnauthorized:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: "The shipping service refused our API key: a manager should check the Connection page."}
-	case te.Status == http.StatusNotFound:
-		return &apperr.Error{Code: apperr.NotFound, Err: err, Message: fmt.Sprintf("Could not %s: the service does not know this shipment (yet).", doing)}
-	}
-	msg := te.Message
-	if msg == "" {
-		msg = fmt.Sprintf("status %d", te.Status)
-	}
-	return &apperr.Error{Code: apperr.Invalid, Err: err, Message: fmt.Sprintf("Could not %s: %s", doing, msg), Fields: map[string]string{"form": msg}}
-}
+func UpstreamError(doing string, err error) error { return upstream.Map(doing, err) }
 
 var (
 	shipmentPrefix = regexp.MustCompile(`^shipments\[\d+\]\.`)

@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/client/shipping"
 	"shipdesk/cod"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
@@ -92,21 +94,10 @@ type Form struct {
 	Carrier storage.Carrier
 }
 
-// Problems maps form fields to what is wrong with them.
-type Problems map[string]string
-
-func (p Problems) add(field, format string, args ...any) {
-	if _, seen := p[field]; !seen {
-		p[field] = fmt.Sprintf(format, args...)
-	}
-}
-
-var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
 // ParseForm reads the posted form. Values that cannot be read are problems;
 // the form keeps them as typed.
-func ParseForm(v url.Values) (Form, Problems) {
-	p := Problems{}
+func ParseForm(v url.Values) (Form, apperr.Problems) {
+	p := apperr.Problems{}
 	fields := textin.NewFields(v, p)
 	text := fields.Line
 	f := Form{
@@ -134,14 +125,14 @@ func ParseForm(v url.Values) (Form, Problems) {
 	f.BankAccount, f.BankCode = text("cod_bank_account", 64), text("cod_bank_code", 10)
 	f.BankVariable, f.BankCurrency = text("cod_bank_variable", 20), strings.ToUpper(text("cod_bank_currency", 3))
 	f.PickupBranch, f.DeliveryBranch = text("pickup_branch", 40), text("delivery_branch", 40)
-	if f.Key != "" && !keyShape.MatchString(f.Key) {
-		p.add("form", "This form is damaged: open New shipment again.")
+	if f.Key != "" && !requestkey.Valid(f.Key) {
+		p.Add("form", "This form is damaged: open New shipment again.")
 		f.Key = ""
 	}
 	if s := text("sender", 20); s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
-			p.add("sender", "Choose a sender from the list.")
+			p.Add("sender", "Choose a sender from the list.")
 		}
 		f.SenderID = id
 	}
@@ -150,7 +141,7 @@ func ParseForm(v url.Values) (Form, Problems) {
 	case "":
 		f.Handover = HandoverOnDemand
 	default:
-		p.add("handover", "Choose how the carrier gets the package.")
+		p.Add("handover", "Choose how the carrier gets the package.")
 		f.Handover = HandoverOnDemand
 	}
 	f.Packages = parsePackages(v, p)
@@ -158,11 +149,11 @@ func ParseForm(v url.Values) (Form, Problems) {
 	return f, p
 }
 
-func parsePackages(v url.Values, p Problems) []Package {
+func parsePackages(v url.Values, p apperr.Problems) []Package {
 	w, l, wd, h := v["pkg_weight"], v["pkg_length"], v["pkg_width"], v["pkg_height"]
 	n := max(len(w), len(l), len(wd), len(h))
 	if n > MaxPackages {
-		p.add("packages", "At most %d packages per shipment.", MaxPackages)
+		p.Add("packages", "At most %d packages per shipment.", MaxPackages)
 		n = MaxPackages
 	}
 	at := func(s []string, i int) string {
@@ -190,30 +181,30 @@ func parsePackages(v url.Values, p Problems) []Package {
 }
 
 // number reads a decimal (comma or point) within (0, limit].
-func number(p Problems, field, s string, required bool, limit float64, unit string) float64 {
+func number(p apperr.Problems, field, s string, required bool, limit float64, unit string) float64 {
 	if s == "" {
 		if required {
-			p.add(field, "Required.")
+			p.Add(field, "Required.")
 		}
 		return 0
 	}
 	x, problem := textin.Decimal(s, textin.Range{Max: limit, Unit: unit})
 	if problem != "" {
-		p.add(field, "%s", problem)
+		p.Add(field, "%s", problem)
 	}
 	return x
 }
 
-func parseOffer(v url.Values, p Problems) Offer {
+func parseOffer(v url.Values, p apperr.Problems) Offer {
 	// The offer comes back from the page: hidden fields, checked as typed text.
-	offer := Problems{}
+	offer := apperr.Problems{}
 	text := textin.NewFields(v, offer).Line
 	o := Offer{Carrier: text("offer_carrier", 20), Service: text("offer_service", maxText),
 		LabelMode: text("offer_label_mode", 20), DeliveryRequire: v.Get("offer_delivery") == "true", Price: text("offer_price", 40)}
 	if s := text("offer_service_id", 20); s != "" || len(offer) > 0 {
 		id, err := strconv.Atoi(s)
 		if err != nil || id <= 0 || len(offer) > 0 {
-			p.add("offer", "Compare offers again and choose one.")
+			p.Add("offer", "Compare offers again and choose one.")
 			return Offer{}
 		}
 		o.ServiceID = id
@@ -281,48 +272,48 @@ func codField(field string) string {
 }
 
 // checkBasics are the rules both offers and orders need.
-func (f Form) checkBasics(p Problems, fromCountry string, forRates bool) {
+func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) {
 	if f.SenderID == 0 {
-		p.add("sender", "Choose a sender.")
+		p.Add("sender", "Choose a sender.")
 	}
 	if f.To.Country == "" {
-		p.add("to_country", "Choose the recipient's country.")
+		p.Add("to_country", "Choose the recipient's country.")
 	} else if !slices.Contains(Countries, f.To.Country) {
-		p.add("to_country", "We ship only to %s.", strings.Join(Countries, " and "))
+		p.Add("to_country", "We ship only to %s.", strings.Join(Countries, " and "))
 	}
 	if len(f.Packages) == 0 {
-		p.add("packages", "Add at least one package with its weight.")
+		p.Add("packages", "Add at least one package with its weight.")
 	}
 	if f.PickupDate != "" {
 		if _, err := time.Parse("2006-01-02", f.PickupDate); err != nil {
-			p.add("pickup_date", "Use the date picker (YYYY-MM-DD).")
+			p.Add("pickup_date", "Use the date picker (YYYY-MM-DD).")
 		}
 	}
 	if f.COD {
 		// Finite and positive here; the maximum is the service's (cod.Check).
 		if _, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem != "" {
-			p.add("cod_value", "Type the amount to collect, e.g. 1250.")
+			p.Add("cod_value", "Type the amount to collect, e.g. 1250.")
 		}
 		for _, pr := range cod.Check(f.codInput(fromCountry, forRates)) {
-			p.add(codField(pr.Field), "%s.", strings.TrimSuffix(pr.Message, "."))
+			p.Add(codField(pr.Field), "%s.", strings.TrimSuffix(pr.Message, "."))
 		}
 	}
 	if f.Insure {
 		_, problem := textin.Decimal(f.InsuredValue, textin.Range{Max: maxInsuredCZK, Unit: "CZK"})
 		switch {
 		case f.InsuredValue == "":
-			p.add("insured_value", "Type the value to insure, e.g. 2500.")
+			p.Add("insured_value", "Type the value to insure, e.g. 2500.")
 		case problem == textin.NotANumber:
-			p.add("insured_value", "Type the value to insure as a number, e.g. 2500.")
+			p.Add("insured_value", "Type the value to insure as a number, e.g. 2500.")
 		case problem != "":
-			p.add("insured_value", "%s", problem)
+			p.Add("insured_value", "%s", problem)
 		}
 	}
 }
 
 // CheckForOffers returns what must be fixed before asking for offers.
-func (f Form) CheckForOffers(fromCountry string) Problems {
-	p := Problems{}
+func (f Form) CheckForOffers(fromCountry string) apperr.Problems {
+	p := apperr.Problems{}
 	f.checkBasics(p, fromCountry, true)
 	return p
 }
@@ -331,40 +322,40 @@ var phoneShape = regexp.MustCompile(`^\+?[0-9 ]{9,20}$`)
 var emailShape = regexp.MustCompile(`^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$`)
 
 // CheckForOrder returns what must be fixed before the order is sent.
-func (f Form) CheckForOrder(fromCountry string) Problems {
-	p := Problems{}
+func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
+	p := apperr.Problems{}
 	f.checkBasics(p, fromCountry, false)
 	if f.Key == "" {
-		p.add("form", "This form is damaged: open New shipment again.")
+		p.Add("form", "This form is damaged: open New shipment again.")
 	}
 	if f.Offer.ServiceID == 0 {
-		p.add("offer", "Compare offers and choose one first.")
+		p.Add("offer", "Compare offers and choose one first.")
 	}
 	if f.To.Surname == "" && f.To.Company == "" {
-		p.add("to_surname", "Type the recipient's surname or company.")
+		p.Add("to_surname", "Type the recipient's surname or company.")
 	}
 	if f.To.Phone == "" {
-		p.add("to_phone", "The carrier needs a phone number.")
+		p.Add("to_phone", "The carrier needs a phone number.")
 	} else if !phoneShape.MatchString(f.To.Phone) {
-		p.add("to_phone", "Type a phone number, e.g. +420 777 123 456.")
+		p.Add("to_phone", "Type a phone number, e.g. +420 777 123 456.")
 	}
 	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
-		p.add("to_email", "Type an e-mail address like name@example.cz.")
+		p.Add("to_email", "Type an e-mail address like name@example.cz.")
 	}
 	toPoint := f.Offer.DeliveryRequire || f.DeliveryBranch != ""
 	if !toPoint {
 		for field, v := range map[string]string{"to_street": f.To.Street, "to_city": f.To.City, "to_zip": f.To.Zip} {
 			if v == "" {
-				p.add(field, "Required for a delivery to an address.")
+				p.Add(field, "Required for a delivery to an address.")
 			}
 		}
 	}
 	if f.Offer.DeliveryRequire && f.DeliveryBranch == "" {
-		p.add("delivery_branch", "This service delivers to a point: choose one.")
+		p.Add("delivery_branch", "This service delivers to a point: choose one.")
 	}
 	if f.LabelLess {
 		for _, why := range f.LabelFreeBlockers(fromCountry) {
-			p.add("label_less", "%s", why)
+			p.Add("label_less", "%s", why)
 		}
 	}
 	return p

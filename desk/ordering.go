@@ -341,7 +341,7 @@ func (d *Desk) CancelDuplicate(ctx context.Context, id int64, trackingNumber str
 		return s, err
 	}
 	if !slices.Contains(s.Duplicates, trackingNumber) {
-		return s, invalid(Problems{"duplicate": "That order is not a duplicate of this shipment."})
+		return s, invalid(apperr.Problems{"duplicate": "That order is not a duplicate of this shipment."})
 	}
 	if err := d.ship.Storno(ctx, []string{trackingNumber}); err != nil {
 		return s, UpstreamError("cancel the duplicate order", err)

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/client/shipping"
+	"shipdesk/requestkey"
 	"shipdesk/textin"
 )
 
@@ -55,7 +57,7 @@ func NextWorkday(today time.Time) time.Time {
 
 // BlankPickup is a new form: the next working day, a morning window, one package.
 func BlankPickup(today time.Time) PickupForm {
-	return PickupForm{Key: NewKey(), Date: NextWorkday(today).Format("2006-01-02"), TimeFrom: "09:00", TimeTo: "12:00", Packages: "1"}
+	return PickupForm{Key: requestkey.New(), Date: NextWorkday(today).Format("2006-01-02"), TimeFrom: "09:00", TimeTo: "12:00", Packages: "1"}
 }
 
 // Values are the form's fields as typed, for the page.
@@ -69,13 +71,13 @@ func (f PickupForm) Values() map[string]string {
 }
 
 // cleanText reads a one-line field (textin.Line), its problem on the field.
-func cleanText(v url.Values, p Problems, name string, limit int) string {
+func cleanText(v url.Values, p apperr.Problems, name string, limit int) string {
 	return textin.NewFields(v, p).Line(name, limit)
 }
 
 // ParsePickupForm reads and checks the posted form against today's date.
-func ParsePickupForm(v url.Values, today time.Time) (PickupForm, Problems) {
-	p := Problems{}
+func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems) {
+	p := apperr.Problems{}
 	f := PickupForm{
 		Key:      strings.ToLower(cleanText(v, p, "key", 40)),
 		Date:     cleanText(v, p, "date", 10),
@@ -86,49 +88,49 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, Problems) {
 		Carrier:  cleanText(v, p, "carrier", 20),
 		Note:     cleanText(v, p, "note", maxPickupNote),
 	}
-	if f.Key != "" && !keyShape.MatchString(f.Key) {
-		p.add("form", "This form is damaged: open Pickups again.")
+	if f.Key != "" && !requestkey.Valid(f.Key) {
+		p.Add("form", "This form is damaged: open Pickups again.")
 		f.Key = ""
 	}
 	if id, err := strconv.ParseInt(v.Get("address"), 10, 64); err == nil && id > 0 {
 		f.ContactID = id
 	} else {
-		p.add("address", "Choose a pickup address from the list.")
+		p.Add("address", "Choose a pickup address from the list.")
 	}
 	f.checkDate(p, today)
 	f.checkWindow(p)
 	if n, err := strconv.Atoi(f.Packages); err != nil || n < 1 || n > maxPickupPkgs {
-		p.add("packages", "A whole number from 1 to %d.", maxPickupPkgs)
+		p.Add("packages", "A whole number from 1 to %d.", maxPickupPkgs)
 	}
 	number(p, "weight", f.Weight, true, maxPickupWeight, "kg")
 	if f.Carrier != "" && !carrierShape.MatchString(f.Carrier) {
-		p.add("carrier", "A carrier code is letters and digits, e.g. G3A; leave it empty for any carrier.")
+		p.Add("carrier", "A carrier code is letters and digits, e.g. G3A; leave it empty for any carrier.")
 	}
 	return f, p
 }
 
-func (f PickupForm) checkDate(p Problems, today time.Time) {
+func (f PickupForm) checkDate(p apperr.Problems, today time.Time) {
 	d, err := time.Parse("2006-01-02", f.Date)
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 	switch {
 	case f.Date == "":
-		p.add("date", "Required.")
+		p.Add("date", "Required.")
 	case !dayShape.MatchString(f.Date) || err != nil:
-		p.add("date", "Type a date as YYYY-MM-DD.")
+		p.Add("date", "Type a date as YYYY-MM-DD.")
 	case d.Before(day):
-		p.add("date", "The date is in the past.")
+		p.Add("date", "The date is in the past.")
 	case d.Weekday() == time.Saturday || d.Weekday() == time.Sunday:
-		p.add("date", "Couriers do not collect at weekends: choose a working day.")
+		p.Add("date", "Couriers do not collect at weekends: choose a working day.")
 	}
 }
 
-func (f PickupForm) checkWindow(p Problems) {
+func (f PickupForm) checkWindow(p apperr.Problems) {
 	okFrom, okTo := clockShape.MatchString(f.TimeFrom), clockShape.MatchString(f.TimeTo)
 	if !okFrom {
-		p.add("time_from", "Type a time as HH:MM, e.g. 09:00.")
+		p.Add("time_from", "Type a time as HH:MM, e.g. 09:00.")
 	}
 	if !okTo {
-		p.add("time_to", "Type a time as HH:MM, e.g. 12:00.")
+		p.Add("time_to", "Type a time as HH:MM, e.g. 12:00.")
 	}
 	if !okFrom || !okTo {
 		return
@@ -137,13 +139,13 @@ func (f PickupForm) checkWindow(p Problems) {
 	to, _ := time.Parse("15:04", f.TimeTo)
 	switch {
 	case f.TimeFrom < pickupEarliest || f.TimeFrom > pickupLatest:
-		p.add("time_from", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
+		p.Add("time_from", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
 	case f.TimeTo > pickupLatest || f.TimeTo < pickupEarliest:
-		p.add("time_to", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
+		p.Add("time_to", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
 	case !to.After(from):
-		p.add("time_to", "The window must end after it starts.")
+		p.Add("time_to", "The window must end after it starts.")
 	case to.Sub(from) < pickupMinWindow:
-		p.add("time_to", "The window must be at least 2 hours long.")
+		p.Add("time_to", "The window must be at least 2 hours long.")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"shipdesk/desk"
+	"shipdesk/requestkey"
 )
 
 func TestNextWorkday(t *testing.T) {
@@ -24,7 +25,7 @@ func TestNextWorkday(t *testing.T) {
 
 func TestParsePickupForm(t *testing.T) {
 	today := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	good := url.Values{"key": {desk.NewKey()}, "address": {"1"}, "date": {"2026-11-24"}, "time_from": {"09:00"}, "time_to": {"12:00"},
+	good := url.Values{"key": {requestkey.New()}, "address": {"1"}, "date": {"2026-11-24"}, "time_from": {"09:00"}, "time_to": {"12:00"},
 		"packages": {"2"}, "weight": {"3,5"}, "carrier": {"G3A"}, "note": {"gate"}}
 	if _, p := desk.ParsePickupForm(good, today); len(p) != 0 {
 		t.Fatalf("a good form: %v", p)

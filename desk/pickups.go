@@ -103,7 +103,7 @@ func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup
 		if dropErr := d.db.DropPickupIntent(ctx, p.ID); dropErr != nil {
 			return p, dropErr
 		}
-		return storage.Pickup{}, upstreamError("order the pickup", err, PickupField)
+		return storage.Pickup{}, upstream.WithField(PickupField).Map("order the pickup", err)
 	default:
 		d.log.Warn("pickup outcome unknown", "pickup", p.ID, "err", err)
 		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, OutcomeUnknown); err != nil {

@@ -10,6 +10,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/views"
 )
@@ -95,7 +96,7 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 	today := h.today(ctx)
 	f, problems := desk.ParsePickupForm(r.PostForm, today)
 	if f.Key == "" {
-		f.Key = desk.NewKey()
+		f.Key = requestkey.New()
 	}
 	if len(problems) > 0 {
 		h.renderPickups(w, r, http.StatusUnprocessableEntity, views.Form{Values: f.Values(), Errors: problems, Message: "Fix the marked fields."}, today)

@@ -14,8 +14,8 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/returns"
-	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
 	"shipdesk/views"
@@ -84,7 +84,7 @@ func commissionRow(c storage.Commission, now time.Time) views.CommissionRow {
 
 // NewCommission shows the create form.
 func (h *Handlers) NewCommission(w http.ResponseWriter, r *http.Request) {
-	h.renderNewCommission(w, r, http.StatusOK, views.Form{Values: map[string]string{"key": desk.NewKey(), "type": "warranty"}}, 0)
+	h.renderNewCommission(w, r, http.StatusOK, views.Form{Values: map[string]string{"key": requestkey.New(), "type": "warranty"}}, 0)
 }
 
 func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, status int, f views.Form, kept int64) {
@@ -387,7 +387,7 @@ func withKey(f views.Form) views.Form {
 	if f.Value("key") != "" {
 		return f
 	}
-	v := map[string]string{"key": desk.NewKey()}
+	v := map[string]string{"key": requestkey.New()}
 	for k, x := range f.Values {
 		if k != "key" {
 			v[k] = x

@@ -15,6 +15,7 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
 	"shipdesk/views"
@@ -107,7 +108,7 @@ func (h *Handlers) PostShipment(w http.ResponseWriter, r *http.Request) {
 	}
 	f, problems := desk.ParseForm(r.PostForm)
 	if f.Key == "" {
-		f.Key = desk.NewKey()
+		f.Key = requestkey.New()
 	}
 	var st shipmentState
 	action := r.PostFormValue("action")
@@ -149,7 +150,7 @@ func (h *Handlers) PostShipment(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	default:
-		problems = desk.Problems{"form": "Choose what to do: compare offers, order or send as a draft."}
+		problems = apperr.Problems{"form": "Choose what to do: compare offers, order or send as a draft."}
 	}
 	status := http.StatusOK
 	if err != nil {
@@ -161,7 +162,7 @@ func (h *Handlers) PostShipment(w http.ResponseWriter, r *http.Request) {
 		status = statusOf(code)
 		for k, v := range apperr.FieldsOf(err) {
 			if problems == nil {
-				problems = desk.Problems{}
+				problems = apperr.Problems{}
 			}
 			problems[k] = v
 		}
@@ -306,7 +307,7 @@ func money(m shipping.Money) string {
 	return strconv.FormatFloat(m.Value, 'f', 2, 64) + " " + m.Currency
 }
 
-func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, status int, f desk.Form, problems desk.Problems, st shipmentState) {
+func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, status int, f desk.Form, problems apperr.Problems, st shipmentState) {
 	ctx := r.Context()
 	senders, err := h.Ship.DB.Senders(ctx)
 	if err != nil {

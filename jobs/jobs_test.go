@@ -12,6 +12,7 @@ import (
 	"shipdesk/client/transport"
 	"shipdesk/desk"
 	"shipdesk/jobs"
+	"shipdesk/requestkey"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/storage"
 	"shipdesk/storage/pgtest"
@@ -61,7 +62,7 @@ func (e *env) order(n int) []storage.Shipment {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		s, _, _, err := e.db.BeginOrder(ctx, storage.Shipment{RequestKey: desk.NewKey(), Reference: ref, Request: []byte("{}"),
+		s, _, _, err := e.db.BeginOrder(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
 			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.now, e.now.Add(time.Minute))
 		if err != nil {
 			e.t.Fatal(err)

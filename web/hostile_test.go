@@ -16,6 +16,7 @@ import (
 	"shipdesk/app/apptest"
 	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/workbench"
 )
@@ -136,9 +137,9 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /returns/new", role: agent, path: "/returns/new", base: s.commissionForm, fields: commissionFields, multipart: true},
 		{pattern: "GET /returns/commissions/{id}", role: agent, path: commission, params: id},
 		{pattern: "POST /returns/commissions/{id}/notes", role: agent, path: commission + "/notes", params: id,
-			base: url.Values{"note_text": {"Checked."}, "key": {desk.NewKey()}}, fields: []string{"note_text", "key"}},
+			base: url.Values{"note_text": {"Checked."}, "key": {requestkey.New()}}, fields: []string{"note_text", "key"}},
 		{pattern: "POST /returns/commissions/{id}/messages", role: agent, path: commission + "/messages", params: id,
-			base: url.Values{"message_text": {"We have it."}, "confirm": {"yes"}, "key": {desk.NewKey()}}, fields: []string{"message_text", "confirm", "key"}},
+			base: url.Values{"message_text": {"We have it."}, "confirm": {"yes"}, "key": {requestkey.New()}}, fields: []string{"message_text", "confirm", "key"}},
 		{pattern: "POST /returns/commissions/{id}/move", role: agent, path: commission + "/move", params: id, fields: []string{"to"}},
 		{pattern: "POST /returns/commissions/{id}/refresh", role: agent, path: commission + "/refresh", params: id},
 		{pattern: "POST /returns/commissions/{id}/check", role: agent, path: commission + "/check", params: id},

@@ -14,8 +14,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"shipdesk/app/apptest"
-	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 )
 
@@ -53,7 +53,7 @@ func commissionForm(t *testing.T, env *apptest.Env) map[string]string {
 			break
 		}
 	}
-	return map[string]string{"key": desk.NewKey(), "type": "warranty", "customer_name": "Alena Veselá", "customer_email": "alena@example.cz",
+	return map[string]string{"key": requestkey.New(), "type": "warranty", "customer_name": "Alena Veselá", "customer_email": "alena@example.cz",
 		"customer_phone": "+420 777 111 222", "customer_street": "Lipová 3", "customer_city": "Brno", "customer_zip": "602 00",
 		"type_id": itoa(types[0].ID), "model_id": itoa(model), "serial": "SN-1", "purchase_date": "2026-10-01", "fault": "Does not switch on."}
 }

@@ -15,8 +15,8 @@ import (
 
 	"shipdesk/app/apptest"
 	"shipdesk/client/shipping"
-	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 )
 
@@ -47,7 +47,7 @@ func shipmentForm(t *testing.T, env *apptest.Env) url.Values {
 		t.Fatalf("senders: %v", err)
 	}
 	return url.Values{
-		"key": {desk.NewKey()}, "sender": {itoa(senders[0].ID)}, "handover": {"ONDEMAND"},
+		"key": {requestkey.New()}, "sender": {itoa(senders[0].ID)}, "handover": {"ONDEMAND"},
 		"to_firstname": {"Jana"}, "to_surname": {"Nováková"}, "to_street": {"Masarykova 5"}, "to_city": {"Brno"},
 		"to_zip": {"602 00"}, "to_country": {"CZ"}, "to_phone": {"+420 777 123 456"}, "to_email": {"jana@example.cz"},
 		"pkg_weight": {"2"}, "pkg_length": {"30"}, "pkg_width": {"20"}, "pkg_height": {"10"},
@@ -407,7 +407,7 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	first := place(t, b, form, "G3A")
-	second := place(t, b, with(form, "key", desk.NewKey()), "G3A")
+	second := place(t, b, with(form, "key", requestkey.New()), "G3A")
 	// Before export the label is pending: no label yet, a clear message.
 	if resp := b.Get(first + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "not ready yet") {
 		t.Errorf("label while pending: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -447,7 +447,7 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 		t.Errorf("manifest pdf: %d", resp.StatusCode)
 	}
 	// Storno needs the confirmation.
-	third := place(t, b, with(form, "key", desk.NewKey()), "G3A")
+	third := place(t, b, with(form, "key", requestkey.New()), "G3A")
 	b.PostForm(third+"/storno", url.Values{})
 	if body := b.Get(third).Body; !strings.Contains(body, "Tick the confirmation") || strings.Contains(body, "was cancelled") {
 		t.Error("storno without confirmation")
@@ -482,7 +482,7 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 	// A carrier that gives no label: FAILED, contact support, no polling.
 	env.Sandbox.Control("POST", "/sandbox/carriers/g3a/behaviour", map[string]any{"fail_labels": true})
 	env.Sandbox.Control("POST", "/sandbox/carriers/g3b/behaviour", map[string]any{"fail_labels": true})
-	failed := place(t, b, with(form, "key", desk.NewKey()), "G3A")
+	failed := place(t, b, with(form, "key", requestkey.New()), "G3A")
 	env.Sandbox.Advance(20 * time.Minute)
 	body = b.Get(failed).Body
 	if !strings.Contains(body, "contact the service") || strings.Contains(body, "every 4s") || strings.Contains(body, "print-label") {
@@ -659,7 +659,7 @@ func TestLabelRefusalsFromTheService(t *testing.T) {
 	form := shipmentForm(t, env)
 	carrier := place(t, b, form, "G2A") // CARRIER, exported: label 400
 	env.Sandbox.Advance(20 * time.Minute)
-	pending := place(t, b, with(form, "key", desk.NewKey()), "G3A") // still CREATED at the service: label 404
+	pending := place(t, b, with(form, "key", requestkey.New()), "G3A") // still CREATED at the service: label 404
 	ctx := context.Background()
 	for _, p := range []string{pending, carrier} {
 		id, _ := strconv.ParseInt(p[strings.LastIndex(p, "/")+1:], 10, 64)

@@ -13,8 +13,8 @@ import (
 	"shipdesk/app/apptest"
 	"shipdesk/client/returns"
 	"shipdesk/client/shipping"
-	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 )
 
 // The soak test: many orders and commissions through the real handlers while
@@ -97,7 +97,7 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 			defer work.Done()
 			for i := range jobs {
 				if i < shipments {
-					form := with(base, "key", desk.NewKey(), "reference", fmt.Sprintf("SOAK-%03d", i))
+					form := with(base, "key", requestkey.New(), "reference", fmt.Sprintf("SOAK-%03d", i))
 					if r := clerk.PostForm("/shipping/new", form); r.StatusCode != 303 {
 						t.Errorf("order %d: %d %s", i, r.StatusCode, problemsOf(r.Body))
 					}
@@ -107,7 +107,7 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 				for k, v := range claim {
 					form[k] = v
 				}
-				form["key"] = desk.NewKey()
+				form["key"] = requestkey.New()
 				if r := postMultipart(t, env, agent, form, "receipt.pdf", pdfBytes); r.StatusCode != 303 {
 					t.Errorf("commission %d: %d %s", i, r.StatusCode, problemsOf(r.Body))
 				}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"shipdesk/app/apptest"
-	"shipdesk/desk"
 	"shipdesk/identity"
+	"shipdesk/requestkey"
 )
 
 // placed orders n shipments through the pages and returns their page paths.
@@ -19,7 +19,7 @@ func placed(t *testing.T, env *apptest.Env, b *apptest.Browser, n int, kv ...str
 	t.Helper()
 	var out []string
 	for range n {
-		out = append(out, place(t, b, with(shipmentForm(t, env), append([]string{"key", desk.NewKey()}, kv...)...), "G3A"))
+		out = append(out, place(t, b, with(shipmentForm(t, env), append([]string{"key", requestkey.New()}, kv...)...), "G3A"))
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"shipdesk/apperr"
 	"shipdesk/client/returns"
 	"shipdesk/textin"
 )
@@ -12,7 +13,7 @@ import (
 // that cannot be read or is too long is a problem of its field, which Check
 // reports with the others, before anything is sent.
 func ParseForm(v url.Values) Form {
-	p := Problems{}
+	p := apperr.Problems{}
 	fields := textin.NewFields(v, p)
 	text := fields.Line
 	id := func(name string) int64 {

@@ -260,7 +260,7 @@ func (w *Workbench) CancelDuplicate(ctx context.Context, id int64, number string
 		return c, err
 	}
 	if !slices.Contains(c.Duplicates, number) {
-		return c, invalid(Problems{"duplicate": "That commission is not a duplicate of this one."})
+		return c, invalid(apperr.Problems{"duplicate": "That commission is not a duplicate of this one."})
 	}
 	found, err := w.atService(ctx, c)
 	if err != nil {

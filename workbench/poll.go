@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"shipdesk/client/returns"
-	"shipdesk/desk"
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 )
 
@@ -87,7 +87,7 @@ func (w *Workbench) SeedDemo(ctx context.Context) error {
 			Customer: returnsCustomer("Karel Dvořák", "karel@example.cz")},
 	}
 	for i, f := range forms {
-		f.Key = desk.NewKey()
+		f.Key = requestkey.New()
 		if _, err := w.Create(ctx, f, 0); err != nil {
 			return fmt.Errorf("demo commission %d: %w", i+1, err)
 		}

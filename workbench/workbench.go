@@ -8,11 +8,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/mail"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -20,7 +18,8 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/client/returns"
 	"shipdesk/client/transport"
-	"shipdesk/desk"
+	"shipdesk/requestkey"
+	"shipdesk/serviceerr"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
@@ -86,18 +85,13 @@ type Form struct {
 	UploadID  int64 // a proof kept from an earlier attempt of this form
 	File      *File
 
-	unread Problems // what ParseForm could not read, reported by Check
+	unread apperr.Problems // what ParseForm could not read, reported by Check
 }
 
-var keyShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// Problems maps form fields to what is wrong with them.
-type Problems map[string]string
-
 // Check returns what must be fixed before anything is sent.
-func (f Form) Check() Problems {
-	p := Problems{}
-	if !keyShape.MatchString(f.Key) {
+func (f Form) Check() apperr.Problems {
+	p := apperr.Problems{}
+	if !requestkey.Valid(f.Key) {
 		p["form"] = "This form is damaged: open New commission again."
 	}
 	if !slices.Contains(returns.Types, f.Type) {
@@ -193,7 +187,7 @@ func typeName(ctype string) string {
 	return "a PNG image"
 }
 
-func invalid(p Problems) error {
+func invalid(p apperr.Problems) error {
 	if len(p) == 0 {
 		return nil
 	}
@@ -319,7 +313,7 @@ func reference(f Form) string {
 func (w *Workbench) productName(ctx context.Context, typeID, modelID int64) (string, error) {
 	t, m, err := w.db.ProductOf(ctx, typeID, modelID)
 	if apperr.Is(err, apperr.NotFound) {
-		return "", invalid(Problems{"model_id": "Choose a model of the chosen type from the list."})
+		return "", invalid(apperr.Problems{"model_id": "Choose a model of the chosen type from the list."})
 	}
 	if err != nil {
 		return "", err
@@ -371,12 +365,12 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 	text, problem := textin.Lines(text, 5000)
 	switch {
 	case textin.IsUnreadable(problem):
-		return storage.Commission{}, invalid(Problems{field: problem})
+		return storage.Commission{}, invalid(apperr.Problems{field: problem})
 	case problem != "" || text == "":
-		return storage.Commission{}, invalid(Problems{field: "Write the text (at most 5000 characters)."})
+		return storage.Commission{}, invalid(apperr.Problems{field: "Write the text (at most 5000 characters)."})
 	}
-	if !keyShape.MatchString(key) {
-		return storage.Commission{}, invalid(Problems{field: "This form is damaged: open the commission again."})
+	if !requestkey.Valid(key) {
+		return storage.Commission{}, invalid(apperr.Problems{field: "This form is damaged: open the commission again."})
 	}
 	c, err := w.db.CommissionByID(ctx, id)
 	if err != nil {
@@ -498,23 +492,12 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 const NoAnswer = "The shipping service did not answer in time. Nothing was lost: try again, or check the commission's status."
 
 // mapError turns a failed call into a message on the form's fields.
-func mapError(doing string, err error) error {
-	e := desk.UpstreamError(doing, err)
-	var ae *apperr.Error
-	if errors.As(e, &ae) && ae.Message == desk.NoAnswer {
-		ae.Message = NoAnswer
-	}
-	if errors.As(e, &ae) && len(ae.Fields) > 0 {
-		fields := map[string]string{}
-		var te *transport.Error
-		errors.As(err, &te)
-		for _, fe := range te.Fields {
-			fields[FormField(fe.Field)] = strings.TrimSpace(fields[FormField(fe.Field)] + " " + fe.Message)
-		}
-		ae.Fields = fields
-	}
-	return e
-}
+// upstream maps the service's failures for the returns desk's forms.
+var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer,
+	NotFound: "the service does not know this commission (yet).",
+	Refused:  "The returns service refused our API key: a manager should check the Connection page."}
+
+func mapError(doing string, err error) error { return upstream.Map(doing, err) }
 
 // FormField names the form field of a returns API field path.
 func FormField(path string) string {
