@@ -19,14 +19,16 @@ type Range struct {
 }
 
 // Decimal reads a decimal number as people type it: a decimal comma or point,
-// no exponent, no NaN or infinity, within r. It returns the problem, "" when
-// none; an empty s is a problem for the caller to word (required or not).
+// thousands grouped by spaces ("1 299,50", also with no-break spaces) or, when
+// both marks appear, by the other mark ("1.299,50", "1,299.50"); no exponent,
+// no NaN or infinity; within r. It returns the problem, "" when none; an empty
+// s is a problem for the caller to word (required or not).
 func Decimal(s string, r Range) (float64, string) {
-	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 32 || strings.ContainsAny(s, "eEnNiIxX_") || strings.Count(s, ",")+strings.Count(s, ".") > 1 {
+	plain, ok := plainDecimal(s)
+	if !ok {
 		return 0, NotANumber
 	}
-	x, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
+	x, err := strconv.ParseFloat(plain, 64)
 	switch {
 	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
 		return 0, NotANumber
@@ -39,6 +41,79 @@ func Decimal(s string, r Range) (float64, string) {
 		return 0, strings.TrimSpace("At most "+format(r.Max)+" "+r.Unit) + "."
 	}
 	return x, ""
+}
+
+// plainDecimal rewrites a typed number as Go reads it ("-1299.5"), or says it
+// is none. Groups of thousands must have three digits, so "1 29" or "1.2.3"
+// are refused rather than guessed.
+func plainDecimal(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 40 {
+		return "", false
+	}
+	sign := ""
+	if s[0] == '-' || s[0] == '+' {
+		sign, s = strings.TrimPrefix(s[:1], "+"), s[1:]
+	}
+	// Spaces people put between thousands: ordinary, no-break, narrow no-break.
+	s = strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(s)
+	if strings.Trim(s, "0123456789 ,.") != "" {
+		return "", false
+	}
+	commas, points := strings.Count(s, ","), strings.Count(s, ".")
+	var decimal, group byte
+	switch {
+	case commas > 0 && points > 0: // the last mark is the decimal one, the other groups
+		decimal, group = s[strings.LastIndexAny(s, ",.")], ','
+		if decimal == ',' {
+			group = '.'
+		}
+	case commas == 1:
+		decimal = ','
+	case points == 1:
+		decimal = '.'
+	case commas > 1:
+		group = ','
+	case points > 1:
+		group = '.'
+	}
+	intPart, frac := s, ""
+	if decimal != 0 {
+		if strings.Count(s, string(decimal)) != 1 {
+			return "", false
+		}
+		i := strings.IndexByte(s, decimal)
+		intPart, frac = s[:i], s[i+1:]
+		if !allDigits(frac) {
+			return "", false
+		}
+	}
+	if group != 0 && strings.Contains(intPart, " ") {
+		return "", false // one way of grouping at a time
+	}
+	if group == 0 {
+		group = ' '
+	}
+	groups := strings.Split(intPart, string(group))
+	for i, g := range groups {
+		if !allDigits(g) || len(groups) > 1 && (i == 0 && len(g) > 3 || i > 0 && len(g) != 3) {
+			return "", false
+		}
+	}
+	out := sign + strings.Join(groups, "")
+	if frac != "" {
+		out += "." + frac
+	}
+	return out, true
+}
+
+func allDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // format writes a bound as people read it: 10000000, not 1e+07.
