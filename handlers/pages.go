@@ -21,7 +21,7 @@ func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 		role := identity.From(ctx).Role
 		add := func(area identity.Area, n int, key, href string) {
 			if n > 0 && role.May(area) {
-				alerts = append(alerts, views.Alert{Text: i18n.T(ctx, key, n), Href: href})
+				alerts = append(alerts, views.Alert{Text: i18n.N(ctx, key, n), Href: href})
 			}
 		}
 		add(identity.Shipping, a.ToPrint, "home.attention.to_print", "/shipping/print")

@@ -1,25 +1,143 @@
 // Package i18n is the one message catalog of the dashboard: every text a person
-// reads comes from here by key, so a translation (Czech is next) is a new catalog
-// file, not an edit of every template.
+// reads comes from here by key, in Czech or English. The catalogs are JSON
+// files under messages/ that a translator edits without touching Go code; they
+// are checked when the program starts (every key in every language, plural
+// forms by each language's rules, the same format verbs). Plural rules and
+// number formats come from golang.org/x/text (CLDR data).
 package i18n
 
 import (
 	"context"
+	"embed"
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
 )
 
-// Lang is a language tag with a catalog.
+// Lang is a language with a catalog.
 type Lang string
 
 const (
+	Czech   Lang = "cs"
 	English Lang = "en"
 )
 
-// catalogs holds each language's messages; English is complete and the fallback.
-var catalogs = map[Lang]map[string]string{
-	English: en,
+// Langs are the languages with a catalog; Czech first, the shop's own.
+var Langs = []Lang{Czech, English}
+
+// Tag is the language's BCP 47 tag.
+func (l Lang) Tag() language.Tag {
+	if l == English {
+		return language.English
+	}
+	return language.Czech
+}
+
+// Parse reads a language code ("cs", "en-GB"); ok is false for other languages.
+func Parse(s string) (Lang, bool) {
+	base := Lang(strings.ToLower(strings.SplitN(strings.TrimSpace(s), "-", 2)[0]))
+	return base, slices.Contains(Langs, base)
+}
+
+// message is one entry: a text, or plural forms by CLDR category.
+type message struct {
+	text  string
+	forms map[string]string // one, few, many, other
+}
+
+func (m *message) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &m.text); err == nil {
+		return nil
+	}
+	return json.Unmarshal(b, &m.forms)
+}
+
+//go:embed messages/*.json
+var files embed.FS
+
+// catalogs are read from the embedded files once; Check says what is wrong.
+var catalogs, loadErr = load()
+
+func load() (map[Lang]map[string]message, error) {
+	out := map[Lang]map[string]message{}
+	for _, l := range Langs {
+		b, err := files.ReadFile("messages/" + string(l) + ".json")
+		if err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", l, err)
+		}
+		m := map[string]message{}
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", l, err)
+		}
+		out[l] = m
+	}
+	return out, nil
+}
+
+// pluralForms are the CLDR categories each language needs for whole numbers
+// and decimals: Czech one (1), few (2–4), many (decimals), other (0, 5+).
+var pluralForms = map[Lang][]string{Czech: {"one", "few", "many", "other"}, English: {"one", "other"}}
+
+var verb = regexp.MustCompile(`%[-+# 0]*[0-9*]*(?:\.[0-9*]+)?[a-zA-Z%]`)
+
+// Check verifies the catalogs: every key in every language, plural entries
+// with every form the language needs, the same format verbs everywhere.
+// The program refuses to start when it fails.
+func Check() error {
+	if loadErr != nil {
+		return loadErr
+	}
+	var problems []string
+	for _, key := range Keys() {
+		var want []string
+		for _, l := range Langs {
+			m, ok := catalogs[l][key]
+			if !ok {
+				problems = append(problems, fmt.Sprintf("%s: no %s text", key, l))
+				continue
+			}
+			texts := []string{m.text}
+			if m.forms != nil {
+				texts = nil
+				for _, f := range pluralForms[l] {
+					t, ok := m.forms[f]
+					if !ok {
+						problems = append(problems, fmt.Sprintf("%s: %s lacks the plural form %q", key, l, f))
+					}
+					texts = append(texts, t)
+				}
+			}
+			for _, t := range texts {
+				got := verb.FindAllString(t, -1)
+				if want == nil {
+					want = got
+				} else if t != "" && !slices.Equal(got, want) {
+					problems = append(problems, fmt.Sprintf("%s: %s uses %v, expected %v", key, l, got, want))
+				}
+				if strings.TrimSpace(t) == "" {
+					problems = append(problems, fmt.Sprintf("%s: %s text is empty", key, l))
+				}
+			}
+		}
+	}
+	for _, l := range Langs {
+		for key := range catalogs[l] {
+			if _, ok := catalogs[English][key]; !ok {
+				problems = append(problems, fmt.Sprintf("%s: only in %s", key, l))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return fmt.Errorf("message catalogs: %s", strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 type ctxKey struct{}
@@ -29,55 +147,98 @@ func WithLang(ctx context.Context, l Lang) context.Context {
 	return context.WithValue(ctx, ctxKey{}, l)
 }
 
-// LangOf returns the request's language, English by default.
+// LangOf returns the request's language, Czech by default.
 func LangOf(ctx context.Context) Lang {
 	if l, ok := ctx.Value(ctxKey{}).(Lang); ok {
 		return l
 	}
-	return English
+	return Czech
+}
+
+func lookup(ctx context.Context, key string) (message, bool) {
+	m, ok := catalogs[LangOf(ctx)][key]
+	if !ok {
+		m, ok = catalogs[English][key]
+	}
+	return m, ok
 }
 
 // T returns the message for key in the request's language, formatted with args
 // (fmt verbs). A missing key shows itself in brackets so it is noticed, never
 // an empty string; a test keeps every key in use present in the catalog.
 func T(ctx context.Context, key string, args ...any) string {
-	msg, ok := catalogs[LangOf(ctx)][key]
-	if !ok {
-		msg, ok = en[key]
-	}
+	m, ok := lookup(ctx, key)
 	if !ok {
 		return "[" + key + "]"
 	}
-	if len(args) > 0 {
-		return fmt.Sprintf(msg, args...)
+	text := m.text
+	if m.forms != nil {
+		text = m.forms["other"]
 	}
-	return msg
+	if len(args) > 0 {
+		return fmt.Sprintf(text, args...)
+	}
+	return text
 }
 
-// Has reports whether the English catalog has key.
+// N returns the plural form of key for the count n, formatted with n and then
+// args: "%d labels" is "1 label", "2 štítky", "5 štítků".
+func N(ctx context.Context, key string, n int, args ...any) string {
+	m, ok := lookup(ctx, key)
+	if !ok {
+		return "[" + key + "]"
+	}
+	text := m.text
+	if m.forms != nil {
+		text = m.forms[pluralForm(LangOf(ctx), n)]
+	}
+	return fmt.Sprintf(text, append([]any{n}, args...)...)
+}
+
+// pluralForm is the CLDR category of a whole number in a language.
+func pluralForm(l Lang, n int) string {
+	if n < 0 {
+		n = -n
+	}
+	switch plural.Cardinal.MatchPlural(l.Tag(), n, 0, 0, 0, 0) {
+	case plural.One:
+		return "one"
+	case plural.Few:
+		return "few"
+	case plural.Many:
+		return "many"
+	}
+	return "other"
+}
+
+// Has reports whether the catalog has key.
 func Has(key string) bool {
-	_, ok := en[key]
+	_, ok := catalogs[English][key]
 	return ok
 }
 
-// Keys lists the English keys, sorted.
+// Keys lists the keys of the catalog, sorted.
 func Keys() []string {
-	ks := make([]string, 0, len(en))
-	for k := range en {
+	ks := make([]string, 0, len(catalogs[English]))
+	for k := range catalogs[English] {
 		ks = append(ks, k)
 	}
 	sort.Strings(ks)
 	return ks
 }
 
-// Negotiate picks the best catalog for an Accept-Language header.
-func Negotiate(acceptLanguage string) Lang {
-	for _, part := range strings.Split(acceptLanguage, ",") {
-		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
-		base := strings.SplitN(tag, "-", 2)[0]
-		if _, ok := catalogs[Lang(base)]; ok {
-			return Lang(base)
-		}
+var matcher = language.NewMatcher([]language.Tag{language.Czech, language.English})
+
+// Negotiate picks the best catalog for an Accept-Language header; fallback
+// when the header names none of ours.
+func Negotiate(acceptLanguage string, fallback Lang) Lang {
+	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
+	if err != nil || len(tags) == 0 {
+		return fallback
 	}
-	return English
+	_, index, confidence := matcher.Match(tags...)
+	if confidence == language.No {
+		return fallback
+	}
+	return Langs[index]
 }

@@ -143,7 +143,7 @@ func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
 
 func negotiateLanguage(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		lang := i18n.Negotiate(r.Header.Get("Accept-Language"))
+		lang := i18n.Negotiate(r.Header.Get("Accept-Language"), i18n.English)
 		next.ServeHTTP(w, r.WithContext(i18n.WithLang(r.Context(), lang)))
 	})
 }

@@ -207,7 +207,7 @@ func TestHomeSaysWhatNeedsAttention(t *testing.T) {
 	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if body := b.Get("/").Body; !strings.Contains(body, "Labels ready to print: 2") || !strings.Contains(body, `href="/shipping/print"`) {
+	if body := b.Get("/").Body; !strings.Contains(body, "2 labels ready to print") || !strings.Contains(body, `href="/shipping/print"`) {
 		t.Errorf("clerk's home: %s", problemsOf(body))
 	}
 	// Agents see no shipping counts; a quiet day shows no box at all.
