@@ -25,7 +25,7 @@ func Render(pages []Page) ([]byte, error) {
 	if len(pages) == 0 {
 		return nil, errors.New("render labels: no pages")
 	}
-	pdf := fpdf.New("P", "mm", "A6", "")
+	pdf := newPDF("A6")
 	pdf.SetMargins(margin, margin, margin)
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetCreator("shipdesk sandbox", true)
@@ -62,11 +62,11 @@ func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
 	}
 	pdf.AddPage()
 	w := a6W - 2*margin
-	pdf.SetFont("Helvetica", "B", 14)
+	pdf.SetFont(fontSans, "B", 14)
 	pdf.CellFormat(w*0.7, 8, text(l.Carrier), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 18)
+	pdf.SetFont(fontSans, "B", 18)
 	pdf.CellFormat(w*0.3, 8, l.CarrierGroup, "1", 1, "C", false, 0, "")
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	pdf.CellFormat(w, 4, text(l.Service), "", 1, "L", false, 0, "")
 	pdf.Ln(1)
 
@@ -79,7 +79,7 @@ func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
 	pdf.SetLineWidth(0.2)
 	pdf.Ln(2)
 
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	if l.DeliveryBranch != "" {
 		pdf.CellFormat(w, 4, text("Delivery point: "+l.DeliveryBranch), "", 1, "L", false, 0, "")
 	}
@@ -93,32 +93,32 @@ func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
 		pdf.CellFormat(w, 4, fmt.Sprintf("Insured value: %.2f %s", l.Insured.Value, l.Insured.Currency), "", 1, "L", false, 0, "")
 	}
 	if l.COD != nil {
-		pdf.SetFont("Helvetica", "B", 13)
+		pdf.SetFont(fontSans, "B", 13)
 		pdf.SetFillColor(0, 0, 0)
 		pdf.SetTextColor(255, 255, 255)
 		pdf.CellFormat(w, 8, fmt.Sprintf("COD %.2f %s", l.COD.Value, l.COD.Currency), "", 1, "C", true, 0, "")
 		pdf.SetTextColor(0, 0, 0)
 	}
 	pkg := l.Packages[k]
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	pdf.CellFormat(w, 4, fmt.Sprintf("Package %d of %d, %.2f kg, %s", k+1, len(l.Packages), pkg.Weight, l.Created.Format("2006-01-02")), "", 1, "L", false, 0, "")
 
 	if err := drawCode128(pdf, pkg.Number, margin, a6H-margin-30, w, 22); err != nil {
 		return err
 	}
 	pdf.SetXY(margin, a6H-margin-7)
-	pdf.SetFont("Courier", "B", 11)
+	pdf.SetFont(fontMono, "B", 11)
 	pdf.CellFormat(w, 6, pkg.Number, "", 1, "C", false, 0, "")
 	return pdf.Error()
 }
 
 func block(pdf *fpdf.Fpdf, title string, a Address, size float64) {
 	w := a6W - 2*margin
-	pdf.SetFont("Helvetica", "", 7)
+	pdf.SetFont(fontSans, "", 7)
 	pdf.CellFormat(w, 3.5, title, "", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", size)
+	pdf.SetFont(fontSans, "B", size)
 	pdf.MultiCell(w, size*0.45, text(a.Name), "", "L", false)
-	pdf.SetFont("Helvetica", "", size*0.85)
+	pdf.SetFont(fontSans, "", size*0.85)
 	for _, line := range []string{a.Street, strings.TrimSpace(a.Zip + " " + a.City), a.Country, a.Phone} {
 		if strings.TrimSpace(line) != "" {
 			pdf.CellFormat(w, size*0.42, text(line), "", 1, "L", false, 0, "")
@@ -129,24 +129,24 @@ func block(pdf *fpdf.Fpdf, title string, a Address, size float64) {
 func codePage(pdf *fpdf.Fpdf, c *CodeSheet) error {
 	pdf.AddPage()
 	w := a6W - 2*margin
-	pdf.SetFont("Helvetica", "B", 12)
+	pdf.SetFont(fontSans, "B", 12)
 	pdf.CellFormat(w, 7, text(c.Carrier)+": label-free shipment", "", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	pdf.MultiCell(w, 4, "For information only: no label is needed. Write the recipient's name and the code below on the package and hand it over at the pickup point.", "", "L", false)
 	pdf.Ln(2)
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	pdf.CellFormat(w, 4, "Code", "", 1, "C", false, 0, "")
-	pdf.SetFont("Courier", "B", 30)
+	pdf.SetFont(fontMono, "B", 30)
 	pdf.CellFormat(w, 14, c.Password, "1", 1, "C", false, 0, "")
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	pdf.CellFormat(w, 5, "Recipient", "", 1, "C", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 14)
+	pdf.SetFont(fontSans, "B", 14)
 	pdf.CellFormat(w, 7, text(c.RecipientName), "", 1, "C", false, 0, "")
 	if err := drawQR(pdf, c.PackageNumber+" "+c.Password, (a6W-40)/2, pdf.GetY()+3, 40); err != nil {
 		return err
 	}
 	pdf.SetXY(margin, a6H-margin-14)
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	if c.PickupBranch != "" {
 		pdf.CellFormat(w, 4, text("Pickup point: "+c.PickupBranch), "", 1, "L", false, 0, "")
 	}
@@ -190,7 +190,7 @@ func RenderManifest(m Manifest) ([]byte, error) {
 	if len(m.Shipments) == 0 {
 		return nil, errors.New("render manifest: no shipments")
 	}
-	pdf := fpdf.New("P", "mm", "A4", "")
+	pdf := newPDF("A4")
 	pdf.SetMargins(12, 12, 12)
 	pdf.SetAutoPageBreak(true, 20)
 	cols := []struct {
@@ -199,7 +199,7 @@ func RenderManifest(m Manifest) ([]byte, error) {
 		align string
 	}{{"#", 8, "R"}, {"Tracking number", 34, "L"}, {"Carrier", 28, "L"}, {"Recipient", 52, "L"}, {"Pkgs", 10, "R"}, {"kg", 14, "R"}, {"COD", 20, "R"}, {"Reference", 20, "L"}}
 	header := func() {
-		pdf.SetFont("Helvetica", "B", 8)
+		pdf.SetFont(fontSans, "B", 8)
 		pdf.SetFillColor(230, 230, 230)
 		for _, c := range cols {
 			pdf.CellFormat(c.w, 6, c.title, "1", 0, c.align, true, 0, "")
@@ -207,9 +207,9 @@ func RenderManifest(m Manifest) ([]byte, error) {
 		pdf.Ln(-1)
 	}
 	pdf.SetHeaderFunc(func() {
-		pdf.SetFont("Helvetica", "B", 14)
+		pdf.SetFont(fontSans, "B", 14)
 		pdf.CellFormat(0, 8, "Hand-over protocol", "", 1, "L", false, 0, "")
-		pdf.SetFont("Helvetica", "", 9)
+		pdf.SetFont(fontSans, "", 9)
 		pdf.CellFormat(0, 5, text(fmt.Sprintf("%s, %s, %s %s", m.Account, m.Sender.Street, m.Sender.Zip, m.Sender.City)), "", 1, "L", false, 0, "")
 		pdf.CellFormat(0, 5, "Date: "+m.Date.Format("2006-01-02 15:04"), "", 1, "L", false, 0, "")
 		pdf.Ln(2)
@@ -217,11 +217,11 @@ func RenderManifest(m Manifest) ([]byte, error) {
 	})
 	pdf.SetFooterFunc(func() {
 		pdf.SetY(-15)
-		pdf.SetFont("Helvetica", "", 8)
+		pdf.SetFont(fontSans, "", 8)
 		pdf.CellFormat(0, 5, fmt.Sprintf("Page %d", pdf.PageNo()), "", 0, "C", false, 0, "")
 	})
 	pdf.AddPage()
-	pdf.SetFont("Helvetica", "", 8)
+	pdf.SetFont(fontSans, "", 8)
 	var pkgs int
 	var kg float64
 	for i, s := range m.Shipments {
@@ -241,40 +241,25 @@ func RenderManifest(m Manifest) ([]byte, error) {
 		pkgs += s.Packages
 		kg += s.Weight
 	}
-	pdf.SetFont("Helvetica", "B", 9)
+	pdf.SetFont(fontSans, "B", 9)
 	pdf.Ln(2)
 	pdf.CellFormat(0, 6, fmt.Sprintf("Total: %d shipments, %d packages, %.2f kg", len(m.Shipments), pkgs, kg), "", 1, "L", false, 0, "")
 	pdf.Ln(14)
-	pdf.SetFont("Helvetica", "", 9)
+	pdf.SetFont(fontSans, "", 9)
 	pdf.CellFormat(90, 6, "Handed over by (sender)", "T", 0, "L", false, 0, "")
 	pdf.CellFormat(10, 6, "", "", 0, "L", false, 0, "")
 	pdf.CellFormat(80, 6, "Taken over by (courier)", "T", 1, "L", false, 0, "")
 	return output(pdf)
 }
 
-// text prepares a string for the PDF core fonts, which cover only Windows-1252:
-// Czech and Slovak letters are written without their diacritics (as carriers'
-// own labels commonly do) and anything else unprintable becomes "?".
+// text prepares a string for the embedded fonts, which have every Czech and
+// Slovak letter (and the rest of Latin, Greek and Cyrillic): only control
+// characters, which would print as boxes, become spaces.
 func text(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r < 128:
-			b.WriteRune(r)
-		default:
-			if i := strings.IndexRune(accented, r); i >= 0 {
-				b.WriteRune([]rune(plain)[len([]rune(accented[:i]))])
-			} else if r == '–' || r == '—' {
-				b.WriteByte('-')
-			} else {
-				b.WriteByte('?')
-			}
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return ' '
 		}
-	}
-	return b.String()
+		return r
+	}, s)
 }
-
-const (
-	accented = "áäčďéěíĺľňóôöŕřšťúůüýžÁÄČĎÉĚÍĹĽŇÓÔÖŔŘŠŤÚŮÜÝŽ"
-	plain    = "aacdeeillnooorrstuuuyzAACDEEILLNOOORRSTUUUYZ"
-)

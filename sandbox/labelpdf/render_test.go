@@ -2,9 +2,12 @@ package labelpdf
 
 import (
 	"bytes"
+	"compress/zlib"
+	"io"
 	"regexp"
 	"testing"
 	"time"
+	"unicode/utf16"
 )
 
 var pageObj = regexp.MustCompile(`/Type /Page\b`)
@@ -65,8 +68,58 @@ func TestManifestPaginates(t *testing.T) {
 	}
 }
 
-func TestTextKeepsCzechReadable(t *testing.T) {
-	if got := text("Řehoř Šťastný, Plzeň – Ůvoz ☃"); got != "Rehor Stastny, Plzen - Uvoz ?" {
-		t.Errorf("text = %q", got)
+// Czech and Slovak names print as written: the PDF embeds a font and maps its
+// glyphs to every letter of "Nováková, Žďár nad Sázavou".
+func TestLabelsPrintCzechLetters(t *testing.T) {
+	l := &Label{TrackingNumber: "G1100000001", Carrier: "G1 Parcel", Service: "Home",
+		From:     Address{Name: "Sklad Hořice", City: "Hořice", Country: "CZ"},
+		To:       Address{Name: "Nováková", Street: "Dlouhá 5", City: "Žďár nad Sázavou", Zip: "591 01", Country: "CZ"},
+		Packages: []Package{{Number: "G110000000101", Weight: 1}}, Created: time.Now()}
+	pdf, err := Render([]Page{{Label: l}})
+	if err != nil {
+		t.Fatal(err)
 	}
+	streams := inflated(t, pdf)
+	if !bytes.Contains(pdf, []byte("/FontFile2")) || !bytes.Contains(pdf, []byte("/Identity-H")) {
+		t.Error("no Unicode font is embedded")
+	}
+	// With an Identity encoding the page draws each letter by its code point.
+	for _, s := range []string{"Nováková", "Žďár nad Sázavou", "Hořice"} {
+		if !bytes.Contains(streams, utf16be(s)) {
+			t.Errorf("%q is not drawn as written", s)
+		}
+	}
+	if got := text("Žďár\x00\tnad"); got != "Žďár  nad" {
+		t.Errorf("text keeps the letters and blanks control characters: %q", got)
+	}
+}
+
+// inflated is every compressed stream of a PDF, decompressed.
+func inflated(t *testing.T, pdf []byte) []byte {
+	t.Helper()
+	var out []byte
+	for rest := pdf; ; {
+		i := bytes.Index(rest, []byte("stream"))
+		if i < 0 {
+			return out
+		}
+		rest = bytes.TrimLeft(rest[i+len("stream"):], "\r\n")
+		j := bytes.Index(rest, []byte("endstream"))
+		if j < 0 {
+			return out
+		}
+		if r, err := zlib.NewReader(bytes.NewReader(rest[:j])); err == nil {
+			b, _ := io.ReadAll(r)
+			out = append(out, b...)
+		}
+		rest = rest[j:]
+	}
+}
+
+func utf16be(s string) []byte {
+	var out []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		out = append(out, byte(u>>8), byte(u))
+	}
+	return out
 }
