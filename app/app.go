@@ -14,6 +14,7 @@ import (
 
 	"shipdesk/desk"
 	"shipdesk/handlers"
+	"shipdesk/i18n"
 	"shipdesk/jobs"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
@@ -45,6 +46,9 @@ type Options struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the order (0: desk.DefaultSettle).
 	Settle time.Duration
+	// Lang is the installation's language; Zone the shop's time zone.
+	Lang i18n.Lang
+	Zone *time.Location
 }
 
 // NewDesks builds the shipping desk and the returns workbench on the service's
@@ -128,7 +132,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}
-	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken})
+	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
+		Lang: o.Lang, Zone: o.Zone})
 	if err != nil {
 		return nil, err
 	}

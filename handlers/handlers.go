@@ -30,6 +30,7 @@ type StaffService interface {
 	AddUser(ctx context.Context, by staff.Actor, username string, role identity.Role, password string) (storage.User, error)
 	SetPassword(ctx context.Context, by staff.Actor, userID int64, password string) error
 	SetDisabled(ctx context.Context, by staff.Actor, userID int64, disabled bool) error
+	SetLanguage(ctx context.Context, st *identity.Staff, lang string) error
 }
 
 // AuditLog reads the audit log and users for the manager pages.
@@ -70,13 +71,20 @@ type Handlers struct {
 
 // page builds the layout model for a request; it takes the pending flashes.
 func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, area identity.Area) views.Page {
+	st := identity.From(r.Context())
+	// Forms post Path back as where to return. Before sign-in the query (a
+	// ?next= that may be hostile) is not carried.
+	path := httpx.LocalPath(r.URL.RequestURI())
+	if st == nil {
+		path = httpx.LocalPath(r.URL.Path)
+	}
 	return views.Page{
 		Title:   title,
-		Staff:   identity.From(r.Context()),
+		Staff:   st,
 		Area:    area,
 		Flashes: h.Sessions.TakeFlashes(w, r),
 		Sandbox: h.Sandbox,
-		Path:    r.URL.RequestURI(),
+		Path:    path,
 	}
 }
 

@@ -74,6 +74,7 @@ type Staff struct {
 	ID       int64
 	Username string
 	Role     Role
+	Lang     string // the language saved with the account; "" for the installation's default
 }
 
 type ctxKey struct{}

@@ -197,7 +197,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*identity.Sta
 			return nil, err
 		}
 	}
-	return &identity.Staff{ID: live.UserID, Username: live.Username, Role: live.Role}, nil
+	return &identity.Staff{ID: live.UserID, Username: live.Username, Role: live.Role, Lang: live.Lang}, nil
 }
 
 // SignOut ends the session of token.
@@ -228,4 +228,12 @@ func newToken() (string, []byte, error) {
 func hashToken(t string) []byte {
 	h := sha256.Sum256([]byte(t))
 	return h[:]
+}
+
+// SetLanguage saves the language a staff member reads the dashboard in.
+func (s *Service) SetLanguage(ctx context.Context, st *identity.Staff, lang string) error {
+	if st == nil {
+		return apperr.New(apperr.Unauthorized, "Sign in first.")
+	}
+	return s.db.SetLanguage(ctx, st.ID, lang)
 }

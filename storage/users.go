@@ -19,6 +19,11 @@ type User struct {
 	UpdatedAt    time.Time     `db:"updated_at"`
 }
 
+// SetLanguage saves a staff member's language ("" for the installation's default).
+func (db *DB) SetLanguage(ctx context.Context, id int64, lang string) error {
+	return db.execOne(ctx, "set language of", id, `UPDATE users SET lang = NULLIF($2, ''), updated_at = now() WHERE id = $1`, id, lang)
+}
+
 // Disabled reports whether the account may not sign in.
 func (u User) Disabled() bool { return u.DisabledAt != nil }
 

@@ -28,6 +28,20 @@ type Flash struct {
 	Text string
 }
 
+// langOf is the page's language, for <html lang>.
+func langOf(ctx context.Context) string { return string(i18n.LangOf(ctx)) }
+
+// otherLangs are the languages the page may switch to.
+func otherLangs(ctx context.Context) []i18n.Lang {
+	var out []i18n.Lang
+	for _, l := range i18n.Langs {
+		if l != i18n.LangOf(ctx) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // T is the catalog lookup, short for templates.
 func T(ctx context.Context, key string, args ...any) string { return i18n.T(ctx, key, args...) }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/handlers"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -141,10 +142,20 @@ func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
 	})
 }
 
-func negotiateLanguage(next http.Handler) http.Handler {
+// localize puts the request's language and the shop's time zone into its
+// context: the language chosen in this browser (a cookie), else the browser's
+// Accept-Language, else the installation's default. A signed-in staff
+// member's saved language wins later (authenticate).
+func localize(fallback i18n.Lang, zone *time.Location, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		lang := i18n.Negotiate(r.Header.Get("Accept-Language"), i18n.English)
-		next.ServeHTTP(w, r.WithContext(i18n.WithLang(r.Context(), lang)))
+		lang := i18n.Negotiate(r.Header.Get("Accept-Language"), fallback)
+		if c, err := r.Cookie(handlers.LangCookie); err == nil {
+			if l, ok := i18n.Parse(c.Value); ok {
+				lang = l
+			}
+		}
+		ctx := i18n.WithZone(i18n.WithLang(r.Context(), lang), zone)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -161,7 +172,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		switch {
 		case err == nil:
 			whoOf(r.Context()).name = st.Username
-			r = r.WithContext(identity.With(r.Context(), st))
+			ctx := identity.With(r.Context(), st)
+			if l, ok := i18n.Parse(st.Lang); ok {
+				ctx = i18n.WithLang(ctx, l)
+			}
+			r = r.WithContext(ctx)
 		case apperr.Is(err, apperr.Unauthorized):
 			r = r.WithContext(withSessionEnded(r.Context()))
 		default:

@@ -54,6 +54,7 @@ func (s *Server) routes() *http.ServeMux {
 	// Anyone: sign-in. (Probes and static files: sessionless, below.)
 	mux.HandleFunc("GET /login", h.LoginForm)
 	mux.HandleFunc("POST /login", h.Login)
+	mux.HandleFunc("POST /language", h.SetLanguage)
 
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))

@@ -4,9 +4,11 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"shipdesk/handlers"
 	"shipdesk/i18n"
@@ -28,6 +30,10 @@ type Deps struct {
 	// MetricsToken lets a scraper read /metrics with "Authorization: Bearer
 	// TOKEN"; without it only signed-in managers may.
 	MetricsToken string
+	// Lang is the installation's language, for staff who chose none and browsers
+	// that ask for none of ours; Zone is where times are shown.
+	Lang i18n.Lang
+	Zone *time.Location
 }
 
 // Server is the dashboard's HTTP handler.
@@ -58,7 +64,7 @@ func New(d Deps) (*Server, error) {
 	var h http.Handler = s.routes()
 	h = s.authenticate(h)
 	h = cop.Handler(h)
-	h = negotiateLanguage(h)
+	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), h)
 	h = s.sessionless(h)
 	h = securityHeaders(d.TrustProxy, h)
 	h = recoverPanics(d.Log, s.h.Fail, h)

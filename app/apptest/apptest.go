@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/staff"
@@ -91,6 +92,8 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		RefreshAfter:  -1, // the sandbox clock moves in jumps: ask on every poll
 		KnownCarriers: app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
 		Settle:        o.Settle,
+		Lang:          i18n.English, // the tests read the English texts unless they choose
+
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)

@@ -33,6 +33,8 @@ type Config struct {
 	SeedDemo    bool
 	// MetricsToken lets a scraper read /metrics.
 	MetricsToken string
+	Lang         string // SHIPDESK_LANG
+	Zone         string // SHIPDESK_TZ
 }
 
 // env returns the environment variable or a default.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shipdesk/app"
+	"shipdesk/i18n"
 	"shipdesk/staff"
 	"shipdesk/storage"
 )
@@ -22,6 +23,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fs.StringVar(&c.Addr, "addr", env("SHIPDESK_ADDR", "127.0.0.1:8080"), "listen `address` (env SHIPDESK_ADDR)")
 	fs.StringVar(&c.SessionKey, "session-key", env("SESSION_KEY", ""), "secret of at least 32 characters for session cookies; generated into the var directory when empty (env SESSION_KEY)")
 	fs.StringVar(&c.VarDir, "var-dir", env("SHIPDESK_VAR_DIR", "var"), "directory for generated local files (env SHIPDESK_VAR_DIR)")
+	fs.StringVar(&c.Lang, "lang", env("SHIPDESK_LANG", "en"), "the installation's `language` (cs or en) for staff who chose none (env SHIPDESK_LANG)")
+	fs.StringVar(&c.Zone, "tz", env("SHIPDESK_TZ", "Europe/Prague"), "the shop's time `zone`: every time is shown in it (env SHIPDESK_TZ)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("SHIPDESK_TRUST_PROXY", false), "trust X-Forwarded-For and X-Forwarded-Proto from a reverse proxy (env SHIPDESK_TRUST_PROXY)")
 	fs.DurationVar(&c.IdleTimeout, "session-idle", envDuration("SHIPDESK_SESSION_IDLE", 4*time.Hour), "sign out after this long without a request (env SHIPDESK_SESSION_IDLE)")
 	fs.DurationVar(&c.MaxSession, "session-max", envDuration("SHIPDESK_SESSION_MAX", 12*time.Hour), "sign out this long after sign-in (env SHIPDESK_SESSION_MAX)")
@@ -36,6 +39,17 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	log := newLogger(c, stderr)
+	if err := i18n.Check(); err != nil {
+		return err // a translator's mistake must not reach a page
+	}
+	lang, ok := i18n.Parse(c.Lang)
+	if !ok {
+		return fmt.Errorf("--lang %q: use cs or en", c.Lang)
+	}
+	zone, err := time.LoadLocation(c.Zone)
+	if err != nil {
+		return fmt.Errorf("--tz %q: %w", c.Zone, err)
+	}
 
 	db, err := openDB(ctx, c)
 	if err != nil {
@@ -60,7 +74,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	defer stopSandbox()
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
-		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers, Settle: u.Settle})
+		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers, Settle: u.Settle, Lang: lang, Zone: zone})
 	if err != nil {
 		return err
 	}
