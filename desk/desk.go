@@ -255,50 +255,6 @@ func (d *Desk) shipment(f Form, from storage.Sender) shipping.Shipment {
 	return sh
 }
 
-// ReplyOf is what we keep of the service's view of a shipment. The order's
-// token and number come only with the create reply.
-func ReplyOf(si shipping.ShipmentInfo) storage.Reply {
-	r := storage.Reply{TrackingNumber: si.TrackingNumber, Status: si.Status, LabelMode: si.LabelMode, LabelStatus: si.LabelStatus}
-	for _, k := range si.Packages {
-		p := storage.PackageInfo{Number: k.Number, Status: k.Status}
-		if k.PackagePassword != nil {
-			p.Password = *k.PackagePassword
-		}
-		r.Packages = append(r.Packages, p)
-	}
-	if si.TrackingInformation != nil {
-		r.Returned = si.TrackingInformation.Returned
-	}
-	textin.FromService(&r)
-	return r
-}
-
-// Refresh asks the service for the shipment's current state and stores it.
-func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) {
-	s, err := d.db.ShipmentByID(ctx, id)
-	if err != nil || s.State != storage.StateCreated {
-		return s, err
-	}
-	req := shipping.DetailRequest{Shipments: []string{s.Tracking()}}
-	if s.OrderToken != nil {
-		req.Tokens = []string{*s.OrderToken}
-	}
-	details, err := d.ship.Detail(ctx, req, false)
-	if err != nil {
-		return s, UpstreamError("refresh the shipment", err)
-	}
-	si, ok := details[s.Tracking()]
-	if !ok {
-		return s, apperr.New(apperr.Unavailable, "The service did not report shipment %s.", s.Tracking())
-	}
-	r := ReplyOf(si)
-	r.Returned = s.Returned
-	if err := d.db.RecordState(ctx, id, r, d.now()); err != nil {
-		return s, err
-	}
-	return d.db.ShipmentByID(ctx, id)
-}
-
 // labelProblem says why a shipment has no label to print, or nil.
 func labelProblem(s storage.Shipment) error {
 	switch {
