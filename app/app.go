@@ -63,6 +63,13 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *s
 	return d, wb
 }
 
+// NewJobs builds the pollers of both desks: the runner claims due work and
+// hands it to the desks, which ask the service and record the answers. Both
+// `serve` and `shipdesk jobs` build them here, on the desks of NewDesks.
+func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, log *slog.Logger) *jobs.Runner {
+	return jobs.New(db, d, wb, cfg, log)
+}
+
 // SandboxCarriers are the in-process sandbox's carriers for the carrier table.
 func SandboxCarriers(facts []sandboxshipping.CarrierFact) []storage.Carrier {
 	out := make([]storage.Carrier, 0, len(facts))
@@ -121,10 +128,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.RefreshAfter == 0 {
 		o.RefreshAfter = 3 * time.Second
 	}
-	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
-	a.Jobs.Bench = a.Bench
+	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
 	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
-	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}
+	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Desk.Refresher(o.Jobs.Refresh(), nil)}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}

@@ -28,7 +28,7 @@ type ShippingDesk struct {
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).
 	RefreshAfter time.Duration
-	// Tracker asks the service about one shipment now (jobs.Runner).
+	// Tracker asks the service about one shipment now (desk.Refresher).
 	Tracker interface {
 		RefreshNow(ctx context.Context, id int64) error
 	}

@@ -3,7 +3,6 @@ package jobs_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,9 +38,11 @@ func start(t *testing.T) *env {
 	return &env{t: t, sb: sb, db: pgtest.New(t), ship: c, metrics: m, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 }
 
-// runner is a poller on the shared database whose clock the test moves.
+// runner is a poller of a shipping desk on the shared database whose clock the
+// test moves.
 func (e *env) runner(name string, batch int) *jobs.Runner {
-	r := jobs.New(e.db, e.ship, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, nil)
+	d := desk.New(e.db, e.ship, nil, nil)
+	r := jobs.New(e.db, d, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, nil)
 	r.Now = func() time.Time { return e.now }
 	return r
 }
@@ -202,13 +203,18 @@ func TestTwoPollersNeverTakeTheSameShipment(t *testing.T) {
 		t.Fatal(ea, eb)
 	}
 	seen := map[int64]string{}
-	for name, st := range map[string]jobs.Stats{"a": sa, "b": sb} {
-		for _, id := range st.Handled {
-			if other, dup := seen[id]; dup {
-				t.Errorf("shipment %d fetched by %s and %s", id, other, name)
+	for _, c := range []struct {
+		name string
+		st   jobs.Stats
+	}{{"a", sa}, {"b", sb}} {
+		t.Run("poller "+c.name, func(t *testing.T) {
+			for _, id := range c.st.Handled {
+				if other, dup := seen[id]; dup {
+					t.Errorf("shipment %d fetched by %s and %s", id, other, c.name)
+				}
+				seen[id] = c.name
 			}
-			seen[id] = name
-		}
+		})
 	}
 	if len(seen) != 12 {
 		t.Errorf("%d of 12 shipments fetched", len(seen))
@@ -258,46 +264,6 @@ func TestFailureBurstBacksOffAndLosesNothing(t *testing.T) {
 		if got := e.shipment(s.ID); got.PollFailures != 0 {
 			t.Errorf("failures not reset: %d", got.PollFailures)
 		}
-	}
-}
-
-func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
-	e := start(t)
-	ctx := context.Background()
-	mine := e.order(1)[0]
-	// Made in the provider's web manager, not through shipdesk.
-	_, err := e.ship.Create(ctx, shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-		Type: shipping.PickupOnDemand, Carrier: "g3b", Reference: "WEB-1",
-		From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
-		To:       shipping.Address{Firstname: "Ota", Surname: "Kovář", Street: "C 3", City: "Olomouc", Zip: "779 00", Country: "CZ", Phone: "+420603000000"},
-		Packages: []shipping.Package{{Weight: 3}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.sb.Advance(40 * time.Minute) // both active now
-	r := e.runner("one", 100)
-	st, err := r.Discover(ctx)
-	if err != nil || st.Shipments != 1 {
-		t.Fatalf("discover: %+v %v", st, err)
-	}
-	found, err := e.db.RecentShipments(ctx, 10)
-	if err != nil || len(found) != 2 {
-		t.Fatalf("local shipments %d %v", len(found), err)
-	}
-	var web storage.Shipment
-	for _, s := range found {
-		if s.ID != mine.ID {
-			web = s
-		}
-	}
-	if web.Origin != "service" || web.Reference != "WEB-1" || web.RecipientName != "Ota Kovář" || !strings.EqualFold(web.Carrier, "G3B") {
-		t.Errorf("imported %+v", web)
-	}
-	if events, _ := e.db.Events(ctx, web.ID); len(events) == 0 {
-		t.Error("the imported shipment came without its events")
-	}
-	if st, _ := r.Discover(ctx); st.Shipments != 0 {
-		t.Errorf("imported twice: %+v", st)
 	}
 }
 

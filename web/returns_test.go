@@ -202,7 +202,7 @@ func TestSendBackAfterTheGoodsArrive(t *testing.T) {
 		t.Error("an impossible move is not refused")
 	}
 	env.Sandbox.Advance(45 * time.Minute)
-	if _, err := env.App.Bench.SyncDue(context.Background(), claimAll(), time.Hour); err != nil {
+	if _, err := env.App.Jobs.Commissions(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	b.PostForm(page+"/refresh", url.Values{})
@@ -294,10 +294,6 @@ func TestReturnsRefusesOtherRoles(t *testing.T) {
 	if r := env.SignedIn(identity.Manager).Get("/returns"); r.StatusCode != 200 {
 		t.Errorf("manager: %d", r.StatusCode)
 	}
-}
-
-func claimAll() storage.Claim {
-	return storage.Claim{Who: "test", Limit: 100, Lease: time.Minute}
 }
 
 // make run's demo data: shipments and commissions made through the sandbox, once.

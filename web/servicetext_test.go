@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"shipdesk/client/returns"
-	"shipdesk/storage"
 	"shipdesk/workbench"
 )
 
@@ -47,10 +46,12 @@ func TestNULFromTheServiceIsStoredCleaned(t *testing.T) {
 	if resp := b.PostForm(page+"/notes", map[string][]string{"note_text": {"checked"}, "key": {formKey(t, b.Get(page).Body, "note-form")}}); resp.StatusCode != 303 {
 		t.Errorf("note: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	env.App.Bench.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
-	handled, err := env.App.Bench.SyncDue(ctx, storage.Claim{Who: "test", Limit: 10, Lease: time.Minute}, time.Hour)
-	if err != nil || len(handled) == 0 {
-		t.Fatalf("poller: %v %v", handled, err)
+	later := func() time.Time { return time.Now().Add(time.Hour) }
+	env.App.Bench.SetClock(later)
+	env.App.Jobs.Now = later
+	st, err := env.App.Jobs.Commissions(ctx)
+	if err != nil || len(st.Handled) == 0 {
+		t.Fatalf("poller: %v %v", st.Handled, err)
 	}
 	if after, _ := env.App.DB.CommissionByID(ctx, c.ID); after.SyncFailures != 0 {
 		t.Errorf("the poller backs off: %d failures", after.SyncFailures)
