@@ -198,3 +198,30 @@ func TestNULInTrackingEventsIsStoredCleaned(t *testing.T) {
 		t.Error("the shipment was not marked as checked")
 	}
 }
+
+// "Refresh now" records a shipment as the pollers do: the label once the
+// carrier has it, and the events the service reports.
+func TestRefreshNowRecordsLabelAndTracking(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	s := e.order(1)[0]
+	e.sb.Advance(2 * time.Hour)
+	if err := e.refresher().RefreshNow(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	got := e.shipment(s.ID)
+	if got.LabelStatus != "READY" || got.LastCheckedAt == nil || !got.LastCheckedAt.Equal(e.now) {
+		t.Errorf("after refresh now: label %s, checked %v", got.LabelStatus, got.LastCheckedAt)
+	}
+	tr, err := e.ship.Tracking(ctx, []string{s.Tracking()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, p := range tr[s.Tracking()].Packages {
+		want += len(p)
+	}
+	if events, _ := e.db.Events(ctx, s.ID); len(events) != want || want == 0 {
+		t.Errorf("%d events stored, the service has %d", len(events), want)
+	}
+}
