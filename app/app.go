@@ -123,7 +123,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	}
 	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
 	a.Jobs.Bench = a.Bench
-	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
+	h.Returns, h.ReturnsStore = a.Bench, db
 	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/client/returns"
 	"shipdesk/storage"
 	"shipdesk/workbench"
 )
@@ -62,6 +61,6 @@ func atoi(s string) int64 {
 	return n
 }
 
-func returnsCustomer() returns.Customer {
-	return returns.Customer{Name: "Karel Dvořák", Email: "karel@example.cz", Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
+func returnsCustomer() workbench.Customer {
+	return workbench.Customer{Name: "Karel Dvořák", Email: "karel@example.cz", Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
 }

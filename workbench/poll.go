@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"shipdesk/client/returns"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 )
@@ -24,7 +23,7 @@ func (w *Workbench) SyncDue(ctx context.Context, c storage.Claim, maxBackoff tim
 		}
 		for _, cm := range batch {
 			handled = append(handled, cm.ID)
-			if _, err := w.Sync(ctx, cm.ID); err != nil {
+			if _, err := w.Refresh(ctx, cm.ID); err != nil {
 				w.log.Warn("commission sync failed; backing off", "commission", cm.ID, "err", err)
 				if ferr := w.db.CommissionSyncFailed(ctx, []int64{cm.ID}, w.now(), w.SyncEvery, maxBackoff); ferr != nil {
 					return handled, ferr
@@ -95,6 +94,6 @@ func (w *Workbench) SeedDemo(ctx context.Context) error {
 	return nil
 }
 
-func returnsCustomer(name, email string) returns.Customer {
-	return returns.Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
+func returnsCustomer(name, email string) Customer {
+	return Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
 }
