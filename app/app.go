@@ -129,7 +129,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		o.RefreshAfter = 3 * time.Second
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
-	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
+	h.Returns, h.ReturnsStore = a.Bench, db
 	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Desk.Refresher(o.Jobs.Refresh(), nil)}
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls

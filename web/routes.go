@@ -4,22 +4,22 @@ import (
 	"net/http"
 
 	"shipdesk/desk"
+	"shipdesk/handlers"
 	"shipdesk/identity"
 	"shipdesk/storage"
-	"shipdesk/workbench"
 )
 
 // Buttons of the commission page.
-func moveCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+func moveCommission(wb handlers.CommissionSteps, r *http.Request, id int64) (storage.Commission, error) {
 	return wb.Move(r.Context(), id, r.PostFormValue("to"))
 }
-func syncCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
-	return wb.Sync(r.Context(), id)
+func refreshCommission(wb handlers.CommissionSteps, r *http.Request, id int64) (storage.Commission, error) {
+	return wb.Refresh(r.Context(), id)
 }
-func reconcileCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+func reconcileCommission(wb handlers.CommissionSteps, r *http.Request, id int64) (storage.Commission, error) {
 	return wb.Reconcile(r.Context(), id)
 }
-func createAgain(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
+func createAgain(wb handlers.CommissionSteps, r *http.Request, id int64) (storage.Commission, error) {
 	return wb.CreateAgain(r.Context(), id)
 }
 
@@ -107,7 +107,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /returns/commissions/{id}/notes", s.only(returns, h.AddNote))
 	mux.Handle("POST /returns/commissions/{id}/messages", s.only(returns, h.SendMessage))
 	mux.Handle("POST /returns/commissions/{id}/move", s.only(returns, h.CommissionAction(moveCommission, "Done: the commission moved on.")))
-	mux.Handle("POST /returns/commissions/{id}/refresh", s.only(returns, h.CommissionAction(syncCommission, "Read from the service just now.")))
+	mux.Handle("POST /returns/commissions/{id}/refresh", s.only(returns, h.CommissionAction(refreshCommission, "Read from the service just now.")))
 	mux.Handle("POST /returns/commissions/{id}/check", s.only(returns, h.CommissionAction(reconcileCommission, "Checked with the service.")))
 	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionAction(createAgain, "Sent to the service again.")))
 	mux.Handle("POST /returns/commissions/{id}/duplicates/cancel", s.only(returns, h.StornoCommissionDuplicate))

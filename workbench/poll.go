@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"shipdesk/client/returns"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 )
@@ -16,7 +15,7 @@ import (
 // failed, for the poller to back off.
 func (w *Workbench) RefreshCommissions(ctx context.Context, batch []storage.Commission) (failed []int64) {
 	for _, c := range batch {
-		if _, err := w.Sync(ctx, c.ID); err != nil {
+		if _, err := w.Refresh(ctx, c.ID); err != nil {
 			w.log.Warn("commission sync failed; backing off", "commission", c.ID, "err", err)
 			failed = append(failed, c.ID)
 		}
@@ -88,6 +87,6 @@ func (w *Workbench) SeedDemo(ctx context.Context) error {
 	return nil
 }
 
-func returnsCustomer(name, email string) returns.Customer {
-	return returns.Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
+func returnsCustomer(name, email string) Customer {
+	return Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
 }
