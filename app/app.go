@@ -124,7 +124,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
 	a.Jobs.Bench = a.Bench
 	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
-	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}
+	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Jobs, o.RefreshAfter
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}
