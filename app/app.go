@@ -130,7 +130,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
 	h.Returns, h.ReturnsStore = a.Bench, db
-	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Desk.Refresher(o.Jobs.Refresh(), nil)}
+	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
 	if o.Upstream.Controls != nil {
 		h.Controls = o.Upstream.Controls
 	}

@@ -38,7 +38,7 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 			simulatedNow = views.FormatTime(clock.Now)
 		}
 	}
-	carriers, err := h.Ship.DB.Carriers(ctx)
+	carriers, err := h.ShipReads.Carriers(ctx)
 	if err != nil {
 		h.Fail(w, r, err)
 		return

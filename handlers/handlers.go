@@ -57,19 +57,24 @@ type Pinger interface {
 
 // Handlers holds what the handlers depend on.
 type Handlers struct {
-	Staff        StaffService
-	Audit        AuditLog
-	Sessions     Sessions
-	Database     Pinger
-	Log          *slog.Logger
-	Upstream     Upstream
-	Metrics      *transport.Metrics // counters of upstream calls
-	Sandbox      bool               // the upstream is the simulator: pages say so
-	Controls     SandboxControls    // the simulator's clock; nil against the real service
-	Ship         ShippingDesk       // the shipping desk
-	Returns      ReturnsBench       // the returns workbench: every write of the returns pages
-	ReturnsStore ReturnsStore       // what the returns pages read straight from storage
-	TrustProxy   bool               // believe X-Forwarded-For / -Proto from a reverse proxy
+	Staff     StaffService
+	Audit     AuditLog
+	Sessions  Sessions
+	Database  Pinger
+	Log       *slog.Logger
+	Upstream  Upstream
+	Metrics   *transport.Metrics // counters of upstream calls
+	Sandbox   bool               // the upstream is the simulator: pages say so
+	Controls  SandboxControls    // the simulator's clock; nil against the real service
+	ShipDesk  ShipDesk           // the shipping desk: every shipping write (desk.Desk)
+	ShipReads ShipReads          // the shipping tables, read only (storage.DB)
+	Tracker   Tracker            // asks the service about one shipment now (desk.Refresher)
+	// RefreshAfter: a pending shipment is asked about at most this often when its
+	// page polls (negative: every time, for tests).
+	RefreshAfter time.Duration
+	Returns      ReturnsBench // the returns workbench: every write of the returns pages
+	ReturnsStore ReturnsStore // what the returns pages read straight from storage
+	TrustProxy   bool         // believe X-Forwarded-For / -Proto from a reverse proxy
 }
 
 // page builds the layout model for a request; it takes the pending flashes.

@@ -63,12 +63,12 @@ func (e *env) order(n int) []storage.Shipment {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		s, _, _, err := e.db.BeginOrder(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
+		s, _, _, err := e.db.BeginShipment(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
 			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.now, e.now.Add(time.Minute))
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.db.RecordCreated(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.now); err != nil {
+		if _, err := e.db.RecordShipment(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.now); err != nil {
 			e.t.Fatal(err)
 		}
 		if s, err = e.db.ShipmentByID(ctx, s.ID); err != nil {

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 
-	"shipdesk/desk"
 	"shipdesk/handlers"
 	"shipdesk/identity"
 	"shipdesk/storage"
@@ -21,20 +20,6 @@ func reconcileCommission(wb handlers.CommissionSteps, r *http.Request, id int64)
 }
 func createAgain(wb handlers.CommissionSteps, r *http.Request, id int64) (storage.Commission, error) {
 	return wb.CreateAgain(r.Context(), id)
-}
-
-// Row actions of the address book.
-func setDefaultSender(db *storage.DB, r *http.Request, id int64) error {
-	return db.SetDefaultSender(r.Context(), id)
-}
-func deleteSender(db *storage.DB, r *http.Request, id int64) error {
-	return db.DeleteSender(r.Context(), id)
-}
-func deleteRecipient(db *storage.DB, r *http.Request, id int64) error {
-	return db.DeleteRecipient(r.Context(), id)
-}
-func deletePreset(db *storage.DB, r *http.Request, id int64) error {
-	return db.DeletePreset(r.Context(), id)
 }
 
 // routes is the whole surface of the dashboard and who may use each part.
@@ -65,14 +50,21 @@ func (s *Server) routes() *http.ServeMux {
 	// The shipping desk: clerks and managers.
 	mux.Handle("GET /shipping", s.only(shipping, h.Shipping))
 	mux.Handle("GET /shipping/new", s.only(shipping, h.NewShipment))
-	mux.Handle("POST /shipping/new", s.only(shipping, h.PostShipment))
+	mux.Handle("POST /shipping/new/compare", s.only(shipping, h.CompareOffers))
+	mux.Handle("POST /shipping/new/sort", s.only(shipping, h.SortOffers))
+	mux.Handle("POST /shipping/new/choose", s.only(shipping, h.ChooseOffer))
+	mux.Handle("POST /shipping/new/points", s.only(shipping, h.FindPoints))
+	mux.Handle("POST /shipping/new/packages", s.only(shipping, h.AddPackage))
+	mux.Handle("POST /shipping/new/preset", s.only(shipping, h.AddPresetPackage))
+	mux.Handle("POST /shipping/new/order", s.only(shipping, h.OrderShipment))
+	mux.Handle("POST /shipping/new/draft", s.only(shipping, h.SendDraft))
 	mux.Handle("POST /shipping/points", s.only(shipping, h.Points))
 	mux.Handle("GET /shipping/shipments/{id}", s.only(shipping, h.ShipmentPage))
 	mux.Handle("GET /shipping/shipments/{id}/status", s.only(shipping, h.ShipmentStatus))
 	mux.Handle("GET /shipping/shipments/{id}/label.pdf", s.only(shipping, h.Label))
 	mux.Handle("POST /shipping/shipments/{id}/storno", s.only(shipping, h.Storno))
-	mux.Handle("POST /shipping/shipments/{id}/check", s.only(shipping, h.ShipmentAction((*desk.Desk).Reconcile, "Shipment %d checked with the service.")))
-	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentAction((*desk.Desk).OrderAgain, "Shipment %d: the service was asked again.")))
+	mux.Handle("POST /shipping/shipments/{id}/check", s.only(shipping, h.ShipmentAction(handlers.ShipmentSteps.Reconcile, "Shipment %d checked with the service.")))
+	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentAction(handlers.ShipmentSteps.OrderAgain, "Shipment %d: the service was asked again.")))
 	mux.Handle("POST /shipping/shipments/{id}/duplicates/storno", s.only(shipping, h.StornoDuplicate))
 	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
 	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))
@@ -83,17 +75,17 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/senders", s.only(shipping, h.AddSender))
 	mux.Handle("POST /shipping/senders/import", s.only(shipping, h.ImportSenders))
 	mux.Handle("POST /shipping/contacts", s.only(shipping, h.AddServiceAddress))
-	mux.Handle("POST /shipping/senders/{id}/default", s.only(shipping, h.BookAction(setDefaultSender, "Default sender changed.")))
-	mux.Handle("POST /shipping/senders/{id}/delete", s.only(shipping, h.BookAction(deleteSender, "Sender removed.")))
-	mux.Handle("POST /shipping/recipients/{id}/delete", s.only(shipping, h.BookAction(deleteRecipient, "Recipient removed.")))
+	mux.Handle("POST /shipping/senders/{id}/default", s.only(shipping, h.BookAction(handlers.AddressBookDesk.SetDefaultSender, "Default sender changed.")))
+	mux.Handle("POST /shipping/senders/{id}/delete", s.only(shipping, h.BookAction(handlers.AddressBookDesk.DeleteSender, "Sender removed.")))
+	mux.Handle("POST /shipping/recipients/{id}/delete", s.only(shipping, h.BookAction(handlers.AddressBookDesk.DeleteRecipient, "Recipient removed.")))
 	mux.Handle("POST /shipping/presets", s.only(shipping, h.AddPreset))
-	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.BookAction(deletePreset, "Preset removed.")))
+	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.BookAction(handlers.AddressBookDesk.DeletePreset, "Preset removed.")))
 	mux.Handle("POST /shipping/settings", s.only(shipping, h.SaveSettings))
 	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
 	mux.Handle("GET /shipping/pickups", s.only(shipping, h.Pickups))
 	mux.Handle("POST /shipping/pickups", s.only(shipping, h.OrderPickup))
-	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupAction((*desk.Desk).CheckPickup)))
-	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupAction((*desk.Desk).OrderPickupAgain)))
+	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupAction(handlers.PickupDesk.CheckPickup)))
+	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupAction(handlers.PickupDesk.OrderPickupAgain)))
 	// Tracking: the list, its export, the scan box.
 	mux.Handle("GET /tracking", s.only(tracking, h.ShipmentList))
 	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))
