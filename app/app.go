@@ -115,7 +115,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Upstream == nil {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
-	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
+	h.Link = o.Upstream
 	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream}
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
 	if len(o.KnownCarriers) > 0 {
@@ -131,9 +131,6 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
 	h.Returns, h.ReturnsStore = a.Bench, db
 	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
-	if o.Upstream.Controls != nil {
-		h.Controls = o.Upstream.Controls
-	}
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken})
 	if err != nil {
 		return nil, err

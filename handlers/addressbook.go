@@ -134,18 +134,6 @@ func (h *Handlers) afterBookChange(w http.ResponseWriter, r *http.Request, err e
 	h.finish(w, r, err, done, "/shipping/addresses")
 }
 
-// BookAction returns the handler of a button on a row of the address book.
-func (h *Handlers) BookAction(act func(d AddressBookDesk, ctx context.Context, id int64) error, done string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := pathID(r)
-		if !ok {
-			h.NotFound(w, r)
-			return
-		}
-		h.afterBookChange(w, r, act(h.ShipDesk, r.Context(), id), done)
-	}
-}
-
 // ImportSenders copies the service's stored pickup addresses.
 func (h *Handlers) ImportSenders(w http.ResponseWriter, r *http.Request) {
 	n, err := h.ShipDesk.ImportContacts(r.Context())

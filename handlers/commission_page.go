@@ -9,7 +9,6 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
-	"shipdesk/storage"
 	"shipdesk/views"
 	"shipdesk/workbench"
 )
@@ -161,18 +160,6 @@ func (h *Handlers) afterActivity(w http.ResponseWriter, r *http.Request, id int6
 		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), form, views.Form{})
 	} else {
 		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), views.Form{}, form)
-	}
-}
-
-// CommissionAction returns the handler of a button on the commission page.
-func (h *Handlers) CommissionAction(act func(steps CommissionSteps, r *http.Request, id int64) (storage.Commission, error), done string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := h.commissionPost(w, r)
-		if !ok {
-			return
-		}
-		_, err := act(h.Returns, r, id)
-		h.finish(w, r, err, done, commissionPath(id))
 	}
 }
 

@@ -28,7 +28,7 @@ type ReturnsBench interface {
 	CommissionSteps
 }
 
-// CommissionSteps are the buttons of the commission page (CommissionAction).
+// CommissionSteps are the buttons of the commission page (actions.go).
 type CommissionSteps interface {
 	Move(ctx context.Context, id int64, to string) (storage.Commission, error)
 	Refresh(ctx context.Context, id int64) (storage.Commission, error)

@@ -16,7 +16,6 @@ import (
 	"github.com/a-h/templ"
 
 	"shipdesk/apperr"
-	"shipdesk/client/transport"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -62,13 +61,10 @@ type Handlers struct {
 	Sessions  Sessions
 	Database  Pinger
 	Log       *slog.Logger
-	Upstream  Upstream
-	Metrics   *transport.Metrics // counters of upstream calls
-	Sandbox   bool               // the upstream is the simulator: pages say so
-	Controls  SandboxControls    // the simulator's clock; nil against the real service
-	ShipDesk  ShipDesk           // the shipping desk: every shipping write (desk.Desk)
-	ShipReads ShipReads          // the shipping tables, read only (storage.DB)
-	Tracker   Tracker            // asks the service about one shipment now (desk.Refresher)
+	Link      Link      // the connection to the shipping service (or the sandbox)
+	ShipDesk  ShipDesk  // the shipping desk: every shipping write (desk.Desk)
+	ShipReads ShipReads // the shipping tables, read only (storage.DB)
+	Tracker   Tracker   // asks the service about one shipment now (desk.Refresher)
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).
 	RefreshAfter time.Duration
@@ -84,7 +80,7 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 		Staff:   identity.From(r.Context()),
 		Area:    area,
 		Flashes: h.Sessions.TakeFlashes(w, r),
-		Sandbox: h.Sandbox,
+		Sandbox: h.Link.IsSandbox(),
 		Path:    r.URL.RequestURI(),
 	}
 }

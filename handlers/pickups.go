@@ -35,11 +35,11 @@ const pickupListLimit = 200
 // today is the service's date: the simulated one in sandbox mode, so dates the
 // page proposes are the ones the simulator accepts; otherwise the local date.
 func (h *Handlers) today(ctx context.Context) time.Time {
-	if h.Controls != nil {
+	if h.Link.IsSandbox() {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if c, err := h.Controls.Now(cctx); err == nil {
-			return c.Now.Local()
+		if now, err := h.Link.SimulatedNow(cctx); err == nil {
+			return now.Local()
 		}
 	}
 	return time.Now()
@@ -141,7 +141,7 @@ func pickupFlash(p storage.Pickup) views.Flash {
 }
 
 // PickupAction returns the handler of a button on a pickup row.
-func (h *Handlers) PickupAction(act func(d PickupDesk, ctx context.Context, id int64) (storage.Pickup, error)) http.HandlerFunc {
+func (h *Handlers) pickupAction(act func(d PickupDesk, ctx context.Context, id int64) (storage.Pickup, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, ok := pathID(r)
 		if !ok {
@@ -175,4 +175,14 @@ func (h *Handlers) AddServiceAddress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.afterBookChange(w, r, err, fmt.Sprintf("Pickup address %d stored at the service.", id))
+}
+
+// PickupCheck asks the service about a pickup whose answer was lost.
+func (h *Handlers) PickupCheck(w http.ResponseWriter, r *http.Request) {
+	h.pickupAction(PickupDesk.CheckPickup)(w, r)
+}
+
+// PickupOrderAgain orders a pickup the service proved it does not have.
+func (h *Handlers) PickupOrderAgain(w http.ResponseWriter, r *http.Request) {
+	h.pickupAction(PickupDesk.OrderPickupAgain)(w, r)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
@@ -112,28 +113,15 @@ func shipmentView(s storage.Shipment) views.ShipmentView {
 	return v
 }
 
-// ShipmentAction returns the handler of a button on the shipment page.
-func (h *Handlers) ShipmentAction(act func(d ShipmentSteps, ctx context.Context, id int64) (storage.Shipment, error), done string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := h.shipmentID(w, r)
-		if !ok || !h.readForm(w, r) {
-			return
+// ShipmentStorno cancels a shipment once the clerk confirmed it.
+func (h *Handlers) ShipmentStorno(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
+		if r.PostFormValue("confirm") != "yes" {
+			return "", apperr.New(apperr.Invalid, "Tick the confirmation to cancel the shipment.")
 		}
-		s, err := act(h.ShipDesk, r.Context(), id)
-		h.finish(w, r, err, fmt.Sprintf(done, s.ID), fmt.Sprintf("/shipping/shipments/%d", id))
-	}
-}
-
-// Storno cancels a shipment once the clerk confirmed it.
-func (h *Handlers) Storno(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r) {
-		return
-	}
-	id, _ := pathID(r)
-	if !h.confirmed(w, r, fmt.Sprintf("/shipping/shipments/%d", id), "Tick the confirmation to cancel the shipment.") {
-		return
-	}
-	h.ShipmentAction(ShipmentSteps.Storno, "Shipment %d is cancelled.")(w, r)
+		_, err := h.ShipDesk.Storno(ctx, id)
+		return fmt.Sprintf("Shipment %d is cancelled.", id), err
+	})
 }
 
 // StornoDuplicate cancels an extra order the service holds under a shipment's
