@@ -3,7 +3,6 @@ package desk_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,15 +16,15 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/desk"
-	"shipdesk/requestkey"
+	"shipdesk/desk/desktest"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/storage"
-	"shipdesk/storage/pgtest"
 )
 
 // refreshEnv is a shipping desk on a fresh database and the sandbox, with a
 // clock the test moves.
 type refreshEnv struct {
+	*desktest.Env
 	t    *testing.T
 	sb   *sandboxtest.Env
 	db   *storage.DB
@@ -35,13 +34,8 @@ type refreshEnv struct {
 
 func start(t *testing.T) *refreshEnv {
 	t.Helper()
-	sb := sandboxtest.Start(t)
-	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey,
-		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &refreshEnv{t: t, sb: sb, db: pgtest.New(t), ship: c, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	d := desktest.Start(t)
+	return &refreshEnv{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship, now: d.Now}
 }
 
 // refresher refreshes through a desk on the env's client, on the env's clock.
@@ -52,44 +46,11 @@ func (e *refreshEnv) refresher() *desk.Refresher {
 
 // order creates n shipments at the service and records them as the desk does.
 func (e *refreshEnv) order(n int) []storage.Shipment {
-	e.t.Helper()
-	ctx := context.Background()
-	var out []storage.Shipment
-	for i := range n {
-		ref := fmt.Sprintf("REF-%s-%d", e.t.Name(), i)
-		o := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-			Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
-			From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
-			To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
-			Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
-		created, err := e.ship.Create(ctx, o)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		s, _, _, err := e.db.BeginShipment(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
-			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.now, e.now.Add(time.Minute))
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.db.RecordShipment(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.now); err != nil {
-			e.t.Fatal(err)
-		}
-		if s, err = e.db.ShipmentByID(ctx, s.ID); err != nil {
-			e.t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
+	e.Env.Now = e.now
+	return e.Order(n)
 }
 
-func (e *refreshEnv) shipment(id int64) storage.Shipment {
-	e.t.Helper()
-	s, err := e.db.ShipmentByID(context.Background(), id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return s
-}
+func (e *refreshEnv) shipment(id int64) storage.Shipment { return e.Shipment(id) }
 
 func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
 	e := start(t)

@@ -2,7 +2,6 @@ package jobs_test
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -10,14 +9,14 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/desk"
+	"shipdesk/desk/desktest"
 	"shipdesk/jobs"
-	"shipdesk/requestkey"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/storage"
-	"shipdesk/storage/pgtest"
 )
 
 type env struct {
+	*desktest.Env
 	t       *testing.T
 	sb      *sandboxtest.Env
 	db      *storage.DB
@@ -28,14 +27,8 @@ type env struct {
 
 func start(t *testing.T) *env {
 	t.Helper()
-	m := transport.NewMetrics()
-	sb := sandboxtest.Start(t)
-	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Metrics: m,
-		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{t: t, sb: sb, db: pgtest.New(t), ship: c, metrics: m, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	d := desktest.Start(t)
+	return &env{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship, metrics: d.Metrics, now: d.Now}
 }
 
 // runner is a poller of a shipping desk on the shared database whose clock the
@@ -49,56 +42,14 @@ func (e *env) runner(name string, batch int) *jobs.Runner {
 
 // order creates n shipments at the service and records them as shipdesk does.
 func (e *env) order(n int) []storage.Shipment {
-	e.t.Helper()
-	ctx := context.Background()
-	var out []storage.Shipment
-	for i := range n {
-		ref := fmt.Sprintf("JOB-%s-%d", e.t.Name(), i)
-		o := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-			Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
-			From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
-			To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
-			Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
-		created, err := e.ship.Create(ctx, o)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		s, _, _, err := e.db.BeginShipment(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
-			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.now, e.now.Add(time.Minute))
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.db.RecordShipment(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.now); err != nil {
-			e.t.Fatal(err)
-		}
-		if s, err = e.db.ShipmentByID(ctx, s.ID); err != nil {
-			e.t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
+	e.Env.Now = e.now
+	return e.Order(n)
 }
 
-func (e *env) calls(op string) int64 {
-	var n int64
-	for _, c := range e.metrics.Counters() {
-		if c.Op == op {
-			n += c.Calls
-		}
-	}
-	return n
-}
+func (e *env) calls(op string) int64 { return e.Calls(op) }
 
-func (e *env) shipment(id int64) storage.Shipment {
-	e.t.Helper()
-	s, err := e.db.ShipmentByID(context.Background(), id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return s
-}
+func (e *env) shipment(id int64) storage.Shipment { return e.Shipment(id) }
 
-// upstreamEvents counts the events the service reports for a shipment.
 func (e *env) upstreamEvents(number string) int {
 	e.t.Helper()
 	tr, err := e.ship.Tracking(context.Background(), []string{number})
