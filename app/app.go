@@ -67,6 +67,13 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *s
 	return d, wb
 }
 
+// NewJobs builds the pollers of both desks: the runner claims due work and
+// hands it to the desks, which ask the service and record the answers. Both
+// `serve` and `shipdesk jobs` build them here, on the desks of NewDesks.
+func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, log *slog.Logger) *jobs.Runner {
+	return jobs.New(db, d, wb, cfg, log)
+}
+
 // SandboxCarriers are the in-process sandbox's carriers for the carrier table.
 func SandboxCarriers(facts []sandboxshipping.CarrierFact) []storage.Carrier {
 	out := make([]storage.Carrier, 0, len(facts))
@@ -112,7 +119,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.Upstream == nil {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
-	h.Upstream, h.Metrics, h.Sandbox = o.Upstream, o.Upstream.Metrics, o.Upstream.Config.Sandbox
+	h.Link = o.Upstream
 	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream}
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
 	if len(o.KnownCarriers) > 0 {
@@ -125,13 +132,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	if o.RefreshAfter == 0 {
 		o.RefreshAfter = 3 * time.Second
 	}
-	a.Jobs = jobs.New(db, o.Upstream.Shipping, a.Desk, o.Jobs, log)
-	a.Jobs.Bench = a.Bench
-	h.Returns = handlers.ReturnsDesk{Bench: a.Bench, DB: db}
-	h.Ship = handlers.ShippingDesk{Desk: a.Desk, DB: db, RefreshAfter: o.RefreshAfter, Tracker: a.Jobs}
-	if o.Upstream.Controls != nil {
-		h.Controls = o.Upstream.Controls
-	}
+	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
+	h.Returns, h.ReturnsStore = a.Bench, db
+	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"shipdesk/apperr"
-	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 )
 
@@ -23,7 +22,7 @@ var ContactFields = []string{"company", "firstname", "surname", "street", "city"
 
 // ParseContactForm reads and checks the "Add a pickup address to the service"
 // form; the values are keyed by the form's field names.
-func ParseContactForm(v url.Values) (shipping.Address, map[string]string, apperr.Problems) {
+func ParseContactForm(v url.Values) (Address, map[string]string, apperr.Problems) {
 	p := apperr.Problems{}
 	vals := map[string]string{}
 	for _, f := range ContactFields {
@@ -33,7 +32,7 @@ func ParseContactForm(v url.Values) (shipping.Address, map[string]string, apperr
 		}
 		vals["contact_"+f] = cleanText(v, p, "contact_"+f, limit)
 	}
-	a := shipping.Address{Company: vals["contact_company"], Firstname: vals["contact_firstname"], Surname: vals["contact_surname"],
+	a := Address{Company: vals["contact_company"], Firstname: vals["contact_firstname"], Surname: vals["contact_surname"],
 		Street: vals["contact_street"], City: vals["contact_city"], Zip: vals["contact_zip"],
 		Country: strings.ToUpper(vals["contact_country"]), Phone: vals["contact_phone"], Email: vals["contact_email"]}
 	if strings.TrimSpace(a.Company+a.Firstname+a.Surname) == "" {
@@ -72,8 +71,8 @@ func ContactField(path string) string {
 
 // AddPickupAddress stores a new address at the service and refreshes the local
 // copy of the service's addresses. It returns the new id.
-func (d *Desk) AddPickupAddress(ctx context.Context, a shipping.Address) (int64, error) {
-	id, err := d.ship.AddContact(ctx, a)
+func (d *Desk) AddPickupAddress(ctx context.Context, a Address) (int64, error) {
+	id, err := d.ship.AddContact(ctx, a.wire())
 	if err != nil {
 		if !transport.IsRefused(err) {
 			// The address may have been stored all the same: the import shows it.

@@ -57,10 +57,10 @@ func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
 }
 
 func TestSortOffers(t *testing.T) {
-	rates := []shipping.Rate{
-		{Carrier: "b", PriceVAT: shipping.Money{Value: 300}, DeliveryDate: "2026-11-24", Selectable: true},
-		{Carrier: "a", PriceVAT: shipping.Money{Value: 100}, DeliveryDate: "2026-11-26", Selectable: false},
-		{Carrier: "c", PriceVAT: shipping.Money{Value: 200}, DeliveryDate: "2026-11-25", Selectable: true},
+	rates := []Offer{
+		{Carrier: "b", PriceVAT: Money{Value: 300}, Delivery: "2026-11-24", Selectable: true},
+		{Carrier: "a", PriceVAT: Money{Value: 100}, Delivery: "2026-11-26", Selectable: false},
+		{Carrier: "c", PriceVAT: Money{Value: 200}, Delivery: "2026-11-25", Selectable: true},
 	}
 	order := func() string {
 		s := ""
@@ -93,7 +93,7 @@ func TestParseFormKeepsWhatWasTyped(t *testing.T) {
 
 func TestLabelFreeBlockers(t *testing.T) {
 	yes, no := sql.NullBool{Valid: true, Bool: true}, sql.NullBool{Valid: true, Bool: false}
-	ok := Form{Carrier: storage.Carrier{LabelFree: yes}, Packages: []Package{{Weight: 1}}, To: shipping.Address{Country: "CZ"}, Handover: HandoverPoint}
+	ok := Form{Carrier: storage.Carrier{LabelFree: yes}, Packages: []Package{{Weight: 1}}, To: Address{Country: "CZ"}, Handover: HandoverPoint}
 	if why := ok.LabelFreeBlockers("CZ"); len(why) != 0 {
 		t.Errorf("possible case refused: %v", why)
 	}
@@ -102,7 +102,7 @@ func TestLabelFreeBlockers(t *testing.T) {
 	if why := unknown.LabelFreeBlockers("CZ"); len(why) != 0 {
 		t.Errorf("a carrier the table does not know is for the service to decide, got %v", why)
 	}
-	bad := Form{Carrier: storage.Carrier{LabelFree: no}, Packages: []Package{{}, {}}, To: shipping.Address{Country: "SK"}, Handover: HandoverOnDemand}
+	bad := Form{Carrier: storage.Carrier{LabelFree: no}, Packages: []Package{{}, {}}, To: Address{Country: "SK"}, Handover: HandoverOnDemand}
 	if why := bad.LabelFreeBlockers("CZ"); len(why) != 4 {
 		t.Errorf("want four reasons, got %v", why)
 	}

@@ -4,6 +4,7 @@
 package desk
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/url"
@@ -53,21 +54,11 @@ type Package struct {
 	Raw                           [4]string // what was typed, shown again on errors
 }
 
-// Offer is the chosen rate, carried in the form between steps.
-type Offer struct {
-	ServiceID       int
-	Carrier         string
-	Service         string
-	LabelMode       string
-	DeliveryRequire bool
-	Price           string
-}
-
 // Form is the new-shipment form: everything the clerk typed.
 type Form struct {
 	Key            string // request key: one order per form, whatever is clicked twice
 	SenderID       int64
-	To             shipping.Address
+	To             Address
 	SaveRecipient  bool
 	Packages       []Package
 	Handover       string
@@ -83,7 +74,7 @@ type Form struct {
 	BankCurrency   string
 	Reference      string
 	Note           string
-	Offer          Offer
+	Offer          Offer  // the chosen offer
 	PickupBranch   string // point code, or "1" for any branch
 	DeliveryBranch string
 	LabelLess      bool
@@ -108,11 +99,11 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 		Insure:     v.Get("insure") == "on",
 		Reference:  text("reference", maxReference),
 		Note:       text("note", maxNote),
-		Sort:       firstSet(text("sort", 20), text("sorted", 20)),
+		Sort:       cmp.Or(text("sort", 20), text("sorted", 20)),
 		LabelLess:  v.Get("label_less") == "on",
 	}
 	f.SaveRecipient = v.Get("save_recipient") == "on"
-	f.To = shipping.Address{
+	f.To = Address{
 		Firstname: text("to_firstname", maxText), Surname: text("to_surname", maxText), Company: text("to_company", maxText),
 		Street: text("to_street", maxText), City: text("to_city", maxText), Zip: text("to_zip", 10),
 		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
@@ -200,7 +191,7 @@ func parseOffer(v url.Values, p apperr.Problems) Offer {
 	offer := apperr.Problems{}
 	text := textin.NewFields(v, offer).Line
 	o := Offer{Carrier: text("offer_carrier", 20), Service: text("offer_service", maxText),
-		LabelMode: text("offer_label_mode", 20), DeliveryRequire: v.Get("offer_delivery") == "true", Price: text("offer_price", 40)}
+		LabelMode: text("offer_label_mode", 20), DeliveryRequired: v.Get("offer_delivery") == "true", PriceVAT: parsePrice(text("offer_price", 40))}
 	if s := text("offer_service_id", 20); s != "" || len(offer) > 0 {
 		id, err := strconv.Atoi(s)
 		if err != nil || id <= 0 || len(offer) > 0 {
@@ -235,7 +226,7 @@ func (f Form) Values() map[string]string {
 
 // UsesPoint: the package is handed over at a point or delivered to one.
 func (f Form) UsesPoint() bool {
-	return f.Handover == HandoverPoint || f.DeliveryBranch != "" || f.Offer.DeliveryRequire
+	return f.Handover == HandoverPoint || f.DeliveryBranch != "" || f.Offer.DeliveryRequired
 }
 
 // codGroups maps the carrier table's rule on several packages to the spec's
@@ -342,7 +333,7 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
 		p.Add("to_email", "Type an e-mail address like name@example.cz.")
 	}
-	toPoint := f.Offer.DeliveryRequire || f.DeliveryBranch != ""
+	toPoint := f.Offer.DeliveryRequired || f.DeliveryBranch != ""
 	if !toPoint {
 		for field, v := range map[string]string{"to_street": f.To.Street, "to_city": f.To.City, "to_zip": f.To.Zip} {
 			if v == "" {
@@ -350,7 +341,7 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 			}
 		}
 	}
-	if f.Offer.DeliveryRequire && f.DeliveryBranch == "" {
+	if f.Offer.DeliveryRequired && f.DeliveryBranch == "" {
 		p.Add("delivery_branch", "This service delivers to a point: choose one.")
 	}
 	if f.LabelLess {
@@ -380,13 +371,4 @@ func (f Form) LabelFreeBlockers(fromCountry string) []string {
 		out = append(out, "Label-free packages are handed over at a point of the carrier: choose “We take it to a point”.")
 	}
 	return out
-}
-
-func firstSet(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

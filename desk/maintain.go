@@ -63,7 +63,7 @@ func (d *Desk) SeedDemo(ctx context.Context) error {
 }
 
 // demoRecipients are the people the demo shipments go to.
-var demoRecipients = []shipping.Address{
+var demoRecipients = []Address{
 	{Firstname: "Jana", Surname: "Nováková", Street: "Masarykova 5", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420 777 123 456", Email: "jana@example.cz"},
 	{Firstname: "Petr", Surname: "Svoboda", Street: "Americká 12", City: "Plzeň", Zip: "301 00", Country: "CZ", Phone: "+420 731 222 333"},
 	{Firstname: "Eva", Surname: "Malá", Street: "Hlavná 8", City: "Košice", Zip: "040 01", Country: "SK", Phone: "+421 905 111 222"},
@@ -92,16 +92,15 @@ func (d *Desk) SeedDemoOrders(ctx context.Context) error {
 			return fmt.Errorf("demo offers: %w", err)
 		}
 		for _, o := range offers {
-			if o.Selectable && !o.DeliveryBranchRequired && o.LabelMode == shipping.LabelPrint {
-				f.Offer = Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
-					LabelMode: o.LabelMode, Price: fmt.Sprintf("%.2f %s", o.PriceVAT.Value, o.PriceVAT.Currency)}
+			if o.Selectable && !o.DeliveryRequired && o.LabelMode == shipping.LabelPrint {
+				f.Offer = o
 				break
 			}
 		}
 		if f.Offer.ServiceID == 0 {
 			continue
 		}
-		if _, err := d.Place(ctx, f, 0); err != nil {
+		if _, err := d.Order(ctx, f, 0); err != nil {
 			return fmt.Errorf("demo shipment %d: %w", i+1, err)
 		}
 	}

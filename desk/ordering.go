@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"shipdesk/apperr"
@@ -26,11 +25,11 @@ import (
 // and adopts an order that is there. A late answer is always recorded; a
 // second order under one reference is kept as a duplicate to cancel.
 
-// Place orders the shipment of the form: validate, record the intent and its
+// Order orders the shipment of the form: validate, record the intent and its
 // first attempt, create, record the reply. A second call with the same form
 // returns the first order. When the answer is lost the shipment is "unknown"
 // and checked at once; it becomes "missing" only after its deadline.
-func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, error) {
+func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, error) {
 	from, err := d.sender(ctx, f)
 	if err != nil {
 		return storage.Shipment{}, err
@@ -53,7 +52,7 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	intent := storage.Shipment{
 		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
 		ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
-		RecipientName: RecipientName(f.To), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: storage.UserRef(by),
+		RecipientName: f.To.Name(), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: storage.UserRef(by),
 	}
 	if f.COD {
 		m := codMoney(f)
@@ -64,30 +63,20 @@ func (d *Desk) Place(ctx context.Context, f Form, by int64) (storage.Shipment, e
 		intent.InsuredValue = &m.Value
 	}
 	now := d.now()
-	s, attempt, fresh, err := d.db.BeginOrder(ctx, intent, now, d.deadline(now))
+	s, attempt, fresh, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
+	if apperr.Is(err, apperr.Conflict) { // the reference is taken: the clerk's field says so
+		msg := apperr.MessageOf(err, "")
+		return s, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: map[string]string{"reference": msg}, Err: err}
+	}
 	if err != nil || !fresh {
 		return s, err
 	}
 	if f.SaveRecipient {
-		a := f.To
-		if _, err := d.db.SaveRecipient(ctx, storage.Address{Company: a.Company, Firstname: a.Firstname, Surname: a.Surname,
-			Street: a.Street, City: a.City, Zip: a.Zip, Country: a.Country, Phone: a.Phone, Email: a.Email}); err != nil {
+		if _, err := d.db.SaveRecipient(ctx, f.To.stored()); err != nil {
 			d.log.Warn("save recipient", "err", err) // the order matters more than the address book
 		}
 	}
 	return d.send(ctx, s, attempt, order, true)
-}
-
-// RecipientName is how lists show a recipient: the name, and the company.
-func RecipientName(a shipping.Address) string {
-	name := strings.TrimSpace(a.Firstname + " " + a.Surname)
-	if a.Company != "" {
-		if name == "" {
-			return a.Company
-		}
-		return name + " (" + a.Company + ")"
-	}
-	return name
 }
 
 // send makes one recorded attempt and records what happened. first: the
@@ -112,13 +101,13 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, attempt int64, orde
 			return s, err
 		}
 		if first {
-			if dropErr := d.db.DropIntent(ctx, s.ID); dropErr != nil {
+			if dropErr := d.db.DropShipmentIntent(ctx, s.ID); dropErr != nil {
 				return s, dropErr
 			}
 			return storage.Shipment{}, UpstreamError("order the shipment", err)
 		}
 		// Earlier attempts settled without an order; this one created none either.
-		if err := d.db.MarkMissing(ctx, s.ID, apperr.MessageOf(UpstreamError("order the shipment", err), "The service refused the order."), d.now()); err != nil {
+		if err := d.db.MarkShipmentMissing(ctx, s.ID, apperr.MessageOf(UpstreamError("order the shipment", err), "The service refused the order."), d.now()); err != nil {
 			return s, err
 		}
 		return s, UpstreamError("order the shipment", err)
@@ -131,7 +120,7 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, attempt int64, orde
 		if s.SettlesAt != nil {
 			until = *s.SettlesAt
 		}
-		if err := d.db.MarkOutcome(ctx, s.ID, storage.StateUnknown, waitingText(until)); err != nil {
+		if err := d.db.MarkShipmentOutcome(ctx, s.ID, storage.StateUnknown, waitingText(until)); err != nil {
 			return s, err
 		}
 		if settled, rerr := d.Reconcile(ctx, s.ID); rerr == nil {
@@ -167,7 +156,7 @@ func waitingText(until time.Time) string {
 // recordCreated stores a confirmed order; a second order under the same
 // reference is kept as a duplicate to cancel.
 func (d *Desk) recordCreated(ctx context.Context, id int64, r storage.Reply) error {
-	duplicate, err := d.db.RecordCreated(ctx, id, r, d.now())
+	duplicate, err := d.db.RecordShipment(ctx, id, r, d.now())
 	if duplicate {
 		d.log.Warn("duplicate order at the service", "shipment", id, "tracking", r.TrackingNumber)
 	}
@@ -204,7 +193,7 @@ func (d *Desk) adopt(ctx context.Context, db *storage.DB, s storage.Shipment, fo
 			primary = i
 		}
 	}
-	if _, err := db.RecordCreated(ctx, s.ID, ReplyOf(found[primary]), d.now()); err != nil {
+	if _, err := db.RecordShipment(ctx, s.ID, ReplyOf(found[primary]), d.now()); err != nil {
 		return err
 	}
 	for i, si := range found {
@@ -244,7 +233,7 @@ func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error
 		// Too early to say: an attempt may still be creating it.
 	default:
 		why := fmt.Sprintf("The service has no shipment with reference %s: it was not created.", s.Reference)
-		if err := d.db.MarkMissing(ctx, id, why, now); err != nil {
+		if err := d.db.MarkShipmentMissing(ctx, id, why, now); err != nil {
 			return s, err
 		}
 		d.log.Info("order reconciled: missing", "shipment", id)
@@ -284,7 +273,7 @@ func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, erro
 			return err
 		}
 		if cur.State != storage.StateMissing { // say why, without asking the service
-			_, _, err := tx.ReopenOrder(ctx, cur, d.now(), d.deadline(d.now()))
+			_, _, err := tx.ReopenShipment(ctx, cur, d.now(), d.deadline(d.now()))
 			return err
 		}
 		found, err := d.atService(ctx, cur.Reference)
@@ -296,7 +285,7 @@ func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, erro
 			return d.adopt(ctx, tx, cur, found)
 		}
 		now := d.now()
-		s, attempt, err = tx.ReopenOrder(ctx, cur, now, d.deadline(now))
+		s, attempt, err = tx.ReopenShipment(ctx, cur, now, d.deadline(now))
 		return err
 	})
 	if err != nil || adopted {

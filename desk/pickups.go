@@ -20,16 +20,20 @@ import (
 // does not have may be ordered again.
 
 // PickupAddresses are the service's stored addresses a courier can come to.
-func (d *Desk) PickupAddresses(ctx context.Context) ([]shipping.Contact, error) {
+func (d *Desk) PickupAddresses(ctx context.Context) ([]PickupAddress, error) {
 	list, err := d.ship.Contacts(ctx)
 	if err != nil {
 		return nil, UpstreamError("load the pickup addresses", err)
 	}
-	return list, nil
+	out := make([]PickupAddress, 0, len(list))
+	for _, c := range list {
+		out = append(out, pickupAddressOf(c))
+	}
+	return out, nil
 }
 
-// ContactLine is a stored address on one line.
-func ContactLine(c shipping.Contact) string {
+// contactLine is a stored address on one line.
+func contactLine(c shipping.Contact) string {
 	name := c.Company
 	if name == "" {
 		name = strings.TrimSpace(c.Firstname + " " + c.Surname)
@@ -56,7 +60,7 @@ func (d *Desk) OrderPickup(ctx context.Context, f PickupForm, today time.Time, b
 	line := ""
 	for _, c := range addresses {
 		if c.ID == f.ContactID {
-			line = ContactLine(c)
+			line = c.Line
 		}
 	}
 	if line == "" {

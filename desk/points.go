@@ -58,8 +58,7 @@ func (d *Desk) ImportContacts(ctx context.Context) (int, error) {
 		if label == "" {
 			label = c.Street + ", " + c.City
 		}
-		s := storage.Sender{Label: label, ContactID: &id, Address: storage.Address{Company: c.Company, Firstname: c.Firstname,
-			Surname: c.Surname, Street: c.Street, City: c.City, Zip: c.Zip, Country: c.Country, Phone: c.Phone, Email: c.Email}}
+		s := storage.Sender{Label: label, ContactID: &id, Address: addressOf(c.Address).stored()}
 		if _, err := d.db.SaveSender(ctx, s); err != nil {
 			return 0, err
 		}

@@ -27,7 +27,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.Click("#cod")
 			tab.Fill("#cod_value", "1250")
 			tab.Click("#insure")
-			tab.Click(`button.primary[name=action][value=compare]`)
+			tab.Click(`[data-testid=compare]`)
 			tab.WaitText(`[data-testid=offers]`, "G3A")
 			if got := tab.Attr("#insured_value", "value"); got != "1250" {
 				t.Errorf("insured value %q, want the COD amount", got)
@@ -45,7 +45,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			// A second order is cancelled before the carrier takes it: storno, confirmed.
 			tab.Open("/shipping/new")
 			tab.fillRecipient()
-			tab.Click(`button.primary[name=action][value=compare]`)
+			tab.Click(`[data-testid=compare]`)
 			tab.WaitText(`[data-testid=offers]`, "G3A")
 			tab.ChooseOffer("G3A")
 			tab.WaitText(`[data-testid=chosen]`, "G3A")
@@ -77,7 +77,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.Open("/shipping/new")
 			tab.fillRecipient()
 			tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
-			tab.Click(`button.primary[name=action][value=compare]`)
+			tab.Click(`[data-testid=compare]`)
 			tab.WaitText(`[data-testid=offers]`, "G1")
 			tab.Click(`tr[data-service="101"] button[name=choose]`)
 			tab.WaitText(`#label-free`, "Label-free")

@@ -55,7 +55,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	tab.fillRecipient()
 	tab.Click("#cod")
 	tab.Fill("#cod_value", "1250")
-	tab.Click(`button.primary[name=action][value=compare]`)
+	tab.Click(`[data-testid=compare]`)
 	tab.WaitText(`[data-testid=offers]`, "you print the label")
 	tab.screenshot("offers")
 	// Sorting by carrier keeps the form and shows the carriers in order.
@@ -112,7 +112,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.Open("/shipping/new")
 	tab.fillRecipient()
 	tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
-	tab.Click(`button.primary[name=action][value=compare]`)
+	tab.Click(`[data-testid=compare]`)
 	tab.WaitText(`[data-testid=offers]`, "G1")
 	tab.Click(`tr[data-service="101"] button[name=choose]`)
 	tab.WaitText(`#label-free`, "Label-free")

@@ -18,7 +18,7 @@ func TestManagerFiltersExportsAndOpensTimeline(t *testing.T) {
 		clerk.Open("/shipping/new")
 		clerk.fillRecipient()
 		clerk.Fill("#to_city", town)
-		clerk.Click(`button.primary[name=action][value=compare]`)
+		clerk.Click(`[data-testid=compare]`)
 		clerk.WaitText(`[data-testid=offers]`, "G3")
 		clerk.ChooseOffer("G3")
 		clerk.WaitText(`[data-testid=chosen]`, "G3")

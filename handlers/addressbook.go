@@ -1,20 +1,42 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
-	"regexp"
-	"slices"
+	"net/url"
 	"strconv"
 	"strings"
 
-	"shipdesk/cod"
+	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
-	"shipdesk/textin"
 	"shipdesk/views"
 )
+
+// AddressBookDesk is what the address book changes.
+type AddressBookDesk interface {
+	AddSender(ctx context.Context, v url.Values) (storage.Sender, map[string]string, error)
+	AddPreset(ctx context.Context, v url.Values) (storage.Preset, map[string]string, error)
+	SaveSettings(ctx context.Context, v url.Values) (map[string]string, error)
+	SetDefaultSender(ctx context.Context, id int64) error
+	DeleteSender(ctx context.Context, id int64) error
+	DeleteRecipient(ctx context.Context, id int64) error
+	DeletePreset(ctx context.Context, id int64) error
+	ImportContacts(ctx context.Context) (int, error)
+	RefreshPoints(ctx context.Context) (int, error)
+	AddPickupAddress(ctx context.Context, a desk.Address) (int64, error)
+}
+
+// bookReads are the address book's lists.
+type bookReads interface {
+	Senders(ctx context.Context) ([]storage.Sender, error)
+	Recipients(ctx context.Context) ([]storage.Recipient, error)
+	Presets(ctx context.Context) ([]storage.Preset, error)
+	PointStats(ctx context.Context) (storage.PointStats, error)
+	Settings(ctx context.Context) (storage.ShippingSettings, error)
+}
 
 // AddressBook shows senders, saved recipients, package presets, COD settings
 // and the parcel-point cache.
@@ -28,7 +50,7 @@ type addressBookForms struct {
 
 func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, status int, forms addressBookForms) {
 	ctx := r.Context()
-	db := h.Ship.DB
+	db := h.ShipReads
 	senders, err := db.Senders(ctx)
 	if err != nil {
 		h.Fail(w, r, err)
@@ -85,44 +107,26 @@ func oneLine(a storage.Address) string {
 	return strings.Trim(fmt.Sprintf("%s, %s %s, %s", a.Street, a.Zip, a.City, a.Country), ", ")
 }
 
-// formText reads one-line fields (textin.Line), recording those that cannot
-// be read, are over limit, or are required and empty.
-func formText(r *http.Request, limit int, required []string, names ...string) (map[string]string, map[string]string) {
-	vals, errs := map[string]string{}, map[string]string{}
-	fields := textin.NewFields(r.PostForm, errs)
-	for _, n := range names {
-		vals[n] = fields.Line(n, limit)
+// bookFailed shows the address book again with a form's problems, or ends
+// the post with its outcome.
+func (h *Handlers) bookFailed(w http.ResponseWriter, r *http.Request, err error, form func(views.Form) addressBookForms, vals map[string]string) bool {
+	if apperr.CodeOf(err) != apperr.Invalid {
+		return false
 	}
-	for _, n := range required {
-		if vals[n] == "" {
-			errs[n] = "Required."
-		}
-	}
-	return vals, errs
+	h.renderAddressBook(w, r, http.StatusUnprocessableEntity, form(views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}))
+	return true
 }
-
-var phoneShape = regexp.MustCompile(`^\+?[0-9 ]{9,20}$`)
 
 // AddSender adds one of our own sending addresses.
 func (h *Handlers) AddSender(w http.ResponseWriter, r *http.Request) {
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+	if !h.readForm(w, r) {
 		return
 	}
-	v, errs := formText(r, 100, []string{"label", "street", "city", "zip", "phone"}, "label", "company", "surname", "street", "city", "zip", "country", "phone", "email")
-	if !slices.Contains(desk.Countries, v["country"]) {
-		errs["country"] = "Choose a country from the list."
-	}
-	if v["phone"] != "" && !phoneShape.MatchString(v["phone"]) {
-		errs["phone"] = "Type a phone number, e.g. +420 777 123 456."
-	}
-	if len(errs) > 0 {
-		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{sender: views.Form{Values: v, Errors: errs, Message: "Fix the marked fields."}})
+	s, vals, err := h.ShipDesk.AddSender(r.Context(), r.PostForm)
+	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{sender: f} }, vals) {
 		return
 	}
-	_, err := h.Ship.DB.SaveSender(r.Context(), storage.Sender{Label: v["label"], Address: storage.Address{Company: v["company"], Surname: v["surname"],
-		Street: v["street"], City: v["city"], Zip: v["zip"], Country: v["country"], Phone: v["phone"], Email: v["email"]}})
-	h.afterBookChange(w, r, err, "Sender "+v["label"]+" added.")
+	h.afterBookChange(w, r, err, "Sender "+s.Label+" added.")
 }
 
 // afterBookChange flashes the outcome and returns to the address book.
@@ -130,84 +134,38 @@ func (h *Handlers) afterBookChange(w http.ResponseWriter, r *http.Request, err e
 	h.finish(w, r, err, done, "/shipping/addresses")
 }
 
-// BookAction returns the handler of a button on a row of the address book.
-func (h *Handlers) BookAction(act func(db *storage.DB, r *http.Request, id int64) error, done string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := pathID(r)
-		if !ok {
-			h.NotFound(w, r)
-			return
-		}
-		h.afterBookChange(w, r, act(h.Ship.DB, r, id), done)
-	}
-}
-
 // ImportSenders copies the service's stored pickup addresses.
 func (h *Handlers) ImportSenders(w http.ResponseWriter, r *http.Request) {
-	n, err := h.Ship.Desk.ImportContacts(r.Context())
+	n, err := h.ShipDesk.ImportContacts(r.Context())
 	h.afterBookChange(w, r, err, fmt.Sprintf("%d pickup addresses imported from the service.", n))
 }
 
 // RefreshPoints reloads the parcel-point cache now.
 func (h *Handlers) RefreshPoints(w http.ResponseWriter, r *http.Request) {
-	n, err := h.Ship.Desk.RefreshPoints(r.Context())
+	n, err := h.ShipDesk.RefreshPoints(r.Context())
 	h.afterBookChange(w, r, err, fmt.Sprintf("%d parcel points loaded.", n))
 }
 
 // AddPreset adds a package preset.
 func (h *Handlers) AddPreset(w http.ResponseWriter, r *http.Request) {
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+	if !h.readForm(w, r) {
 		return
 	}
-	v, errs := formText(r, 60, []string{"name", "weight"}, "name", "weight", "length", "width", "height")
-	units := map[string]string{"weight": "kg", "length": "cm", "width": "cm", "height": "cm"}
-	num := func(name string, limit float64) float64 {
-		if v[name] == "" || errs[name] != "" {
-			return 0
-		}
-		x, problem := textin.Decimal(v[name], textin.Range{Max: limit, Unit: units[name]})
-		if problem != "" {
-			errs[name] = problem
-		}
-		return x
-	}
-	p := storage.Preset{Name: v["name"], Weight: num("weight", 1000), Length: num("length", 500), Width: num("width", 500), Height: num("height", 500)}
-	if len(errs) > 0 {
-		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{preset: views.Form{Values: v, Errors: errs, Message: "Fix the marked fields."}})
+	p, vals, err := h.ShipDesk.AddPreset(r.Context(), r.PostForm)
+	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{preset: f} }, vals) {
 		return
 	}
-	_, err := h.Ship.DB.SavePreset(r.Context(), p)
 	h.afterBookChange(w, r, err, "Preset "+p.Name+" added.")
 }
 
-// SaveSettings stores the COD bank details after the same checks the service
-// makes, so a wrong account is caught here, not on the first COD shipment.
+// SaveSettings stores the COD bank details once the desk has checked them.
 func (h *Handlers) SaveSettings(w http.ResponseWriter, r *http.Request) {
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+	if !h.readForm(w, r) {
 		return
 	}
-	v, errs := formText(r, 64, nil, "bank_account", "bank_code", "cod_currency", "bank_currency")
-	v["bank_currency"] = strings.ToUpper(v["bank_currency"])
-	if v["cod_currency"] != "CZK" && v["cod_currency"] != "EUR" {
-		errs["cod_currency"] = "CZK or EUR."
-	}
-	if c := v["bank_currency"]; c != "" && !textin.IsCurrency(c) && errs["bank_currency"] == "" {
-		errs["bank_currency"] = "A currency code of ISO 4217, e.g. CZK or EUR."
-	}
-	if v["bank_account"] != "" || v["bank_code"] != "" {
-		probe := cod.Input{Value: 100, Currency: "CZK", From: "CZ", To: "CZ", MaxCZK: 1e9, Packages: 1,
-			BankAccount: v["bank_account"], BankCode: v["bank_code"], BankCurrency: v["bank_currency"]}
-		for _, p := range cod.Check(probe) {
-			errs[p.Field] = p.Message + "."
-		}
-	}
-	if len(errs) > 0 {
-		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{settings: views.Form{Values: v, Errors: errs, Message: "Fix the marked fields."}})
+	vals, err := h.ShipDesk.SaveSettings(r.Context(), r.PostForm)
+	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{settings: f} }, vals) {
 		return
 	}
-	err := h.Ship.DB.SaveSettings(r.Context(), storage.ShippingSettings{CODCurrency: v["cod_currency"], BankAccount: v["bank_account"],
-		BankCode: v["bank_code"], BankCurrency: v["bank_currency"]})
 	h.afterBookChange(w, r, err, "Settings saved.")
 }

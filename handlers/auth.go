@@ -97,6 +97,5 @@ func (h *Handlers) Logout(w http.ResponseWriter, r *http.Request) {
 
 // parseForm reads a url-encoded or multipart form of bounded size.
 func parseForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	return r.ParseForm() == nil
+	return readForm(w, r, maxFormBytes) == nil
 }

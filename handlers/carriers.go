@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"database/sql"
 	"net/http"
 	"regexp"
@@ -10,6 +11,11 @@ import (
 	"shipdesk/storage"
 	"shipdesk/views"
 )
+
+// carrierDesk saves the managers' facts about carriers.
+type carrierDesk interface {
+	EditCarrier(ctx context.Context, e desk.CarrierEdit) error
+}
 
 // carrierCode is the shape of a carrier code: a short word (at most 20 characters).
 var carrierCode = regexp.MustCompile(`^[A-Za-z0-9_-]{1,20}$`)
@@ -41,11 +47,10 @@ func (h *Handlers) EditCarrier(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+	if !h.readForm(w, r) {
 		return
 	}
-	err := h.Ship.Desk.EditCarrier(r.Context(), desk.CarrierEdit{Code: code, Name: r.PostFormValue("name"),
+	err := h.ShipDesk.EditCarrier(r.Context(), desk.CarrierEdit{Code: code, Name: r.PostFormValue("name"),
 		LabelFree: r.PostFormValue("label_free"), CODPackages: r.PostFormValue("cod_packages")})
 	h.finish(w, r, err, views.T(r.Context(), "carriers.saved", strings.ToUpper(code)), "/connection#carriers")
 }

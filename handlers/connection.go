@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"time"
 
@@ -10,8 +11,17 @@ import (
 )
 
 // Upstream is the connection to the shipping service (upstream.Clients).
-type Upstream interface {
+// Link is the connection to the shipping service as the pages see it, in
+// plain values (upstream.Clients): the key check, the call counters, and the
+// sandbox's clock when the dashboard talks to the simulator.
+type Link interface {
 	Check(ctx context.Context) []upstream.Result
+	Counters() []upstream.Counter
+	Failures() []upstream.Failure
+	WritePrometheus(w io.Writer) error
+	IsSandbox() bool
+	SimulatedNow(ctx context.Context) (time.Time, error)
+	AdvanceClock(ctx context.Context, minutes int) (time.Time, error)
 }
 
 // Connection checks both keys now and shows the base URLs, the counters and the
@@ -20,36 +30,36 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	defer cancel()
 	var checks []views.ConnectionCheck
-	for _, c := range h.Upstream.Check(ctx) {
+	for _, c := range h.Link.Check(ctx) {
 		checks = append(checks, views.ConnectionCheck{Interface: c.Interface, BaseURL: c.BaseURL, OK: c.OK, Message: c.Message, Took: c.Took.Round(time.Millisecond).String()})
 	}
 	var counts []views.CallCount
-	for _, c := range h.Metrics.Counters() {
+	for _, c := range h.Link.Counters() {
 		counts = append(counts, views.CallCount{Interface: c.Interface, Op: c.Op, Outcome: c.Outcome, Calls: c.Calls,
 			Average: (c.Total / time.Duration(max(c.Calls, 1))).Round(time.Millisecond).String()})
 	}
 	var failures []views.CallFailure
-	for _, f := range h.Metrics.Failures("") {
+	for _, f := range h.Link.Failures() {
 		failures = append(failures, views.CallFailure{When: views.FormatTime(f.At), Interface: f.Interface, Op: f.Op, Error: f.Error})
 	}
 	var simulatedNow string
-	if h.Controls != nil {
-		if clock, err := h.Controls.Now(ctx); err == nil {
-			simulatedNow = views.FormatTime(clock.Now)
+	if h.Link.IsSandbox() {
+		if now, err := h.Link.SimulatedNow(ctx); err == nil {
+			simulatedNow = views.FormatTime(now)
 		}
 	}
-	carriers, err := h.Ship.DB.Carriers(ctx)
+	carriers, err := h.ShipReads.Carriers(ctx)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
 	}
 	p := h.page(w, r, views.T(r.Context(), "connection.heading"), "connection")
-	h.render(w, r, http.StatusOK, views.Connection(p, h.Sandbox, simulatedNow, checks, counts, failures, carrierRows(carriers)))
+	h.render(w, r, http.StatusOK, views.Connection(p, h.Link.IsSandbox(), simulatedNow, checks, counts, failures, carrierRows(carriers)))
 }
 
 // Metrics writes the upstream counters in the Prometheus text format.
 func (h *Handlers) MetricsText(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = h.Metrics.WritePrometheus(w)
+	_ = h.Link.WritePrometheus(w)
 }

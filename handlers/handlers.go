@@ -4,8 +4,11 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -13,7 +16,6 @@ import (
 	"github.com/a-h/templ"
 
 	"shipdesk/apperr"
-	"shipdesk/client/transport"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -55,18 +57,21 @@ type Pinger interface {
 
 // Handlers holds what the handlers depend on.
 type Handlers struct {
-	Staff      StaffService
-	Audit      AuditLog
-	Sessions   Sessions
-	Database   Pinger
-	Log        *slog.Logger
-	Upstream   Upstream
-	Metrics    *transport.Metrics // counters of upstream calls
-	Sandbox    bool               // the upstream is the simulator: pages say so
-	Controls   SandboxControls    // the simulator's clock; nil against the real service
-	Ship       ShippingDesk       // the shipping desk
-	Returns    ReturnsDesk        // the returns workbench
-	TrustProxy bool               // believe X-Forwarded-For / -Proto from a reverse proxy
+	Staff     StaffService
+	Audit     AuditLog
+	Sessions  Sessions
+	Database  Pinger
+	Log       *slog.Logger
+	Link      Link      // the connection to the shipping service (or the sandbox)
+	ShipDesk  ShipDesk  // the shipping desk: every shipping write (desk.Desk)
+	ShipReads ShipReads // the shipping tables, read only (storage.DB)
+	Tracker   Tracker   // asks the service about one shipment now (desk.Refresher)
+	// RefreshAfter: a pending shipment is asked about at most this often when its
+	// page polls (negative: every time, for tests).
+	RefreshAfter time.Duration
+	Returns      ReturnsBench // the returns workbench: every write of the returns pages
+	ReturnsStore ReturnsStore // what the returns pages read straight from storage
+	TrustProxy   bool         // believe X-Forwarded-For / -Proto from a reverse proxy
 }
 
 // page builds the layout model for a request; it takes the pending flashes.
@@ -83,7 +88,7 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 		Staff:   st,
 		Area:    area,
 		Flashes: h.Sessions.TakeFlashes(w, r),
-		Sandbox: h.Sandbox,
+		Sandbox: h.Link.IsSandbox(),
 		Path:    path,
 	}
 }
@@ -256,4 +261,30 @@ func pageLinks(path string, vals map[string]string, next string) (filter map[str
 		firstURL = views.QueryURL(path, filter)
 	}
 	return filter, nextURL, firstURL
+}
+
+// readForm reads a post's form, a multipart one with its files too, of at most
+// limit bytes in all.
+func readForm(w http.ResponseWriter, r *http.Request, limit int64) error {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		return r.ParseMultipartForm(1 << 20)
+	}
+	return r.ParseForm()
+}
+
+// postedForm reads a post's form (readForm) and, when it cannot, answers one
+// way: 413 with tooLarge (or a general message) when it is too large, 400
+// with malformed when it cannot be read.
+func (h *Handlers) postedForm(w http.ResponseWriter, r *http.Request, limit int64, tooLarge, malformed string) bool {
+	err := readForm(w, r, limit)
+	if err == nil {
+		return true
+	}
+	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, cmp.Or(tooLarge, "The form is too large: nothing was sent."))
+		return false
+	}
+	h.ErrorStatus(w, r, http.StatusBadRequest, malformed)
+	return false
 }

@@ -15,17 +15,31 @@ import (
 	"shipdesk/views"
 )
 
+// PickupDesk orders and checks courier pickups.
+type PickupDesk interface {
+	PickupAddresses(ctx context.Context) ([]desk.PickupAddress, error)
+	OrderPickup(ctx context.Context, f desk.PickupForm, today time.Time, by int64) (storage.Pickup, error)
+	CheckPickup(ctx context.Context, id int64) (storage.Pickup, error)
+	OrderPickupAgain(ctx context.Context, id int64) (storage.Pickup, error)
+}
+
+// pickupReads are the lists of the pickups page.
+type pickupReads interface {
+	PickupsFrom(ctx context.Context, day time.Time, limit int) ([]storage.Pickup, error)
+	PickupsBefore(ctx context.Context, day time.Time, limit int) ([]storage.Pickup, error)
+}
+
 // pickupListLimit bounds each list of the pickups page.
 const pickupListLimit = 200
 
 // today is the service's date: the simulated one in sandbox mode, so dates the
 // page proposes are the ones the simulator accepts; otherwise the local date.
 func (h *Handlers) today(ctx context.Context) time.Time {
-	if h.Controls != nil {
+	if h.Link.IsSandbox() {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if c, err := h.Controls.Now(cctx); err == nil {
-			return c.Now.Local()
+		if now, err := h.Link.SimulatedNow(cctx); err == nil {
+			return now.Local()
 		}
 	}
 	return time.Now()
@@ -42,27 +56,27 @@ func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status 
 	ctx := r.Context()
 	v := views.PickupsView{Form: form, ShowPast: r.URL.Query().Get("past") == "1"}
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-	coming, err := h.Ship.DB.PickupsFrom(ctx, day, pickupListLimit)
+	coming, err := h.ShipReads.PickupsFrom(ctx, day, pickupListLimit)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
 	}
 	v.Coming = pickupRows(coming, today)
 	if v.ShowPast {
-		past, err := h.Ship.DB.PickupsBefore(ctx, day, pickupListLimit)
+		past, err := h.ShipReads.PickupsBefore(ctx, day, pickupListLimit)
 		if err != nil {
 			h.Fail(w, r, err)
 			return
 		}
 		v.Past = pickupRows(past, today)
 	}
-	addresses, err := h.Ship.Desk.PickupAddresses(ctx)
+	addresses, err := h.ShipDesk.PickupAddresses(ctx)
 	if err != nil {
 		// The list still helps without the service: say why the form cannot be used.
 		v.NoAddress = apperr.MessageOf(err, "The pickup addresses could not be loaded.")
 	}
 	for _, c := range addresses {
-		v.Addresses = append(v.Addresses, views.Option{Value: strconv.FormatInt(c.ID, 10), Label: desk.ContactLine(c)})
+		v.Addresses = append(v.Addresses, views.Option{Value: strconv.FormatInt(c.ID, 10), Label: c.Line})
 	}
 	if len(addresses) == 0 && v.NoAddress == "" {
 		v.NoAddress = "The service has no pickup addresses yet: add one in the address book."
@@ -89,8 +103,7 @@ func pickupRows(list []storage.Pickup, today time.Time) []views.PickupRow {
 // form shows the first pickup instead of ordering another.
 func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+	if !h.readForm(w, r) {
 		return
 	}
 	today := h.today(ctx)
@@ -102,7 +115,7 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 		h.renderPickups(w, r, http.StatusUnprocessableEntity, views.Form{Values: f.Values(), Errors: problems, Message: "Fix the marked fields."}, today)
 		return
 	}
-	p, err := h.Ship.Desk.OrderPickup(ctx, f, today, h.userID(r))
+	p, err := h.ShipDesk.OrderPickup(ctx, f, today, h.userID(r))
 	if err != nil {
 		if code := apperr.CodeOf(err); code != apperr.Internal {
 			// Keep what the clerk typed: the service's field errors on the fields.
@@ -128,14 +141,14 @@ func pickupFlash(p storage.Pickup) views.Flash {
 }
 
 // PickupAction returns the handler of a button on a pickup row.
-func (h *Handlers) PickupAction(act func(d *desk.Desk, ctx context.Context, id int64) (storage.Pickup, error)) http.HandlerFunc {
+func (h *Handlers) pickupAction(act func(d PickupDesk, ctx context.Context, id int64) (storage.Pickup, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, ok := pathID(r)
 		if !ok {
 			h.NotFound(w, r)
 			return
 		}
-		p, err := act(h.Ship.Desk, r.Context(), id)
+		p, err := act(h.ShipDesk, r.Context(), id)
 		if err != nil {
 			h.finish(w, r, err, "", "/shipping/pickups")
 			return
@@ -148,8 +161,7 @@ func (h *Handlers) PickupAction(act func(d *desk.Desk, ctx context.Context, id i
 // AddServiceAddress stores a new pickup address at the service and refreshes
 // the local copy of the service's addresses.
 func (h *Handlers) AddServiceAddress(w http.ResponseWriter, r *http.Request) {
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+	if !h.readForm(w, r) {
 		return
 	}
 	a, vals, problems := desk.ParseContactForm(r.PostForm)
@@ -157,10 +169,20 @@ func (h *Handlers) AddServiceAddress(w http.ResponseWriter, r *http.Request) {
 		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: problems, Message: "Fix the marked fields."}})
 		return
 	}
-	id, err := h.Ship.Desk.AddPickupAddress(r.Context(), a)
+	id, err := h.ShipDesk.AddPickupAddress(r.Context(), a)
 	if apperr.CodeOf(err) == apperr.Invalid {
 		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}})
 		return
 	}
 	h.afterBookChange(w, r, err, fmt.Sprintf("Pickup address %d stored at the service.", id))
+}
+
+// PickupCheck asks the service about a pickup whose answer was lost.
+func (h *Handlers) PickupCheck(w http.ResponseWriter, r *http.Request) {
+	h.pickupAction(PickupDesk.CheckPickup)(w, r)
+}
+
+// PickupOrderAgain orders a pickup the service proved it does not have.
+func (h *Handlers) PickupOrderAgain(w http.ResponseWriter, r *http.Request) {
+	h.pickupAction(PickupDesk.OrderPickupAgain)(w, r)
 }

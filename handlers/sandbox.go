@@ -6,18 +6,10 @@ import (
 	"strconv"
 	"time"
 
-	"shipdesk/client/sandboxctl"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/views"
 )
-
-// SandboxControls is the simulator's clock (sandboxctl.Client). The real service
-// has no such thing: the dashboard offers it only in sandbox mode.
-type SandboxControls interface {
-	Now(ctx context.Context) (sandboxctl.Clock, error)
-	Advance(ctx context.Context, minutes int) (sandboxctl.Clock, error)
-}
 
 // maxAdvanceMinutes is a year, the sandbox's own limit.
 const maxAdvanceMinutes = 525600
@@ -26,7 +18,7 @@ const maxAdvanceMinutes = 525600
 // then returns to the page the person came from.
 func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if h.Controls == nil {
+	if !h.Link.IsSandbox() {
 		h.NotFound(w, r)
 		return
 	}
@@ -43,13 +35,13 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 	}
 	callCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	clock, err := h.Controls.Advance(callCtx, minutes)
+	now, err := h.Link.AdvanceClock(callCtx, minutes)
 	if err != nil {
 		h.Log.Warn("advance sandbox clock", "err", err)
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.advance_failed")})
 		redirect(w, r, back)
 		return
 	}
-	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "sandbox.advanced", minutes, views.FormatTime(clock.Now))})
+	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "sandbox.advanced", minutes, views.FormatTime(now))})
 	redirect(w, r, back)
 }

@@ -19,6 +19,15 @@ import (
 	"shipdesk/views"
 )
 
+// trackingReads are the shipment list, its export, the scan box and the reports.
+type trackingReads interface {
+	ListShipments(ctx context.Context, f storage.ListFilter) (storage.ListPage, error)
+	EachShipment(ctx context.Context, f storage.ListFilter, fn func(storage.Shipment) error) error
+	Carriers(ctx context.Context) ([]storage.Carrier, error)
+	Scan(ctx context.Context, code string, limit int) ([]storage.Shipment, bool, error)
+	Report(ctx context.Context, from, to time.Time) (storage.Report, error)
+}
+
 // ParseListQuery reads the list's filter from the URL, so a view can be shared.
 func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
 	errs := map[string]string{}
@@ -75,7 +84,7 @@ func dateRange(vals, errs map[string]string) (from, to time.Time) {
 // ShipmentList is the list of shipments with its filters, keyset-paged.
 func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	f, vals, errs := ParseListQuery(r.URL.Query())
-	page, err := h.Ship.DB.ListShipments(r.Context(), f)
+	page, err := h.ShipReads.ListShipments(r.Context(), f)
 	all := views.Option{Value: "", Label: "All"}
 	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Carriers: []views.Option{all},
 		Sorts: []views.Option{{Value: "new", Label: "Newest first"}, {Value: "old", Label: "Oldest first"}, {Value: "recipient", Label: "Recipient A–Z"}}}
@@ -89,7 +98,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: statusFilterText(s)})
 	}
-	carriers, cerr := h.Ship.DB.Carriers(r.Context())
+	carriers, cerr := h.ShipReads.Carriers(r.Context())
 	if cerr != nil {
 		h.Fail(w, r, cerr)
 		return
@@ -145,7 +154,7 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 		"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"})
 	flusher, _ := w.(http.Flusher)
 	n := 0
-	err := h.Ship.DB.EachShipment(r.Context(), f, func(s storage.Shipment) error {
+	err := h.ShipReads.EachShipment(r.Context(), f, func(s storage.Shipment) error {
 		cod, cur := "", ""
 		if s.CODValue != nil && s.CODCurrency != nil {
 			cod, cur = strconv.FormatFloat(*s.CODValue, 'f', -1, 64), *s.CODCurrency
@@ -198,7 +207,7 @@ func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
 		redirect(w, r, "/tracking")
 		return
 	}
-	found, exact, err := h.Ship.DB.Scan(r.Context(), code, 10)
+	found, exact, err := h.ShipReads.Scan(r.Context(), code, 10)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
@@ -218,7 +227,7 @@ func (h *Handlers) RefreshNow(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
-	h.finish(w, r, h.Ship.Tracker.RefreshNow(ctx, id), "Asked the service just now.", fmt.Sprintf("/shipping/shipments/%d", id))
+	h.finish(w, r, h.Tracker.RefreshNow(ctx, id), "Asked the service just now.", fmt.Sprintf("/shipping/shipments/%d", id))
 }
 
 // timeline groups a shipment's events by package, newest first.
@@ -262,7 +271,7 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 		to = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.Local).AddDate(0, 0, 1)
 		from = to.AddDate(0, 0, -30)
 	}
-	rep, err := h.Ship.DB.Report(r.Context(), from, to)
+	rep, err := h.ShipReads.Report(r.Context(), from, to)
 	if err != nil {
 		h.Fail(w, r, err)
 		return

@@ -1,23 +1,22 @@
-// Package jobs keeps shipdesk's picture of the service current. The service sends
-// no webhooks, so state comes by polling: pending labels every few minutes,
-// tracking of moving shipments every tens of minutes in batches, and the list of
-// active shipments to find those created outside shipdesk. Work is claimed in
-// PostgreSQL, so any number of instances can run the pollers side by side.
+// Package jobs schedules the polling that keeps shipdesk's picture of the
+// service current. The service sends no webhooks, so state comes by polling:
+// pending labels every few minutes, tracking of moving shipments every tens of
+// minutes in batches, open commissions, and the list of active shipments to find
+// those created outside shipdesk. The runner claims due work in PostgreSQL, so
+// any number of instances can run side by side, hands each batch to the desk
+// that knows how to ask the service and record the answer, and backs off what
+// failed.
 package jobs
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
 	"time"
 
-	"shipdesk/client/shipping"
 	"shipdesk/desk"
 	"shipdesk/storage"
-	"shipdesk/textin"
 	"shipdesk/workbench"
 )
 
@@ -56,37 +55,46 @@ func (c *Config) defaults() {
 	}
 }
 
+// Refresh is the shipping desk's part of the cadence, with the defaults applied.
+func (c Config) Refresh() desk.RefreshConfig {
+	c.defaults()
+	return desk.RefreshConfig{LabelEvery: c.LabelEvery, TrackEvery: c.TrackEvery, CallTimeout: c.CallTimeout}
+}
+
 // Runner runs the pollers.
 type Runner struct {
-	db   *storage.DB
-	ship *shipping.Client
-	desk *desk.Desk
-	cfg  Config
-	log  *slog.Logger
-	// Now is the runner's clock; tests move it.
+	db      *storage.DB
+	desk    *desk.Desk
+	refresh *desk.Refresher
+	bench   *workbench.Workbench
+	cfg     Config
+	log     *slog.Logger
+	// Now is the runner's clock, on which claims are made and answers
+	// recorded; tests move it.
 	Now func() time.Time
 
 	lastDiscover time.Time
-	// Bench keeps the returns desk's commissions current (nil: not run).
-	Bench *workbench.Workbench
 }
 
-// New returns a runner.
-func New(db *storage.DB, ship *shipping.Client, d *desk.Desk, cfg Config, log *slog.Logger) *Runner {
+// New returns a runner of the shipping desk's pollers and, when bench is not
+// nil, of the returns desk's commission poller.
+func New(db *storage.DB, d *desk.Desk, bench *workbench.Workbench, cfg Config, log *slog.Logger) *Runner {
 	cfg.defaults()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Runner{db: db, ship: ship, desk: d, cfg: cfg, log: log, Now: time.Now}
+	r := &Runner{db: db, desk: d, bench: bench, cfg: cfg, log: log, Now: time.Now}
+	r.refresh = d.Refresher(cfg.Refresh(), func() time.Time { return r.Now() })
+	return r
 }
 
 // Stats counts what one cycle did.
 type Stats struct {
 	Shipments int     // shipments handled
 	Calls     int     // upstream calls made
-	Failed    int     // shipments whose call failed (backed off)
+	Failed    int     // shipments (or commissions) whose call failed (backed off)
 	Events    int     // events received (stored ones deduplicated by the database)
-	Handled   []int64 // the shipments this instance fetched, in order
+	Handled   []int64 // the shipments (or commissions) this instance fetched, in order
 }
 
 // Run runs every poller on each tick until ctx ends. A failing or slow service
@@ -104,11 +112,9 @@ func (r *Runner) Run(ctx context.Context) {
 	}
 }
 
-// Cycle runs each poller once, and the desk's upkeep.
+// Cycle runs each poller once, and the desks' upkeep.
 func (r *Runner) Cycle(ctx context.Context) {
-	if r.desk != nil {
-		r.desk.MaintainOnce(ctx)
-	}
+	r.desk.MaintainOnce(ctx)
 	if s, err := r.Labels(ctx); err != nil && ctx.Err() == nil {
 		r.log.Warn("label poller", "err", err)
 	} else if s.Shipments > 0 {
@@ -119,12 +125,12 @@ func (r *Runner) Cycle(ctx context.Context) {
 	} else if s.Shipments > 0 {
 		r.log.Info("tracking updated", "shipments", s.Shipments, "calls", s.Calls, "failed", s.Failed, "events", s.Events)
 	}
-	if r.Bench != nil {
-		r.Bench.MaintainOnce(ctx)
-		if ids, err := r.Bench.SyncDue(ctx, r.claim(), r.cfg.MaxBackoff); err != nil && ctx.Err() == nil {
+	if r.bench != nil {
+		r.bench.MaintainOnce(ctx)
+		if s, err := r.Commissions(ctx); err != nil && ctx.Err() == nil {
 			r.log.Warn("commission poller", "err", err)
-		} else if len(ids) > 0 {
-			r.log.Info("commissions refreshed", "commissions", len(ids))
+		} else if len(s.Handled) > 0 {
+			r.log.Info("commissions refreshed", "commissions", len(s.Handled))
 		}
 	}
 	if r.Now().Sub(r.lastDiscover) >= r.cfg.DiscoverEvery {
@@ -143,20 +149,21 @@ func (r *Runner) claim() storage.Claim {
 	return storage.Claim{Who: r.cfg.Instance, Now: r.Now(), Limit: r.cfg.Batch, Lease: r.cfg.Lease}
 }
 
-func (r *Runner) call(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, r.cfg.CallTimeout)
+func idsOf(batch []storage.Shipment) []int64 {
+	ids := make([]int64, 0, len(batch))
+	for _, s := range batch {
+		ids = append(ids, s.ID)
+	}
+	return ids
 }
 
-func numbersOf(list []storage.Shipment) ([]string, []string, []int64) {
-	var numbers, tokens []string
-	var ids []int64
-	for _, s := range list {
-		numbers, ids = append(numbers, s.Tracking()), append(ids, s.ID)
-		if s.OrderToken != nil {
-			tokens = append(tokens, *s.OrderToken)
-		}
+// backOff releases the claims of shipments whose call or answer failed and
+// makes them wait longer: base doubled for every failure in a row.
+func (r *Runner) backOff(ctx context.Context, ids []int64, label bool, base time.Duration) error {
+	if len(ids) == 0 {
+		return nil
 	}
-	return numbers, tokens, ids
+	return r.db.PollFailed(ctx, ids, label, r.Now(), base, r.cfg.MaxBackoff)
 }
 
 // Labels checks every shipment whose label is pending and due, in batches of
@@ -168,45 +175,22 @@ func (r *Runner) Labels(ctx context.Context) (Stats, error) {
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}
+		ids := idsOf(batch)
 		st.Shipments += len(batch)
 		st.Calls++
-		numbers, tokens, ids := numbersOf(batch)
 		st.Handled = append(st.Handled, ids...)
-		cctx, cancel := r.call(ctx)
-		details, err := r.ship.Detail(cctx, shipping.DetailRequest{Shipments: numbers, Tokens: tokens}, false)
-		cancel()
-		now := r.Now()
+		res, err := r.refresh.Labels(ctx, batch)
 		if err != nil {
 			st.Failed += len(batch)
-			if ferr := r.db.PollFailed(ctx, ids, true, now, r.cfg.LabelEvery, r.cfg.MaxBackoff); ferr != nil {
+			if ferr := r.backOff(ctx, ids, true, r.cfg.LabelEvery); ferr != nil {
 				return st, ferr
 			}
 			r.log.Warn("label check failed; backing off", "shipments", len(batch), "err", err)
 			continue
 		}
-		for _, s := range batch {
-			si, ok := details[s.Tracking()]
-			if !ok { // not reported: ask again later, as for a failure
-				st.Failed++
-				if err := r.db.PollFailed(ctx, []int64{s.ID}, true, now, r.cfg.LabelEvery, r.cfg.MaxBackoff); err != nil {
-					return st, err
-				}
-				continue
-			}
-			reply := desk.ReplyOf(si)
-			reply.Returned = s.Returned
-			var next *time.Time
-			if reply.LabelStatus == shipping.LabelPending {
-				t := now.Add(r.cfg.LabelEvery)
-				next = &t
-			}
-			if err := r.db.RecordLabelCheck(ctx, s.ID, reply, now, next); err != nil {
-				r.log.Error("store label check", "shipment", s.ID, "err", err)
-				st.Failed++
-				if err := r.db.PollFailed(ctx, []int64{s.ID}, true, now, r.cfg.LabelEvery, r.cfg.MaxBackoff); err != nil {
-					return st, err
-				}
-			}
+		st.Failed += len(res.Failed)
+		if err := r.backOff(ctx, res.Failed, true, r.cfg.LabelEvery); err != nil {
+			return st, err
 		}
 	}
 	return st, ctx.Err()
@@ -221,175 +205,67 @@ func (r *Runner) Tracking(ctx context.Context) (Stats, error) {
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}
+		ids := idsOf(batch)
 		st.Shipments += len(batch)
 		st.Calls++
-		numbers, _, ids := numbersOf(batch)
 		st.Handled = append(st.Handled, ids...)
-		cctx, cancel := r.call(ctx)
-		tracks, err := r.ship.Tracking(cctx, numbers)
-		cancel()
-		now := r.Now()
+		res, err := r.refresh.Tracking(ctx, batch)
 		if err != nil {
 			st.Failed += len(batch)
-			if ferr := r.db.PollFailed(ctx, ids, false, now, r.cfg.TrackEvery, r.cfg.MaxBackoff); ferr != nil {
+			if ferr := r.backOff(ctx, ids, false, r.cfg.TrackEvery); ferr != nil {
 				return st, ferr
 			}
 			r.log.Warn("tracking failed; backing off", "shipments", len(batch), "err", err)
 			continue
 		}
-		for _, s := range batch {
-			tr, ok := tracks[s.Tracking()]
-			if !ok {
-				st.Failed++
-				if err := r.db.PollFailed(ctx, []int64{s.ID}, false, now, r.cfg.TrackEvery, r.cfg.MaxBackoff); err != nil {
-					return st, err
-				}
-				continue
-			}
-			n, err := r.record(ctx, s.ID, tr, now)
-			if err != nil { // one bad answer must not stop the others
-				r.log.Error("store tracking", "shipment", s.ID, "err", err)
-				st.Failed++
-				if err := r.db.PollFailed(ctx, []int64{s.ID}, false, now, r.cfg.TrackEvery, r.cfg.MaxBackoff); err != nil {
-					return st, err
-				}
-				continue
-			}
-			st.Events += n
+		st.Failed += len(res.Failed)
+		st.Events += res.Events
+		if err := r.backOff(ctx, res.Failed, false, r.cfg.TrackEvery); err != nil {
+			return st, err
 		}
 	}
 	return st, ctx.Err()
 }
 
-// record stores one shipment's tracking and schedules the next update.
-func (r *Runner) record(ctx context.Context, id int64, tr shipping.Tracking, now time.Time) (int, error) {
-	textin.FromService(&tr)
-	events, err := EventsOf(tr)
-	if err != nil {
-		r.log.Warn("tracking event with a bad date", "shipment", id, "err", err)
-	}
-	var next *time.Time
-	if tr.Status != shipping.StatusDelivered && tr.Status != shipping.StatusCancelled {
-		t := now.Add(r.cfg.TrackEvery)
-		next = &t
-	}
-	return len(events), r.db.RecordTracking(ctx, id, tr.Status, tr.Returned, events, now, next)
-}
-
-// EventsOf flattens the per-package lists of a tracking answer. An event whose
-// date or time cannot be read is skipped (and reported), never stored wrong.
-func EventsOf(tr shipping.Tracking) ([]storage.Event, error) {
-	var out []storage.Event
-	var errs []error
-	for i, list := range tr.Packages {
-		for _, e := range list {
-			at, err := time.Parse("2006-01-02 15:04:05", e.Date+" "+e.Time)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("package %d event %q: %w", i, e.Name, err))
-				continue
-			}
-			out = append(out, storage.Event{PackageIndex: i, Occurred: at, Status: e.Status, Name: e.Name, Location: e.Location})
-		}
-	}
-	return out, errors.Join(errs...)
-}
-
-// Discover pages through the service's active shipments (with their tracking)
-// and stores those shipdesk does not know: ordered elsewhere, or by hand.
+// Discover pages through the service's active shipments and has the desk
+// store those shipdesk does not know: ordered elsewhere, or by hand.
 func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 	var st Stats
 	for page := 1; ctx.Err() == nil; page++ {
-		cctx, cancel := r.call(ctx)
-		res, err := r.ship.List(cctx, shipping.ListQuery{Status: shipping.ListActive, Tracking: true, Page: page, PerPage: 100})
-		cancel()
+		found, err := r.refresh.Discover(ctx, page)
 		st.Calls++
-		if err != nil {
-			return st, fmt.Errorf("list active shipments (page %d): %w", page, err)
-		}
-		var numbers, refs []string
-		for _, si := range res.Shipments {
-			numbers, refs = append(numbers, si.TrackingNumber), append(refs, si.Reference)
-		}
-		known, err := r.db.KnownNumbers(ctx, numbers, refs)
+		st.Shipments += found.Imported
+		st.Events += found.Events
 		if err != nil {
 			return st, err
 		}
-		now := r.Now()
-		for _, si := range res.Shipments {
-			if known[si.TrackingNumber] {
-				continue
-			}
-			if si.Reference != "" && known["ref:"+si.Reference] {
-				// One of our orders carries this reference: the desk binds a late
-				// order to it, or keeps a second one as a duplicate to cancel.
-				if err := r.desk.FoundAtService(ctx, si); err != nil {
-					return st, err
-				}
-				continue
-			}
-			id, err := r.db.ImportShipment(ctx, shipmentOf(si), desk.ReplyOf(si), now)
-			if err != nil {
-				return st, err
-			}
-			if id != 0 && si.TrackingInformation != nil {
-				n, err := r.record(ctx, id, *si.TrackingInformation, now)
-				if err != nil {
-					return st, err
-				}
-				st.Events += n
-			}
-			st.Shipments++
-		}
-		if page >= res.Pages || len(res.Shipments) == 0 {
+		if found.Last {
 			return st, nil
 		}
 	}
 	return st, ctx.Err()
 }
 
-// shipmentOf is the local record of a shipment found at the service.
-func shipmentOf(si shipping.ShipmentInfo) storage.Shipment {
-	s := storage.Shipment{Reference: si.Reference, Carrier: si.Carrier, ServiceID: si.ServiceID}
-	if si.To != nil {
-		s.RecipientName = desk.RecipientName(*si.To)
-		s.RecipientCity = si.To.City
-	}
-	textin.FromService(&s)
-	return s
-}
-
-// RefreshNow asks the service about one shipment at once ("refresh now"): its
-// label when still pending, and its tracking while it moves.
-func (r *Runner) RefreshNow(ctx context.Context, id int64) error {
-	s, err := r.db.ShipmentByID(ctx, id)
-	if err != nil {
-		return err
-	}
-	if s.State != storage.StateCreated {
-		return nil
-	}
-	now := r.Now()
-	if s.LabelStatus == shipping.LabelPending {
-		numbers, tokens, _ := numbersOf([]storage.Shipment{s})
-		details, err := r.ship.Detail(ctx, shipping.DetailRequest{Shipments: numbers, Tokens: tokens}, false)
-		if err != nil {
-			return desk.UpstreamError("refresh the label", err)
+// Commissions reads every open commission that is due again, claiming each
+// first so several instances never read the same one; a failure backs off.
+func (r *Runner) Commissions(ctx context.Context) (Stats, error) {
+	var st Stats
+	for ctx.Err() == nil {
+		batch, err := r.db.ClaimCommissionSync(ctx, r.claim())
+		if err != nil || len(batch) == 0 {
+			return st, err
 		}
-		if si, ok := details[s.Tracking()]; ok {
-			reply := desk.ReplyOf(si)
-			reply.Returned = s.Returned
-			next := now.Add(r.cfg.LabelEvery)
-			if err := r.db.RecordLabelCheck(ctx, id, reply, now, &next); err != nil {
-				return err
+		for _, c := range batch {
+			st.Handled = append(st.Handled, c.ID)
+		}
+		st.Calls += len(batch)
+		failed := r.bench.RefreshCommissions(ctx, batch)
+		st.Failed += len(failed)
+		if len(failed) > 0 {
+			if err := r.db.CommissionSyncFailed(ctx, failed, r.Now(), r.bench.PollEvery(), r.cfg.MaxBackoff); err != nil {
+				return st, err
 			}
 		}
 	}
-	tracks, err := r.ship.Tracking(ctx, []string{s.Tracking()})
-	if err != nil {
-		return desk.UpstreamError("refresh the tracking", err)
-	}
-	if tr, ok := tracks[s.Tracking()]; ok {
-		_, err = r.record(ctx, id, tr, now)
-	}
-	return err
+	return st, ctx.Err()
 }

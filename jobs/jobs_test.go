@@ -2,8 +2,6 @@ package jobs_test
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,14 +9,14 @@ import (
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/desk"
+	"shipdesk/desk/desktest"
 	"shipdesk/jobs"
-	"shipdesk/requestkey"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/storage"
-	"shipdesk/storage/pgtest"
 )
 
 type env struct {
+	*desktest.Env
 	t       *testing.T
 	sb      *sandboxtest.Env
 	db      *storage.DB
@@ -29,75 +27,29 @@ type env struct {
 
 func start(t *testing.T) *env {
 	t.Helper()
-	m := transport.NewMetrics()
-	sb := sandboxtest.Start(t)
-	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Metrics: m,
-		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{t: t, sb: sb, db: pgtest.New(t), ship: c, metrics: m, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	d := desktest.Start(t)
+	return &env{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship, metrics: d.Metrics, now: d.Now}
 }
 
-// runner is a poller on the shared database whose clock the test moves.
+// runner is a poller of a shipping desk on the shared database whose clock the
+// test moves.
 func (e *env) runner(name string, batch int) *jobs.Runner {
-	r := jobs.New(e.db, e.ship, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, nil)
+	d := desk.New(e.db, e.ship, nil, nil)
+	r := jobs.New(e.db, d, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, nil)
 	r.Now = func() time.Time { return e.now }
 	return r
 }
 
 // order creates n shipments at the service and records them as shipdesk does.
 func (e *env) order(n int) []storage.Shipment {
-	e.t.Helper()
-	ctx := context.Background()
-	var out []storage.Shipment
-	for i := range n {
-		ref := fmt.Sprintf("JOB-%s-%d", e.t.Name(), i)
-		o := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-			Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
-			From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
-			To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
-			Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
-		created, err := e.ship.Create(ctx, o)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		s, _, _, err := e.db.BeginOrder(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
-			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.now, e.now.Add(time.Minute))
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.db.RecordCreated(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.now); err != nil {
-			e.t.Fatal(err)
-		}
-		if s, err = e.db.ShipmentByID(ctx, s.ID); err != nil {
-			e.t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
+	e.Env.Now = e.now
+	return e.Order(n)
 }
 
-func (e *env) calls(op string) int64 {
-	var n int64
-	for _, c := range e.metrics.Counters() {
-		if c.Op == op {
-			n += c.Calls
-		}
-	}
-	return n
-}
+func (e *env) calls(op string) int64 { return e.Calls(op) }
 
-func (e *env) shipment(id int64) storage.Shipment {
-	e.t.Helper()
-	s, err := e.db.ShipmentByID(context.Background(), id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return s
-}
+func (e *env) shipment(id int64) storage.Shipment { return e.Shipment(id) }
 
-// upstreamEvents counts the events the service reports for a shipment.
 func (e *env) upstreamEvents(number string) int {
 	e.t.Helper()
 	tr, err := e.ship.Tracking(context.Background(), []string{number})
@@ -202,13 +154,18 @@ func TestTwoPollersNeverTakeTheSameShipment(t *testing.T) {
 		t.Fatal(ea, eb)
 	}
 	seen := map[int64]string{}
-	for name, st := range map[string]jobs.Stats{"a": sa, "b": sb} {
-		for _, id := range st.Handled {
-			if other, dup := seen[id]; dup {
-				t.Errorf("shipment %d fetched by %s and %s", id, other, name)
+	for _, c := range []struct {
+		name string
+		st   jobs.Stats
+	}{{"a", sa}, {"b", sb}} {
+		t.Run("poller "+c.name, func(t *testing.T) {
+			for _, id := range c.st.Handled {
+				if other, dup := seen[id]; dup {
+					t.Errorf("shipment %d fetched by %s and %s", id, other, c.name)
+				}
+				seen[id] = c.name
 			}
-			seen[id] = name
-		}
+		})
 	}
 	if len(seen) != 12 {
 		t.Errorf("%d of 12 shipments fetched", len(seen))
@@ -258,46 +215,6 @@ func TestFailureBurstBacksOffAndLosesNothing(t *testing.T) {
 		if got := e.shipment(s.ID); got.PollFailures != 0 {
 			t.Errorf("failures not reset: %d", got.PollFailures)
 		}
-	}
-}
-
-func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
-	e := start(t)
-	ctx := context.Background()
-	mine := e.order(1)[0]
-	// Made in the provider's web manager, not through shipdesk.
-	_, err := e.ship.Create(ctx, shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-		Type: shipping.PickupOnDemand, Carrier: "g3b", Reference: "WEB-1",
-		From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
-		To:       shipping.Address{Firstname: "Ota", Surname: "Kovář", Street: "C 3", City: "Olomouc", Zip: "779 00", Country: "CZ", Phone: "+420603000000"},
-		Packages: []shipping.Package{{Weight: 3}}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.sb.Advance(40 * time.Minute) // both active now
-	r := e.runner("one", 100)
-	st, err := r.Discover(ctx)
-	if err != nil || st.Shipments != 1 {
-		t.Fatalf("discover: %+v %v", st, err)
-	}
-	found, err := e.db.RecentShipments(ctx, 10)
-	if err != nil || len(found) != 2 {
-		t.Fatalf("local shipments %d %v", len(found), err)
-	}
-	var web storage.Shipment
-	for _, s := range found {
-		if s.ID != mine.ID {
-			web = s
-		}
-	}
-	if web.Origin != "service" || web.Reference != "WEB-1" || web.RecipientName != "Ota Kovář" || !strings.EqualFold(web.Carrier, "G3B") {
-		t.Errorf("imported %+v", web)
-	}
-	if events, _ := e.db.Events(ctx, web.ID); len(events) == 0 {
-		t.Error("the imported shipment came without its events")
-	}
-	if st, _ := r.Discover(ctx); st.Shipments != 0 {
-		t.Errorf("imported twice: %+v", st)
 	}
 }
 

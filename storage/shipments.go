@@ -133,11 +133,11 @@ recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_val
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
 printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates`
 
-// BeginOrder records the intent to order, and its first attempt, before
+// BeginShipment records the intent to order, and its first attempt, before
 // shipments/create is called. A second call with the same request key (a double
 // click, a repeated post) finds the first record instead: fresh is false and
 // nothing new is stored.
-func (db *DB) BeginOrder(ctx context.Context, s Shipment, sent, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
+func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
 	err = db.InTx(ctx, func(tx *DB) error {
 		out, fresh, err = tx.insertOrder(ctx, s)
 		if err != nil || !fresh {
@@ -179,7 +179,7 @@ RETURNING ` + shipmentColumns
 	var existing Shipment
 	if sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
 		msg := fmt.Sprintf("The reference %s is already used by shipment %d; the service finds shipments by it, so use another one.", s.Reference, existing.ID)
-		return Shipment{}, false, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: map[string]string{"reference": msg}, Err: err}
+		return Shipment{}, false, &apperr.Error{Code: apperr.Conflict, Message: msg, Err: err}
 	}
 	return Shipment{}, false, fmt.Errorf("record order %s: %w", s.Reference, err)
 }
@@ -218,11 +218,11 @@ type Reply struct {
 	Returned       bool
 }
 
-// RecordCreated stores the service's confirmation of an order, whatever the
+// RecordShipment stores the service's confirmation of an order, whatever the
 // shipment's state meanwhile: a late answer is never lost. When the shipment is
 // bound to another order already, this one is a duplicate at the service and is
 // kept as such (duplicate true).
-func (db *DB) RecordCreated(ctx context.Context, id int64, r Reply, at time.Time) (duplicate bool, err error) {
+func (db *DB) RecordShipment(ctx context.Context, id int64, r Reply, at time.Time) (duplicate bool, err error) {
 	const q = `
 UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
     order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
@@ -252,23 +252,23 @@ WHERE id = $1 AND state = 'created'`
 	return wrapf(affectedOne(res, err, "There is no created shipment %d.", id), "record state of shipment %d", id)
 }
 
-// MarkOutcome moves an order whose create call failed to unknown, keeping why.
+// MarkShipmentOutcome moves an order whose create call failed to unknown, keeping why.
 // A shipment whose order arrived meanwhile stays as it is.
-func (db *DB) MarkOutcome(ctx context.Context, id int64, state, why string) error {
+func (db *DB) MarkShipmentOutcome(ctx context.Context, id int64, state, why string) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
 	return wrapf(err, "mark shipment %d %s", id, state)
 }
 
-// MarkMissing concludes that an order was not created: only while its outcome
+// MarkShipmentMissing concludes that an order was not created: only while its outcome
 // is open and once every attempt's deadline has passed.
-func (db *DB) MarkMissing(ctx context.Context, id int64, why string, now time.Time) error {
+func (db *DB) MarkShipmentMissing(ctx context.Context, id int64, why string, now time.Time) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = 'missing', error = $2
 WHERE id = $1 AND state IN ('ordering', 'unknown') AND COALESCE(settles_at, created_at) <= $3`, id, why, now)
 	return wrapf(err, "mark shipment %d missing", id)
 }
 
-// DropIntent deletes an order the service refused: nothing exists upstream.
-func (db *DB) DropIntent(ctx context.Context, id int64) error {
+// DropShipmentIntent deletes an order the service refused: nothing exists upstream.
+func (db *DB) DropShipmentIntent(ctx context.Context, id int64) error {
 	_, err := db.x.ExecContext(ctx, `DELETE FROM shipments WHERE id = $1 AND state = 'ordering'`, id)
 	return wrapf(err, "drop refused order %d", id)
 }
@@ -281,11 +281,11 @@ func (db *DB) LockShipment(ctx context.Context, id int64) (Shipment, error) {
 	return s, wrapf(notFound(err, "There is no shipment %d.", id), "lock shipment %d", id)
 }
 
-// ReopenOrder sends a missing order again: the caller holds the shipment's
+// ReopenShipment sends a missing order again: the caller holds the shipment's
 // lock (LockShipment) and has asked the service by our reference just now.
 // Allowed only when the shipment is missing and every earlier attempt has
 // settled; the new attempt is recorded before the call.
-func (db *DB) ReopenOrder(ctx context.Context, s Shipment, sent, deadline time.Time) (Shipment, int64, error) {
+func (db *DB) ReopenShipment(ctx context.Context, s Shipment, sent, deadline time.Time) (Shipment, int64, error) {
 	if err := errNotMissing("Shipment", s.ID, s.State, s.SettlesAt, sent); err != nil {
 		return s, 0, err
 	}

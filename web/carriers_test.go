@@ -111,14 +111,14 @@ func TestLabelFreeLearntFromTheService(t *testing.T) {
 		}
 	}
 	form := with(shipmentForm(t, env), "handover", "POINT")
-	offers := b.PostForm("/shipping/new", with(form, "action", "compare")).Body
+	offers := b.PostForm("/shipping/new/compare", form).Body
 	for _, tc := range []struct {
 		carrier string
 		offered bool
 	}{{"G1", true}, {"G4", false}} {
 		t.Run(tc.carrier, func(t *testing.T) {
 			before := countCalls(env, "shipments/validate")
-			resp := b.PostForm("/shipping/new", with(form, "choose", offerOf(t, offers, tc.carrier)))
+			resp := b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, offers, tc.carrier)))
 			if got := strings.Contains(resp.Body, `name="label_less"`); got != tc.offered {
 				t.Errorf("label-free offered: %v, want %v (%s)", got, tc.offered, problemsOf(resp.Body))
 			}
@@ -130,7 +130,7 @@ func TestLabelFreeLearntFromTheService(t *testing.T) {
 				t.Errorf("not remembered: %+v", c.LabelFree)
 			}
 			before = countCalls(env, "shipments/validate")
-			b.PostForm("/shipping/new", with(form, "choose", offerOf(t, offers, tc.carrier)))
+			b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, offers, tc.carrier)))
 			if n := countCalls(env, "shipments/validate") - before; n != 0 {
 				t.Errorf("asked again although known: %d calls", n)
 			}
@@ -142,24 +142,24 @@ func TestLabelFreeLearntFromTheService(t *testing.T) {
 func TestInsurancePricedOrderedAndShown(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	plain := b.PostForm("/shipping/new", with(form, "action", "compare")).Body
-	insured := b.PostForm("/shipping/new", with(form, "action", "compare", "insure", "on", "insured_value", "20000")).Body
+	plain := b.PostForm("/shipping/new/compare", form).Body
+	insured := b.PostForm("/shipping/new/compare", with(form, "insure", "on", "insured_value", "20000")).Body
 	if p, q := offerPrice(t, plain, "G3A"), offerPrice(t, insured, "G3A"); q <= p {
 		t.Errorf("insurance is not priced: %v without, %v with", p, q)
 	}
 	// Empty value with COD: the COD amount is insured.
-	resp := b.PostForm("/shipping/new", with(form, "action", "compare", "insure", "on", "cod", "on", "cod_value", "1500"))
+	resp := b.PostForm("/shipping/new/compare", with(form, "insure", "on", "cod", "on", "cod_value", "1500"))
 	if !strings.Contains(resp.Body, `value="1500"`) {
 		t.Errorf("insured value not prefilled from the COD amount")
 	}
 	for _, bad := range []string{"NaN", "-5", "1e308", "abc", "\x00"} {
-		r := b.PostForm("/shipping/new", with(form, "action", "compare", "insure", "on", "insured_value", bad))
+		r := b.PostForm("/shipping/new/compare", with(form, "insure", "on", "insured_value", bad))
 		if r.StatusCode != 422 || !strings.Contains(r.Body, `id="insured_value-error"`) {
 			t.Errorf("insured value %q: %d", bad, r.StatusCode)
 		}
 	}
 	_, full := order(t, b, with(form, "insure", "on", "insured_value", "20000"), "G3A")
-	created := b.PostForm("/shipping/new", full)
+	created := b.PostForm("/shipping/new/order", full)
 	if created.StatusCode != 303 {
 		t.Fatalf("order: %d %s", created.StatusCode, problemsOf(created.Body))
 	}

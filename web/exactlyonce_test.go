@@ -82,7 +82,7 @@ func missingOrder(t *testing.T, env *apptest.Env, b *apptest.Browser) string {
 	t.Helper()
 	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 1})
-	loc := b.PostForm("/shipping/new", full).Header.Get("Location")
+	loc := b.PostForm("/shipping/new/order", full).Header.Get("Location")
 	page := b.Get(loc).Body
 	if strings.Contains(page, "Order it again") || !strings.Contains(page, `data-testid="waiting"`) {
 		t.Fatalf("before its deadline a lost order is waiting, not missing: %s", problemsOf(page))
@@ -120,7 +120,7 @@ func TestTimeoutRaceAdoptsTheLateOrder(t *testing.T) {
 	env, b := slowEnv(t)
 	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": slow.Milliseconds(), "count": 1})
-	resp := b.PostForm("/shipping/new", full)
+	resp := b.PostForm("/shipping/new/order", full)
 	loc := resp.Header.Get("Location")
 	if resp.StatusCode != 303 {
 		t.Fatalf("a timed-out order: %d %s", resp.StatusCode, problemsOf(resp.Body))

@@ -62,7 +62,7 @@ var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod",
 	"reference", "note", "to_firstname", "to_surname", "to_company", "to_street", "to_city", "to_zip", "to_country", "to_phone", "to_email",
 	"save_recipient", "pkg_weight", "pkg_length", "pkg_width", "pkg_height", "cod_bank_account", "cod_bank_code", "cod_bank_variable",
 	"cod_bank_currency", "pickup_branch", "delivery_branch", "label_less", "sort", "sorted", "offer_carrier", "offer_service",
-	"offer_label_mode", "offer_delivery", "offer_price", "offer_service_id", "action", "choose", "preset", "pickup_q", "delivery_q"}
+	"offer_label_mode", "offer_delivery", "offer_price", "offer_service_id", "choose", "preset", "pickup_q", "delivery_q"}
 
 var commissionFields = []string{"key", "type", "type_id", "model_id", "serial", "purchase_date", "fault", "two_way", "reference",
 	"upload_id", "customer_name", "customer_email", "customer_phone", "customer_street", "customer_city", "customer_zip"}
@@ -88,7 +88,14 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /language", role: clerk, path: "/language", base: url.Values{"lang": {"en"}}, fields: []string{"lang", "back"}},
 		{pattern: "GET /shipping", role: clerk, path: "/shipping"},
 		{pattern: "GET /shipping/new", role: clerk, path: "/shipping/new", fields: []string{"recipient"}},
-		{pattern: "POST /shipping/new", role: clerk, path: "/shipping/new", base: s.shipmentForm, fields: shipmentFields},
+		{pattern: "POST /shipping/new/compare", role: clerk, path: "/shipping/new/compare", base: s.shipmentForm, fields: shipmentFields},
+		{pattern: "POST /shipping/new/sort", role: clerk, path: "/shipping/new/sort", base: s.shipmentForm, fields: []string{"sort", "sorted"}},
+		{pattern: "POST /shipping/new/choose", role: clerk, path: "/shipping/new/choose", base: s.shipmentForm, fields: []string{"choose", "offer_service_id"}},
+		{pattern: "POST /shipping/new/points", role: clerk, path: "/shipping/new/points", base: s.shipmentForm, fields: []string{"pickup_q", "delivery_q", "offer_carrier"}},
+		{pattern: "POST /shipping/new/packages", role: clerk, path: "/shipping/new/packages", base: s.shipmentForm, fields: []string{"pkg_weight", "pkg_length", "pkg_width", "pkg_height"}},
+		{pattern: "POST /shipping/new/preset", role: clerk, path: "/shipping/new/preset", base: s.shipmentForm, fields: []string{"preset", "pkg_weight"}},
+		{pattern: "POST /shipping/new/order", role: clerk, path: "/shipping/new/order", base: s.shipmentForm, fields: shipmentFields},
+		{pattern: "POST /shipping/new/draft", role: clerk, path: "/shipping/new/draft", base: s.shipmentForm, fields: []string{"to_surname", "to_country", "reference", "offer_service_id", "pickup_branch"}},
 		{pattern: "POST /shipping/points", role: clerk, path: "/shipping/points?for=pickup", base: s.shipmentForm,
 			fields: []string{"for", "pickup_q", "delivery_q", "offer_carrier", "to_country", "pkg_weight"}},
 		{pattern: "GET /shipping/shipments/{id}", role: clerk, path: shipment, params: id},
@@ -274,14 +281,11 @@ func TestHostileInputBreaksNothing(t *testing.T) {
 // fail locally); every draft the service creates is stored.
 func TestHostileDraftIsRefusedBeforeTheService(t *testing.T) {
 	env, b := deskEnv(t)
-	form := with(shipmentForm(t, env), "action", "draft")
+	form := shipmentForm(t, env)
 	stored := 0
 	for _, field := range shipmentFields {
-		if field == "action" {
-			continue
-		}
 		for _, h := range hostileValues[:3] {
-			resp := b.PostForm("/shipping/new", with(form, field, "Nová"+h.value))
+			resp := b.PostForm("/shipping/new/draft", with(form, field, "Nová"+h.value))
 			switch {
 			case resp.StatusCode == 303:
 				stored++
@@ -294,7 +298,7 @@ func TestHostileDraftIsRefusedBeforeTheService(t *testing.T) {
 		t.Errorf("the cart API was called %d times for %d stored drafts", n, stored)
 	}
 	for _, field := range []string{"to_surname", "reference", "to_city"} {
-		resp := b.PostForm("/shipping/new", with(form, field, "Nová\x00"))
+		resp := b.PostForm("/shipping/new/draft", with(form, field, "Nová\x00"))
 		if resp.StatusCode != 422 || !strings.Contains(resp.Body, "control characters") {
 			t.Errorf("NUL in %s: %d %s", field, resp.StatusCode, problemsOf(resp.Body))
 		}
@@ -359,7 +363,7 @@ func hostileEnv(t *testing.T) (*apptest.Env, hostileSetup) {
 	form := shipmentForm(t, env)
 	s.shipment = strings.TrimPrefix(place(t, clerk, form, "G3A"), "/shipping/shipments/")
 	_, s.shipmentForm = order(t, clerk, shipmentForm(t, env), "G3A") // a form of its own: not ordered yet
-	resp := clerk.PostForm("/shipping/new", with(shipmentForm(t, env), "action", "draft"))
+	resp := clerk.PostForm("/shipping/new/draft", shipmentForm(t, env))
 	if resp.StatusCode != 303 {
 		t.Fatalf("draft: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}

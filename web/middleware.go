@@ -188,9 +188,15 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// only lets the given roles through: anonymous requests go to sign-in (with the
-// page to come back to), other roles get 403.
-func (s *Server) only(roles []identity.Role, next http.HandlerFunc) http.Handler {
+// only guards a route by area: the roles that may use it go through,
+// anonymous requests go to sign-in (with the page to come back to), other
+// roles get 403.
+func (s *Server) only(area identity.Area, next http.HandlerFunc) http.Handler {
+	return s.allow(identity.RolesFor(area), next)
+}
+
+// allow lets the given roles through, as only does.
+func (s *Server) allow(roles []identity.Role, next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := identity.From(r.Context())
 		if st == nil {
@@ -210,8 +216,8 @@ func (s *Server) only(roles []identity.Role, next http.HandlerFunc) http.Handler
 // signedIn lets every signed-in staff member through.
 // scraper lets a request with the metrics bearer token through, and otherwise
 // only the given roles.
-func (s *Server) scraper(roles []identity.Role, next http.HandlerFunc) http.Handler {
-	byRole := s.only(roles, next)
+func (s *Server) scraper(area identity.Area, next http.HandlerFunc) http.Handler {
+	byRole := s.only(area, next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if ok && s.metrics != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.metrics)) == 1 {
@@ -223,7 +229,7 @@ func (s *Server) scraper(roles []identity.Role, next http.HandlerFunc) http.Hand
 }
 
 func (s *Server) signedIn(next http.HandlerFunc) http.Handler {
-	return s.only(identity.Roles, next)
+	return s.allow(identity.Roles, next)
 }
 
 func (s *Server) toSignIn(w http.ResponseWriter, r *http.Request) {

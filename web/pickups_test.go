@@ -16,6 +16,8 @@ import (
 	"shipdesk/client/transport"
 	"shipdesk/identity"
 	"shipdesk/sandbox/sandboxtest"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // The test sandbox's clock stands on Monday 2026-11-23 09:00, so the form
@@ -60,11 +62,11 @@ func pickupForm(t *testing.T, b *apptest.Browser) url.Values {
 
 // fieldError is the message shown under a field, "" when none.
 func fieldError(body, field string) string {
-	m := regexp.MustCompile(`id="` + field + `-error">([^<]*)<`).FindStringSubmatch(body)
-	if m == nil {
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
 		return ""
 	}
-	return m[1]
+	return strings.TrimSpace(doc.Find("#" + field + "-error").Text())
 }
 
 func TestClerkOrdersPickup(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,7 +80,8 @@ func postMultipart(t *testing.T, env *apptest.Env, b *apptest.Browser, fields ma
 func TestWarrantyWithoutProofIsRefusedBeforeTheService(t *testing.T) {
 	env, b := benchEnv(t)
 	resp := postMultipart(t, env, b, commissionForm(t, env), "", nil)
-	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="proof-error"`) || !strings.Contains(resp.Body, `value="Alena Veselá"`) {
+	doc := htmlOf(t, resp.Body)
+	if resp.StatusCode != 422 || doc.Find(`#proof-error`).Length() != 1 || doc.Find(`#customer_name`).AttrOr("value", "") != "Alena Veselá" {
 		t.Fatalf("no proof: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	if n := countCalls(env, "commissions/upload-file") + countCalls(env, "commissions/create"); n != 0 {
@@ -93,29 +93,32 @@ func TestRejectedUploads(t *testing.T) {
 	env, b := benchEnv(t)
 	form := commissionForm(t, env)
 	for _, c := range []struct {
+		test string
 		name string
 		data []byte
 		want string
 	}{
-		{"invoice.pdf", []byte("just some text, not a PDF"), "Only PDF, JPEG or PNG"},
-		{"invoice.exe", []byte("MZ\x90\x00binary"), "Only PDF, JPEG or PNG"},
-		{"invoice.png", pdfBytes, "named .png but its content is a PDF"},
-		{"empty.pdf", []byte{}, "empty"},
-		{"huge.pdf", append(append([]byte{}, pdfBytes...), make([]byte, 10<<20)...), "larger than 10 MiB"},
-		{"<script>.pdf", []byte("<script>alert(1)</script>"), "Only PDF, JPEG or PNG"},
+		{"text named PDF", "invoice.pdf", []byte("just some text, not a PDF"), "Only PDF, JPEG or PNG"},
+		{"program", "invoice.exe", []byte("MZ\x90\x00binary"), "Only PDF, JPEG or PNG"},
+		{"PDF named PNG", "invoice.png", pdfBytes, "named .png but its content is a PDF"},
+		{"empty", "empty.pdf", []byte{}, "empty"},
+		{"too large", "huge.pdf", append(append([]byte{}, pdfBytes...), make([]byte, 10<<20)...), "larger than 10 MiB"},
+		{"script in the name", "<script>.pdf", []byte("<script>alert(1)</script>"), "Only PDF, JPEG or PNG"},
 	} {
-		resp := postMultipart(t, env, b, form, c.name, c.data)
-		if (resp.StatusCode != 422 && resp.StatusCode != 413) || !strings.Contains(resp.Body, c.want) {
-			t.Errorf("%s: %d %s", c.name, resp.StatusCode, problemsOf(resp.Body))
-		}
-		if strings.Contains(resp.Body, "<script>alert") {
-			t.Errorf("%s: the name is not escaped", c.name)
-		}
+		t.Run(c.test, func(t *testing.T) {
+			resp := postMultipart(t, env, b, form, c.name, c.data)
+			if (resp.StatusCode != 422 && resp.StatusCode != 413) || !strings.Contains(resp.Body, c.want) {
+				t.Errorf("%s: %d %s", c.name, resp.StatusCode, problemsOf(resp.Body))
+			}
+			if strings.Contains(resp.Body, "<script>alert") {
+				t.Errorf("%s: the name is not escaped", c.name)
+			}
+		})
 	}
 	if n := countCalls(env, "commissions/upload-file") + countCalls(env, "commissions/create"); n != 0 {
 		t.Errorf("rejected files reached the service %d times", n)
 	}
-	if resp := b.Get("/returns"); resp.StatusCode != 200 || !strings.Contains(resp.Body, "No commissions match") {
+	if resp := b.Get("/returns"); resp.StatusCode != 200 || has(htmlOf(t, resp.Body), "commission") || !strings.Contains(resp.Body, "No commissions match") {
 		t.Errorf("after bad uploads: %d", resp.StatusCode)
 	}
 }
@@ -128,20 +131,21 @@ func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
 	}
 	page := resp.Header.Get("Location")
 	body := b.Get(page).Body
-	for _, want := range []string{"Alena Veselá", "receipt.PDF", "Warranty claim"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("commission page lacks %q", want)
+	doc := htmlOf(t, body)
+	for testid, want := range map[string]string{"customer": "Alena Veselá", "file": "receipt.PDF", "commission-type": "Warranty claim"} {
+		if got := textOf(doc, testid); !strings.Contains(got, want) {
+			t.Errorf("commission page: %s is %q, lacks %q", testid, got, want)
 		}
 	}
-	if !regexp.MustCompile(`<dt>Days left</dt><dd[^>]*>30</dd>`).MatchString(body) {
-		t.Error("the commission page does not count down the 30 days")
+	if got := textOf(doc, "days-left"); got != "30" {
+		t.Errorf("the commission page does not count down the 30 days: %q", got)
 	}
 	// The kept copy opens as a PDF.
-	file := regexp.MustCompile(`href="(/returns/files/\d+)"`).FindStringSubmatch(body)
-	if file == nil {
-		t.Fatal("no file link")
+	file, ok := doc.Find(`[data-testid=file]`).Attr("href")
+	if !ok || !strings.HasPrefix(file, "/returns/files/") {
+		t.Fatalf("no file link: %q", file)
 	}
-	if f := b.Get(file[1]); f.StatusCode != 200 || f.Header.Get("Content-Type") != "application/pdf" || f.Body != string(pdfBytes) {
+	if f := b.Get(file); f.StatusCode != 200 || f.Header.Get("Content-Type") != "application/pdf" || f.Body != string(pdfBytes) {
 		t.Errorf("kept file: %d %s", f.StatusCode, f.Header.Get("Content-Type"))
 	}
 	// A note and a message: each by its own form, shown apart.
@@ -161,11 +165,11 @@ func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
 	if n := countCalls(env, "activity/create"); n != 2 {
 		t.Errorf("activity/create called %d times for one note and one message", n)
 	}
-	body = b.Get(page).Body
-	note := regexp.MustCompile(`(?s)data-kind="note">.*?<p>([^<]*)</p>`).FindStringSubmatch(body)
-	msg := regexp.MustCompile(`(?s)data-kind="message">.*?<p>([^<]*)</p>`).FindStringSubmatch(body)
-	if note == nil || note[1] != "Customer called twice." || msg == nil || msg[1] != "We have your claim." {
-		t.Errorf("activities: note %v, message %v", note, msg)
+	doc = htmlOf(t, b.Get(page).Body)
+	notes := doc.Find(`[data-testid=activities] [data-kind=note] p`)
+	msgs := doc.Find(`[data-testid=activities] [data-kind=message] p`)
+	if notes.Length() != 1 || notes.Text() != "Customer called twice." || msgs.Length() != 1 || msgs.Text() != "We have your claim." {
+		t.Errorf("activities: notes %q, messages %q", notes.Text(), msgs.Text())
 	}
 	// At the service the note is internal: never a public message.
 	c, _ := env.App.DB.CommissionByID(context.Background(), idOf(page))
@@ -193,27 +197,29 @@ func TestSendBackAfterTheGoodsArrive(t *testing.T) {
 	}
 	page := resp.Header.Get("Location")
 	body := b.Get(page).Body
-	if !strings.Contains(body, "waiting for the goods") || strings.Contains(body, `data-testid="move-outgoing"`) {
+	doc := htmlOf(t, body)
+	if textOf(doc, "commission-status") != "waiting for the goods" || has(doc, "move-outgoing") {
 		t.Fatalf("two-way order before the goods arrive: %s", problemsOf(body))
 	}
 	// Not offered, and refused when asked anyway.
 	b.PostForm(page+"/move", url.Values{"to": {"outgoing"}})
-	if body := b.Get(page).Body; !strings.Contains(body, "cannot move to outgoing") {
-		t.Error("an impossible move is not refused")
+	if flash := htmlOf(t, b.Get(page).Body).Find(".flash-error").Text(); !strings.Contains(flash, "cannot move to outgoing") {
+		t.Errorf("an impossible move is not refused: %q", flash)
 	}
 	env.Sandbox.Advance(45 * time.Minute)
-	if _, err := env.App.Bench.SyncDue(context.Background(), claimAll(), time.Hour); err != nil {
+	if _, err := env.App.Jobs.Commissions(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	b.PostForm(page+"/refresh", url.Values{})
 	body = b.Get(page).Body
-	if !strings.Contains(body, `data-testid="move-outgoing"`) {
+	if !has(htmlOf(t, body), "move-outgoing") {
 		t.Fatalf("processing offers no send-back: %s", problemsOf(body))
 	}
 	b.PostForm(page+"/move", url.Values{"to": {"outgoing"}})
 	body = b.Get(page).Body
-	if !strings.Contains(body, "on its way back") || !strings.Contains(body, "to the customer") {
-		t.Errorf("after send-back: %s", problemsOf(body))
+	doc = htmlOf(t, body)
+	if textOf(doc, "commission-status") != "on its way back" || !strings.Contains(textOf(doc, "transport"), "to the customer") {
+		t.Errorf("after send-back: status %q, transport %q %s", textOf(doc, "commission-status"), textOf(doc, "transport"), problemsOf(body))
 	}
 }
 
@@ -225,16 +231,16 @@ func TestLostCreateReusesTheUploadedProof(t *testing.T) {
 		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	page := resp.Header.Get("Location")
-	if body := b.Get(page).Body; strings.Contains(body, "Create it again") || !strings.Contains(body, `data-testid="waiting"`) {
+	if body := b.Get(page).Body; has(htmlOf(t, body), "create-again") || !has(htmlOf(t, body), "waiting") {
 		t.Fatalf("before its deadline a lost create is waiting, not missing: %s", problemsOf(body))
 	}
 	waitCommissionSettled(t, env, page)
 	b.PostForm(page+"/check", url.Values{})
-	if body := b.Get(page).Body; !strings.Contains(body, "Create it again") {
+	if body := b.Get(page).Body; !has(htmlOf(t, body), "create-again") {
 		t.Fatalf("after its deadline a lost create is missing: %s", problemsOf(body))
 	}
 	b.PostForm(page+"/again", url.Values{})
-	if body := b.Get(page).Body; !strings.Contains(body, "Warranty claim") || strings.Contains(body, "Create it again") {
+	if body := b.Get(page).Body; textOf(htmlOf(t, body), "commission-type") != "Warranty claim" || has(htmlOf(t, body), "create-again") {
 		t.Errorf("create again: %s", problemsOf(body))
 	}
 	if n := countCalls(env, "commissions/upload-file"); n != 1 {
@@ -254,22 +260,29 @@ func TestCommissionListCountsDownTheWarrantyPeriod(t *testing.T) {
 	if _, err := env.App.DB.SQL().Exec(`UPDATE commissions SET deadline_at = now() - interval '2 days' WHERE customer_name = 'Old Claim'`); err != nil {
 		t.Fatal(err)
 	}
-	body := b.Get("/returns").Body
-	old, fresh := strings.Index(body, "Old Claim"), strings.Index(body, "Fresh Claim")
-	if old < 0 || fresh < 0 || old > fresh {
-		t.Errorf("overdue not first: %d %d", old, fresh)
+	rows := htmlOf(t, b.Get("/returns").Body).Find(`[data-testid=commission]`)
+	var customers, days []string
+	rows.Each(func(_ int, row *goquery.Selection) {
+		customers = append(customers, row.Find(`[data-testid=customer]`).Text())
+		days = append(days, row.Find(`[data-testid=days-left]`).Text())
+	})
+	if strings.Join(customers, "|") != "Old Claim|Fresh Claim" {
+		t.Errorf("overdue not first: %q", customers)
 	}
-	if !regexp.MustCompile(`class="num urgent" data-testid="days-left">overdue 2<`).MatchString(body) ||
-		!regexp.MustCompile(`data-testid="days-left">(29|30)<`).MatchString(body) {
-		t.Errorf("days left: %s", regexp.MustCompile(`data-testid="days-left">[^<]*<`).FindAllString(body, -1))
+	if len(days) != 2 || days[0] != "overdue 2" || !rows.Eq(0).Find(`[data-testid=days-left]`).HasClass("urgent") ||
+		(days[1] != "29" && days[1] != "30") {
+		t.Errorf("days left: %q", days)
 	}
-	if got := b.Get("/returns?customer=fresh").Body; strings.Contains(got, "Old Claim") || !strings.Contains(got, "Fresh Claim") {
-		t.Error("customer filter")
+	rows = htmlOf(t, b.Get("/returns?customer=fresh").Body).Find(`[data-testid=commission] [data-testid=customer]`)
+	if rows.Length() != 1 || rows.Text() != "Fresh Claim" {
+		t.Errorf("customer filter: %q", rows.Text())
 	}
 	for _, q := range []string{"status=nope", "type=x", "from=bad", "after=%%", "customer=%25"} {
-		if r := b.Get("/returns?" + q); r.StatusCode != 200 {
-			t.Errorf("%s: %d", q, r.StatusCode)
-		}
+		t.Run(q, func(t *testing.T) {
+			if r := b.Get("/returns?" + q); r.StatusCode != 200 {
+				t.Errorf("%s: %d", q, r.StatusCode)
+			}
+		})
 	}
 }
 
@@ -278,26 +291,26 @@ func TestReturnsRefusesOtherRoles(t *testing.T) {
 	clerk := env.SignedIn(identity.Clerk)
 	anon := env.NewBrowser()
 	for _, p := range []string{"/returns", "/returns/new", "/returns/commissions/1", "/returns/files/1"} {
-		if r := clerk.Get(p); r.StatusCode != 403 {
-			t.Errorf("clerk GET %s: %d", p, r.StatusCode)
-		}
-		if r := anon.Get(p); r.StatusCode != 303 {
-			t.Errorf("anonymous GET %s: %d", p, r.StatusCode)
-		}
+		t.Run("GET "+p, func(t *testing.T) {
+			if r := clerk.Get(p); r.StatusCode != 403 {
+				t.Errorf("clerk GET %s: %d", p, r.StatusCode)
+			}
+			if r := anon.Get(p); r.StatusCode != 303 {
+				t.Errorf("anonymous GET %s: %d", p, r.StatusCode)
+			}
+		})
 	}
 	for _, p := range []string{"/returns/new", "/returns/commissions/1/notes", "/returns/commissions/1/messages", "/returns/commissions/1/move",
 		"/returns/commissions/1/refresh", "/returns/commissions/1/check", "/returns/commissions/1/again"} {
-		if r := clerk.PostForm(p, url.Values{}); r.StatusCode != 403 {
-			t.Errorf("clerk POST %s: %d", p, r.StatusCode)
-		}
+		t.Run("POST "+p, func(t *testing.T) {
+			if r := clerk.PostForm(p, url.Values{}); r.StatusCode != 403 {
+				t.Errorf("clerk POST %s: %d", p, r.StatusCode)
+			}
+		})
 	}
 	if r := env.SignedIn(identity.Manager).Get("/returns"); r.StatusCode != 200 {
 		t.Errorf("manager: %d", r.StatusCode)
 	}
-}
-
-func claimAll() storage.Claim {
-	return storage.Claim{Who: "test", Limit: 100, Lease: time.Minute}
 }
 
 // make run's demo data: shipments and commissions made through the sandbox, once.
@@ -333,14 +346,15 @@ func TestProofIsKeptWhileOtherFieldsAreFixed(t *testing.T) {
 	form := commissionForm(t, env)
 	form["fault"] = ""
 	resp := postMultipart(t, env, b, form, "receipt.pdf", pdfBytes)
-	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="fault-error"`) || !strings.Contains(resp.Body, `data-testid="kept-file"`) {
+	doc := htmlOf(t, resp.Body)
+	if resp.StatusCode != 422 || doc.Find(`#fault-error`).Length() != 1 || !strings.Contains(textOf(doc, "kept-file"), "receipt.pdf") {
 		t.Fatalf("first attempt: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	kept := regexp.MustCompile(`name="upload_id" value="(\d+)"`).FindStringSubmatch(resp.Body)
-	if kept == nil {
+	kept := keptUpload(resp.Body)
+	if kept == "" {
 		t.Fatal("the kept file is not in the form")
 	}
-	form["fault"], form["upload_id"] = "Still broken.", kept[1]
+	form["fault"], form["upload_id"] = "Still broken.", kept
 	if resp := postMultipart(t, env, b, form, "", nil); resp.StatusCode != 303 {
 		t.Fatalf("second attempt without choosing the file again: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -372,4 +386,33 @@ func waitCommissionSettled(t *testing.T, env *apptest.Env, page string) {
 		t.Fatalf("commission %s: %v %v", page, c.SettlesAt, err)
 	}
 	time.Sleep(time.Until(*c.SettlesAt) + 50*time.Millisecond)
+}
+
+// htmlOf parses a page for querying by data-testid.
+func htmlOf(t *testing.T, body string) *goquery.Document {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// textOf is the text of the first element with the data-testid, spaces folded.
+func textOf(doc *goquery.Document, testid string) string {
+	return strings.Join(strings.Fields(doc.Find(`[data-testid="`+testid+`"]`).First().Text()), " ")
+}
+
+// has says whether the page holds an element with the data-testid.
+func has(doc *goquery.Document, testid string) bool {
+	return doc.Find(`[data-testid="`+testid+`"]`).Length() > 0
+}
+
+// keptUpload is the id of the proof the form keeps ("" when none).
+func keptUpload(body string) string {
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		return ""
+	}
+	return doc.Find(`[data-testid="new-commission"] input[name=upload_id]`).AttrOr("value", "")
 }

@@ -3,52 +3,21 @@ package web
 import (
 	"net/http"
 
-	"shipdesk/desk"
 	"shipdesk/identity"
-	"shipdesk/storage"
-	"shipdesk/workbench"
 )
-
-// Buttons of the commission page.
-func moveCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
-	return wb.Move(r.Context(), id, r.PostFormValue("to"))
-}
-func syncCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
-	return wb.Sync(r.Context(), id)
-}
-func reconcileCommission(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
-	return wb.Reconcile(r.Context(), id)
-}
-func createAgain(wb *workbench.Workbench, r *http.Request, id int64) (storage.Commission, error) {
-	return wb.CreateAgain(r.Context(), id)
-}
-
-// Row actions of the address book.
-func setDefaultSender(db *storage.DB, r *http.Request, id int64) error {
-	return db.SetDefaultSender(r.Context(), id)
-}
-func deleteSender(db *storage.DB, r *http.Request, id int64) error {
-	return db.DeleteSender(r.Context(), id)
-}
-func deleteRecipient(db *storage.DB, r *http.Request, id int64) error {
-	return db.DeleteRecipient(r.Context(), id)
-}
-func deletePreset(db *storage.DB, r *http.Request, id int64) error {
-	return db.DeletePreset(r.Context(), id)
-}
 
 // routes is the whole surface of the dashboard and who may use each part.
 // Reading this file tells a newcomer everything the server answers.
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	h := s.h
-	var (
-		shipping = identity.RolesFor(identity.Shipping)
-		tracking = identity.RolesFor(identity.Tracking)
-		returns  = identity.RolesFor(identity.Returns)
-		reports  = identity.RolesFor(identity.Reports)
-		users    = identity.RolesFor(identity.Users)
-		conn     = identity.RolesFor(identity.Connection)
+	const (
+		shipping = identity.Shipping
+		tracking = identity.Tracking
+		returns  = identity.Returns
+		reports  = identity.Reports
+		users    = identity.Users
+		conn     = identity.Connection
 	)
 
 	// Anyone: sign-in. (Probes and static files: sessionless, below.)
@@ -66,14 +35,22 @@ func (s *Server) routes() *http.ServeMux {
 	// The shipping desk: clerks and managers.
 	mux.Handle("GET /shipping", s.only(shipping, h.Shipping))
 	mux.Handle("GET /shipping/new", s.only(shipping, h.NewShipment))
-	mux.Handle("POST /shipping/new", s.only(shipping, h.PostShipment))
+	mux.Handle("POST /shipping/new/compare", s.only(shipping, h.CompareOffers))
+	mux.Handle("POST /shipping/new/sort", s.only(shipping, h.SortOffers))
+	mux.Handle("POST /shipping/new/choose", s.only(shipping, h.ChooseOffer))
+	mux.Handle("POST /shipping/new/points", s.only(shipping, h.FindPoints))
+	mux.Handle("POST /shipping/new/packages", s.only(shipping, h.AddPackage))
+	mux.Handle("POST /shipping/new/preset", s.only(shipping, h.AddPresetPackage))
+	mux.Handle("POST /shipping/new/order", s.only(shipping, h.OrderShipment))
+	mux.Handle("POST /shipping/new/draft", s.only(shipping, h.SendDraft))
 	mux.Handle("POST /shipping/points", s.only(shipping, h.Points))
 	mux.Handle("GET /shipping/shipments/{id}", s.only(shipping, h.ShipmentPage))
 	mux.Handle("GET /shipping/shipments/{id}/status", s.only(shipping, h.ShipmentStatus))
 	mux.Handle("GET /shipping/shipments/{id}/label.pdf", s.only(shipping, h.Label))
-	mux.Handle("POST /shipping/shipments/{id}/storno", s.only(shipping, h.Storno))
-	mux.Handle("POST /shipping/shipments/{id}/check", s.only(shipping, h.ShipmentAction((*desk.Desk).Reconcile, "Shipment %d checked with the service.")))
-	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentAction((*desk.Desk).OrderAgain, "Shipment %d: the service was asked again.")))
+	mux.Handle("POST /shipping/shipments/{id}/storno", s.only(shipping, h.ShipmentStorno))
+	mux.Handle("POST /shipping/shipments/{id}/check", s.only(shipping, h.ShipmentCheck))
+	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentOrderAgain))
+	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
 	mux.Handle("POST /shipping/shipments/{id}/duplicates/storno", s.only(shipping, h.StornoDuplicate))
 	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
 	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))
@@ -84,22 +61,21 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/senders", s.only(shipping, h.AddSender))
 	mux.Handle("POST /shipping/senders/import", s.only(shipping, h.ImportSenders))
 	mux.Handle("POST /shipping/contacts", s.only(shipping, h.AddServiceAddress))
-	mux.Handle("POST /shipping/senders/{id}/default", s.only(shipping, h.BookAction(setDefaultSender, "Default sender changed.")))
-	mux.Handle("POST /shipping/senders/{id}/delete", s.only(shipping, h.BookAction(deleteSender, "Sender removed.")))
-	mux.Handle("POST /shipping/recipients/{id}/delete", s.only(shipping, h.BookAction(deleteRecipient, "Recipient removed.")))
+	mux.Handle("POST /shipping/senders/{id}/default", s.only(shipping, h.SenderSetDefault))
+	mux.Handle("POST /shipping/senders/{id}/delete", s.only(shipping, h.SenderDelete))
+	mux.Handle("POST /shipping/recipients/{id}/delete", s.only(shipping, h.RecipientDelete))
 	mux.Handle("POST /shipping/presets", s.only(shipping, h.AddPreset))
-	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.BookAction(deletePreset, "Preset removed.")))
+	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.PresetDelete))
 	mux.Handle("POST /shipping/settings", s.only(shipping, h.SaveSettings))
 	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
 	mux.Handle("GET /shipping/pickups", s.only(shipping, h.Pickups))
 	mux.Handle("POST /shipping/pickups", s.only(shipping, h.OrderPickup))
-	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupAction((*desk.Desk).CheckPickup)))
-	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupAction((*desk.Desk).OrderPickupAgain)))
+	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupCheck))
+	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupOrderAgain))
 	// Tracking: the list, its export, the scan box.
 	mux.Handle("GET /tracking", s.only(tracking, h.ShipmentList))
 	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))
 	mux.Handle("GET /scan", s.only(tracking, h.Scan))
-	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
 	// The returns workbench: agents and managers.
 	mux.Handle("GET /returns", s.only(returns, h.Commissions))
 	mux.Handle("GET /returns/new", s.only(returns, h.NewCommission))
@@ -107,10 +83,10 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /returns/commissions/{id}", s.only(returns, h.CommissionPage))
 	mux.Handle("POST /returns/commissions/{id}/notes", s.only(returns, h.AddNote))
 	mux.Handle("POST /returns/commissions/{id}/messages", s.only(returns, h.SendMessage))
-	mux.Handle("POST /returns/commissions/{id}/move", s.only(returns, h.CommissionAction(moveCommission, "Done: the commission moved on.")))
-	mux.Handle("POST /returns/commissions/{id}/refresh", s.only(returns, h.CommissionAction(syncCommission, "Read from the service just now.")))
-	mux.Handle("POST /returns/commissions/{id}/check", s.only(returns, h.CommissionAction(reconcileCommission, "Checked with the service.")))
-	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionAction(createAgain, "Sent to the service again.")))
+	mux.Handle("POST /returns/commissions/{id}/move", s.only(returns, h.CommissionMove))
+	mux.Handle("POST /returns/commissions/{id}/refresh", s.only(returns, h.CommissionRefresh))
+	mux.Handle("POST /returns/commissions/{id}/check", s.only(returns, h.CommissionCheck))
+	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionCreateAgain))
 	mux.Handle("POST /returns/commissions/{id}/duplicates/cancel", s.only(returns, h.StornoCommissionDuplicate))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
 	mux.Handle("GET /reports", s.only(reports, h.Reports))

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/client/returns"
-	"shipdesk/storage"
 	"shipdesk/workbench"
 )
 
@@ -40,17 +38,19 @@ func TestNULFromTheServiceIsStoredCleaned(t *testing.T) {
 	if strings.Contains(string(stored.Raw), `\u0000`) || !strings.Contains(string(stored.Raw), "beforeafter \uFFFD end") {
 		t.Errorf("stored activity: %s", stored.Raw)
 	}
-	if body := b.Get(page).Body; !strings.Contains(body, "beforeafter") {
-		t.Error("the commission page does not show the activity")
+	if got := htmlOf(t, b.Get(page).Body).Find(`[data-testid=activities] [data-kind=note] p`).Text(); got != "beforeafter \uFFFD end" {
+		t.Errorf("the commission page does not show the activity: %q", got)
 	}
 	// Notes and moves work on it, and the poller reads it without backing off.
 	if resp := b.PostForm(page+"/notes", map[string][]string{"note_text": {"checked"}, "key": {formKey(t, b.Get(page).Body, "note-form")}}); resp.StatusCode != 303 {
 		t.Errorf("note: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	env.App.Bench.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
-	handled, err := env.App.Bench.SyncDue(ctx, storage.Claim{Who: "test", Limit: 10, Lease: time.Minute}, time.Hour)
-	if err != nil || len(handled) == 0 {
-		t.Fatalf("poller: %v %v", handled, err)
+	later := func() time.Time { return time.Now().Add(time.Hour) }
+	env.App.Bench.SetClock(later)
+	env.App.Jobs.Now = later
+	st, err := env.App.Jobs.Commissions(ctx)
+	if err != nil || len(st.Handled) == 0 {
+		t.Fatalf("poller: %v %v", st.Handled, err)
 	}
 	if after, _ := env.App.DB.CommissionByID(ctx, c.ID); after.SyncFailures != 0 {
 		t.Errorf("the poller backs off: %d failures", after.SyncFailures)
@@ -62,6 +62,6 @@ func atoi(s string) int64 {
 	return n
 }
 
-func returnsCustomer() returns.Customer {
-	return returns.Customer{Name: "Karel Dvořák", Email: "karel@example.cz", Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
+func returnsCustomer() workbench.Customer {
+	return workbench.Customer{Name: "Karel Dvořák", Email: "karel@example.cz", Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
 }

@@ -67,32 +67,50 @@ func with(v url.Values, kv ...string) url.Values {
 	return out
 }
 
-var offerRow = regexp.MustCompile(`(?s)<tr[^>]*data-service="(\d+)"[^>]*>\s*<td>([A-Za-z0-9]+)</td>(.*?)</tr>`)
+// page parses an answer's HTML for goquery.
+func page(t *testing.T, body string) *goquery.Document {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("parse the page: %v", err)
+	}
+	return doc
+}
 
 // offerOf finds the service id of a selectable offer of a carrier that
 // delivers to the address ("G3A"), or of a named service ("G1 Parcel To Point").
 func offerOf(t *testing.T, body, want string) string {
 	t.Helper()
-	for _, m := range offerRow.FindAllStringSubmatch(body, -1) {
-		if !strings.Contains(m[3], `name="choose"`) {
-			continue
+	id := ""
+	page(t, body).Find(`[data-testid=offer][data-selectable=true]`).EachWithBreak(func(_ int, row *goquery.Selection) bool {
+		if row.Find(`[data-testid=choose]`).Length() == 0 {
+			return true
 		}
-		if strings.EqualFold(m[2], want) && !strings.Contains(m[3], "required") || strings.Contains(m[3], "<td>"+want+"</td>") {
-			return m[1]
+		carrier := row.AttrOr("data-carrier", "")
+		service := strings.TrimSpace(row.Find(`[data-testid=offer-service]`).Text())
+		toPoint := strings.TrimSpace(row.Find(`[data-testid=offer-delivery-point]`).Text()) == "required"
+		if strings.EqualFold(carrier, want) && !toPoint || service == want {
+			id = row.AttrOr("data-service", "")
+			return false
 		}
+		return true
+	})
+	if id == "" {
+		t.Fatalf("no selectable %s offer: %s", want, problemsOf(body))
 	}
-	t.Fatalf("no selectable %s offer: %s", want, problemsOf(body))
-	return ""
+	return id
 }
-
-var messages = regexp.MustCompile(`class="(?:form-message|field-error)"[^>]*>([^<]*)<`)
 
 // problemsOf is what a page says is wrong, for failure messages.
 func problemsOf(body string) string {
-	var out []string
-	for _, m := range messages.FindAllStringSubmatch(body, -1) {
-		out = append(out, m[1])
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		return fmt.Sprintf("unreadable page (%d bytes)", len(body))
 	}
+	var out []string
+	doc.Find(`.form-message, .field-error`).Each(func(_ int, m *goquery.Selection) {
+		out = append(out, strings.TrimSpace(m.Text()))
+	})
 	if len(out) == 0 {
 		return fmt.Sprintf("no problems shown (%d bytes)", len(body))
 	}
@@ -102,7 +120,7 @@ func problemsOf(body string) string {
 func TestCompareOffersAndOrder(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
+	resp := b.PostForm("/shipping/new/compare", form)
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="offers"`) {
 		t.Fatalf("compare: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -112,12 +130,12 @@ func TestCompareOffersAndOrder(t *testing.T) {
 		}
 	}
 	id := offerOf(t, resp.Body, "G3A")
-	resp = b.PostForm("/shipping/new", with(form, "choose", id))
+	resp = b.PostForm("/shipping/new/choose", with(form, "choose", id))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="chosen"`) {
 		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	hidden := hiddenFields(resp.Body)
-	resp = b.PostForm("/shipping/new", with(merge(form, hidden), "action", "create"))
+	resp = b.PostForm("/shipping/new/order", with(merge(form, hidden)))
 	if resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/shipping/shipments/") {
 		t.Fatalf("create: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -127,18 +145,17 @@ func TestCompareOffersAndOrder(t *testing.T) {
 	}
 }
 
-var hiddenInput = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)"`)
-
+// hiddenFields are the hidden inputs of a page: the chosen offer and the form's key.
 func hiddenFields(body string) url.Values {
 	v := url.Values{}
-	for _, m := range hiddenInput.FindAllStringSubmatch(body, -1) {
-		v.Set(m[1], htmlUnescape(m[2]))
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+	if err != nil {
+		return v
 	}
+	doc.Find(`input[type=hidden][name]`).Each(func(_ int, in *goquery.Selection) {
+		v.Set(in.AttrOr("name", ""), in.AttrOr("value", ""))
+	})
 	return v
-}
-
-func htmlUnescape(s string) string {
-	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">").Replace(s)
 }
 
 func merge(a, b url.Values) url.Values {
@@ -152,15 +169,15 @@ func merge(a, b url.Values) url.Values {
 // order runs compare, choose (the first selectable offer of a carrier) and create.
 func order(t *testing.T, b *apptest.Browser, form url.Values, carrier string) (string, url.Values) {
 	t.Helper()
-	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
+	resp := b.PostForm("/shipping/new/compare", form)
 	if resp.StatusCode != 200 {
 		t.Fatalf("compare: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	resp = b.PostForm("/shipping/new", with(form, "choose", offerOf(t, resp.Body, carrier)))
+	resp = b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, resp.Body, carrier)))
 	if resp.StatusCode != 200 {
 		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	full := with(merge(form, hiddenFields(resp.Body)), "action", "create")
+	full := merge(form, hiddenFields(resp.Body))
 	return "", full
 }
 
@@ -187,14 +204,16 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 		{"not a number", "cod_value", "Type the amount", []string{"cod_value", "lots"}},
 	}
 	for _, c := range cases {
-		before := countCalls(env, "rates/get")
-		resp := b.PostForm("/shipping/new", with(form, append([]string{"action", "compare"}, c.kv...)...))
-		if resp.StatusCode != 422 || !strings.Contains(resp.Body, c.want) || !strings.Contains(resp.Body, `id="`+c.field+`-error"`) {
-			t.Errorf("%s: %d, want %q on %s", c.name, resp.StatusCode, c.want, c.field)
-		}
-		if countCalls(env, "rates/get") != before {
-			t.Errorf("%s: the service was asked", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			before := countCalls(env, "rates/get")
+			resp := b.PostForm("/shipping/new/compare", with(form, c.kv...))
+			if got := fieldError(resp.Body, c.field); resp.StatusCode != 422 || !strings.Contains(got, c.want) {
+				t.Errorf("%d, %s says %q, want %q", resp.StatusCode, c.field, got, c.want)
+			}
+			if countCalls(env, "rates/get") != before {
+				t.Error("the service was asked")
+			}
+		})
 	}
 	// The bank details are checked before ordering: modulo 11, bank code, IBAN.
 	_, full := order(t, b, with(form, "cod_value", "500"), "G3A")
@@ -209,17 +228,19 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 		{[]string{"cod_bank_variable", "12ab"}, "cod_bank_variable", "only digits"},
 	}
 	for _, c := range bank {
-		before := countCalls(env, "shipments/validate") + countCalls(env, "shipments/create")
-		resp := b.PostForm("/shipping/new", with(full, c.kv...))
-		if resp.StatusCode != 422 || !strings.Contains(resp.Body, c.want) || !strings.Contains(resp.Body, `id="`+c.field+`-error"`) {
-			t.Errorf("%v: %d, want %q on %s", c.kv, resp.StatusCode, c.want, c.field)
-		}
-		if countCalls(env, "shipments/validate")+countCalls(env, "shipments/create") != before {
-			t.Errorf("%v: the service was asked", c.kv)
-		}
+		t.Run(c.field+" "+c.kv[1], func(t *testing.T) {
+			before := countCalls(env, "shipments/validate") + countCalls(env, "shipments/create")
+			resp := b.PostForm("/shipping/new/order", with(full, c.kv...))
+			if got := fieldError(resp.Body, c.field); resp.StatusCode != 422 || !strings.Contains(got, c.want) {
+				t.Errorf("%v: %d, %s says %q, want %q", c.kv, resp.StatusCode, c.field, got, c.want)
+			}
+			if countCalls(env, "shipments/validate")+countCalls(env, "shipments/create") != before {
+				t.Errorf("%v: the service was asked", c.kv)
+			}
+		})
 	}
 	// A valid COD order goes through and keeps the amount.
-	resp := b.PostForm("/shipping/new", full)
+	resp := b.PostForm("/shipping/new/order", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("valid COD order: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -231,8 +252,8 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "handover", "POINT")
-	resp := b.PostForm("/shipping/new", with(form, "action", "compare"))
-	resp = b.PostForm("/shipping/new", with(form, "choose", offerOf(t, resp.Body, "G1")))
+	resp := b.PostForm("/shipping/new/compare", form)
+	resp = b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, resp.Body, "G1")))
 	if !strings.Contains(resp.Body, `name="label_less"`) {
 		t.Fatalf("label-free not offered for G1, one package, CZ→CZ at a point: %s", problemsOf(resp.Body))
 	}
@@ -240,13 +261,13 @@ func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
 	two := with(form, "pkg_weight", "1")
 	two["pkg_weight"] = []string{"1", "2"}
 	two["pkg_length"], two["pkg_width"], two["pkg_height"] = []string{"", ""}, []string{"", ""}, []string{"", ""}
-	resp = b.PostForm("/shipping/new", with(two, "action", "compare"))
-	resp = b.PostForm("/shipping/new", with(two, "choose", offerOf(t, resp.Body, "G1")))
+	resp = b.PostForm("/shipping/new/compare", two)
+	resp = b.PostForm("/shipping/new/choose", with(two, "choose", offerOf(t, resp.Body, "G1")))
 	if strings.Contains(resp.Body, `name="label_less"`) || !strings.Contains(resp.Body, "exactly one package") {
 		t.Errorf("label-free offered for two packages")
 	}
-	forced := with(merge(two, hiddenFields(resp.Body)), "action", "create", "label_less", "on")
-	resp = b.PostForm("/shipping/new", forced)
+	forced := with(merge(two, hiddenFields(resp.Body)), "label_less", "on")
+	resp = b.PostForm("/shipping/new/order", forced)
 	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="label_less-error"`) {
 		t.Errorf("forced label-free with two packages: %d", resp.StatusCode)
 	}
@@ -256,7 +277,7 @@ func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "handover", "POINT")
 	_, full := order(t, b, form, "G1 Parcel Home")
-	resp := b.PostForm("/shipping/new", with(full, "label_less", "on"))
+	resp := b.PostForm("/shipping/new/order", with(full, "label_less", "on"))
 	if resp.StatusCode != 303 {
 		t.Fatalf("label-free order: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -287,7 +308,7 @@ func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	// The service creates the order, then the connection drops before the answer.
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
-	resp := b.PostForm("/shipping/new", full)
+	resp := b.PostForm("/shipping/new/order", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -297,7 +318,7 @@ func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 		t.Errorf("the lost answer was not reconciled: %s", problemsOf(page))
 	}
 	// The clerk, unsure, sends the same form again: still one order.
-	again := b.PostForm("/shipping/new", full)
+	again := b.PostForm("/shipping/new/order", full)
 	if again.Header.Get("Location") != resp.Header.Get("Location") {
 		t.Errorf("resubmit went to %q, first to %q", again.Header.Get("Location"), resp.Header.Get("Location"))
 	}
@@ -318,7 +339,7 @@ func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			locs[i] = b.PostForm("/shipping/new", full).Header.Get("Location")
+			locs[i] = b.PostForm("/shipping/new/order", full).Header.Get("Location")
 		}()
 	}
 	wg.Wait()
@@ -338,7 +359,7 @@ func TestRefusedOrderKeepsInputAndStoresNothing(t *testing.T) {
 	form := shipmentForm(t, env)
 	_, full := order(t, b, form, "G3A")
 	// Too heavy for the service: the service's field error lands on the weight.
-	resp := b.PostForm("/shipping/new", with(full, "pkg_weight", "900"))
+	resp := b.PostForm("/shipping/new/order", with(full, "pkg_weight", "900"))
 	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="pkg_weight_0-error"`) || !strings.Contains(resp.Body, `value="900"`) {
 		t.Errorf("refused weight: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -356,7 +377,7 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 	form := shipmentForm(t, env)
 	evil := `<script>alert(1)</script>'; DROP TABLE shipments; --`
 	_, full := order(t, b, with(form, "to_surname", evil, "reference", "R'1; DROP TABLE users"), "G3A")
-	resp := b.PostForm("/shipping/new", full)
+	resp := b.PostForm("/shipping/new/order", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("hostile but valid text refused: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -366,12 +387,12 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 	}
 	// Oversized, malformed and too many values get messages, and the server stays up.
 	huge := strings.Repeat("x", 5000)
-	bad := with(form, "action", "compare", "to_city", huge, "pkg_weight", "1e400", "key", "not-a-key", "sender", "-1", "handover", "TELEPORT")
+	bad := with(form, "to_city", huge, "pkg_weight", "1e400", "key", "not-a-key", "sender", "-1", "handover", "TELEPORT")
 	bad["pkg_weight"] = append(bad["pkg_weight"], make([]string, 30)...)
 	for i := range 30 {
 		bad["pkg_weight"][i+1] = "1"
 	}
-	resp = b.PostForm("/shipping/new", bad)
+	resp = b.PostForm("/shipping/new/compare", bad)
 	if resp.StatusCode != 422 {
 		t.Errorf("bad values: %d", resp.StatusCode)
 	}
@@ -381,7 +402,7 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 		}
 	}
 	big := url.Values{"note": {strings.Repeat("y", 2<<20)}}
-	if resp := b.PostForm("/shipping/new", big); resp.StatusCode != 413 {
+	if resp := b.PostForm("/shipping/new/compare", big); resp.StatusCode != 413 {
 		t.Errorf("a 2 MiB form: %d", resp.StatusCode)
 	}
 	if resp := b.Get("/shipping"); resp.StatusCode != 200 {
@@ -396,7 +417,7 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 func place(t *testing.T, b *apptest.Browser, form url.Values, carrier string) string {
 	t.Helper()
 	_, full := order(t, b, form, carrier)
-	resp := b.PostForm("/shipping/new", full)
+	resp := b.PostForm("/shipping/new/order", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("order %s: %d %s", carrier, resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -493,7 +514,7 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 func TestSendAsDraft(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	resp := b.PostForm("/shipping/new", with(form, "action", "draft", "reference", "OBJ-77"))
+	resp := b.PostForm("/shipping/new/draft", with(form, "reference", "OBJ-77"))
 	if resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/shipping/drafts/") {
 		t.Fatalf("draft: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
@@ -504,7 +525,7 @@ func TestSendAsDraft(t *testing.T) {
 		}
 	}
 	// Missing recipient: the form says so before the service is asked.
-	resp = b.PostForm("/shipping/new", with(form, "action", "draft", "to_surname", "", "to_firstname", ""))
+	resp = b.PostForm("/shipping/new/draft", with(form, "to_surname", "", "to_firstname", ""))
 	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="to_surname-error"`) {
 		t.Errorf("draft without recipient: %d", resp.StatusCode)
 	}
@@ -519,7 +540,8 @@ func TestShippingDeskRefusesOtherRoles(t *testing.T) {
 	anon := env.NewBrowser()
 	gets := []string{"/shipping", "/shipping/new", "/shipping/shipments/1", "/shipping/shipments/1/status", "/shipping/shipments/1/label.pdf",
 		"/shipping/print", "/shipping/manifest", "/shipping/manifest.pdf", "/shipping/drafts/1", "/shipping/addresses"}
-	posts := []string{"/shipping/new", "/shipping/points?for=delivery", "/shipping/shipments/1/storno", "/shipping/shipments/1/check",
+	posts := []string{"/shipping/new/compare", "/shipping/new/sort", "/shipping/new/choose", "/shipping/new/points", "/shipping/new/packages",
+		"/shipping/new/preset", "/shipping/new/order", "/shipping/new/draft", "/shipping/points?for=delivery", "/shipping/shipments/1/storno", "/shipping/shipments/1/check",
 		"/shipping/shipments/1/again", "/shipping/print", "/shipping/senders", "/shipping/senders/import", "/shipping/senders/1/default",
 		"/shipping/senders/1/delete", "/shipping/recipients/1/delete", "/shipping/presets", "/shipping/presets/1/delete",
 		"/shipping/settings", "/shipping/points/refresh"}
@@ -606,7 +628,7 @@ func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
 		t.Error("the saved recipient does not fill the form")
 	}
 	presets, _ := env.App.DB.Presets(context.Background())
-	resp := b.PostForm("/shipping/new", with(form, "action", "add_preset", "preset", itoa(presets[0].ID)))
+	resp := b.PostForm("/shipping/new/preset", with(form, "preset", itoa(presets[0].ID)))
 	if resp.StatusCode != 200 || strings.Count(resp.Body, `name="pkg_weight"`) != 2 {
 		t.Errorf("add preset: %d, %d rows", resp.StatusCode, strings.Count(resp.Body, `name="pkg_weight"`))
 	}
@@ -633,8 +655,8 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 	// offers lockers to any package; the service checks the size on create
 	// (the spec's rule 4) and its refusal lands on the form.
 	big := with(shipmentForm(t, env), "handover", "ONDEMAND", "to_street", "", "pkg_length", "100", "pkg_width", "50", "pkg_height", "50")
-	offers := b.PostForm("/shipping/new", with(big, "action", "compare"))
-	chosen := b.PostForm("/shipping/new", with(big, "choose", offerOf(t, offers.Body, "G1 Parcel To Point")))
+	offers := b.PostForm("/shipping/new/compare", big)
+	chosen := b.PostForm("/shipping/new/choose", with(big, "choose", offerOf(t, offers.Body, "G1 Parcel To Point")))
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.PostForm("/shipping/points?for=delivery", with(merge(big, hiddenFields(chosen.Body)), "delivery_q", "brno")).Body))
 	if err != nil {
 		t.Fatal(err)
@@ -643,7 +665,7 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 	if !ok {
 		t.Fatal("no locker in Brno to try")
 	}
-	refused := b.PostForm("/shipping/new", with(merge(big, hiddenFields(chosen.Body)), "action", "create", "delivery_branch", locker))
+	refused := b.PostForm("/shipping/new/order", with(merge(big, hiddenFields(chosen.Body)), "delivery_branch", locker))
 	if refused.StatusCode != 422 || !strings.Contains(refused.Body, "too big") {
 		t.Errorf("a 100 cm package to a locker: %d %s", refused.StatusCode, problemsOf(refused.Body))
 	}

@@ -98,7 +98,7 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 			for i := range jobs {
 				if i < shipments {
 					form := with(base, "key", requestkey.New(), "reference", fmt.Sprintf("SOAK-%03d", i))
-					if r := clerk.PostForm("/shipping/new", form); r.StatusCode != 303 {
+					if r := clerk.PostForm("/shipping/new/order", form); r.StatusCode != 303 {
 						t.Errorf("order %d: %d %s", i, r.StatusCode, problemsOf(r.Body))
 					}
 					continue

@@ -32,7 +32,7 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 
 	// Compare offers: every attempt of rates/get loses its connection.
 	env.Sandbox.Fault("/api/v1/rates/get", map[string]any{"drop_rate": 1, "count": 10})
-	resp := b.PostForm("/shipping/new", with(shipmentForm(t, env), "action", "compare"))
+	resp := b.PostForm("/shipping/new/compare", shipmentForm(t, env))
 	showsOnlyThePersonFacingText(t, "compare offers", resp.Body, desk.NoAnswer)
 	if resp.StatusCode != 503 {
 		t.Errorf("compare offers with no answer: %d, want 503", resp.StatusCode)
@@ -43,7 +43,7 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 	_, full := order(t, b, shipmentForm(t, env), "G3A")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
 	env.Sandbox.Fault("/api/v1/shipments/list", map[string]any{"drop_rate": 1, "count": 10})
-	resp = b.PostForm("/shipping/new", full)
+	resp = b.PostForm("/shipping/new/order", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}

@@ -1,18 +1,21 @@
 package workbench
 
 import (
+	"io"
+	"mime/multipart"
 	"net/url"
 	"strconv"
 
 	"shipdesk/apperr"
-	"shipdesk/client/returns"
 	"shipdesk/textin"
 )
 
-// ParseForm reads the new-commission form as posted (without its file). Text
-// that cannot be read or is too long is a problem of its field, which Check
-// reports with the others, before anything is sent.
-func ParseForm(v url.Values) Form {
+// ParseForm reads the new-commission form as posted, with its proof of
+// purchase from files (the multipart form's files; nil when none were sent).
+// Text that cannot be read or is too long is a problem of its field: the
+// problems are returned, and the form keeps them so that Check reports them
+// with the others, before anything is sent.
+func ParseForm(v url.Values, files map[string][]*multipart.FileHeader) (Form, apperr.Problems) {
 	p := apperr.Problems{}
 	fields := textin.NewFields(v, p)
 	text := fields.Line
@@ -23,8 +26,28 @@ func ParseForm(v url.Values) Form {
 	f := Form{Key: text("key", 40), Type: text("type", 20), TypeID: id("type_id"), ModelID: id("model_id"), Serial: text("serial", 100),
 		Purchase: text("purchase_date", 10), Fault: fields.Lines("fault", 5000), TwoWay: v.Get("two_way") == "on",
 		Reference: text("reference", 64), UploadID: id("upload_id"),
-		Customer: returns.Customer{Name: text("customer_name", 200), Email: text("customer_email", 200), Phone: text("customer_phone", 30),
+		Customer: Customer{Name: text("customer_name", 200), Email: text("customer_email", 200), Phone: text("customer_phone", 30),
 			Street: text("customer_street", 100), City: text("customer_city", 100), Zip: text("customer_zip", 10), Country: "CZ"}}
+	f.File = proofOf(files["proof"])
 	f.unread = p
-	return f
+	return f, p
+}
+
+// proofOf reads the chosen proof of purchase, at most one byte over the
+// limit so that Check can say it is too large; nil when none was chosen.
+func proofOf(headers []*multipart.FileHeader) *File {
+	if len(headers) == 0 {
+		return nil
+	}
+	h := headers[0]
+	file, err := h.Open()
+	if err != nil {
+		return nil
+	}
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, MaxUpload+1))
+	if err != nil || (len(data) == 0 && h.Filename == "") {
+		return nil
+	}
+	return &File{Name: h.Filename, Data: data}
 }

@@ -102,7 +102,7 @@ func (w *Workbench) recordOn(ctx context.Context, db *storage.DB, id int64, c *r
 	}
 	next := w.now().Add(w.SyncEvery)
 	st := storage.CommissionState{RemoteID: c.ID, Number: c.Number, Status: c.Status, Raw: raw}
-	if OpenClaim(c) {
+	if openClaim(c) {
 		st.PeriodDays = WarrantyDays
 	}
 	duplicate, err := db.RecordCommission(ctx, id, st, w.now(), &next)

@@ -6,34 +6,26 @@ import (
 	"fmt"
 	"time"
 
-	"shipdesk/client/returns"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 )
 
-// SyncDue reads every open commission that is due again, claiming each first
-// so several instances never read the same one; a failure backs off. It
-// returns the commissions it handled.
-func (w *Workbench) SyncDue(ctx context.Context, c storage.Claim, maxBackoff time.Duration) ([]int64, error) {
-	var handled []int64
-	for ctx.Err() == nil {
-		c.Now = w.now()
-		batch, err := w.db.ClaimCommissionSync(ctx, c)
-		if err != nil || len(batch) == 0 {
-			return handled, err
-		}
-		for _, cm := range batch {
-			handled = append(handled, cm.ID)
-			if _, err := w.Sync(ctx, cm.ID); err != nil {
-				w.log.Warn("commission sync failed; backing off", "commission", cm.ID, "err", err)
-				if ferr := w.db.CommissionSyncFailed(ctx, []int64{cm.ID}, w.now(), w.SyncEvery, maxBackoff); ferr != nil {
-					return handled, ferr
-				}
-			}
+// RefreshCommissions reads each commission of a batch the commission poller
+// (jobs) claimed from the service and records it. It returns those that
+// failed, for the poller to back off.
+func (w *Workbench) RefreshCommissions(ctx context.Context, batch []storage.Commission) (failed []int64) {
+	for _, c := range batch {
+		if _, err := w.Refresh(ctx, c.ID); err != nil {
+			w.log.Warn("commission sync failed; backing off", "commission", c.ID, "err", err)
+			failed = append(failed, c.ID)
 		}
 	}
-	return handled, ctx.Err()
+	return failed
 }
+
+// PollEvery is how often an open commission is read again: the poller backs
+// off from it after a failure.
+func (w *Workbench) PollEvery() time.Duration { return w.SyncEvery }
 
 // keptUploadLife is how long a proof kept from a failed form waits for the
 // agent to finish the form: a day, then it is deleted.
@@ -95,6 +87,6 @@ func (w *Workbench) SeedDemo(ctx context.Context) error {
 	return nil
 }
 
-func returnsCustomer(name, email string) returns.Customer {
-	return returns.Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
+func returnsCustomer(name, email string) Customer {
+	return Customer{Name: name, Email: email, Phone: "+420 777 000 111", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}
 }

@@ -57,8 +57,6 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	defer stop()
 	d, wb := app.NewDesks(db, clients, u.Settle, log)
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
-	runner := jobs.New(db, clients.Shipping, d, j.Config, log)
-	runner.Bench = wb
-	runner.Run(ctx)
+	app.NewJobs(db, d, wb, j.Config, log).Run(ctx)
 	return nil
 }

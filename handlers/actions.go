@@ -1,0 +1,108 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
+
+// The buttons on a record's page (a shipment, a commission, a row of the
+// address book) all post the same way: the record's id from the path, the
+// form read, one step of the desk, the outcome as a flash, back to the page.
+
+// recordStep is one step on a record; done is what the person reads after it.
+type recordStep func(ctx context.Context, id int64) (done string, err error)
+
+// recordAction runs a button's step and returns to the record's page.
+func (h *Handlers) recordAction(w http.ResponseWriter, r *http.Request, page func(id int64) string, step recordStep) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	if !h.readForm(w, r) {
+		return
+	}
+	done, err := step(r.Context(), id)
+	h.finish(w, r, err, done, page(id))
+}
+
+func shipmentPath(id int64) string { return fmt.Sprintf("/shipping/shipments/%d", id) }
+
+func addressBookPath(int64) string { return "/shipping/addresses" }
+
+// ShipmentCheck asks the service about an order whose answer was lost.
+func (h *Handlers) ShipmentCheck(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
+		_, err := h.ShipDesk.Reconcile(ctx, id)
+		return fmt.Sprintf("Shipment %d checked with the service.", id), err
+	})
+}
+
+// ShipmentOrderAgain sends an order proved missing once more.
+func (h *Handlers) ShipmentOrderAgain(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
+		_, err := h.ShipDesk.OrderAgain(ctx, id)
+		return fmt.Sprintf("Shipment %d: the service was asked again.", id), err
+	})
+}
+
+// CommissionMove asks for one of the moves the commission's status allows.
+func (h *Handlers) CommissionMove(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
+		_, err := h.Returns.Move(ctx, id, r.PostFormValue("to"))
+		return "Done: the commission moved on.", err
+	})
+}
+
+// CommissionRefresh reads a commission from the service now.
+func (h *Handlers) CommissionRefresh(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
+		_, err := h.Returns.Refresh(ctx, id)
+		return "Read from the service just now.", err
+	})
+}
+
+// CommissionCheck asks the service about a commission whose answer was lost.
+func (h *Handlers) CommissionCheck(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
+		_, err := h.Returns.Reconcile(ctx, id)
+		return "Checked with the service.", err
+	})
+}
+
+// CommissionCreateAgain sends a commission proved missing once more.
+func (h *Handlers) CommissionCreateAgain(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
+		_, err := h.Returns.CreateAgain(ctx, id)
+		return "Sent to the service again.", err
+	})
+}
+
+// SenderSetDefault makes a sender the form's default.
+func (h *Handlers) SenderSetDefault(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
+		return "Default sender changed.", h.ShipDesk.SetDefaultSender(ctx, id)
+	})
+}
+
+// SenderDelete removes a sender.
+func (h *Handlers) SenderDelete(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
+		return "Sender removed.", h.ShipDesk.DeleteSender(ctx, id)
+	})
+}
+
+// RecipientDelete removes a saved recipient.
+func (h *Handlers) RecipientDelete(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
+		return "Recipient removed.", h.ShipDesk.DeleteRecipient(ctx, id)
+	})
+}
+
+// PresetDelete removes a package preset.
+func (h *Handlers) PresetDelete(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
+		return "Preset removed.", h.ShipDesk.DeletePreset(ctx, id)
+	})
+}

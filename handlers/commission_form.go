@@ -1,0 +1,102 @@
+package handlers
+
+import (
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"shipdesk/apperr"
+	"shipdesk/identity"
+	"shipdesk/requestkey"
+	"shipdesk/textin"
+	"shipdesk/views"
+	"shipdesk/workbench"
+)
+
+// NewCommission shows the create form.
+func (h *Handlers) NewCommission(w http.ResponseWriter, r *http.Request) {
+	h.renderNewCommission(w, r, http.StatusOK, views.Form{Values: map[string]string{"key": requestkey.New(), "type": "warranty"}}, 0)
+}
+
+func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, status int, f views.Form, kept int64) {
+	ctx := r.Context()
+	products, err := h.Returns.Products(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := views.NewCommission{Form: f}
+	for _, t := range workbench.Types {
+		v.Types = append(v.Types, views.Option{Value: t, Label: typeLabel(t)})
+	}
+	v.Products = append(v.Products, views.Option{Value: "", Label: "Choose…"})
+	for _, t := range products {
+		v.Products = append(v.Products, views.Option{Value: strconv.FormatInt(t.ID, 10), Label: t.Name})
+		g := views.ModelGroup{Type: t.Name}
+		for _, m := range t.Models {
+			g.Models = append(g.Models, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Name})
+		}
+		v.Models = append(v.Models, g)
+	}
+	if kept != 0 {
+		if up, err := h.ReturnsStore.KeptUpload(ctx, kept, h.userID(r)); err == nil {
+			v.Kept = &views.KeptFile{ID: up.ID, Name: up.Filename, Size: sizeText(up.Size)}
+		}
+	}
+	h.render(w, r, status, views.NewCommissionPage(h.page(w, r, "New commission", identity.Returns), v))
+}
+
+func typeLabel(t string) string {
+	switch t {
+	case "warranty":
+		return "Warranty claim (30 days to settle)"
+	case "paid_repair":
+		return "Paid repair"
+	case "withdrawal":
+		return "Withdrawal from the purchase"
+	}
+	return t
+}
+
+// maxCommissionForm is a proof of purchase and the form's fields.
+const maxCommissionForm = workbench.MaxUpload + 1<<20
+
+// CreateCommission uploads the proof (once), then creates the commission; a
+// failure re-renders the form with everything typed and the proof kept.
+func (h *Handlers) CreateCommission(w http.ResponseWriter, r *http.Request) {
+	if !h.postedForm(w, r, maxCommissionForm,
+		fmt.Sprintf("The file is larger than %d MiB; nothing was sent. Go back and choose a smaller file.", workbench.MaxUpload>>20),
+		"The form could not be read: open New commission again.") {
+		return
+	}
+	var files map[string][]*multipart.FileHeader
+	if r.MultipartForm != nil {
+		defer r.MultipartForm.RemoveAll()
+		files = r.MultipartForm.File
+	}
+	// What could not be read stays in the form: Create reports it with the
+	// other problems, and still keeps a good proof.
+	f, _ := workbench.ParseForm(r.Form, files)
+	res, err := h.Returns.Create(r.Context(), f, h.userID(r))
+	if err == nil {
+		redirect(w, r, commissionPath(res.Commission.ID))
+		return
+	}
+	if apperr.CodeOf(err) == apperr.Internal {
+		h.Fail(w, r, err)
+		return
+	}
+	vals := map[string]string{}
+	for k := range r.Form {
+		if k != "upload_id" {
+			vals[k], _ = textin.Lines(r.FormValue(k), 5000) // shown again as typed, as far as it can be
+		}
+	}
+	form := views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}
+	if res.UploadID != 0 && form.Errors["proof"] == "" {
+		form.Message = strings.TrimSpace(form.Message + " The proof of purchase is kept: it is not needed again.")
+	}
+	h.renderNewCommission(w, r, statusOf(apperr.CodeOf(err)), form, res.UploadID)
+}

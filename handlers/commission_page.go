@@ -1,0 +1,180 @@
+package handlers
+
+import (
+	"cmp"
+	"fmt"
+	"net/http"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/identity"
+	"shipdesk/requestkey"
+	"shipdesk/views"
+	"shipdesk/workbench"
+)
+
+func commissionPath(id int64) string { return fmt.Sprintf("/returns/commissions/%d", id) }
+
+// CommissionPage shows one commission: status and history, customer and
+// product, files, transport, the moves it allows, messages and notes.
+func (h *Handlers) CommissionPage(w http.ResponseWriter, r *http.Request) {
+	h.renderCommission(w, r, http.StatusOK, views.Form{}, views.Form{})
+}
+
+func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, status int, note, message views.Form) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	d, err := h.Returns.Detail(r.Context(), id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := commissionView(d, time.Now())
+	v.NoteForm, v.MessageForm = withKey(note), withKey(message)
+	h.render(w, r, status, views.CommissionPage(h.page(w, r, cmp.Or(d.Number, "Commission"), identity.Returns), v))
+}
+
+// commissionView is the commission page's model of a commission.
+func commissionView(d workbench.Detail, now time.Time) views.CommissionView {
+	v := views.CommissionView{CommissionRow: views.CommissionRow{ID: d.ID, Number: d.Number, Type: d.Type, Status: d.Status, State: d.State,
+		Customer: d.Customer.Name, Product: d.Product, Created: views.FormatTime(d.CreatedAt)},
+		Reference: d.Reference, Email: d.Customer.Email, Phone: d.Customer.Phone, Address: d.Customer.Address(),
+		Serial: d.Serial, Purchase: d.Purchase, Fault: d.Fault, Error: d.Error, Duplicates: d.Duplicates}
+	v.DaysLeft, v.Urgent = daysLeft(d.DeadlineAt, now)
+	if d.SettlesAt != nil {
+		v.SettlesAt = views.FormatTime(*d.SettlesAt)
+	}
+	if d.SyncedAt != nil {
+		v.LastSynced = views.FormatTime(*d.SyncedAt)
+	}
+	for _, a := range d.Unconfirmed {
+		v.Unconfirmed = append(v.Unconfirmed, views.ActivityRow{Public: a.Public, Text: a.Text, Created: views.FormatTime(a.CreatedAt)})
+	}
+	for _, f := range d.Files {
+		v.Files = append(v.Files, views.KeptFile{ID: f.ID, Name: f.Name, Size: sizeText(f.Size)})
+	}
+	for _, e := range d.History {
+		v.History = append(v.History, views.HistoryRow{Status: e.Status, At: e.At, Note: e.Note})
+	}
+	for _, a := range d.Activities {
+		v.Activities = append(v.Activities, views.ActivityRow{Public: a.Public, Text: a.Text, Created: a.Created})
+	}
+	for _, t := range d.Transport {
+		dir := "from the customer"
+		if t.ToCustomer {
+			dir = "to the customer"
+		}
+		v.Transport = append(v.Transport, views.TransportRow{Direction: dir, TrackingNumber: t.TrackingNumber, Ordered: t.Ordered, Delivered: t.Delivered})
+	}
+	for _, to := range d.Moves {
+		v.Moves = append(v.Moves, moveButton(to))
+	}
+	return v
+}
+
+func moveButton(to string) views.MoveButton {
+	switch to {
+	case "processing":
+		return views.MoveButton{To: to, Label: "Start processing", Hint: "The goods are here."}
+	case "outgoing":
+		return views.MoveButton{To: to, Label: "Send back to the customer", Hint: "Orders the shipment to the customer."}
+	case "closed":
+		return views.MoveButton{To: to, Label: "Close", Hint: "Settled; nothing goes back by carrier."}
+	case "cancelled":
+		return views.MoveButton{To: to, Label: "Cancel the order", Danger: true}
+	}
+	return views.MoveButton{To: to, Label: to}
+}
+
+// withKey gives an activity form its request key: a new one for a fresh form,
+// the posted one when the form is shown again, so posting it twice sends once.
+func withKey(f views.Form) views.Form {
+	if f.Value("key") != "" {
+		return f
+	}
+	v := map[string]string{"key": requestkey.New()}
+	for k, x := range f.Values {
+		if k != "key" {
+			v[k] = x
+		}
+	}
+	f.Values = v
+	return f
+}
+
+// commissionPost reads the commission of a post to one of its page's forms,
+// and the form; when either is wrong it has answered already.
+func (h *Handlers) commissionPost(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return 0, false
+	}
+	return id, h.postedForm(w, r, maxFormBytes, "", "The form could not be read: open the commission again.")
+}
+
+// AddNote saves an internal note; its own form and endpoint, so a note can
+// never leave as a message.
+func (h *Handlers) AddNote(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.commissionPost(w, r)
+	if !ok {
+		return
+	}
+	text, key := r.PostFormValue("note_text"), r.PostFormValue("key")
+	_, err := h.Returns.AddNote(r.Context(), id, key, text, h.userID(r))
+	h.afterActivity(w, r, id, err, "Internal note saved.", views.Form{Values: map[string]string{"note_text": text, "key": key}}, true)
+}
+
+// SendMessage sends a public message once the agent confirmed it.
+func (h *Handlers) SendMessage(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.commissionPost(w, r)
+	if !ok {
+		return
+	}
+	text, key := r.PostFormValue("message_text"), r.PostFormValue("key")
+	form := views.Form{Values: map[string]string{"message_text": text, "key": key}}
+	if r.PostFormValue("confirm") != "yes" {
+		form.Errors = map[string]string{"confirm": "Tick the box to confirm the customer should receive this."}
+		h.renderCommission(w, r, http.StatusUnprocessableEntity, views.Form{}, form)
+		return
+	}
+	_, err := h.Returns.SendMessage(r.Context(), id, key, text, h.userID(r))
+	h.afterActivity(w, r, id, err, "Message sent to the customer.", form, false)
+}
+
+func (h *Handlers) afterActivity(w http.ResponseWriter, r *http.Request, id int64, err error, done string, form views.Form, note bool) {
+	if err == nil {
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: done})
+		redirect(w, r, commissionPath(id))
+		return
+	}
+	if apperr.CodeOf(err) == apperr.Internal {
+		h.Fail(w, r, err)
+		return
+	}
+	form.Errors, form.Message = apperr.FieldsOf(err), apperr.MessageOf(err, "")
+	if note {
+		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), form, views.Form{})
+	} else {
+		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), views.Form{}, form)
+	}
+}
+
+// StornoCommissionDuplicate cancels an extra commission the service holds
+// under our reference, once the agent confirmed which.
+func (h *Handlers) StornoCommissionDuplicate(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.commissionPost(w, r)
+	if !ok {
+		return
+	}
+	back := commissionPath(id)
+	number := r.PostFormValue("number")
+	if !h.confirmed(w, r, back, "Tick the confirmation to cancel the extra commission.") {
+		return
+	}
+	_, err := h.Returns.CancelDuplicate(r.Context(), id, number)
+	h.finish(w, r, err, fmt.Sprintf("The extra commission %s is cancelled.", number), back)
+}

@@ -1,0 +1,138 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/identity"
+	"shipdesk/storage"
+	"shipdesk/views"
+	"shipdesk/workbench"
+)
+
+// ReturnsBench is the returns desk (workbench.Workbench): every write of the
+// returns pages goes through it.
+type ReturnsBench interface {
+	Products(ctx context.Context) ([]workbench.ProductType, error)
+	Create(ctx context.Context, f workbench.Form, by int64) (workbench.Result, error)
+	Detail(ctx context.Context, id int64) (workbench.Detail, error)
+	AddNote(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error)
+	SendMessage(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error)
+	CancelDuplicate(ctx context.Context, id int64, number string) (storage.Commission, error)
+	CommissionSteps
+}
+
+// CommissionSteps are the buttons of the commission page (actions.go).
+type CommissionSteps interface {
+	Move(ctx context.Context, id int64, to string) (storage.Commission, error)
+	Refresh(ctx context.Context, id int64) (storage.Commission, error)
+	Reconcile(ctx context.Context, id int64) (storage.Commission, error)
+	CreateAgain(ctx context.Context, id int64) (storage.Commission, error)
+}
+
+// ReturnsStore is what the returns pages read straight from storage
+// (storage.DB).
+type ReturnsStore interface {
+	ListCommissions(ctx context.Context, f storage.CommissionFilter) ([]storage.Commission, string, error)
+	KeptUpload(ctx context.Context, id, by int64) (storage.Upload, error)
+	UploadByID(ctx context.Context, id int64) (storage.Upload, error)
+}
+
+// Commissions is the list of service orders, urgent warranty claims first.
+func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	errs := map[string]string{}
+	vals := queryValues(q, errs, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
+	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"],
+		Duplicates: vals["duplicates"] == "1"}
+	if f.Status != "" && !slices.Contains(workbench.States, f.Status) {
+		errs["status"], f.Status = "Choose a status from the list.", ""
+	}
+	if f.Type != "" && !slices.Contains(workbench.Types, f.Type) {
+		errs["type"], f.Type = "Choose a type from the list.", ""
+	}
+	f.From, f.To = dateRange(vals, errs)
+	v := views.CommissionList{Filter: views.Form{Values: vals, Errors: errs}}
+	list, next, err := h.ReturnsStore.ListCommissions(r.Context(), f)
+	if err != nil {
+		if apperr.CodeOf(err) != apperr.Invalid {
+			h.Fail(w, r, err)
+			return
+		}
+		v.Error = apperr.MessageOf(err, "")
+	}
+	all := views.Option{Value: "", Label: "All"}
+	v.Statuses, v.Types = []views.Option{all}, []views.Option{all}
+	for _, s := range workbench.States {
+		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: s})
+	}
+	for _, t := range workbench.Types {
+		v.Types = append(v.Types, views.Option{Value: t, Label: t})
+	}
+	now := time.Now()
+	for _, c := range list {
+		row := views.CommissionRow{ID: c.ID, Number: c.Number, Type: c.Type, Status: c.Status, State: c.State, Customer: c.CustomerName,
+			Product: c.ProductLabel, Created: views.FormatTime(c.CreatedAt)}
+		row.DaysLeft, row.Urgent = daysLeft(c.DeadlineAt, now)
+		v.Rows = append(v.Rows, row)
+	}
+	_, v.NextURL, v.FirstURL = pageLinks("/returns", vals, next)
+	h.render(w, r, http.StatusOK, views.CommissionListPage(h.page(w, r, "Service orders", identity.Returns), v))
+}
+
+// daysLeft says how many days a running warranty period has ("overdue 3"
+// past it, "" when none runs); urgent is 5 days or fewer.
+func daysLeft(deadline *time.Time, now time.Time) (text string, urgent bool) {
+	if deadline == nil {
+		return "", false
+	}
+	left := workbench.DaysLeft(*deadline, now)
+	if left < 0 {
+		return fmt.Sprintf("overdue %d", -left), true
+	}
+	return strconv.Itoa(left), left <= 5
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ServeUpload serves a proof of purchase with the type its content has: a
+// commission's to every returns role, one kept from a failed form only to the
+// agent who uploaded it.
+func (h *Handlers) ServeUpload(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	up, err := h.ReturnsStore.UploadByID(r.Context(), id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if up.CommissionID == nil && (up.CreatedBy == nil || *up.CreatedBy != h.userID(r)) {
+		h.NotFound(w, r) // a kept file is its uploader's until a commission takes it
+		return
+	}
+	ctype, _ := workbench.SniffProof(up.Data)
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", "inline; filename*=UTF-8''"+url.PathEscape(up.Filename))
+	w.Header().Set("Cache-Control", "private, max-age=300")
+	_, _ = w.Write(up.Data)
+}

@@ -1,0 +1,141 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/desk"
+	"shipdesk/identity"
+	"shipdesk/storage"
+	"shipdesk/views"
+)
+
+// ShipmentSteps are the buttons of the shipment page.
+type ShipmentSteps interface {
+	Refresh(ctx context.Context, id int64) (storage.Shipment, error)
+	Storno(ctx context.Context, id int64) (storage.Shipment, error)
+	Reconcile(ctx context.Context, id int64) (storage.Shipment, error)
+	OrderAgain(ctx context.Context, id int64) (storage.Shipment, error)
+	CancelDuplicate(ctx context.Context, id int64, trackingNumber string) (storage.Shipment, error)
+}
+
+// pageReads are what the shipment page shows.
+type pageReads interface {
+	ShipmentByID(ctx context.Context, id int64) (storage.Shipment, error)
+	Events(ctx context.Context, shipmentID int64) ([]storage.Event, error)
+}
+
+// shipmentID reads the id in the path and loads the shipment, or answers 404.
+func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+	}
+	return id, ok
+}
+
+// ShipmentPage shows a shipment and what the clerk must do now. A pending
+// label is asked for again when the last check is older than a few seconds.
+func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.currentShipment(w, r)
+	if !ok {
+		return
+	}
+	events, err := h.ShipReads.Events(r.Context(), s.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := shipmentView(s)
+	v.Timeline = timeline(s, events)
+	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, fmt.Sprintf("Shipment %d", s.ID), identity.Shipping), v))
+}
+
+// ShipmentStatus is the label box alone, for the page's own polling.
+func (h *Handlers) ShipmentStatus(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.currentShipment(w, r)
+	if !ok {
+		return
+	}
+	h.render(w, r, http.StatusOK, views.LabelBox(shipmentView(s)))
+}
+
+func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, bool) {
+	ctx := r.Context()
+	id, ok := h.shipmentID(w, r)
+	if !ok {
+		return storage.Shipment{}, false
+	}
+	s, err := h.ShipReads.ShipmentByID(ctx, id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return s, false
+	}
+	if desk.NeedsRefresh(s) && (s.LastCheckedAt == nil || time.Since(*s.LastCheckedAt) > h.RefreshAfter) {
+		if fresh, err := h.ShipDesk.Refresh(ctx, id); err == nil {
+			s = fresh
+		} else {
+			h.Log.Warn("refresh shipment", "shipment", id, "err", err)
+		}
+	}
+	return s, true
+}
+
+func shipmentView(s storage.Shipment) views.ShipmentView {
+	v := views.ShipmentView{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Error: s.Error,
+		Cancelled: desk.Cancelled(s), LabelModeText: views.LabelModeText(s.LabelMode)}
+	if m, ok := desk.COD(s); ok {
+		v.COD = m.String()
+	}
+	if m, ok := desk.Insured(s); ok {
+		v.Insured = m.String()
+	}
+	if s.LastCheckedAt != nil {
+		v.LastChecked = views.FormatTime(*s.LastCheckedAt)
+	}
+	if s.OrderNumber != nil {
+		v.OrderNumber = *s.OrderNumber
+	}
+	for _, k := range s.Packages {
+		v.Packages = append(v.Packages, views.PackageView{Number: k.Number, Status: k.Status, Password: k.Password})
+	}
+	v.CanCancel = desk.CanCancel(s)
+	// While the outcome is open the box asks again, so an order the service
+	// confirms late (or the reconciler adopts) shows without a click.
+	v.Poll = desk.NeedsRefresh(s) || s.State == storage.StateOrdering || s.State == storage.StateUnknown
+	v.Duplicates = s.Duplicates
+	if s.SettlesAt != nil {
+		v.SettlesAt = views.FormatTime(*s.SettlesAt)
+	}
+	return v
+}
+
+// ShipmentStorno cancels a shipment once the clerk confirmed it.
+func (h *Handlers) ShipmentStorno(w http.ResponseWriter, r *http.Request) {
+	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
+		if r.PostFormValue("confirm") != "yes" {
+			return "", apperr.New(apperr.Invalid, "Tick the confirmation to cancel the shipment.")
+		}
+		_, err := h.ShipDesk.Storno(ctx, id)
+		return fmt.Sprintf("Shipment %d is cancelled.", id), err
+	})
+}
+
+// StornoDuplicate cancels an extra order the service holds under a shipment's
+// reference, once the clerk confirmed which.
+func (h *Handlers) StornoDuplicate(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.shipmentID(w, r)
+	if !ok || !h.readForm(w, r) {
+		return
+	}
+	back := fmt.Sprintf("/shipping/shipments/%d", id)
+	tn := r.PostFormValue("tracking_number")
+	if !h.confirmed(w, r, back, "Tick the confirmation to cancel the extra order.") {
+		return
+	}
+	_, err := h.ShipDesk.CancelDuplicate(r.Context(), id, tn)
+	h.finish(w, r, err, fmt.Sprintf("The extra order %s is cancelled.", tn), back)
+}
