@@ -11,6 +11,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"sort"
@@ -58,24 +59,39 @@ func (m *message) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &m.forms)
 }
 
-//go:embed messages/*.json
+//go:embed messages
 var files embed.FS
 
 // catalogs are read from the embedded files once; Check says what is wrong.
 var catalogs, loadErr = load()
 
+// load reads messages/<lang>/*.json: one file per part of the dashboard, so
+// translators (and engineers) work on one part at a time; a key may be in one
+// file only.
 func load() (map[Lang]map[string]message, error) {
 	out := map[Lang]map[string]message{}
 	for _, l := range Langs {
-		b, err := files.ReadFile("messages/" + string(l) + ".json")
-		if err != nil {
-			return nil, fmt.Errorf("catalog %s: %w", l, err)
+		out[l] = map[string]message{}
+		names, err := fs.Glob(files, "messages/"+string(l)+"/*.json")
+		if err != nil || len(names) == 0 {
+			return nil, fmt.Errorf("catalog %s: no files (%v)", l, err)
 		}
-		m := map[string]message{}
-		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("catalog %s: %w", l, err)
+		for _, name := range names {
+			b, err := files.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("catalog %s: %w", name, err)
+			}
+			m := map[string]message{}
+			if err := json.Unmarshal(b, &m); err != nil {
+				return nil, fmt.Errorf("catalog %s: %w", name, err)
+			}
+			for k, v := range m {
+				if _, dup := out[l][k]; dup {
+					return nil, fmt.Errorf("catalog %s: %q is in another file too", name, k)
+				}
+				out[l][k] = v
+			}
 		}
-		out[l] = m
 	}
 	return out, nil
 }
