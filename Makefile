@@ -28,6 +28,7 @@ test: check test-db chromium
 	$(GO) test $(GO_TEST_FLAGS) ./... && \
 	echo "again against the sandbox's minimal answer shapes:" && \
 	SANDBOX_SHAPES=minimal $(GO) test $(GO_TEST_FLAGS) $(MINIMAL_PKGS)
+	@cat var/reports/*.txt 2>/dev/null || true
 
 check: vet fmt-check generate
 

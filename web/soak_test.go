@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -216,10 +218,19 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 	if localCommissions != commissions || len(byRef) != commissions {
 		t.Errorf("%d local commissions, %d references at the service, want %d each", localCommissions, len(byRef), commissions)
 	}
-	t.Logf("soak: posted %d orders and %d commissions in %s under latency ≤ %s and 30 %% drops; %d again/check presses",
-		shipments, commissions, posted.Round(time.Millisecond), limit*3/2, presses.Load())
-	t.Logf("soak: shipments: %d intents, %d references at the service, %d bound to exactly one, %d duplicates, create calls %d",
-		len(locals), len(atSvc), bound, duplicates, countCalls(env, "shipments/create"))
-	t.Logf("soak: commissions: %d intents, %d references at the service, %d bound to exactly one, create calls %d",
-		localCommissions, len(byRef), boundCommissions, countCalls(env, "commissions/create"))
+	summary := []string{
+		fmt.Sprintf("soak: posted %d orders and %d commissions in %s under latency ≤ %s and 30 %% drops; %d again/check presses",
+			shipments, commissions, posted.Round(time.Millisecond), limit*3/2, presses.Load()),
+		fmt.Sprintf("soak: shipments: %d intents, %d references at the service, %d bound to exactly one, %d duplicates, create calls %d",
+			len(locals), len(atSvc), bound, duplicates, countCalls(env, "shipments/create")),
+		fmt.Sprintf("soak: commissions: %d intents, %d references at the service, %d bound to exactly one, create calls %d",
+			localCommissions, len(byRef), boundCommissions, countCalls(env, "commissions/create")),
+	}
+	for _, line := range summary {
+		t.Log(line)
+	}
+	// make test prints this after the suite: the counts are the point of the run.
+	if err := os.MkdirAll("../var/reports", 0o755); err == nil {
+		_ = os.WriteFile("../var/reports/soak.txt", []byte(strings.Join(summary, "\n")+"\n"), 0o644)
+	}
 }
