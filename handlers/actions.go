@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"shipdesk/i18n"
 )
 
 // The buttons on a record's page (a shipment, a commission, a row of the
@@ -51,7 +53,7 @@ func (h *Handlers) ShipmentOrderAgain(w http.ResponseWriter, r *http.Request) {
 func (h *Handlers) CommissionMove(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.Returns.Move(ctx, id, r.PostFormValue("to"))
-		return "Done: the commission moved on.", err
+		return i18n.T(ctx, "ret.done.moved"), err
 	})
 }
 
@@ -59,7 +61,7 @@ func (h *Handlers) CommissionMove(w http.ResponseWriter, r *http.Request) {
 func (h *Handlers) CommissionRefresh(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.Returns.Refresh(ctx, id)
-		return "Read from the service just now.", err
+		return i18n.T(ctx, "ret.done.refreshed"), err
 	})
 }
 
@@ -67,7 +69,7 @@ func (h *Handlers) CommissionRefresh(w http.ResponseWriter, r *http.Request) {
 func (h *Handlers) CommissionCheck(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.Returns.Reconcile(ctx, id)
-		return "Checked with the service.", err
+		return i18n.T(ctx, "ret.done.checked"), err
 	})
 }
 
@@ -75,7 +77,7 @@ func (h *Handlers) CommissionCheck(w http.ResponseWriter, r *http.Request) {
 func (h *Handlers) CommissionCreateAgain(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.Returns.CreateAgain(ctx, id)
-		return "Sent to the service again.", err
+		return i18n.T(ctx, "ret.done.again"), err
 	})
 }
 

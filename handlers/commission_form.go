@@ -1,13 +1,13 @@
 package handlers
 
 import (
-	"fmt"
 	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"shipdesk/apperr"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
 	"shipdesk/textin"
@@ -29,9 +29,9 @@ func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, s
 	}
 	v := views.NewCommission{Form: f}
 	for _, t := range workbench.Types {
-		v.Types = append(v.Types, views.Option{Value: t, Label: typeLabel(t)})
+		v.Types = append(v.Types, views.Option{Value: t, Label: i18n.T(ctx, "ret.type_long."+t)})
 	}
-	v.Products = append(v.Products, views.Option{Value: "", Label: "Choose…"})
+	v.Products = append(v.Products, views.Option{Value: "", Label: i18n.T(ctx, "ret.choose")})
 	for _, t := range products {
 		v.Products = append(v.Products, views.Option{Value: strconv.FormatInt(t.ID, 10), Label: t.Name})
 		g := views.ModelGroup{Type: t.Name}
@@ -42,22 +42,10 @@ func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, s
 	}
 	if kept != 0 {
 		if up, err := h.ReturnsStore.KeptUpload(ctx, kept, h.userID(r)); err == nil {
-			v.Kept = &views.KeptFile{ID: up.ID, Name: up.Filename, Size: sizeText(up.Size)}
+			v.Kept = &views.KeptFile{ID: up.ID, Name: up.Filename, Size: sizeText(ctx, up.Size)}
 		}
 	}
-	h.render(w, r, status, views.NewCommissionPage(h.page(w, r, "New commission", identity.Returns), v))
-}
-
-func typeLabel(t string) string {
-	switch t {
-	case "warranty":
-		return "Warranty claim (30 days to settle)"
-	case "paid_repair":
-		return "Paid repair"
-	case "withdrawal":
-		return "Withdrawal from the purchase"
-	}
-	return t
+	h.render(w, r, status, views.NewCommissionPage(h.page(w, r, i18n.T(ctx, "ret.new"), identity.Returns), v))
 }
 
 // maxCommissionForm is a proof of purchase and the form's fields.
@@ -67,8 +55,8 @@ const maxCommissionForm = workbench.MaxUpload + 1<<20
 // failure re-renders the form with everything typed and the proof kept.
 func (h *Handlers) CreateCommission(w http.ResponseWriter, r *http.Request) {
 	if !h.postedForm(w, r, maxCommissionForm,
-		fmt.Sprintf("The file is larger than %d MiB; nothing was sent. Go back and choose a smaller file.", workbench.MaxUpload>>20),
-		"The form could not be read: open New commission again.") {
+		i18n.T(r.Context(), "ret.form.too_large", workbench.MaxUpload>>20),
+		i18n.T(r.Context(), "ret.form.unreadable")) {
 		return
 	}
 	var files map[string][]*multipart.FileHeader
@@ -96,7 +84,7 @@ func (h *Handlers) CreateCommission(w http.ResponseWriter, r *http.Request) {
 	}
 	form := views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}
 	if res.UploadID != 0 && form.Errors["proof"] == "" {
-		form.Message = strings.TrimSpace(form.Message + " The proof of purchase is kept: it is not needed again.")
+		form.Message = strings.TrimSpace(form.Message + " " + i18n.T(r.Context(), "ret.form.proof_kept"))
 	}
 	h.renderNewCommission(w, r, statusOf(apperr.CodeOf(err)), form, res.UploadID)
 }

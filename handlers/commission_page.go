@@ -2,11 +2,13 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net/http"
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
 	"shipdesk/views"
@@ -32,59 +34,71 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		h.Fail(w, r, err)
 		return
 	}
-	v := commissionView(d, time.Now())
+	ctx := r.Context()
+	v := commissionView(ctx, d, time.Now())
 	v.NoteForm, v.MessageForm = withKey(note), withKey(message)
-	h.render(w, r, status, views.CommissionPage(h.page(w, r, cmp.Or(d.Number, "Commission"), identity.Returns), v))
+	h.render(w, r, status, views.CommissionPage(h.page(w, r, cmp.Or(d.Number, i18n.T(ctx, "ret.commission")), identity.Returns), v))
 }
 
-// commissionView is the commission page's model of a commission.
-func commissionView(d workbench.Detail, now time.Time) views.CommissionView {
+// commissionView is the commission page's model of a commission, its words,
+// dates and times in the request's language and the shop's time zone.
+func commissionView(ctx context.Context, d workbench.Detail, now time.Time) views.CommissionView {
 	v := views.CommissionView{CommissionRow: views.CommissionRow{ID: d.ID, Number: d.Number, Type: d.Type, Status: d.Status, State: d.State,
-		Customer: d.Customer.Name, Product: d.Product, Created: views.FormatTime(d.CreatedAt)},
+		Customer: d.Customer.Name, Product: d.Product, Created: i18n.DateTime(ctx, d.CreatedAt)},
 		Reference: d.Reference, Email: d.Customer.Email, Phone: d.Customer.Phone, Address: d.Customer.Address(),
-		Serial: d.Serial, Purchase: d.Purchase, Fault: d.Fault, Error: d.Error, Duplicates: d.Duplicates}
-	v.DaysLeft, v.Urgent = daysLeft(d.DeadlineAt, now)
+		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error, Duplicates: d.Duplicates}
+	v.DaysLeft, v.Urgent = daysLeft(ctx, d.DeadlineAt, now)
 	if d.SettlesAt != nil {
-		v.SettlesAt = views.FormatTime(*d.SettlesAt)
+		v.SettlesAt = i18n.DateTime(ctx, *d.SettlesAt)
 	}
 	if d.SyncedAt != nil {
-		v.LastSynced = views.FormatTime(*d.SyncedAt)
+		v.LastSynced = i18n.DateTime(ctx, *d.SyncedAt)
 	}
 	for _, a := range d.Unconfirmed {
-		v.Unconfirmed = append(v.Unconfirmed, views.ActivityRow{Public: a.Public, Text: a.Text, Created: views.FormatTime(a.CreatedAt)})
+		v.Unconfirmed = append(v.Unconfirmed, views.ActivityRow{Public: a.Public, Text: a.Text, Created: i18n.DateTime(ctx, a.CreatedAt)})
 	}
 	for _, f := range d.Files {
-		v.Files = append(v.Files, views.KeptFile{ID: f.ID, Name: f.Name, Size: sizeText(f.Size)})
+		v.Files = append(v.Files, views.KeptFile{ID: f.ID, Name: f.Name, Size: sizeText(ctx, f.Size)})
 	}
 	for _, e := range d.History {
-		v.History = append(v.History, views.HistoryRow{Status: e.Status, At: e.At, Note: e.Note})
+		v.History = append(v.History, views.HistoryRow{Status: e.Status, At: serviceTime(ctx, e.At), Note: e.Note})
 	}
 	for _, a := range d.Activities {
-		v.Activities = append(v.Activities, views.ActivityRow{Public: a.Public, Text: a.Text, Created: a.Created})
+		v.Activities = append(v.Activities, views.ActivityRow{Public: a.Public, Text: a.Text, Created: serviceTime(ctx, a.Created)})
 	}
 	for _, t := range d.Transport {
-		dir := "from the customer"
+		dir := i18n.T(ctx, "ret.transport.from_customer")
 		if t.ToCustomer {
-			dir = "to the customer"
+			dir = i18n.T(ctx, "ret.transport.to_customer")
 		}
-		v.Transport = append(v.Transport, views.TransportRow{Direction: dir, TrackingNumber: t.TrackingNumber, Ordered: t.Ordered, Delivered: t.Delivered})
+		v.Transport = append(v.Transport, views.TransportRow{Direction: dir, TrackingNumber: t.TrackingNumber,
+			Ordered: serviceTime(ctx, t.Ordered), Delivered: serviceTime(ctx, t.Delivered)})
 	}
 	for _, to := range d.Moves {
-		v.Moves = append(v.Moves, moveButton(to))
+		v.Moves = append(v.Moves, moveButton(ctx, to))
 	}
 	return v
 }
 
-func moveButton(to string) views.MoveButton {
+// serviceLayout is how the returns service writes a moment, in its own
+// (Czech) time: "2026-11-22 14:05:09".
+const serviceLayout = "2006-01-02 15:04:05"
+
+// serviceTime writes a moment the service reported as DateTime does; a day
+// as Day; anything else as it came.
+func serviceTime(ctx context.Context, s string) string {
+	if t, err := time.ParseInLocation(serviceLayout, s, i18n.Prague); err == nil {
+		return i18n.DateTime(ctx, t)
+	}
+	return i18n.Day(ctx, s)
+}
+
+func moveButton(ctx context.Context, to string) views.MoveButton {
 	switch to {
-	case "processing":
-		return views.MoveButton{To: to, Label: "Start processing", Hint: "The goods are here."}
-	case "outgoing":
-		return views.MoveButton{To: to, Label: "Send back to the customer", Hint: "Orders the shipment to the customer."}
-	case "closed":
-		return views.MoveButton{To: to, Label: "Close", Hint: "Settled; nothing goes back by carrier."}
+	case "processing", "outgoing", "closed":
+		return views.MoveButton{To: to, Label: i18n.T(ctx, "ret.move."+to), Hint: i18n.T(ctx, "ret.move."+to+".hint")}
 	case "cancelled":
-		return views.MoveButton{To: to, Label: "Cancel the order", Danger: true}
+		return views.MoveButton{To: to, Label: i18n.T(ctx, "ret.move.cancelled"), Danger: true}
 	}
 	return views.MoveButton{To: to, Label: to}
 }
@@ -113,7 +127,7 @@ func (h *Handlers) commissionPost(w http.ResponseWriter, r *http.Request) (int64
 		h.NotFound(w, r)
 		return 0, false
 	}
-	return id, h.postedForm(w, r, maxFormBytes, "", "The form could not be read: open the commission again.")
+	return id, h.postedForm(w, r, maxFormBytes, "", i18n.T(r.Context(), "ret.commission.unreadable"))
 }
 
 // AddNote saves an internal note; its own form and endpoint, so a note can
@@ -125,7 +139,7 @@ func (h *Handlers) AddNote(w http.ResponseWriter, r *http.Request) {
 	}
 	text, key := r.PostFormValue("note_text"), r.PostFormValue("key")
 	_, err := h.Returns.AddNote(r.Context(), id, key, text, h.userID(r))
-	h.afterActivity(w, r, id, err, "Internal note saved.", views.Form{Values: map[string]string{"note_text": text, "key": key}}, true)
+	h.afterActivity(w, r, id, err, i18n.T(r.Context(), "ret.note.saved"), views.Form{Values: map[string]string{"note_text": text, "key": key}}, true)
 }
 
 // SendMessage sends a public message once the agent confirmed it.
@@ -137,12 +151,12 @@ func (h *Handlers) SendMessage(w http.ResponseWriter, r *http.Request) {
 	text, key := r.PostFormValue("message_text"), r.PostFormValue("key")
 	form := views.Form{Values: map[string]string{"message_text": text, "key": key}}
 	if r.PostFormValue("confirm") != "yes" {
-		form.Errors = map[string]string{"confirm": "Tick the box to confirm the customer should receive this."}
+		form.Errors = map[string]string{"confirm": i18n.T(r.Context(), "ret.message.tick")}
 		h.renderCommission(w, r, http.StatusUnprocessableEntity, views.Form{}, form)
 		return
 	}
 	_, err := h.Returns.SendMessage(r.Context(), id, key, text, h.userID(r))
-	h.afterActivity(w, r, id, err, "Message sent to the customer.", form, false)
+	h.afterActivity(w, r, id, err, i18n.T(r.Context(), "ret.message.sent"), form, false)
 }
 
 func (h *Handlers) afterActivity(w http.ResponseWriter, r *http.Request, id int64, err error, done string, form views.Form, note bool) {
@@ -172,9 +186,9 @@ func (h *Handlers) StornoCommissionDuplicate(w http.ResponseWriter, r *http.Requ
 	}
 	back := commissionPath(id)
 	number := r.PostFormValue("number")
-	if !h.confirmed(w, r, back, "Tick the confirmation to cancel the extra commission.") {
+	if !h.confirmed(w, r, back, i18n.T(r.Context(), "ret.dup.tick")) {
 		return
 	}
 	_, err := h.Returns.CancelDuplicate(r.Context(), id, number)
-	h.finish(w, r, err, fmt.Sprintf("The extra commission %s is cancelled.", number), back)
+	h.finish(w, r, err, i18n.T(r.Context(), "ret.dup.cancelled", number), back)
 }

@@ -2,14 +2,13 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -46,20 +45,21 @@ type ReturnsStore interface {
 
 // Commissions is the list of service orders, urgent warranty claims first.
 func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
 	q := r.URL.Query()
 	errs := map[string]string{}
 	vals := queryValues(q, errs, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
 	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"],
 		Duplicates: vals["duplicates"] == "1"}
 	if f.Status != "" && !slices.Contains(workbench.States, f.Status) {
-		errs["status"], f.Status = "Choose a status from the list.", ""
+		errs["status"], f.Status = i18n.T(ctx, "ret.err.status"), ""
 	}
 	if f.Type != "" && !slices.Contains(workbench.Types, f.Type) {
-		errs["type"], f.Type = "Choose a type from the list.", ""
+		errs["type"], f.Type = i18n.T(ctx, "ret.err.type"), ""
 	}
 	f.From, f.To = dateRange(vals, errs)
 	v := views.CommissionList{Filter: views.Form{Values: vals, Errors: errs}}
-	list, next, err := h.ReturnsStore.ListCommissions(r.Context(), f)
+	list, next, err := h.ReturnsStore.ListCommissions(ctx, f)
 	if err != nil {
 		if apperr.CodeOf(err) != apperr.Invalid {
 			h.Fail(w, r, err)
@@ -67,46 +67,48 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Error = apperr.MessageOf(err, "")
 	}
-	all := views.Option{Value: "", Label: "All"}
+	all := views.Option{Value: "", Label: i18n.T(ctx, "ret.all")}
 	v.Statuses, v.Types = []views.Option{all}, []views.Option{all}
 	for _, s := range workbench.States {
-		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: s})
+		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: i18n.T(ctx, "ret.status."+s)})
 	}
 	for _, t := range workbench.Types {
-		v.Types = append(v.Types, views.Option{Value: t, Label: t})
+		v.Types = append(v.Types, views.Option{Value: t, Label: i18n.T(ctx, "ret.type."+t)})
 	}
 	now := time.Now()
 	for _, c := range list {
 		row := views.CommissionRow{ID: c.ID, Number: c.Number, Type: c.Type, Status: c.Status, State: c.State, Customer: c.CustomerName,
-			Product: c.ProductLabel, Created: views.FormatTime(c.CreatedAt)}
-		row.DaysLeft, row.Urgent = daysLeft(c.DeadlineAt, now)
+			Product: c.ProductLabel, Created: i18n.DateTime(ctx, c.CreatedAt)}
+		row.DaysLeft, row.Urgent = daysLeft(ctx, c.DeadlineAt, now)
 		v.Rows = append(v.Rows, row)
 	}
 	_, v.NextURL, v.FirstURL = pageLinks("/returns", vals, next)
-	h.render(w, r, http.StatusOK, views.CommissionListPage(h.page(w, r, "Service orders", identity.Returns), v))
+	h.render(w, r, http.StatusOK, views.CommissionListPage(h.page(w, r, i18n.T(ctx, "ret.title"), identity.Returns), v))
 }
 
-// daysLeft says how many days a running warranty period has ("overdue 3"
-// past it, "" when none runs); urgent is 5 days or fewer.
-func daysLeft(deadline *time.Time, now time.Time) (text string, urgent bool) {
+// daysLeft says how many days a running warranty period has ("zbývají 3 dny",
+// "3 days left"; "overdue 3" past it, "" when none runs); urgent is 5 days or
+// fewer.
+func daysLeft(ctx context.Context, deadline *time.Time, now time.Time) (text string, urgent bool) {
 	if deadline == nil {
 		return "", false
 	}
 	left := workbench.DaysLeft(*deadline, now)
 	if left < 0 {
-		return fmt.Sprintf("overdue %d", -left), true
+		return i18n.N(ctx, "ret.overdue", -left), true
 	}
-	return strconv.Itoa(left), left <= 5
+	return i18n.N(ctx, "ret.days", left), left <= 5
 }
 
-func sizeText(n int64) string {
+// sizeText is a file's size with the language's decimal mark: "1,5 MiB".
+func sizeText(ctx context.Context, n int64) string {
 	switch {
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+		return i18n.Number(ctx, float64(n)/(1<<20), 1) + " MiB"
 	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+		return i18n.Number(ctx, float64(n)/(1<<10), 0) + " KiB"
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return i18n.N(ctx, "ret.bytes", int(n))
 }
 
 // ServeUpload serves a proof of purchase with the type its content has: a

@@ -1,6 +1,15 @@
 package views
 
-// View models of the returns workbench.
+import (
+	"context"
+	"strings"
+
+	"shipdesk/i18n"
+)
+
+// View models of the returns workbench. The handlers fill them with text in
+// the request's language (dates, the days left, moves); the templates read
+// the rest from the catalog (messages/*/returns.json).
 
 // CommissionRow is a commission in the list.
 type CommissionRow struct {
@@ -12,7 +21,7 @@ type CommissionRow struct {
 	Customer string
 	Product  string
 	Created  string
-	DaysLeft string // "", "12", "overdue 3"
+	DaysLeft string // "", "12 days left", "overdue 3", in the request's language
 	Urgent   bool   // 5 days or fewer, or overdue
 }
 
@@ -97,3 +106,33 @@ type MoveButton struct {
 }
 
 func commissionURL(id int64) string { return "/returns/commissions/" + idStr(id) }
+
+// typeText is an order type in words: "reklamace", "placená oprava".
+func typeText(ctx context.Context, t string) string { return inWords(ctx, "ret.type.", t) }
+
+// statusText is a status at the service in words: "čeká na zboží".
+func statusText(ctx context.Context, s string) string { return inWords(ctx, "ret.status.", s) }
+
+// retStateText is our order's state while the service has no answer yet.
+func retStateText(ctx context.Context, s string) string { return inWords(ctx, "ret.state.", s) }
+
+// inWords is the catalog's word for a code, the code itself when the
+// catalog has none (a status the service added later).
+func inWords(ctx context.Context, prefix, code string) string {
+	if code != "" && i18n.Has(prefix+code) {
+		return i18n.T(ctx, prefix+code)
+	}
+	return code
+}
+
+// describedBy ties a field to its hint and its error.
+func describedBy(f Form, name, hint string) string {
+	var ids []string
+	if hint != "" {
+		ids = append(ids, name+"-hint")
+	}
+	if f.HasError(name) {
+		ids = append(ids, errorID(name))
+	}
+	return strings.Join(ids, " ")
+}

@@ -9,14 +9,15 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"shipdesk/i18n"
 	"shipdesk/views"
 )
 
-// render renders a component and parses the HTML for querying.
+// render renders a component in English and parses the HTML for querying.
 func render(t *testing.T, c templ.Component) *goquery.Document {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := c.Render(context.Background(), &buf); err != nil {
+	if err := c.Render(i18n.WithLang(context.Background(), i18n.English), &buf); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	doc, err := goquery.NewDocumentFromReader(&buf)

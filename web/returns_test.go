@@ -137,7 +137,7 @@ func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
 			t.Errorf("commission page: %s is %q, lacks %q", testid, got, want)
 		}
 	}
-	if got := textOf(doc, "days-left"); got != "30" {
+	if got := textOf(doc, "days-left"); got != "30 days left" {
 		t.Errorf("the commission page does not count down the 30 days: %q", got)
 	}
 	// The kept copy opens as a PDF.
@@ -270,7 +270,7 @@ func TestCommissionListCountsDownTheWarrantyPeriod(t *testing.T) {
 		t.Errorf("overdue not first: %q", customers)
 	}
 	if len(days) != 2 || days[0] != "overdue 2" || !rows.Eq(0).Find(`[data-testid=days-left]`).HasClass("urgent") ||
-		(days[1] != "29" && days[1] != "30") {
+		(days[1] != "29 days left" && days[1] != "30 days left") {
 		t.Errorf("days left: %q", days)
 	}
 	rows = htmlOf(t, b.Get("/returns?customer=fresh").Body).Find(`[data-testid=commission] [data-testid=customer]`)

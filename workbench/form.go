@@ -24,13 +24,22 @@ func ParseForm(v url.Values, files map[string][]*multipart.FileHeader) (Form, ap
 		return max(n, 0)
 	}
 	f := Form{Key: text("key", 40), Type: text("type", 20), TypeID: id("type_id"), ModelID: id("model_id"), Serial: text("serial", 100),
-		Purchase: text("purchase_date", 10), Fault: fields.Lines("fault", 5000), TwoWay: v.Get("two_way") == "on",
+		Purchase: isoDay(text("purchase_date", 20)), Fault: fields.Lines("fault", 5000), TwoWay: v.Get("two_way") == "on",
 		Reference: text("reference", 64), UploadID: id("upload_id"),
 		Customer: Customer{Name: text("customer_name", 200), Email: text("customer_email", 200), Phone: text("customer_phone", 30),
 			Street: text("customer_street", 100), City: text("customer_city", 100), Zip: text("customer_zip", 10), Country: "CZ"}}
 	f.File = proofOf(files["proof"])
 	f.unread = p
 	return f, p
+}
+
+// isoDay stores a purchase date typed the Czech way ("22. 11. 2026") or as
+// ISO as ISO; what is no date stays as typed, for Check to report.
+func isoDay(s string) string {
+	if d, problem := textin.Date(s); s != "" && problem == "" {
+		return d.Format("2006-01-02")
+	}
+	return s
 }
 
 // proofOf reads the chosen proof of purchase, at most one byte over the
