@@ -86,7 +86,7 @@ func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, stat
 	}
 	audit := make([]views.AuditRow, 0, len(entries))
 	for _, e := range entries {
-		audit = append(audit, views.AuditRow{When: i18n.DateTime(ctx, e.At), Who: e.ActorName, What: e.Action, Target: e.Target, Address: e.Address})
+		audit = append(audit, views.AuditRow{When: i18n.DateTime(ctx, e.At), Who: e.ActorName, What: auditAction(ctx, e.Action), Target: e.Target, Address: e.Address})
 	}
 	h.render(w, r, status, views.UserDetail(h.page(w, r, i18n.T(ctx, "users.detail_title", u.Username), identity.Users), userRow(ctx, u), reset, audit))
 }
@@ -147,4 +147,14 @@ func (h *Handlers) afterUserChange(w http.ResponseWriter, r *http.Request, id in
 func pathID(r *http.Request) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	return id, err == nil && id > 0
+}
+
+// auditAction names an audit log action ("user added") in the request's
+// language; an action the catalog does not know is shown as recorded.
+func auditAction(ctx context.Context, action string) string {
+	key := "audit." + strings.ReplaceAll(action, " ", "_")
+	if i18n.Has(key) {
+		return i18n.T(ctx, key)
+	}
+	return action
 }
