@@ -79,7 +79,7 @@ func TestClerkInCzech(t *testing.T) {
 	tab.wantNav("Expedice", "Sledování")
 	tab.wantText(`.who span`, "Přihlášen(a) jako clara (Expedient)")
 	tab.wantText(`form[action="/logout"] button`, "Odhlásit")
-	if got := tab.Attr(`[data-testid=scan]`, "placeholder"); got != "Naskenujte nebo napište sledovací číslo" {
+	if got := tab.Attr(`[data-testid=scan]`, "placeholder"); got != "Sledovací číslo" {
 		t.Errorf("scan box placeholder %q", got)
 	}
 	tab.shots("home")
