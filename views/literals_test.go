@@ -70,19 +70,19 @@ func TestLiteralsFindsText(t *testing.T) {
 templ Sample(on bool, xs []string) {
 	<section title="Details">
 		<h1>Hello { name }</h1>
-		<p>{ T(ctx, "ok") } · 12 % – 3 × 4 + 5:</p>
+		<p>{ T(ctx, "app.name") } · 12 % – 3 × 4 + 5:</p>
 		<input type="search" placeholder="Type here"/>
 		<input type="submit" value="Send"/>
 		<input type="hidden" name="back" value="home"/>
 		<button type="submit" name="minutes" value="15">{ T(ctx, "sandbox.15m") }</button>
-		<button type="submit" name="go" value="now">{ T(ctx, "go") }</button>
+		<button type="submit" name="go" value="now">{ T(ctx, "app.sign_out") }</button>
 		<a href="/" aria-label="Home page">{ T(ctx, "nav.home") }</a>
 		<img src="/static/x.svg" alt="A logo"/>
 		<span class="brand">shipdesk</span>
 		if on {
 			<em>Still here</em>
 		} else {
-			<em>{ T(ctx, "x") }</em>
+			<em>{ T(ctx, "app.skip") }</em>
 		}
 		for _, x := range xs {
 			<i>Each { x }</i>
