@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"shipdesk/i18n"
 	"shipdesk/upstream"
 	"shipdesk/views"
 )
@@ -40,12 +41,12 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 	}
 	var failures []views.CallFailure
 	for _, f := range h.Link.Failures() {
-		failures = append(failures, views.CallFailure{When: views.FormatTime(f.At), Interface: f.Interface, Op: f.Op, Error: f.Error})
+		failures = append(failures, views.CallFailure{When: i18n.DateTime(ctx, f.At), Interface: f.Interface, Op: f.Op, Error: f.Error})
 	}
 	var simulatedNow string
 	if h.Link.IsSandbox() {
 		if now, err := h.Link.SimulatedNow(ctx); err == nil {
-			simulatedNow = views.FormatTime(now)
+			simulatedNow = i18n.DateTime(ctx, now)
 		}
 	}
 	carriers, err := h.ShipReads.Carriers(ctx)

@@ -282,7 +282,7 @@ func (h *Handlers) postedForm(w http.ResponseWriter, r *http.Request, limit int6
 		return true
 	}
 	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, cmp.Or(tooLarge, "The form is too large: nothing was sent."))
+		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, cmp.Or(tooLarge, i18n.T(r.Context(), "error.too_large")))
 		return false
 	}
 	h.ErrorStatus(w, r, http.StatusBadRequest, malformed)

@@ -42,6 +42,6 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 		redirect(w, r, back)
 		return
 	}
-	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "sandbox.advanced", minutes, views.FormatTime(now))})
+	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "sandbox.advanced", minutes, i18n.DateTime(ctx, now))})
 	redirect(w, r, back)
 }

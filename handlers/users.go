@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,13 +26,13 @@ func (h *Handlers) renderUsers(w http.ResponseWriter, r *http.Request, status in
 	}
 	rows := make([]views.UserRow, 0, len(users))
 	for _, u := range users {
-		rows = append(rows, userRow(u))
+		rows = append(rows, userRow(r.Context(), u))
 	}
 	h.render(w, r, status, views.Users(h.page(w, r, i18n.T(r.Context(), "users.title"), identity.Users), rows, add))
 }
 
-func userRow(u storage.User) views.UserRow {
-	return views.UserRow{ID: u.ID, Username: u.Username, Role: string(u.Role), Disabled: u.Disabled(), Created: views.FormatTime(u.CreatedAt)}
+func userRow(ctx context.Context, u storage.User) views.UserRow {
+	return views.UserRow{ID: u.ID, Username: u.Username, Role: string(u.Role), Disabled: u.Disabled(), Created: i18n.DateTime(ctx, u.CreatedAt)}
 }
 
 // AddUser creates an account; invalid input re-renders the form with what was typed.
@@ -85,9 +86,9 @@ func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, stat
 	}
 	audit := make([]views.AuditRow, 0, len(entries))
 	for _, e := range entries {
-		audit = append(audit, views.AuditRow{When: views.FormatTime(e.At), Who: e.ActorName, What: e.Action, Target: e.Target, Address: e.Address})
+		audit = append(audit, views.AuditRow{When: i18n.DateTime(ctx, e.At), Who: e.ActorName, What: auditAction(ctx, e.Action), Target: e.Target, Address: e.Address})
 	}
-	h.render(w, r, status, views.UserDetail(h.page(w, r, i18n.T(ctx, "users.detail_title", u.Username), identity.Users), userRow(u), reset, audit))
+	h.render(w, r, status, views.UserDetail(h.page(w, r, i18n.T(ctx, "users.detail_title", u.Username), identity.Users), userRow(ctx, u), reset, audit))
 }
 
 // ResetPassword sets a new password typed by the manager.
@@ -146,4 +147,14 @@ func (h *Handlers) afterUserChange(w http.ResponseWriter, r *http.Request, id in
 func pathID(r *http.Request) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	return id, err == nil && id > 0
+}
+
+// auditAction names an audit log action ("user added") in the request's
+// language; an action the catalog does not know is shown as recorded.
+func auditAction(ctx context.Context, action string) string {
+	key := "audit." + strings.ReplaceAll(action, " ", "_")
+	if i18n.Has(key) {
+		return i18n.T(ctx, key)
+	}
+	return action
 }
