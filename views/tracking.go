@@ -143,8 +143,12 @@ func itoa(n int) string { return fmt.Sprint(n) }
 
 // eventWhen is when a tracking event happened, in the shop's time zone.
 func eventWhen(ctx context.Context, e EventRow) string {
-	if e.At.IsZero() {
+	switch {
+	case e.At.IsZero():
 		return e.When
+	case i18n.LangOf(ctx) == i18n.Czech:
+		return i18n.DateTime(ctx, e.At)
 	}
-	return i18n.DateTime(ctx, e.At)
+	return e.At.In(i18n.ZoneOf(ctx)).Format("2006-01-02 15:04") // sorts as it reads
+
 }
