@@ -2,16 +2,18 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -61,39 +63,39 @@ func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status 
 		h.Fail(w, r, err)
 		return
 	}
-	v.Coming = pickupRows(coming, today)
+	v.Coming = pickupRows(ctx, coming, today)
 	if v.ShowPast {
 		past, err := h.ShipReads.PickupsBefore(ctx, day, pickupListLimit)
 		if err != nil {
 			h.Fail(w, r, err)
 			return
 		}
-		v.Past = pickupRows(past, today)
+		v.Past = pickupRows(ctx, past, today)
 	}
 	addresses, err := h.ShipDesk.PickupAddresses(ctx)
 	if err != nil {
 		// The list still helps without the service: say why the form cannot be used.
-		v.NoAddress = apperr.MessageOf(err, "The pickup addresses could not be loaded.")
+		v.NoAddress = apperr.MessageOf(err, i18n.T(ctx, "pick.addresses_failed"))
 	}
 	for _, c := range addresses {
 		v.Addresses = append(v.Addresses, views.Option{Value: strconv.FormatInt(c.ID, 10), Label: c.Line})
 	}
 	if len(addresses) == 0 && v.NoAddress == "" {
-		v.NoAddress = "The service has no pickup addresses yet: add one in the address book."
+		v.NoAddress = i18n.T(ctx, "pick.no_addresses")
 	}
-	h.render(w, r, status, views.PickupsPage(h.page(w, r, "Courier pickups", identity.Shipping), v))
+	h.render(w, r, status, views.PickupsPage(h.page(w, r, i18n.T(ctx, "pick.title"), identity.Shipping), v))
 }
 
-func pickupRows(list []storage.Pickup, today time.Time) []views.PickupRow {
+func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time) []views.PickupRow {
 	rows := make([]views.PickupRow, 0, len(list))
 	for _, p := range list {
-		day, when := views.PlainDay(p.Date, today)
+		day, when := views.PlainDayIn(ctx, p.Date, today)
 		carrier := p.Carrier
 		if carrier == "" {
-			carrier = "any"
+			carrier = i18n.T(ctx, "pick.any")
 		}
 		rows = append(rows, views.PickupRow{ID: p.ID, Day: day, When: when, Window: p.TimeFrom + "–" + p.TimeTo, Address: p.Address,
-			Packages: p.Packages, Weight: strconv.FormatFloat(p.Weight, 'f', -1, 64) + "\u00a0kg", Carrier: carrier, Note: p.Note,
+			Packages: p.Packages, Weight: weightText(ctx, p.Weight) + "\u00a0kg", Carrier: carrier, Note: p.Note,
 			Number: p.Number, State: p.State, Error: p.Error})
 	}
 	return rows
@@ -107,12 +109,16 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	today := h.today(ctx)
+	// The day may be typed the Czech way (22. 11. 2026): the desk reads ISO.
+	if d, problem := textin.Date(r.PostForm.Get("date")); problem == "" {
+		r.PostForm.Set("date", d.Format("2006-01-02"))
+	}
 	f, problems := desk.ParsePickupForm(r.PostForm, today)
 	if f.Key == "" {
 		f.Key = requestkey.New()
 	}
 	if len(problems) > 0 {
-		h.renderPickups(w, r, http.StatusUnprocessableEntity, views.Form{Values: f.Values(), Errors: problems, Message: "Fix the marked fields."}, today)
+		h.renderPickups(w, r, http.StatusUnprocessableEntity, views.Form{Values: f.Values(), Errors: problems, Message: i18n.T(ctx, "pick.fix")}, today)
 		return
 	}
 	p, err := h.ShipDesk.OrderPickup(ctx, f, today, h.userID(r))
@@ -125,19 +131,28 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.Sessions.AddFlash(w, r, pickupFlash(p))
+	h.Sessions.AddFlash(w, r, pickupFlash(ctx, p))
 	redirect(w, r, "/shipping/pickups")
 }
 
-func pickupFlash(p storage.Pickup) views.Flash {
-	day, _ := views.PlainDay(p.Date, p.Date)
+func pickupFlash(ctx context.Context, p storage.Pickup) views.Flash {
+	day, _ := views.PlainDayIn(ctx, p.Date, p.Date)
 	switch p.State {
 	case storage.PickupOrdered:
-		return views.Flash{Kind: "ok", Text: fmt.Sprintf("Courier pickup %s ordered for %s, %s–%s.", p.Number, day, p.TimeFrom, p.TimeTo)}
+		return views.Flash{Kind: "ok", Text: i18n.T(ctx, "pick.flash.ordered", p.Number, day, p.TimeFrom, p.TimeTo)}
 	case storage.PickupFailed:
-		return views.Flash{Kind: "error", Text: "The service did not take the pickup: it was not ordered. You may order it again."}
+		return views.Flash{Kind: "error", Text: i18n.T(ctx, "pick.flash.failed")}
 	}
-	return views.Flash{Kind: "info", Text: "The service did not answer: the pickup may or may not be ordered. Check it with the service before ordering again."}
+	return views.Flash{Kind: "info", Text: i18n.T(ctx, "pick.flash.unknown")}
+}
+
+// weightText is a weight as people write it: "12,5" in Czech, "12.5" in English.
+func weightText(ctx context.Context, kg float64) string {
+	s := strconv.FormatFloat(kg, 'f', -1, 64)
+	if i18n.LangOf(ctx) == i18n.Czech {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
 }
 
 // PickupAction returns the handler of a button on a pickup row.
@@ -153,7 +168,7 @@ func (h *Handlers) pickupAction(act func(d PickupDesk, ctx context.Context, id i
 			h.finish(w, r, err, "", "/shipping/pickups")
 			return
 		}
-		h.Sessions.AddFlash(w, r, pickupFlash(p))
+		h.Sessions.AddFlash(w, r, pickupFlash(r.Context(), p))
 		redirect(w, r, "/shipping/pickups")
 	}
 }
@@ -166,7 +181,7 @@ func (h *Handlers) AddServiceAddress(w http.ResponseWriter, r *http.Request) {
 	}
 	a, vals, problems := desk.ParseContactForm(r.PostForm)
 	if len(problems) > 0 {
-		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: problems, Message: "Fix the marked fields."}})
+		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: problems, Message: i18n.T(r.Context(), "pick.fix")}})
 		return
 	}
 	id, err := h.ShipDesk.AddPickupAddress(r.Context(), a)
@@ -174,7 +189,7 @@ func (h *Handlers) AddServiceAddress(w http.ResponseWriter, r *http.Request) {
 		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}})
 		return
 	}
-	h.afterBookChange(w, r, err, fmt.Sprintf("Pickup address %d stored at the service.", id))
+	h.afterBookChange(w, r, err, i18n.T(r.Context(), "pick.contact.stored", id))
 }
 
 // PickupCheck asks the service about a pickup whose answer was lost.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/textin"
@@ -28,22 +30,28 @@ type trackingReads interface {
 	Report(ctx context.Context, from, to time.Time) (storage.Report, error)
 }
 
-// ParseListQuery reads the list's filter from the URL, so a view can be shared.
+// ParseListQuery reads the list's filter from the URL, so a view can be shared;
+// its problems are in English.
 func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
+	return parseListQuery(i18n.WithLang(context.Background(), i18n.English), q)
+}
+
+// parseListQuery is ParseListQuery with the problems in the request's language.
+func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
 	errs := map[string]string{}
 	vals := queryValues(q, errs, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
 	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Carrier: strings.ToUpper(vals["carrier"]), Reference: vals["ref"],
 		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
 	if f.Status != "" && !slices.Contains(storage.ListStatuses, f.Status) {
-		errs["status"], f.Status = "Choose a status from the list.", ""
+		errs["status"], f.Status = i18n.T(ctx, "trk.err.status"), ""
 	}
 	if f.Carrier != "" && !carrierCode.MatchString(f.Carrier) {
-		errs["carrier"], f.Carrier = "Choose a carrier from the list.", ""
+		errs["carrier"], f.Carrier = i18n.T(ctx, "trk.err.carrier"), ""
 	}
 	if f.Sort != "" && f.Sort != "new" && f.Sort != "old" && f.Sort != "recipient" {
-		errs["sort"], f.Sort = "Choose an order from the list.", ""
+		errs["sort"], f.Sort = i18n.T(ctx, "trk.err.sort"), ""
 	}
-	f.From, f.To = dateRange(vals, errs)
+	f.From, f.To = dateRangeIn(ctx, vals, errs)
 	return f, vals, errs
 }
 
@@ -61,17 +69,24 @@ func queryValues(q url.Values, errs map[string]string, keys ...string) map[strin
 	return vals
 }
 
-// dateRange reads the "from" and "to" days of a filter; "to" includes its whole
-// day. A date that cannot be read is an error on its field and is ignored.
+// dateRange reads the "from" and "to" days of a filter, written the Czech way
+// (22. 11. 2026) or as ISO; "to" includes its whole day. A date that cannot be
+// read is an error on its field (in English) and is ignored.
 func dateRange(vals, errs map[string]string) (from, to time.Time) {
+	return dateRangeIn(i18n.WithLang(context.Background(), i18n.English), vals, errs)
+}
+
+// dateRangeIn is dateRange with the problems in the request's language; days
+// begin at midnight in the shop's time zone.
+func dateRangeIn(ctx context.Context, vals, errs map[string]string) (from, to time.Time) {
 	for _, k := range []string{"from", "to"} {
 		if vals[k] == "" {
 			continue
 		}
-		d, err := time.ParseInLocation("2006-01-02", vals[k], time.Local)
+		d, problem := localDay(ctx, vals[k])
 		switch {
-		case err != nil:
-			errs[k] = "Use the date picker (YYYY-MM-DD)."
+		case problem != "":
+			errs[k] = i18n.T(ctx, "trk.err.date")
 		case k == "from":
 			from = d
 		default:
@@ -83,11 +98,13 @@ func dateRange(vals, errs map[string]string) (from, to time.Time) {
 
 // ShipmentList is the list of shipments with its filters, keyset-paged.
 func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
-	f, vals, errs := ParseListQuery(r.URL.Query())
-	page, err := h.ShipReads.ListShipments(r.Context(), f)
-	all := views.Option{Value: "", Label: "All"}
+	ctx := r.Context()
+	f, vals, errs := parseListQuery(ctx, r.URL.Query())
+	page, err := h.ShipReads.ListShipments(ctx, f)
+	all := views.Option{Value: "", Label: i18n.T(ctx, "trk.filter.all")}
 	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Carriers: []views.Option{all},
-		Sorts: []views.Option{{Value: "new", Label: "Newest first"}, {Value: "old", Label: "Oldest first"}, {Value: "recipient", Label: "Recipient A–Z"}}}
+		Sorts: []views.Option{{Value: "new", Label: i18n.T(ctx, "trk.sort.new")}, {Value: "old", Label: i18n.T(ctx, "trk.sort.old")},
+			{Value: "recipient", Label: i18n.T(ctx, "trk.sort.recipient")}}}
 	if err != nil {
 		if !apperr.Is(err, apperr.Invalid) {
 			h.Fail(w, r, err)
@@ -96,7 +113,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		v.FilterErr = apperr.MessageOf(err, "")
 	}
 	for _, s := range storage.ListStatuses {
-		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: statusFilterText(s)})
+		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: i18n.T(ctx, "trk.list.status."+s)})
 	}
 	carriers, cerr := h.ShipReads.Carriers(r.Context())
 	if cerr != nil {
@@ -108,60 +125,75 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, s := range page.Shipments {
 		row := views.ListRow{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
+		row.Created = i18n.DateTime(ctx, s.CreatedAt)
 		if s.LastCheckedAt != nil {
-			row.LastChecked = views.FormatTime(*s.LastCheckedAt)
+			row.LastChecked = i18n.DateTime(ctx, *s.LastCheckedAt)
 		}
 		v.Rows = append(v.Rows, row)
 	}
 	var filter map[string]string
 	filter, v.NextURL, v.FirstURL = pageLinks("/tracking", vals, page.Next)
 	v.CSVURL = views.QueryURL("/tracking.csv", filter)
-	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, "Shipments", identity.Tracking), v))
+	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, i18n.T(ctx, "trk.title"), identity.Tracking), v))
 }
 
-func statusFilterText(s string) string {
-	switch s {
-	case "OPEN":
-		return "Open (not yet with the carrier)"
-	case "ACTIVE":
-		return "Active (on the way)"
-	case "DELIVERED":
-		return "Delivered"
-	case "STORNO":
-		return "Cancelled (storno)"
-	case "LABEL_FAILED":
-		return "Label failed"
-	case "UNKNOWN":
-		return "Unknown outcome"
-	case "DUPLICATE":
-		return "Ordered twice at the service"
-	}
-	return s
-}
-
-// ExportCSV streams the filtered list as CSV, any size, one row at a time.
+// ExportCSV streams the filtered list as CSV, any size, one row at a time, in
+// the person's language: in Czech with a byte-order mark (so a spreadsheet
+// reads UTF-8), ";" between cells, decimal commas and local times; in English
+// with "," and decimal points.
 func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
-	f, _, errs := ParseListQuery(r.URL.Query())
+	ctx := r.Context()
+	f, _, errs := parseListQuery(ctx, r.URL.Query())
 	if len(errs) > 0 {
-		h.ErrorStatus(w, r, http.StatusBadRequest, "The filter is not valid: open the list and export from there.")
+		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "trk.csv.bad_filter"))
 		return
 	}
+	czech := i18n.LangOf(ctx) == i18n.Czech
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="shipments-%s.csv"`, time.Now().Format("20060102-1504")))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="shipments-%s.csv"`, time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
 	w.Header().Set("Cache-Control", "no-store")
+	if czech {
+		_, _ = io.WriteString(w, "\ufeff")
+	}
 	out := csv.NewWriter(w)
-	_ = out.Write([]string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier", "service",
-		"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"})
+	if czech {
+		out.Comma = ';'
+	}
+	header := make([]string, len(csvColumns))
+	for i, c := range csvColumns {
+		header[i] = i18n.T(ctx, "trk.csv."+c)
+	}
+	_ = out.Write(header)
+	when := func(t time.Time) string {
+		if czech {
+			return i18n.DateTime(ctx, t)
+		}
+		return t.Format(time.RFC3339)
+	}
+	whenOrEmpty := func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return when(*t)
+	}
+	yes, no := i18n.T(ctx, "trk.csv.yes"), i18n.T(ctx, "trk.csv.no")
 	flusher, _ := w.(http.Flusher)
 	n := 0
-	err := h.ShipReads.EachShipment(r.Context(), f, func(s storage.Shipment) error {
+	err := h.ShipReads.EachShipment(ctx, f, func(s storage.Shipment) error {
 		cod, cur := "", ""
 		if s.CODValue != nil && s.CODCurrency != nil {
 			cod, cur = strconv.FormatFloat(*s.CODValue, 'f', -1, 64), *s.CODCurrency
+			if czech {
+				cod = strings.Replace(cod, ".", ",", 1)
+			}
 		}
-		if err := out.Write([]string{strconv.FormatInt(s.ID, 10), s.CreatedAt.Format(time.RFC3339), csvSafe(s.Reference), s.Tracking(),
+		returned := no
+		if s.Returned {
+			returned = yes
+		}
+		if err := out.Write([]string{strconv.FormatInt(s.ID, 10), when(s.CreatedAt), csvSafe(s.Reference), s.Tracking(),
 			csvSafe(s.RecipientName), csvSafe(s.RecipientCity), s.Carrier, csvSafe(s.ServiceName), s.State, s.Status,
-			s.LabelMode, s.LabelStatus, strconv.FormatBool(s.Returned), cod, cur, timeOrEmpty(s.DeliveredAt), timeOrEmpty(s.LastCheckedAt), s.Origin}); err != nil {
+			s.LabelMode, s.LabelStatus, returned, cod, cur, whenOrEmpty(s.DeliveredAt), whenOrEmpty(s.LastCheckedAt), s.Origin}); err != nil {
 			return err
 		}
 		if n++; n%500 == 0 {
@@ -176,8 +208,23 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// The header is out: the truncated file must not pass as complete.
 		h.Log.Error("csv export", "err", err)
-		_, _ = fmt.Fprintf(w, "\n# export stopped: %s\n", "an error occurred; export again")
+		_, _ = fmt.Fprintf(w, "\n# export stopped: %s\n", i18n.T(ctx, "trk.csv.stopped"))
 	}
+}
+
+// csvColumns are the export's columns; their headers are in the catalog as
+// trk.csv.<column>.
+var csvColumns = []string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier", "service",
+	"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"}
+
+// localDay reads a day typed the Czech way or as ISO, as its midnight in the
+// shop's time zone.
+func localDay(ctx context.Context, s string) (time.Time, string) {
+	d, problem := textin.Date(s)
+	if problem != "" {
+		return time.Time{}, problem
+	}
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, i18n.ZoneOf(ctx)), ""
 }
 
 // csvSafe keeps a spreadsheet from running a cell as a formula.
@@ -188,19 +235,12 @@ func csvSafe(s string) string {
 	return s
 }
 
-func timeOrEmpty(t *time.Time) string {
-	if t == nil {
-		return ""
-	}
-	return t.Format(time.RFC3339)
-}
-
 // Scan opens the shipment a scanned or typed number names; several or
 // near matches are listed.
 func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
 	code, problem := textin.Line(r.URL.Query().Get("q"), 64)
 	if textin.IsUnreadable(problem) {
-		h.ErrorStatus(w, r, http.StatusBadRequest, "The scanned code contains characters that cannot be read: scan or type it again.")
+		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(r.Context(), "trk.scan.unreadable"))
 		return
 	}
 	if code == "" {
@@ -216,7 +256,7 @@ func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", found[0].ID), http.StatusSeeOther)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, "Scan "+code, identity.Tracking), code, shipmentRows(found)))
+	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, i18n.T(r.Context(), "trk.scan.title", code), identity.Tracking), code, shipmentRows(found)))
 }
 
 // RefreshNow asks the service about one shipment at once.
@@ -227,7 +267,7 @@ func (h *Handlers) RefreshNow(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
-	h.finish(w, r, h.Tracker.RefreshNow(ctx, id), "Asked the service just now.", fmt.Sprintf("/shipping/shipments/%d", id))
+	h.finish(w, r, h.Tracker.RefreshNow(ctx, id), i18n.T(r.Context(), "trk.timeline.refreshed"), fmt.Sprintf("/shipping/shipments/%d", id))
 }
 
 // timeline groups a shipment's events by package, newest first.
@@ -237,7 +277,7 @@ func timeline(s storage.Shipment, events []storage.Event) views.TimelineView {
 		pt := views.PackageTimeline{Number: p.Number, Status: p.Status}
 		for _, e := range events {
 			if e.PackageIndex == i {
-				pt.Events = append(pt.Events, views.EventRow{When: e.Occurred.Format("2006-01-02 15:04"), Status: e.Status, Name: e.Name, Location: e.Location})
+				pt.Events = append(pt.Events, views.EventRow{When: e.Occurred.Format("2006-01-02 15:04"), At: e.Occurred, Status: e.Status, Name: e.Name, Location: e.Location})
 			}
 		}
 		t.Packages = append(t.Packages, pt)
@@ -247,57 +287,64 @@ func timeline(s storage.Shipment, events []storage.Event) views.TimelineView {
 
 // Reports shows the managers' figures over a period (default: the last 30 days).
 func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
 	q := r.URL.Query()
 	v := views.ReportView{}
-	today := time.Now()
-	to := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.Local).AddDate(0, 0, 1)
+	zone := i18n.ZoneOf(ctx)
+	today := time.Now().In(zone)
+	to := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, zone).AddDate(0, 0, 1)
 	from := to.AddDate(0, 0, -30)
-	if s := q.Get("from"); s != "" {
-		if d, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+	if s := strings.TrimSpace(q.Get("from")); s != "" {
+		if d, problem := localDay(ctx, s); problem == "" {
 			from = d
 		} else {
-			v.Error = "The dates must be YYYY-MM-DD; showing the last 30 days."
+			v.Error = i18n.T(ctx, "trk.rep.err.date")
 		}
 	}
-	if s := q.Get("to"); s != "" {
-		if d, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+	if s := strings.TrimSpace(q.Get("to")); s != "" {
+		if d, problem := localDay(ctx, s); problem == "" {
 			to = d.AddDate(0, 0, 1)
 		} else {
-			v.Error = "The dates must be YYYY-MM-DD; showing the last 30 days."
+			v.Error = i18n.T(ctx, "trk.rep.err.date")
 		}
 	}
 	if !from.Before(to) || to.Sub(from) > 366*24*time.Hour {
-		v.Error = "Choose a period of one day to one year, the first day before the last."
-		to = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.Local).AddDate(0, 0, 1)
+		v.Error = i18n.T(ctx, "trk.rep.err.period")
+		to = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, zone).AddDate(0, 0, 1)
 		from = to.AddDate(0, 0, -30)
 	}
-	rep, err := h.ShipReads.Report(r.Context(), from, to)
+	rep, err := h.ShipReads.Report(ctx, from, to)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
 	}
-	v.From, v.To = from.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02")
+	v.From, v.To = i18n.Date(ctx, from), i18n.Date(ctx, to.AddDate(0, 0, -1))
+	if i18n.LangOf(ctx) == i18n.English {
+		v.From, v.To = from.Format("2006-01-02"), to.AddDate(0, 0, -1).Format("2006-01-02")
+	}
 	v.Total, v.Cancelled, v.LabelsFailed = rep.Total, rep.Cancelled, rep.LabelsFailed
-	v.Delivered, v.Returned = share(rep.Delivered, rep.Total), share(rep.Returned, rep.Total)
+	v.Delivered, v.Returned = share(ctx, rep.Delivered, rep.Total), share(ctx, rep.Returned, rep.Total)
 	v.AvgDays = "–"
 	if rep.AvgDaysToDelivery != nil {
-		v.AvgDays = strconv.FormatFloat(*rep.AvgDaysToDelivery, 'f', 1, 64)
+		v.AvgDays = i18n.Number(ctx, *rep.AvgDaysToDelivery, 1)
 	}
-	v.PerDay, v.PerStatus, v.PerCarrier = bars(rep.PerDay), bars(rep.PerStatus), bars(rep.PerCarrier)
-	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, "Reports", identity.Reports), v))
+	v.PerDay = bars(rep.PerDay, func(k string) string { return i18n.Day(ctx, k) })
+	v.PerStatus = bars(rep.PerStatus, func(k string) string { return views.StatusText(ctx, k) })
+	v.PerCarrier = bars(rep.PerCarrier, func(k string) string { return k })
+	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, i18n.T(ctx, "trk.rep.title"), identity.Reports), v))
 }
 
-func share(n, total int) string {
+func share(ctx context.Context, n, total int) string {
 	if total == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.0f %% (%d)", float64(n)*100/float64(total), n)
+	return i18n.T(ctx, "trk.rep.share", i18n.Number(ctx, float64(n)*100/float64(total), 0), i18n.Int(ctx, int64(n)))
 }
 
-func bars(counts []storage.Count) []views.Bar {
+func bars(counts []storage.Count, label func(string) string) []views.Bar {
 	out := make([]views.Bar, 0, len(counts))
 	for _, c := range counts {
-		out = append(out, views.Bar{Label: c.Key, Count: c.Count})
+		out = append(out, views.Bar{Key: c.Key, Label: label(c.Key), Count: c.Count})
 	}
 	return out
 }

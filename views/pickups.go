@@ -1,8 +1,11 @@
 package views
 
 import (
+	"context"
 	"strings"
 	"time"
+
+	"shipdesk/i18n"
 )
 
 // View models of the courier pickups page.
@@ -20,8 +23,8 @@ type PickupsView struct {
 // PickupRow is one pickup in the list.
 type PickupRow struct {
 	ID       int64
-	Day      string // plainly: "Tuesday 24 November 2026"
-	When     string // "today", "tomorrow" or ""
+	Day      string // plainly: "út 24. 11. 2026", "Tuesday 24 November 2026"
+	When     string // "today", "tomorrow" or "": shown from the catalog
 	Window   string
 	Address  string
 	Packages int
@@ -50,14 +53,28 @@ func PlainDay(day, today time.Time) (string, string) {
 	return a.Format("Monday 2 January 2006"), when
 }
 
-func pickupStateText(state string) (string, string) {
+var czechWeekdays = [...]string{"neděle", "pondělí", "úterý", "středa", "čtvrtek", "pátek", "sobota"}
+
+// PlainDayIn is PlainDay in the request's language: "úterý 24. 11. 2026" in
+// Czech, "Tuesday 24 November 2026" in English.
+func PlainDayIn(ctx context.Context, day, today time.Time) (string, string) {
+	text, when := PlainDay(day, today)
+	if i18n.LangOf(ctx) == i18n.Czech {
+		y, m, d := day.Date()
+		a := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		text = czechWeekdays[a.Weekday()] + " " + a.Format("2. 1. 2006")
+	}
+	return text, when
+}
+
+func pickupStateText(ctx context.Context, state string) (string, string) {
 	switch state {
 	case "ordered":
-		return "ordered", "badge-ok"
+		return T(ctx, "pick.state.ordered"), "badge-ok"
 	case "failed":
-		return "not ordered", "badge-bad"
+		return T(ctx, "pick.state.failed"), "badge-bad"
 	}
-	return "outcome unknown", "badge-warn"
+	return T(ctx, "pick.state.unknown"), "badge-warn"
 }
 
 // generalError is the form's problem that no field shows, unless the summary

@@ -1,9 +1,13 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
+
+	"shipdesk/i18n"
 )
 
 // ListView is the shipments list with its filter.
@@ -44,6 +48,7 @@ type PackageTimeline struct {
 // EventRow is one tracking event.
 type EventRow struct {
 	When, Status, Name, Location string
+	At                           time.Time // shown in the request's language and the shop's time zone
 }
 
 // ReportView is the managers' figures.
@@ -63,7 +68,8 @@ type ReportView struct {
 
 // Bar is one bar of a chart and its row in the table.
 type Bar struct {
-	Label string
+	Key   string // as stored: a day as YYYY-MM-DD, a status code, a carrier code
+	Label string // as shown
 	Count int
 }
 
@@ -105,11 +111,44 @@ func (c chart) x(i int) int         { return c.Gap + i*(c.BarWidth+c.Gap) }
 func (c chart) y(b Bar) int         { return c.Height - 18 - c.barHeight(b) }
 
 // shortLabel keeps axis labels readable: days show as DD.
-func shortLabel(s string) string {
-	if len(s) == 10 && strings.Count(s, "-") == 2 {
-		return s[8:]
+func shortLabel(b Bar) string {
+	if len(b.Key) == 10 && strings.Count(b.Key, "-") == 2 {
+		return b.Key[8:]
 	}
-	return s
+	return b.Label
 }
 
+// words is the catalog text of a code under prefix, or the code itself when the
+// catalog has no text for it (a status the service added later).
+func words(ctx context.Context, prefix, code string) string {
+	if code == "" || !i18n.Has(prefix+code) {
+		return code
+	}
+	return T(ctx, prefix+code)
+}
+
+// StatusText is a shipment's status at the service in words.
+func StatusText(ctx context.Context, status string) string { return words(ctx, "trk.status.", status) }
+
+// trkStatus is a shipment's or tracking event's status in words.
+func trkStatus(ctx context.Context, status string) string { return StatusText(ctx, status) }
+
+// trkLabel is a label status in words.
+func trkLabel(ctx context.Context, status string) string { return words(ctx, "trk.label.", status) }
+
+// trkState is shipdesk's own state of a shipment in words.
+func trkState(ctx context.Context, state string) string { return words(ctx, "trk.state.", state) }
+
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// eventWhen is when a tracking event happened, in the shop's time zone.
+func eventWhen(ctx context.Context, e EventRow) string {
+	switch {
+	case e.At.IsZero():
+		return e.When
+	case i18n.LangOf(ctx) == i18n.Czech:
+		return i18n.DateTime(ctx, e.At)
+	}
+	return e.At.In(i18n.ZoneOf(ctx)).Format("2006-01-02 15:04") // sorts as it reads
+
+}
