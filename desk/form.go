@@ -109,6 +109,9 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
 	}
 	f.CODValue, f.CODCurrency = text("cod_value", 20), strings.ToUpper(text("cod_currency", 3))
+	if x, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem == "" {
+		f.CODValue = strconv.FormatFloat(x, 'f', -1, 64) // "1 299,50" is 1299.5
+	}
 	f.InsuredValue = text("insured_value", 20)
 	if f.Insure && f.InsuredValue == "" && f.COD {
 		f.InsuredValue = f.CODValue // what the parcel is worth to the shop is at least what it collects
@@ -250,7 +253,7 @@ var codGroups = map[string]string{
 // several packages comes from the carrier table, and when it is not known
 // there, from the service's answer to shipments/validate before the order.
 func (f Form) codInput(fromCountry string, forRates bool) cod.Input {
-	value, _ := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}) // "1 299,50" too
+	value, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
 	group := codGroups[f.Carrier.CODPackages]
 	return cod.Input{Value: value, Currency: f.CODCurrency, BankAccount: f.BankAccount, BankCode: f.BankCode,
 		BankVariable: f.BankVariable, BankCurrency: f.BankCurrency, From: fromCountry, To: f.To.Country,
