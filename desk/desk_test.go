@@ -91,6 +91,19 @@ func TestParseFormKeepsWhatWasTyped(t *testing.T) {
 	}
 }
 
+// Czech inputs: an amount with grouped thousands and a decimal comma, an
+// account written with its bank.
+func TestParseFormReadsCzechCODInputs(t *testing.T) {
+	f, _ := ParseForm(url.Values{"cod": {"on"}, "cod_value": {"1 299,50"}, "cod_bank_account": {"19-2000145399/0800"}})
+	if f.CODValue != "1299.5" || f.BankAccount != "19-2000145399" || f.BankCode != "0800" {
+		t.Errorf("amount %q, account %q, bank %q", f.CODValue, f.BankAccount, f.BankCode)
+	}
+	f, _ = ParseForm(url.Values{"cod_bank_account": {"2000145399"}, "cod_bank_code": {"0100"}})
+	if f.BankAccount != "2000145399" || f.BankCode != "0100" {
+		t.Errorf("account %q, bank %q: the bank code field is kept", f.BankAccount, f.BankCode)
+	}
+}
+
 func TestLabelFreeBlockers(t *testing.T) {
 	yes, no := sql.NullBool{Valid: true, Bool: true}, sql.NullBool{Valid: true, Bool: false}
 	ok := Form{Carrier: storage.Carrier{LabelFree: yes}, Packages: []Package{{Weight: 1}}, To: Address{Country: "CZ"}, Handover: HandoverPoint}

@@ -109,11 +109,22 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
 	}
 	f.CODValue, f.CODCurrency = text("cod_value", 20), strings.ToUpper(text("cod_currency", 3))
+	if x, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem == "" {
+		f.CODValue = strconv.FormatFloat(x, 'f', -1, 64) // "1 299,50" is 1299.5
+	}
 	f.InsuredValue = text("insured_value", 20)
 	if f.Insure && f.InsuredValue == "" && f.COD {
 		f.InsuredValue = f.CODValue // what the parcel is worth to the shop is at least what it collects
 	}
 	f.BankAccount, f.BankCode = text("cod_bank_account", 64), text("cod_bank_code", 10)
+	// "19-2000145399/0800" fills the account and the bank code; a shape the
+	// reader does not know stays as typed for the COD rules to explain.
+	if account, code, problem := textin.BankAccount(f.BankAccount); problem == "" && f.BankAccount != "" {
+		f.BankAccount = account
+		if code != "" {
+			f.BankCode = code
+		}
+	}
 	f.BankVariable, f.BankCurrency = text("cod_bank_variable", 20), strings.ToUpper(text("cod_bank_currency", 3))
 	f.PickupBranch, f.DeliveryBranch = text("pickup_branch", 40), text("delivery_branch", 40)
 	if f.Key != "" && !requestkey.Valid(f.Key) {
@@ -242,9 +253,8 @@ var codGroups = map[string]string{
 // several packages comes from the carrier table, and when it is not known
 // there, from the service's answer to shipments/validate before the order.
 func (f Form) codInput(fromCountry string, forRates bool) cod.Input {
-	value, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
 	group := codGroups[f.Carrier.CODPackages]
-	return cod.Input{Value: value, Currency: f.CODCurrency, BankAccount: f.BankAccount, BankCode: f.BankCode,
+	return cod.Input{Value: amount(f.CODValue), Currency: f.CODCurrency, BankAccount: f.BankAccount, BankCode: f.BankCode,
 		BankVariable: f.BankVariable, BankCurrency: f.BankCurrency, From: fromCountry, To: f.To.Country,
 		Packages: len(f.Packages), Group: group, UsesPoint: f.UsesPoint(), MaxCZK: math.MaxFloat64, ForRates: forRates}
 }

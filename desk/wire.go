@@ -1,11 +1,13 @@
 package desk
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
 	"shipdesk/client/shipping"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // The desk's own types and their one conversion each way to the service's
@@ -151,15 +153,19 @@ func (d *Desk) shipment(f Form, from storage.Sender) shipping.Shipment {
 	return sh
 }
 
-func codMoney(f Form) Money {
-	v, _ := strconv.ParseFloat(strings.Replace(f.CODValue, ",", ".", 1), 64)
-	return Money{Value: v, Currency: f.CODCurrency}
-}
+func codMoney(f Form) Money { return Money{Value: amount(f.CODValue), Currency: f.CODCurrency} }
 
 // insuredMoney is the insured value; the shop insures in crowns.
-func insuredMoney(f Form) Money {
-	v, _ := strconv.ParseFloat(strings.Replace(f.InsuredValue, ",", ".", 1), 64)
-	return Money{Value: v, Currency: "CZK"}
+func insuredMoney(f Form) Money { return Money{Value: amount(f.InsuredValue), Currency: "CZK"} }
+
+// amount reads an amount as the form's checks read it ("1 299,50"); what is no
+// amount is 0, which the checks have refused already.
+func amount(s string) float64 {
+	v, problem := textin.Decimal(s, textin.Range{Above: -math.MaxFloat64, Max: math.MaxFloat64})
+	if problem != "" {
+		return 0
+	}
+	return v
 }
 
 // reference is what identifies the shipment at the service: the clerk's, or

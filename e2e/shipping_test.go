@@ -81,8 +81,8 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	if !strings.HasPrefix(tab.Path(), "/shipping/shipments/") {
 		t.Fatalf("after ordering the page is %s", tab.Path())
 	}
-	tab.WaitText(`[data-testid=label-box]`, "PENDING")
-	if got := tab.Text(`main`); !strings.Contains(got, "1250 CZK") {
+	tab.WaitText(`[data-testid=label-box]`, "pending")
+	if got := tab.Text(`main`); !strings.Contains(got, "CZK\u00a01,250.00") {
 		t.Errorf("the shipment page does not show the COD amount")
 	}
 	tab.screenshot("pending")
@@ -119,7 +119,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.Click(`input[name=label_less]`)
 	tab.screenshot("label-free-chosen")
 	tab.Submit(`[data-testid=create]`)
-	tab.WaitText(`[data-testid=label-box]`, "PENDING")
+	tab.WaitText(`[data-testid=label-box]`, "pending")
 	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
 	tab.WaitText(`[data-testid=label-box]`, "Hand over with this code")
 	code := tab.Text(`[data-testid=handover-code]`)

@@ -37,7 +37,7 @@ func addressBookPath(int64) string { return "/shipping/addresses" }
 func (h *Handlers) ShipmentCheck(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.ShipDesk.Reconcile(ctx, id)
-		return fmt.Sprintf("Shipment %d checked with the service.", id), err
+		return i18n.T(ctx, "ship.flash.checked", id), err
 	})
 }
 
@@ -45,7 +45,7 @@ func (h *Handlers) ShipmentCheck(w http.ResponseWriter, r *http.Request) {
 func (h *Handlers) ShipmentOrderAgain(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.ShipDesk.OrderAgain(ctx, id)
-		return fmt.Sprintf("Shipment %d: the service was asked again.", id), err
+		return i18n.T(ctx, "ship.flash.asked_again", id), err
 	})
 }
 
@@ -84,27 +84,27 @@ func (h *Handlers) CommissionCreateAgain(w http.ResponseWriter, r *http.Request)
 // SenderSetDefault makes a sender the form's default.
 func (h *Handlers) SenderSetDefault(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
-		return "Default sender changed.", h.ShipDesk.SetDefaultSender(ctx, id)
+		return i18n.T(ctx, "ship.flash.default_sender"), h.ShipDesk.SetDefaultSender(ctx, id)
 	})
 }
 
 // SenderDelete removes a sender.
 func (h *Handlers) SenderDelete(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
-		return "Sender removed.", h.ShipDesk.DeleteSender(ctx, id)
+		return i18n.T(ctx, "ship.flash.sender_removed"), h.ShipDesk.DeleteSender(ctx, id)
 	})
 }
 
 // RecipientDelete removes a saved recipient.
 func (h *Handlers) RecipientDelete(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
-		return "Recipient removed.", h.ShipDesk.DeleteRecipient(ctx, id)
+		return i18n.T(ctx, "ship.flash.recipient_removed"), h.ShipDesk.DeleteRecipient(ctx, id)
 	})
 }
 
 // PresetDelete removes a package preset.
 func (h *Handlers) PresetDelete(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
-		return "Preset removed.", h.ShipDesk.DeletePreset(ctx, id)
+		return i18n.T(ctx, "ship.flash.preset_removed"), h.ShipDesk.DeletePreset(ctx, id)
 	})
 }

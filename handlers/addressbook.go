@@ -10,6 +10,7 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -71,9 +72,9 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 		h.Fail(w, r, err)
 		return
 	}
-	b := views.AddressBook{AddSender: forms.sender, AddContact: forms.contact, AddPreset: forms.preset, Settings: forms.settings, PointsCount: stats.Count, PointsAge: "never"}
+	b := views.AddressBook{AddSender: forms.sender, AddContact: forms.contact, AddPreset: forms.preset, Settings: forms.settings, PointsCount: stats.Count, PointsAge: i18n.T(ctx, "ship.never")}
 	if stats.Refreshed != nil {
-		b.PointsAge = views.FormatTime(*stats.Refreshed)
+		b.PointsAge = i18n.DateTime(ctx, *stats.Refreshed)
 	}
 	for _, s := range senders {
 		b.Senders = append(b.Senders, views.SenderRow{ID: s.ID, Label: s.Label, Address: oneLine(s.Address), Stored: s.ContactID != nil, IsDefault: s.IsDefault})
@@ -84,7 +85,7 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 	}
 	for _, p := range presets {
 		b.Presets = append(b.Presets, views.Option{Value: strconv.FormatInt(p.ID, 10),
-			Label: fmt.Sprintf("%s: %g kg, %g × %g × %g cm", p.Name, p.Weight, p.Length, p.Width, p.Height)})
+			Label: i18n.T(ctx, "ship.preset_line", p.Name, num(ctx, p.Weight), num(ctx, p.Length), num(ctx, p.Width), num(ctx, p.Height))})
 	}
 	if b.Settings.Values == nil {
 		s, err := db.Settings(ctx)
@@ -100,7 +101,7 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 	if b.AddContact.Values == nil {
 		b.AddContact.Values = map[string]string{"contact_country": "CZ"}
 	}
-	h.render(w, r, status, views.AddressBookPage(h.page(w, r, "Address book and settings", identity.Shipping), b))
+	h.render(w, r, status, views.AddressBookPage(h.page(w, r, i18n.T(ctx, "ship.addressbook"), identity.Shipping), b))
 }
 
 func oneLine(a storage.Address) string {
@@ -126,7 +127,7 @@ func (h *Handlers) AddSender(w http.ResponseWriter, r *http.Request) {
 	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{sender: f} }, vals) {
 		return
 	}
-	h.afterBookChange(w, r, err, "Sender "+s.Label+" added.")
+	h.afterBookChange(w, r, err, i18n.T(r.Context(), "ship.flash.sender_added", s.Label))
 }
 
 // afterBookChange flashes the outcome and returns to the address book.
@@ -137,13 +138,13 @@ func (h *Handlers) afterBookChange(w http.ResponseWriter, r *http.Request, err e
 // ImportSenders copies the service's stored pickup addresses.
 func (h *Handlers) ImportSenders(w http.ResponseWriter, r *http.Request) {
 	n, err := h.ShipDesk.ImportContacts(r.Context())
-	h.afterBookChange(w, r, err, fmt.Sprintf("%d pickup addresses imported from the service.", n))
+	h.afterBookChange(w, r, err, i18n.N(r.Context(), "ship.flash.imported", n))
 }
 
 // RefreshPoints reloads the parcel-point cache now.
 func (h *Handlers) RefreshPoints(w http.ResponseWriter, r *http.Request) {
 	n, err := h.ShipDesk.RefreshPoints(r.Context())
-	h.afterBookChange(w, r, err, fmt.Sprintf("%d parcel points loaded.", n))
+	h.afterBookChange(w, r, err, i18n.N(r.Context(), "ship.flash.points_loaded", n))
 }
 
 // AddPreset adds a package preset.
@@ -155,7 +156,7 @@ func (h *Handlers) AddPreset(w http.ResponseWriter, r *http.Request) {
 	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{preset: f} }, vals) {
 		return
 	}
-	h.afterBookChange(w, r, err, "Preset "+p.Name+" added.")
+	h.afterBookChange(w, r, err, i18n.T(r.Context(), "ship.flash.preset_added", p.Name))
 }
 
 // SaveSettings stores the COD bank details once the desk has checked them.
@@ -167,5 +168,5 @@ func (h *Handlers) SaveSettings(w http.ResponseWriter, r *http.Request) {
 	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{settings: f} }, vals) {
 		return
 	}
-	h.afterBookChange(w, r, err, "Settings saved.")
+	h.afterBookChange(w, r, err, i18n.T(r.Context(), "ship.flash.settings_saved"))
 }

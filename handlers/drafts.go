@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"shipdesk/desk"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/views"
 )
@@ -26,10 +27,10 @@ func (h *Handlers) Draft(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.DraftView{ID: d.ID, DraftID: d.DraftID, Reference: d.Reference, Created: views.FormatTime(d.Created),
+	v := views.DraftView{ID: d.ID, DraftID: d.DraftID, Reference: d.Reference, Created: i18n.DateTime(r.Context(), d.Created),
 		Recipient: d.Recipient, Modified: d.Modified, Defaults: d.Defaults}
 	for _, w := range d.Warnings {
 		v.Warnings = append(v.Warnings, views.Option{Value: w.Field, Label: w.Message})
 	}
-	h.render(w, r, http.StatusOK, views.DraftPage(h.page(w, r, "Draft", identity.Shipping), v))
+	h.render(w, r, http.StatusOK, views.DraftPage(h.page(w, r, i18n.T(r.Context(), "ship.draft"), identity.Shipping), v))
 }

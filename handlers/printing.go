@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -58,7 +59,7 @@ func (h *Handlers) renderPrintQueue(w http.ResponseWriter, r *http.Request, stat
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, status, views.PrintQueuePage(h.page(w, r, "Print queue", identity.Shipping), shipmentRows(list), f))
+	h.render(w, r, status, views.PrintQueuePage(h.page(w, r, i18n.T(r.Context(), "ship.print_queue"), identity.Shipping), shipmentRowsIn(r.Context(), list), f))
 }
 
 // PrintSelected serves one PDF with the selected labels and marks them printed.
@@ -100,7 +101,7 @@ func (h *Handlers) Manifest(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ManifestPage(h.page(w, r, "Hand-over protocol", identity.Shipping), text, shipmentRows(list)))
+	h.render(w, r, http.StatusOK, views.ManifestPage(h.page(w, r, i18n.T(r.Context(), "ship.manifest"), identity.Shipping), text, shipmentRowsIn(r.Context(), list)))
 }
 
 // ManifestPDF serves the hand-over protocol of a day.

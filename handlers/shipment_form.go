@@ -12,6 +12,7 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
@@ -240,31 +241,32 @@ func (h *Handlers) Points(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.PointList(kind, pointRows(points), ""))
+	h.render(w, r, http.StatusOK, views.PointList(kind, pointRows(r.Context(), points), ""))
 }
 
-func pointRows(points []storage.ParcelPoint) []views.PointRow {
+func pointRows(ctx context.Context, points []storage.ParcelPoint) []views.PointRow {
 	out := make([]views.PointRow, 0, len(points))
 	for _, p := range points {
 		out = append(out, views.PointRow{Code: p.Code, Name: p.Name, Address: fmt.Sprintf("%s, %s %s", p.Street, p.Zip, p.City),
-			Locker: p.IsLocker, Limits: pointLimits(p)})
+			Locker: p.IsLocker, Limits: pointLimits(ctx, p)})
 	}
 	return out
 }
 
 // pointLimits describes a point's size limits when they are known; the
 // service does not publish them, so usually they are not.
-func pointLimits(p storage.ParcelPoint) string {
+func pointLimits(ctx context.Context, p storage.ParcelPoint) string {
 	if p.MaxLength == 0 {
 		return ""
 	}
-	return fmt.Sprintf("up to %g × %g × %g cm, %g kg", p.MaxLength, p.MaxWidth, p.MaxHeight, p.MaxWeight)
+	return i18n.T(ctx, "ship.point_limits", num(ctx, p.MaxLength), num(ctx, p.MaxWidth), num(ctx, p.MaxHeight), num(ctx, p.MaxWeight))
 }
 
-func offerRow(o desk.Offer) views.OfferRow {
+func offerRow(ctx context.Context, o desk.Offer) views.OfferRow {
 	return views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
 		Price: o.Price.Price(), PriceVAT: o.PriceVAT.Price(), Delivery: o.Delivery,
-		LabelMode: o.LabelMode, LabelModeText: views.LabelModeText(o.LabelMode), DeliveryRequired: o.DeliveryRequired,
+		PriceText: i18n.Money(ctx, o.Price.Value, o.Price.Currency), PriceVATText: i18n.Money(ctx, o.PriceVAT.Value, o.PriceVAT.Currency),
+		LabelMode: o.LabelMode, LabelModeText: views.LabelModeText(ctx, o.LabelMode), DeliveryRequired: o.DeliveryRequired,
 		Selectable: o.Selectable}
 }
 
@@ -302,7 +304,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		v.Recipients = append(v.Recipients, views.Option{Value: strconv.FormatInt(rc.ID, 10), Label: strings.TrimSpace(rc.Firstname + " " + rc.Surname + " " + rc.Company)})
 	}
 	for _, p := range presets {
-		v.Presets = append(v.Presets, views.Option{Value: strconv.FormatInt(p.ID, 10), Label: fmt.Sprintf("%s (%g kg)", p.Name, p.Weight)})
+		v.Presets = append(v.Presets, views.Option{Value: strconv.FormatInt(p.ID, 10), Label: i18n.T(ctx, "ship.preset_option", p.Name, num(ctx, p.Weight))})
 	}
 	for i, k := range f.Packages {
 		v.Packages = append(v.Packages, views.PackageRow{Index: i, Weight: k.Raw[0], Length: k.Raw[1], Width: k.Raw[2], Height: k.Raw[3]})
@@ -311,16 +313,16 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		v.Packages = []views.PackageRow{{}}
 	}
 	for _, o := range st.offers {
-		row := offerRow(o)
+		row := offerRow(ctx, o)
 		row.Chosen = o.ServiceID == f.Offer.ServiceID
 		if !row.Selectable {
-			row.Reason = "not possible with these details"
+			row.Reason = i18n.T(ctx, "ship.offer_not_possible")
 		}
 		v.Offers = append(v.Offers, row)
 	}
 	if f.Offer.ServiceID != 0 {
-		chosen := offerRow(f.Offer)
-		chosen.Price, chosen.Delivery = "", ""
+		chosen := offerRow(ctx, f.Offer)
+		chosen.Price, chosen.PriceText, chosen.Delivery = "", "", ""
 		v.Chosen = &chosen
 		for _, o := range v.Offers {
 			if o.ServiceID == f.Offer.ServiceID {
@@ -329,10 +331,10 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		}
 		v.LabelFreeWhy = h.ShipDesk.LabelFree(ctx, f, from)
 		v.LabelFreeOK = len(v.LabelFreeWhy) == 0
-		v.PickupPoints, v.DeliveryPoints = pointRows(st.pickup), pointRows(st.delivery)
+		v.PickupPoints, v.DeliveryPoints = pointRows(ctx, st.pickup), pointRows(ctx, st.delivery)
 	}
 	v.Form.Message = strings.TrimSpace(v.Form.Message + " " + unseenProblems(problems, v))
-	h.render(w, r, status, views.NewShipmentPage(h.page(w, r, "New shipment", identity.Shipping), v))
+	h.render(w, r, status, views.NewShipmentPage(h.page(w, r, i18n.T(ctx, "ship.new"), identity.Shipping), v))
 }
 
 // unseenProblems are the errors about parts not on the page yet, for the

@@ -2,12 +2,12 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -49,9 +49,9 @@ func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	v := shipmentView(s)
+	v := shipmentView(r.Context(), s)
 	v.Timeline = timeline(s, events)
-	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, fmt.Sprintf("Shipment %d", s.ID), identity.Shipping), v))
+	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, i18n.T(r.Context(), "ship.shipment_n", s.ID), identity.Shipping), v))
 }
 
 // ShipmentStatus is the label box alone, for the page's own polling.
@@ -60,7 +60,7 @@ func (h *Handlers) ShipmentStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, views.LabelBox(shipmentView(s)))
+	h.render(w, r, http.StatusOK, views.LabelBox(shipmentView(r.Context(), s)))
 }
 
 func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, bool) {
@@ -84,17 +84,17 @@ func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (stor
 	return s, true
 }
 
-func shipmentView(s storage.Shipment) views.ShipmentView {
-	v := views.ShipmentView{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Error: s.Error,
-		Cancelled: desk.Cancelled(s), LabelModeText: views.LabelModeText(s.LabelMode)}
+func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
+	v := views.ShipmentView{ShipmentRow: shipmentRowIn(ctx, s), City: s.RecipientCity, Error: s.Error,
+		Cancelled: desk.Cancelled(s), LabelModeText: views.LabelModeText(ctx, s.LabelMode)}
 	if m, ok := desk.COD(s); ok {
-		v.COD = m.String()
+		v.COD = i18n.Money(ctx, m.Value, m.Currency)
 	}
 	if m, ok := desk.Insured(s); ok {
-		v.Insured = m.String()
+		v.Insured = i18n.Money(ctx, m.Value, m.Currency)
 	}
 	if s.LastCheckedAt != nil {
-		v.LastChecked = views.FormatTime(*s.LastCheckedAt)
+		v.LastChecked = i18n.DateTime(ctx, *s.LastCheckedAt)
 	}
 	if s.OrderNumber != nil {
 		v.OrderNumber = *s.OrderNumber
@@ -108,7 +108,7 @@ func shipmentView(s storage.Shipment) views.ShipmentView {
 	v.Poll = desk.NeedsRefresh(s) || s.State == storage.StateOrdering || s.State == storage.StateUnknown
 	v.Duplicates = s.Duplicates
 	if s.SettlesAt != nil {
-		v.SettlesAt = views.FormatTime(*s.SettlesAt)
+		v.SettlesAt = i18n.DateTime(ctx, *s.SettlesAt)
 	}
 	return v
 }
@@ -117,10 +117,10 @@ func shipmentView(s storage.Shipment) views.ShipmentView {
 func (h *Handlers) ShipmentStorno(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
 		if r.PostFormValue("confirm") != "yes" {
-			return "", apperr.New(apperr.Invalid, "Tick the confirmation to cancel the shipment.")
+			return "", apperr.New(apperr.Invalid, "%s", i18n.T(ctx, "ship.flash.confirm_cancel"))
 		}
 		_, err := h.ShipDesk.Storno(ctx, id)
-		return fmt.Sprintf("Shipment %d is cancelled.", id), err
+		return i18n.T(ctx, "ship.flash.cancelled", id), err
 	})
 }
 
@@ -131,11 +131,11 @@ func (h *Handlers) StornoDuplicate(w http.ResponseWriter, r *http.Request) {
 	if !ok || !h.readForm(w, r) {
 		return
 	}
-	back := fmt.Sprintf("/shipping/shipments/%d", id)
+	back := shipmentPath(id)
 	tn := r.PostFormValue("tracking_number")
-	if !h.confirmed(w, r, back, "Tick the confirmation to cancel the extra order.") {
+	if !h.confirmed(w, r, back, i18n.T(r.Context(), "ship.flash.confirm_dup")) {
 		return
 	}
 	_, err := h.ShipDesk.CancelDuplicate(r.Context(), id, tn)
-	h.finish(w, r, err, fmt.Sprintf("The extra order %s is cancelled.", tn), back)
+	h.finish(w, r, err, i18n.T(r.Context(), "ship.flash.dup_cancelled", tn), back)
 }

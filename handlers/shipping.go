@@ -3,8 +3,11 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 	"shipdesk/views"
@@ -64,7 +67,7 @@ func (h *Handlers) Shipping(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, "Shipping desk", identity.Shipping), shipmentRows(recent), len(queue)))
+	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), shipmentRowsIn(r.Context(), recent), len(queue)))
 }
 
 func shipmentRows(list []storage.Shipment) []views.ShipmentRow {
@@ -79,4 +82,29 @@ func shipmentRow(s storage.Shipment) views.ShipmentRow {
 	return views.ShipmentRow{ID: s.ID, Created: views.FormatTime(s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
 		Carrier: s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
 		LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil}
+}
+
+// shipmentRowIn is the row with its times in the request's language and zone.
+func shipmentRowIn(ctx context.Context, s storage.Shipment) views.ShipmentRow {
+	row := shipmentRow(s)
+	row.Created = i18n.DateTime(ctx, s.CreatedAt)
+	return row
+}
+
+func shipmentRowsIn(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {
+	rows := make([]views.ShipmentRow, 0, len(list))
+	for _, s := range list {
+		rows = append(rows, shipmentRowIn(ctx, s))
+	}
+	return rows
+}
+
+// num writes a measure (kg, cm) with as many decimals as it has, in the
+// request's language: 1,5 or 1.5.
+func num(ctx context.Context, x float64) string {
+	decimals := 0
+	if s := strconv.FormatFloat(x, 'f', -1, 64); strings.Contains(s, ".") {
+		decimals = len(s) - strings.Index(s, ".") - 1
+	}
+	return i18n.Number(ctx, x, decimals)
 }

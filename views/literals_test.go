@@ -16,9 +16,7 @@ import (
 // notYetTranslated are the templates whose texts are still being moved into the
 // catalog on other branches; the check skips exactly these. Whoever merges
 // those branches empties this list, so that every template is checked.
-var notYetTranslated = []string{
-	"shipping.templ",
-}
+var notYetTranslated = []string{}
 
 // notLanguage are words that read the same in every language and so may be
 // written in a template. Keep it short: a word a person reads belongs in the

@@ -2,6 +2,12 @@ package views
 
 // View models of the shipping desk.
 
+import (
+	"context"
+
+	"shipdesk/i18n"
+)
+
 // Option is one entry of a select.
 type Option struct {
 	Value, Label string
@@ -18,7 +24,9 @@ type OfferRow struct {
 	ServiceID        int
 	Carrier          string
 	Service          string
-	Price, PriceVAT  string
+	Price, PriceVAT  string // as the service wrote them; PriceVAT goes back with the form
+	PriceText        string // Price for people, in the request's language
+	PriceVATText     string
 	Delivery         string
 	LabelMode        string
 	LabelModeText    string
@@ -127,18 +135,42 @@ type AddressBook struct {
 }
 
 // LabelModeText explains label modes in the clerk's words.
-func LabelModeText(mode string) string {
+func LabelModeText(ctx context.Context, mode string) string {
 	switch mode {
 	case "PRINT":
-		return "you print the label"
+		return T(ctx, "ship.mode.print")
 	case "CARRIER":
-		return "the courier brings the label"
+		return T(ctx, "ship.mode.carrier")
 	case "CODE":
-		return "hand over with a code"
+		return T(ctx, "ship.mode.code")
 	case "PRINT_OR_CODE":
-		return "print the label or write the code"
+		return T(ctx, "ship.mode.print_or_code")
 	}
 	return mode
+}
+
+// StatusText is a shipment or label status of the service in words; a
+// status the catalog does not know is shown as the service wrote it.
+func StatusText(ctx context.Context, status string) string {
+	if status != "" && i18n.Has("ship.status."+status) {
+		return T(ctx, "ship.status."+status)
+	}
+	return status
+}
+
+// packageCellLabel names a cell of the packages table for screen readers.
+func packageCellLabel(ctx context.Context, name string, n int) string {
+	switch name {
+	case "weight":
+		return T(ctx, "ship.pkg.weight", n)
+	case "length":
+		return T(ctx, "ship.pkg.length", n)
+	case "width":
+		return T(ctx, "ship.pkg.width", n)
+	case "height":
+		return T(ctx, "ship.pkg.height", n)
+	}
+	return name
 }
 
 // statusBadge is the badge class of a shipment or label status.
@@ -155,13 +187,17 @@ func statusBadge(s string) string {
 }
 
 // statusLine sums up the service's view and when it was last asked.
-func statusLine(s ShipmentView) string {
-	line := "Status " + s.Status + " · label: " + s.LabelModeText
+func statusLine(ctx context.Context, s ShipmentView) string {
 	if s.Status == "" {
-		line = "Not at the service yet"
+		line := T(ctx, "ship.line.not_yet")
+		if s.LastChecked != "" {
+			line += T(ctx, "ship.line.checked", s.LastChecked)
+		}
+		return line
 	}
+	line := T(ctx, "ship.line.status", StatusText(ctx, s.Status), s.LabelModeText)
 	if s.LastChecked != "" {
-		line += " · last checked " + s.LastChecked
+		line += T(ctx, "ship.line.checked", s.LastChecked)
 	}
 	return line
 }

@@ -8,13 +8,16 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
+
+	"shipdesk/i18n"
 )
 
 // render renders a component and parses it for goquery.
 func render(t *testing.T, c templ.Component) *goquery.Document {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := c.Render(context.Background(), &buf); err != nil {
+	// The desk's texts are asserted in English, as the web tests run.
+	if err := c.Render(i18n.WithLang(context.Background(), i18n.English), &buf); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	doc, err := goquery.NewDocumentFromReader(&buf)

@@ -127,11 +127,8 @@ func words(ctx context.Context, prefix, code string) string {
 	return T(ctx, prefix+code)
 }
 
-// StatusText is a shipment's status at the service in words.
-func StatusText(ctx context.Context, status string) string { return words(ctx, "trk.status.", status) }
-
 // trkStatus is a shipment's or tracking event's status in words.
-func trkStatus(ctx context.Context, status string) string { return StatusText(ctx, status) }
+func trkStatus(ctx context.Context, status string) string { return words(ctx, "trk.status.", status) }
 
 // trkLabel is a label status in words.
 func trkLabel(ctx context.Context, status string) string { return words(ctx, "trk.label.", status) }

@@ -26,8 +26,14 @@ func offerPrice(t *testing.T, body, carrier string) float64 {
 		if !strings.EqualFold(strings.TrimSpace(cells.Eq(0).Text()), carrier) {
 			return true
 		}
-		v, _, _ := strings.Cut(strings.TrimSpace(cells.Eq(3).Text()), " ")
-		price, err = strconv.ParseFloat(strings.ReplaceAll(v, ",", "."), 64)
+		// English money, "CZK 1,121.00": the digits and the decimal point.
+		v := strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' || r == '.' {
+				return r
+			}
+			return -1
+		}, cells.Eq(3).Text())
+		price, err = strconv.ParseFloat(v, 64)
 		return false
 	})
 	if price < 0 || err != nil {
@@ -163,7 +169,7 @@ func TestInsurancePricedOrderedAndShown(t *testing.T) {
 	if created.StatusCode != 303 {
 		t.Fatalf("order: %d %s", created.StatusCode, problemsOf(created.Body))
 	}
-	if body := b.Get(created.Header.Get("Location")).Body; !strings.Contains(body, "20000 CZK") {
+	if body := b.Get(created.Header.Get("Location")).Body; !strings.Contains(body, "CZK\u00a020,000.00") {
 		t.Error("the shipment page does not show the insured value")
 	}
 }

@@ -244,7 +244,7 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 	if resp.StatusCode != 303 {
 		t.Fatalf("valid COD order: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	if page := b.Get(resp.Header.Get("Location")).Body; !strings.Contains(page, "500 CZK") {
+	if page := b.Get(resp.Header.Get("Location")).Body; !strings.Contains(page, "CZK\u00a0500.00") {
 		t.Error("the shipment page does not show the COD amount")
 	}
 }

@@ -23,7 +23,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fs.StringVar(&c.Addr, "addr", env("SHIPDESK_ADDR", "127.0.0.1:8080"), "listen `address` (env SHIPDESK_ADDR)")
 	fs.StringVar(&c.SessionKey, "session-key", env("SESSION_KEY", ""), "secret of at least 32 characters for session cookies; generated into the var directory when empty (env SESSION_KEY)")
 	fs.StringVar(&c.VarDir, "var-dir", env("SHIPDESK_VAR_DIR", "var"), "directory for generated local files (env SHIPDESK_VAR_DIR)")
-	fs.StringVar(&c.Lang, "lang", env("SHIPDESK_LANG", "en"), "the installation's `language` (cs or en) for staff who chose none (env SHIPDESK_LANG)")
+	fs.StringVar(&c.Lang, "lang", env("SHIPDESK_LANG", "cs"), "the installation's `language` (cs or en) for staff who chose none (env SHIPDESK_LANG)")
 	fs.StringVar(&c.Zone, "tz", env("SHIPDESK_TZ", "Europe/Prague"), "the shop's time `zone`: every time is shown in it (env SHIPDESK_TZ)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("SHIPDESK_TRUST_PROXY", false), "trust X-Forwarded-For and X-Forwarded-Proto from a reverse proxy (env SHIPDESK_TRUST_PROXY)")
 	fs.DurationVar(&c.IdleTimeout, "session-idle", envDuration("SHIPDESK_SESSION_IDLE", 4*time.Hour), "sign out after this long without a request (env SHIPDESK_SESSION_IDLE)")
