@@ -44,7 +44,7 @@ func (b *Tab) wantCzech() {
 // shots takes screenshots of the page at desktop and phone width.
 func (b *Tab) shots(name string) {
 	b.t.Helper()
-	for _, w := range []int64{1280, 390} {
+	for _, w := range []int64{1280, 768, 390} {
 		b.do("width", chromedp.EmulateViewport(w, 900))
 		b.screenshot(name + "-" + strconv.FormatInt(w, 10))
 	}
@@ -98,6 +98,18 @@ func TestClerkInCzech(t *testing.T) {
 		t.Errorf("document title %q (%v)", title, err)
 	}
 	tab.shots("new-shipment")
+
+	// Back to English: the same pages at the same widths.
+	tab.Submit(`[data-testid=language] button`)
+	if lang := tab.Attr("html", "lang"); lang != "en" {
+		t.Fatalf("after switching back the page is %q", lang)
+	}
+	tab.wantNav("Shipping", "Tracking")
+	tab.shots("new-shipment-en")
+	tab.Open("/tracking")
+	tab.shots("tracking-en")
+	tab.Open("/shipping")
+	tab.shots("shipping-en")
 }
 
 // The agent switches to Czech on the home page and opens the service orders.

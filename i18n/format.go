@@ -80,11 +80,7 @@ func Date(ctx context.Context, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	t = t.In(ZoneOf(ctx))
-	if LangOf(ctx) == Czech {
-		return t.Format("2. 1. 2006")
-	}
-	return t.Format("2 Jan 2006")
+	return dayIn(ctx, t.In(ZoneOf(ctx)))
 }
 
 // Day writes a calendar day that has no time zone (a date of the service,
@@ -94,10 +90,14 @@ func Day(ctx context.Context, iso string) string {
 	if err != nil {
 		return iso
 	}
+	return dayIn(ctx, d)
+}
+
+func dayIn(ctx context.Context, t time.Time) string {
 	if LangOf(ctx) == Czech {
-		return d.Format("2. 1. 2006")
+		return t.Format("2. 1. 2006")
 	}
-	return d.Format("2 Jan 2006")
+	return t.Format("2 Jan 2006")
 }
 
 // DateTime writes a moment in the shop's time zone, 24-hour: "22. 11. 2026 14:05",
