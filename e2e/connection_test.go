@@ -27,7 +27,7 @@ func TestManagerSeesTheConnection(t *testing.T) {
 			t.Errorf("check row %q", c)
 		}
 	}
-	tab.screenshot("connection")
+	tab.look("connection")
 	// The carrier table: G5 may take cash on delivery with one package only.
 	tab.do("choose the COD rule", chromedpSelect(`select[form=carrier-G5][name=cod_packages]`, "single"))
 	tab.Submit(`form#carrier-G5 button`)
@@ -38,6 +38,6 @@ func TestManagerSeesTheConnection(t *testing.T) {
 	for _, w := range []int64{1280, 768, 390} {
 		tab.do("width", chromedp.EmulateViewport(w, 900))
 		tab.Open("/connection#carriers")
-		tab.screenshot(fmt.Sprintf("carriers-%d", w))
+		tab.look(fmt.Sprintf("carriers-%d", w))
 	}
 }

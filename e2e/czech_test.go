@@ -41,9 +41,11 @@ func (b *Tab) wantCzech() {
 	}
 }
 
-// shots takes screenshots of the page at desktop and phone width.
+// shots scans the page for accessibility and takes screenshots of it at
+// desktop, tablet and phone width.
 func (b *Tab) shots(name string) {
 	b.t.Helper()
+	b.accessible()
 	for _, w := range []int64{1280, 768, 390} {
 		b.do("width", chromedp.EmulateViewport(w, 900))
 		b.screenshot(name + "-" + strconv.FormatInt(w, 10))

@@ -34,7 +34,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			}
 			tab.ChooseOffer("G3A")
 			tab.WaitText(`[data-testid=chosen]`, "G3A")
-			tab.screenshot(shapes + "-chosen")
+			tab.look(shapes + "-chosen")
 			orderChosen(t, tab)
 			page := tab.Path()
 			main := tab.Text(`main`)
@@ -58,7 +58,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			if tab.Path() != second {
 				t.Errorf("after the storno the page is %s, want %s", tab.Path(), second)
 			}
-			tab.screenshot(shapes + "-cancelled")
+			tab.look(shapes + "-cancelled")
 			// The first one: its label once the carrier has the data, then its tracking.
 			tab.Open(page)
 			tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
@@ -71,7 +71,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			if events := tab.Texts(`[data-testid=timeline] ol.timeline li`); len(events) < 2 {
 				t.Errorf("tracking events after refreshing: %q", events)
 			}
-			tab.screenshot(shapes + "-tracking")
+			tab.look(shapes + "-tracking")
 
 			// Label-free: the carrier table (filled from the sandbox) allows it for G1.
 			tab.Open("/shipping/new")
@@ -88,7 +88,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			if code := tab.Text(`[data-testid=handover-code]`); len(code) != 6 {
 				t.Errorf("hand-over code %q", code)
 			}
-			tab.screenshot(shapes + "-label-free")
+			tab.look(shapes + "-label-free")
 
 			// A courier pickup for the Brno pickup address.
 			tab.Open("/shipping/pickups")
@@ -99,7 +99,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.Type("#packages", "2")
 			tab.Submit(`[data-testid=pickup-form] button.primary`)
 			tab.WaitText(`[data-testid=pickups]`, "PU0000000")
-			tab.screenshot(shapes + "-pickup")
+			tab.look(shapes + "-pickup")
 		})
 	}
 }

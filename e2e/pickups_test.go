@@ -39,7 +39,7 @@ func TestClerkOrdersCourierPickup(t *testing.T) {
 	if got := tab.Attr(`#note`, "value"); got != "Ramp 2, ring the bell" {
 		t.Errorf("the note was lost: %q", got)
 	}
-	tab.screenshot("refused-1280")
+	tab.look("refused-1280")
 	tab.do("pick Tuesday", chromedp.SetValue("#date", "2026-11-24"))
 	tab.Submit(`[data-testid=pickup-form] button.primary`)
 	tab.WaitText(`main`, "ordered for Tuesday 24 November 2026")
@@ -47,9 +47,9 @@ func TestClerkOrdersCourierPickup(t *testing.T) {
 	if len(rows) != 1 || !strings.Contains(rows[0], "Vídeňská 88") || !strings.Contains(rows[0], "PU00000001") || !strings.Contains(rows[0], "tomorrow") {
 		t.Fatalf("pickups list: %q", rows)
 	}
-	tab.screenshot("ordered-1280")
+	tab.look("ordered-1280")
 	tab.do("phone width", chromedp.EmulateViewport(390, 844))
 	tab.Open("/shipping/pickups")
 	tab.WaitText(`[data-testid=pickups]`, "PU00000001")
-	tab.screenshot("ordered-390")
+	tab.look("ordered-390")
 }

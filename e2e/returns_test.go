@@ -45,7 +45,7 @@ func TestAgentRunsAWarrantyClaim(t *testing.T) {
 	})()`))
 	tab.Fill("#fault", "The display stays dark.")
 	tab.do("attach the proof", chromedp.SetUploadFiles(`#proof`, []string{proof}))
-	tab.screenshot("new")
+	tab.look("new")
 	tab.Submit(`[data-testid=create-commission]`)
 	if !strings.HasPrefix(tab.Path(), "/returns/commissions/") {
 		t.Fatalf("after creating the page is %s: %q", tab.Path(), tab.Texts(".form-message, .field-error"))
@@ -67,7 +67,7 @@ func TestAgentRunsAWarrantyClaim(t *testing.T) {
 	if len(notes) != 1 || notes[0] != "Second claim of this customer." || len(messages) != 1 || messages[0] != "We have received your claim." {
 		t.Errorf("notes %q, messages %q", notes, messages)
 	}
-	tab.screenshot("activities")
+	tab.look("activities")
 	// The carrier brings the goods; the commission moves to processing.
 	env.Sandbox.Advance(45 * time.Minute)
 	tab.Submit(`form[action$="/refresh"] button`)
@@ -75,5 +75,5 @@ func TestAgentRunsAWarrantyClaim(t *testing.T) {
 	tab.Submit(`[data-testid=move-outgoing]`)
 	tab.WaitText(`[data-testid=commission-status]`, "on its way back")
 	tab.WaitText(`[data-testid=moves]`, "to the customer")
-	tab.screenshot("outgoing")
+	tab.look("outgoing")
 }

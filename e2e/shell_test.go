@@ -44,7 +44,7 @@ func TestShellPerDemoRole(t *testing.T) {
 			if !slices.Equal(nav, wantNav[u.Role]) {
 				t.Errorf("%s sees navigation %q, want %q", u.Role, nav, wantNav[u.Role])
 			}
-			tab.screenshot("home")
+			tab.look("home")
 
 			if path := forbidden[u.Role]; path != "" {
 				tab.Open(path)

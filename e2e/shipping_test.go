@@ -57,7 +57,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	tab.Fill("#cod_value", "1250")
 	tab.Click(`[data-testid=compare]`)
 	tab.WaitText(`[data-testid=offers]`, "you print the label")
-	tab.screenshot("offers")
+	tab.look("offers")
 	// Sorting by carrier keeps the form and shows the carriers in order.
 	tab.Click(`button[name=sort][value=carrier]`)
 	tab.WaitText(`button[name=sort][value=carrier][aria-pressed=true]`, "carrier")
@@ -75,7 +75,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	tab.Fill("#delivery_q", "")
 	tab.Type("#delivery_q", "brno")
 	tab.WaitText(`[data-testid=delivery-points]`, "Brno")
-	tab.screenshot("picker")
+	tab.look("picker")
 	tab.Click(`[data-testid=delivery-points] input[type=radio]`)
 	tab.Submit(`[data-testid=create]`)
 	if !strings.HasPrefix(tab.Path(), "/shipping/shipments/") {
@@ -85,7 +85,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	if got := tab.Text(`main`); !strings.Contains(got, "CZK\u00a01,250.00") {
 		t.Errorf("the shipment page does not show the COD amount")
 	}
-	tab.screenshot("pending")
+	tab.look("pending")
 	// Simulated time moves; the label box notices by itself.
 	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
 	tab.WaitText(`[data-testid=label-box]`, "Print label")
@@ -94,13 +94,13 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	if ctype != "application/pdf" || !strings.HasPrefix(start, "%PDF-") {
 		t.Errorf("label: %s %q", ctype, start)
 	}
-	tab.screenshot("ready")
+	tab.look("ready")
 	// The print queue holds it; printing it empties the queue.
 	tab.Open("/shipping/print")
 	if rows := tab.Texts(`[data-testid=shipments] tbody tr`); len(rows) != 1 {
 		t.Fatalf("print queue: %q", rows)
 	}
-	tab.screenshot("print-queue")
+	tab.look("print-queue")
 	// Printing opens the PDF in another tab; this one reloads to an empty queue.
 	tab.Click(`[data-testid=print-selected]`)
 	tab.WaitText(`main`, "No labels waiting")
@@ -117,7 +117,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.Click(`tr[data-service="101"] button[name=choose]`)
 	tab.WaitText(`#label-free`, "Label-free")
 	tab.Click(`input[name=label_less]`)
-	tab.screenshot("label-free-chosen")
+	tab.look("label-free-chosen")
 	tab.Submit(`[data-testid=create]`)
 	tab.WaitText(`[data-testid=label-box]`, "pending")
 	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
@@ -129,5 +129,5 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	if !strings.Contains(tab.Text(`[data-testid=label-box]`), "Svobodová") {
 		t.Error("the recipient's name to write on the package is missing")
 	}
-	tab.screenshot("code")
+	tab.look("code")
 }

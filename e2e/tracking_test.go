@@ -49,7 +49,7 @@ func TestManagerFiltersExportsAndOpensTimeline(t *testing.T) {
 	if !strings.Contains(tab.Path(), "q=brno") {
 		t.Errorf("the filter is not in the URL: %s", tab.Path())
 	}
-	tab.screenshot("filtered")
+	tab.look("filtered")
 	ctype, start := tab.Fetch(tab.Attr(`[data-testid=csv]`, "href"))
 	if !strings.HasPrefix(ctype, "text/csv") || !strings.HasPrefix(start, "id,creat") {
 		t.Errorf("csv: %s %q", ctype, start)
@@ -59,7 +59,7 @@ func TestManagerFiltersExportsAndOpensTimeline(t *testing.T) {
 	if events := tab.Texts(`[data-testid=timeline] ol.timeline li`); len(events) < 2 {
 		t.Errorf("timeline: %q", events)
 	}
-	tab.screenshot("timeline")
+	tab.look("timeline")
 	// The scan box opens the same shipment from its tracking number.
 	number := tab.Text(`[data-testid=tracking-number]`)
 	tab.Open("/tracking")
@@ -70,7 +70,7 @@ func TestManagerFiltersExportsAndOpensTimeline(t *testing.T) {
 	}
 	tab.Open("/reports")
 	tab.WaitText(`[data-testid=figures]`, "Shipments")
-	tab.screenshot("reports")
+	tab.look("reports")
 }
 
 // orderChosen orders the chosen offer and waits for the shipment page.
