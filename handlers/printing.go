@@ -59,7 +59,7 @@ func (h *Handlers) renderPrintQueue(w http.ResponseWriter, r *http.Request, stat
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, status, views.PrintQueuePage(h.page(w, r, i18n.T(r.Context(), "ship.print_queue"), identity.Shipping), shipmentRowsIn(r.Context(), list), f))
+	h.render(w, r, status, views.PrintQueuePage(h.page(w, r, i18n.T(r.Context(), "ship.print_queue"), identity.Shipping), shipmentRows(r.Context(), list), f))
 }
 
 // PrintSelected serves one PDF with the selected labels and marks them printed.
@@ -101,7 +101,7 @@ func (h *Handlers) Manifest(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ManifestPage(h.page(w, r, i18n.T(r.Context(), "ship.manifest"), identity.Shipping), text, shipmentRowsIn(r.Context(), list)))
+	h.render(w, r, http.StatusOK, views.ManifestPage(h.page(w, r, i18n.T(r.Context(), "ship.manifest"), identity.Shipping), text, shipmentRows(r.Context(), list)))
 }
 
 // ManifestPDF serves the hand-over protocol of a day.

@@ -85,7 +85,7 @@ func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (stor
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
-	v := views.ShipmentView{ShipmentRow: shipmentRowIn(ctx, s), City: s.RecipientCity, Error: s.Error,
+	v := views.ShipmentView{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Error: s.Error,
 		Cancelled: desk.Cancelled(s), LabelModeText: views.LabelModeText(ctx, s.LabelMode)}
 	if m, ok := desk.COD(s); ok {
 		v.COD = i18n.Money(ctx, m.Value, m.Currency)

@@ -67,34 +67,21 @@ func (h *Handlers) Shipping(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), shipmentRowsIn(r.Context(), recent), len(queue)))
+	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), shipmentRows(r.Context(), recent), len(queue)))
 }
 
-func shipmentRows(list []storage.Shipment) []views.ShipmentRow {
-	rows := make([]views.ShipmentRow, 0, len(list))
-	for _, s := range list {
-		rows = append(rows, shipmentRow(s))
-	}
-	return rows
-}
-
-func shipmentRow(s storage.Shipment) views.ShipmentRow {
-	return views.ShipmentRow{ID: s.ID, Created: views.FormatTime(s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
+// shipmentRow is a shipment as the lists show it, its time in the request's
+// language and the shop's time zone.
+func shipmentRow(ctx context.Context, s storage.Shipment) views.ShipmentRow {
+	return views.ShipmentRow{ID: s.ID, Created: i18n.DateTime(ctx, s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
 		Carrier: s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
 		LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil}
 }
 
-// shipmentRowIn is the row with its times in the request's language and zone.
-func shipmentRowIn(ctx context.Context, s storage.Shipment) views.ShipmentRow {
-	row := shipmentRow(s)
-	row.Created = i18n.DateTime(ctx, s.CreatedAt)
-	return row
-}
-
-func shipmentRowsIn(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {
+func shipmentRows(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {
 	rows := make([]views.ShipmentRow, 0, len(list))
 	for _, s := range list {
-		rows = append(rows, shipmentRowIn(ctx, s))
+		rows = append(rows, shipmentRow(ctx, s))
 	}
 	return rows
 }

@@ -124,8 +124,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: cmp.Or(c.Name, c.Code)})
 	}
 	for _, s := range page.Shipments {
-		row := views.ListRow{ShipmentRow: shipmentRow(s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
-		row.Created = i18n.DateTime(ctx, s.CreatedAt)
+		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
 		if s.LastCheckedAt != nil {
 			row.LastChecked = i18n.DateTime(ctx, *s.LastCheckedAt)
 		}
@@ -256,7 +255,7 @@ func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", found[0].ID), http.StatusSeeOther)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, i18n.T(r.Context(), "trk.scan.title", code), identity.Tracking), code, shipmentRows(found)))
+	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, i18n.T(r.Context(), "trk.scan.title", code), identity.Tracking), code, shipmentRows(r.Context(), found)))
 }
 
 // RefreshNow asks the service about one shipment at once.
@@ -277,7 +276,7 @@ func timeline(s storage.Shipment, events []storage.Event) views.TimelineView {
 		pt := views.PackageTimeline{Number: p.Number, Status: p.Status}
 		for _, e := range events {
 			if e.PackageIndex == i {
-				pt.Events = append(pt.Events, views.EventRow{When: e.Occurred.Format("2006-01-02 15:04"), At: e.Occurred, Status: e.Status, Name: e.Name, Location: e.Location})
+				pt.Events = append(pt.Events, views.EventRow{At: e.Occurred, Status: e.Status, Name: e.Name, Location: e.Location})
 			}
 		}
 		t.Packages = append(t.Packages, pt)

@@ -6,7 +6,6 @@ package views
 
 import (
 	"context"
-	"time"
 
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -62,12 +61,6 @@ func navAreas(s *identity.Staff) []identity.Area {
 func areaHref(a identity.Area) string { return "/" + string(a) }
 
 func roleName(ctx context.Context, r identity.Role) string { return T(ctx, "role."+string(r)) }
-
-// FormatTime shows a time as the desks' pages did before translation: the
-// machine's local date and minutes, the same in every language. Translated
-// pages use i18n.DateTime instead (the request's language, the shop's time
-// zone); this goes once the desks' pages have moved.
-func FormatTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
 
 // Form is a view model of a form: what was typed and what is wrong with it.
 type Form struct {

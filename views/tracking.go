@@ -47,8 +47,8 @@ type PackageTimeline struct {
 
 // EventRow is one tracking event.
 type EventRow struct {
-	When, Status, Name, Location string
-	At                           time.Time // shown in the request's language and the shop's time zone
+	Status, Name, Location string
+	At                     time.Time // shown in the request's language and the shop's time zone
 }
 
 // ReportView is the managers' figures.
@@ -138,14 +138,9 @@ func trkState(ctx context.Context, state string) string { return words(ctx, "trk
 
 func itoa(n int) string { return fmt.Sprint(n) }
 
-// eventWhen is when a tracking event happened, in the shop's time zone.
-func eventWhen(ctx context.Context, e EventRow) string {
-	switch {
-	case e.At.IsZero():
-		return e.When
-	case i18n.LangOf(ctx) == i18n.Czech:
-		return i18n.DateTime(ctx, e.At)
-	}
-	return e.At.In(i18n.ZoneOf(ctx)).Format("2006-01-02 15:04") // sorts as it reads
+// eventWhen is when a tracking event happened, in the request's language and
+// the shop's time zone.
+func eventWhen(ctx context.Context, e EventRow) string { return i18n.DateTime(ctx, e.At) }
 
-}
+// machineTime is a time for <time datetime>: what scripts and tests sort by.
+func machineTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -135,7 +135,7 @@ func TestTimelineAndRefreshNow(t *testing.T) {
 	if !strings.Contains(body, `data-testid="timeline"`) || !strings.Contains(body, "Asked the service just now") {
 		t.Fatalf("timeline: %s", problemsOf(body))
 	}
-	when := regexp.MustCompile(`<span class="when">([0-9: -]+)</span>`).FindAllStringSubmatch(body, -1)
+	when := regexp.MustCompile(`<time class="when" datetime="([0-9TZ:-]+)">`).FindAllStringSubmatch(body, -1)
 	if len(when) < 2 {
 		t.Fatalf("%d events shown", len(when))
 	}
