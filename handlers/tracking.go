@@ -39,7 +39,7 @@ func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[st
 // parseListQuery is ParseListQuery with the problems in the request's language.
 func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
 	errs := map[string]string{}
-	vals := queryValues(q, errs, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
+	vals := queryValues(ctx, q, errs, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
 	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Carrier: strings.ToUpper(vals["carrier"]), Reference: vals["ref"],
 		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
 	if f.Status != "" && !slices.Contains(storage.ListStatuses, f.Status) {
@@ -57,12 +57,12 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 
 // queryValues reads filter values from a URL, trimmed and cut to 100
 // characters. A value that cannot be read is an error on its field and is ignored.
-func queryValues(q url.Values, errs map[string]string, keys ...string) map[string]string {
+func queryValues(ctx context.Context, q url.Values, errs map[string]string, keys ...string) map[string]string {
 	vals := map[string]string{}
 	for _, k := range keys {
 		v, problem := textin.Line(q.Get(k), 100)
 		if textin.IsUnreadable(problem) {
-			errs[k], v = problem, ""
+			errs[k], v = problem.In(ctx), ""
 		}
 		vals[k] = v
 	}
@@ -85,7 +85,7 @@ func dateRangeIn(ctx context.Context, vals, errs map[string]string) (from, to ti
 		}
 		d, problem := localDay(ctx, vals[k])
 		switch {
-		case problem != "":
+		case !problem.IsZero():
 			errs[k] = i18n.T(ctx, "trk.err.date")
 		case k == "from":
 			from = d
@@ -110,7 +110,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 			h.Fail(w, r, err)
 			return
 		}
-		v.FilterErr = apperr.MessageOf(err, "")
+		v.FilterErr = apperr.MessageOf(ctx, err, "")
 	}
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: i18n.T(ctx, "trk.list.status."+s)})
@@ -218,12 +218,12 @@ var csvColumns = []string{"id", "created", "reference", "tracking_number", "reci
 
 // localDay reads a day typed the Czech way or as ISO, as its midnight in the
 // shop's time zone.
-func localDay(ctx context.Context, s string) (time.Time, string) {
+func localDay(ctx context.Context, s string) (time.Time, apperr.Text) {
 	d, problem := textin.Date(s)
-	if problem != "" {
+	if !problem.IsZero() {
 		return time.Time{}, problem
 	}
-	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, i18n.ZoneOf(ctx)), ""
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, i18n.ZoneOf(ctx)), apperr.Text{}
 }
 
 // csvSafe keeps a spreadsheet from running a cell as a formula.
@@ -294,14 +294,14 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	to := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, zone).AddDate(0, 0, 1)
 	from := to.AddDate(0, 0, -30)
 	if s := strings.TrimSpace(q.Get("from")); s != "" {
-		if d, problem := localDay(ctx, s); problem == "" {
+		if d, problem := localDay(ctx, s); problem.IsZero() {
 			from = d
 		} else {
 			v.Error = i18n.T(ctx, "trk.rep.err.date")
 		}
 	}
 	if s := strings.TrimSpace(q.Get("to")); s != "" {
-		if d, problem := localDay(ctx, s); problem == "" {
+		if d, problem := localDay(ctx, s); problem.IsZero() {
 			to = d.AddDate(0, 0, 1)
 		} else {
 			v.Error = i18n.T(ctx, "trk.rep.err.date")

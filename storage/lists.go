@@ -98,7 +98,7 @@ func encodeCursor(sort string, s Shipment) string {
 }
 
 func decodeCursor(s string) (cursor, error) {
-	damaged := apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+	damaged := apperr.New(apperr.Invalid, "rec.page_link")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return cursor{}, damaged
