@@ -89,6 +89,7 @@ func TestImportRules(t *testing.T) {
 		{"the shipping desk knows no HTTP of ours", "desk", []string{"handlers", "views", "web", "jobs", "workbench"}},
 		{"storage knows only the database", "storage", []string{"client", "desk", "workbench", "handlers", "views", "web", "jobs", "sandbox"}},
 		{"views only render", "views", []string{"client", "desk", "workbench", "storage", "handlers", "web", "jobs", "sandbox"}},
+		{"the shipping rules are pure logic the desk may use", "shiprules", []string{"app", "client", "desk", "workbench", "storage", "handlers", "views", "web", "jobs", "sandbox", "staff", "i18n"}},
 	}
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {
