@@ -58,7 +58,13 @@ func (l layout) makeRow(rec record) (Row, bool) {
 	if l.strictCells && rec.problem == nil && n != l.width {
 		row.Problems = append(row.Problems, Problem{Key: KeyRowCells, Args: []any{n, l.width}})
 	}
-	row.Raw = make(map[Field]string, len(l.cols))
+	filled := 0
+	for _, col := range l.cols {
+		if col.index < len(cells) && cells[col.index] != "" {
+			filled++
+		}
+	}
+	row.Raw = make(map[Field]string, filled)
 	for _, col := range l.cols {
 		if col.index >= len(cells) {
 			continue

@@ -340,7 +340,9 @@ func TestCzechNumbersAndValues(t *testing.T) {
 				return o.WeightKg == 2.5 && o.LengthCm == 30 && o.CODAmount == 1299 && o.CODCurrency == "CZK" && o.InsuredValue == 1300
 			}, nil},
 		{"EuroSign", "Nová;Krátká 1;Bratislava;81106;Slovensko;905 111 222;1;;52,90 €;;",
-			func(o orderfile.Order) bool { return o.CODCurrency == "EUR" && o.CODAmount == 52.9 && o.Country == "SK" }, nil},
+			func(o orderfile.Order) bool {
+				return o.CODCurrency == "EUR" && o.CODAmount == 52.9 && o.Country == "SK"
+			}, nil},
 		{"SlovakZipAsNumber", "Nová;Hlavná 1;Kúty;1001;sk;905 111 222;1;;;;",
 			func(o orderfile.Order) bool { return o.Zip == "01001" && o.Country == "SK" }, nil},
 		{"ZeroCODIsNone", "Nová;Krátká 1;Brno;602 00;;777 123 456;1;;0;;",

@@ -72,10 +72,12 @@ var (
 )
 
 // Read reads a file of orders: CSV or XLSX, told apart by their content. With
-// a nil mapping, the header must be our template's (English or Czech column
-// names); otherwise the mapping's columns are read. Problems of the file are
-// in File.Problems, problems of a row in its Problems; the error is only the
-// reader's own failure. At most MaxBytes are read from r.
+// a nil mapping (or one without columns, naming only a sheet), the header must
+// be our template's (English or Czech column names); otherwise the mapping's
+// columns are read. Problems of the file are in File.Problems, problems of a
+// row in its Problems; the error is only the reader's own failure. At most
+// MaxBytes are read from r, streaming: a CSV file is never held whole (an XLSX
+// one is, as a zip must be).
 func Read(r io.Reader, m *Mapping) (*File, error) {
 	br := bufio.NewReaderSize(&capped{r: r, left: MaxBytes}, sniffSize)
 	f := &File{}
@@ -175,8 +177,11 @@ func (f *File) read(src source, m *Mapping, strictCells bool) error {
 	for i, c := range head.cells {
 		f.Header[i] = headerName(c)
 	}
-	if m == nil {
+	if m == nil || len(m.Columns) == 0 {
 		f.Mapping, _ = DetectMapping(f.Header)
+		if m != nil {
+			f.Mapping.Sheet = m.Sheet
+		}
 	} else {
 		f.Mapping = *m
 	}

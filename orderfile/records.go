@@ -47,12 +47,17 @@ type csvSource struct {
 	group   []line
 	scratch []byte
 	str     *strings.Reader
-	buf     *bufio.Reader // under every record's csv.Reader: no buffer per record
+	buf     *bufio.Reader // holds one record at a time for csv
+	csv     *csv.Reader   // reads on after the end of each record's text
 }
 
 func newCSVSource(text io.Reader) (*csvSource, error) {
 	c := &csvSource{src: bufio.NewReaderSize(text, sniffSize), str: strings.NewReader(""), sep: ';'}
 	c.buf = bufio.NewReaderSize(c.str, 4096)
+	c.csv = csv.NewReader(c.buf) // takes c.buf as it is: a bufio.Reader of 4096 bytes
+	c.csv.FieldsPerRecord = -1
+	c.csv.ReuseRecord = true // the cells are copied or cleaned before the next record
+	c.csv.Comma = rune(c.sep)
 	for {
 		l, err := c.readLine()
 		if err == io.EOF {
@@ -68,9 +73,11 @@ func newCSVSource(text io.Reader) (*csvSource, error) {
 		// Excel reads and writes "sep=;" as a first line naming the separator.
 		if len(t) == 5 && strings.EqualFold(t[:4], "sep=") && strings.ContainsRune(";,\t|", rune(t[4])) {
 			c.sep = t[4]
+			c.csv.Comma = rune(c.sep)
 			return c, nil
 		}
 		c.sep = separator(t)
+		c.csv.Comma = rune(c.sep)
 		c.pending = append(c.pending, l)
 		return c, nil
 	}
@@ -186,9 +193,7 @@ var errTwoRecords = errors.New("orderfile: two records where one was expected")
 func (c *csvSource) parse(text string, lenient bool) ([]string, error) {
 	c.str.Reset(text)
 	c.buf.Reset(c.str)
-	r := csv.NewReader(c.buf) // takes c.buf as it is: it is a bufio.Reader of 4096 bytes
-	r.Comma = rune(c.sep)
-	r.FieldsPerRecord = -1
+	r := c.csv
 	r.LazyQuotes = lenient
 	cells, err := r.Read()
 	if err == io.EOF {
