@@ -100,9 +100,7 @@ func Read(r io.Reader, m *Mapping) (*File, error) {
 			return f.fail(err)
 		}
 		err = f.read(x, m, false)
-		if cerr := x.close(); err == nil && cerr != nil {
-			err = errNotXLSX{cerr}
-		}
+		_ = x.close() // removes excelize's temporary files; what was read stands
 		if err != nil {
 			return f.fail(err)
 		}
@@ -187,6 +185,7 @@ func (f *File) read(src source, m *Mapping, strictCells bool) error {
 	}
 	mapping := f.Mapping.Check(f.Header)
 	rows := newLayout(f.Mapping, f.Header, strictCells)
+	counted, records := 0, 0
 	for {
 		rec, err := src.next()
 		if err == io.EOF {
@@ -204,14 +203,22 @@ func (f *File) read(src source, m *Mapping, strictCells bool) error {
 			}
 			continue
 		}
-		row, ok := rows.makeRow(rec)
-		if !ok {
+		// Every row with text counts, also one whose text is in no mapped
+		// column, and rows of empty cells count twice over: the work of
+		// reading a file is bounded by its rows.
+		records++
+		if rec.problem == nil && blank(rec.cells) {
+			if records > 2*MaxRows {
+				return refusal{Problem{Key: KeyTooManyRows, Args: []any{MaxRows}}}
+			}
 			continue
 		}
-		if len(f.Rows) == MaxRows {
+		if counted++; counted > MaxRows {
 			return refusal{Problem{Key: KeyTooManyRows, Args: []any{MaxRows}}}
 		}
-		f.Rows = append(f.Rows, row)
+		if row, ok := rows.makeRow(rec); ok {
+			f.Rows = append(f.Rows, row)
+		}
 	}
 	switch {
 	case len(mapping) > 0:

@@ -143,6 +143,9 @@ func (c *csvSource) next() (record, error) {
 		if first.tooLong {
 			return record{line: first.num, problem: &Problem{Key: KeyRowTooLong, Args: []any{maxRecordBytes >> 10}}}, nil
 		}
+		if onlySeparators(first.text, c.sep) {
+			continue // an empty row, as spreadsheets write thousands of them
+		}
 		c.group = append(c.group[:0], first)
 		size := len(first.text)
 		open := quoteOpen(first.text, c.sep, false)
@@ -184,6 +187,16 @@ func (c *csvSource) next() (record, error) {
 		cells, _ := c.parse(first.text, true)
 		return record{line: first.num, cells: cells, problem: &Problem{Key: KeyRowQuote}}, nil
 	}
+}
+
+// onlySeparators: a line with no text, only separators and spaces.
+func onlySeparators(s string, sep byte) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != sep && c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 var errTwoRecords = errors.New("orderfile: two records where one was expected")
