@@ -155,9 +155,9 @@ func (f *File) refuse(p ...Problem) *File {
 // have as many cells as the header (a sheet leaves empty cells out).
 func (f *File) read(src source, m *Mapping, strictCells bool) error {
 	var head record
-	for {
+	for skipped := 0; ; skipped++ {
 		rec, err := src.next()
-		if err == io.EOF {
+		if err == io.EOF || skipped > 2*MaxRows {
 			return refusal{Problem{Key: KeyEmpty}}
 		}
 		if err != nil {
@@ -203,9 +203,9 @@ func (f *File) read(src source, m *Mapping, strictCells bool) error {
 			}
 			continue
 		}
-		// Every row with text counts, also one whose text is in no mapped
-		// column, and rows of empty cells count twice over: the work of
-		// reading a file is bounded by its rows.
+		// Every row with text counts toward MaxRows, also one whose text is
+		// in no mapped column, and rows of empty cells toward twice that:
+		// the work of reading a file is bounded by its rows.
 		records++
 		if rec.problem == nil && blank(rec.cells) {
 			if records > 2*MaxRows {
