@@ -59,8 +59,9 @@ func plainDecimal(s string) (string, bool) {
 	if s[0] == '-' || s[0] == '+' {
 		sign, s = strings.TrimPrefix(s[:1], "+"), s[1:]
 	}
-	// Spaces people put between thousands: ordinary, no-break, narrow no-break.
-	s = strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(s)
+	if strings.ContainsAny(s, "\u00a0\u202f") {
+		s = groupSpaces.Replace(s)
+	}
 	if strings.Trim(s, "0123456789 ,.") != "" {
 		return "", false
 	}
@@ -110,6 +111,10 @@ func plainDecimal(s string) (string, bool) {
 	}
 	return out, true
 }
+
+// groupSpaces are the spaces people put between thousands: ordinary, no-break,
+// narrow no-break (made once: a replacer is costly to build).
+var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ")
 
 func allDigits(s string) bool {
 	for _, c := range []byte(s) {
