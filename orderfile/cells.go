@@ -106,11 +106,11 @@ func cleanCell(s string) (string, []string) {
 	}
 	v, problem := textin.Line(s, MaxCellChars)
 	switch {
-	case problem == "":
+	case problem.IsZero():
 		return v, nil
-	case problem == textin.Unreadable || problem == textin.Control:
+	case textin.IsUnreadable(problem):
 		key := KeyControl
-		if problem == textin.Unreadable {
+		if problem.Key == textin.Unreadable {
 			key = KeyUnreadable
 		}
 		// textin says one problem; a cell may be broken and too long too.
@@ -134,10 +134,10 @@ func looksLikeFormula(s string) bool {
 	case '=', '@':
 		return true
 	case '+', '-':
-		if _, p := textin.Decimal(s, textin.Range{Above: -math.MaxFloat64, Max: math.MaxFloat64}); p == "" {
+		if _, p := textin.Decimal(s, textin.Range{Above: -math.MaxFloat64, Max: math.MaxFloat64}); p.IsZero() {
 			return false
 		}
-		if _, p := textin.Phone(s); p == "" {
+		if _, p := textin.Phone(s); p.IsZero() {
 			return false
 		}
 		return true
@@ -223,9 +223,9 @@ func number(s string, to *float64) string {
 	}
 	x, problem := textin.Decimal(s, textin.Range{OrEqual: true, Max: math.MaxFloat64})
 	switch {
-	case problem == textin.NotANumber:
+	case problem.Key == textin.NotANumber:
 		return KeyNumber
-	case problem != "":
+	case !problem.IsZero():
 		return KeyNegative
 	}
 	*to = x
