@@ -45,17 +45,21 @@ func Protocols(ctx context.Context, w io.Writer, list []Protocol) error {
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetCreator("shipdesk", true)
 	pdf.SetTitle(i18n.T(ctx, "handover.pdf_title"), true)
+	// Each protocol counts its own pages: the footer of a page is drawn when
+	// the next one starts, so first changes only after a protocol's first page.
 	var printed string
+	first := 1
 	pdf.SetFooterFunc(func() {
 		pdf.SetXY(15, -12)
 		pdf.SetFont(fontSans, "", 8)
 		pdf.SetTextColor(90, 90, 90)
 		pdf.CellFormat(90, 5, printed, "", 0, "L", false, 0, "")
-		pdf.CellFormat(90, 5, i18n.T(ctx, "handover.page", pdf.PageNo()), "", 0, "R", false, 0, "")
+		pdf.CellFormat(90, 5, i18n.T(ctx, "handover.page", pdf.PageNo()-first+1), "", 0, "R", false, 0, "")
 		pdf.SetTextColor(0, 0, 0)
 	})
 	for _, p := range list {
-		printed = i18n.T(ctx, "handover.printed", p.Printed)
+		pdf.AddPage()
+		printed, first = i18n.T(ctx, "handover.printed", p.Printed), pdf.PageNo()
 		protocol(ctx, pdf, p)
 	}
 	return pdf.Output(w)
@@ -80,9 +84,9 @@ const (
 	signHeight = 52       // what the totals and the signature block need
 )
 
+// protocol draws one protocol from the top of the page just added.
 func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 	title := i18n.T(ctx, "handover.pdf_title") + ": " + p.Carrier
-	pdf.AddPage()
 	pdf.SetFont(fontSans, "B", 16)
 	pdf.CellFormat(0, 9, clean(title), "", 1, "L", false, 0, "")
 	pdf.Ln(1)
@@ -168,7 +172,7 @@ func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 		pdf.Line(x, y, x+85, y)
 		pdf.SetXY(x, y+1)
 		pdf.SetFont(fontSans, "", 8.5)
-		pdf.MultiCell(85, 4.5, i18n.T(ctx, key), "", "L", false)
+		pdf.CellFormat(85, 4.5, i18n.T(ctx, key), "", 0, "L", false, 0, "")
 	}
 	y += 16
 	for i := range 2 {

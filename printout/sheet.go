@@ -283,7 +283,7 @@ func importPages(pdf []byte, first int) (tpls []template, objs map[int]string, e
 		return nil, nil, errors.New("read label PDF: not a PDF")
 	}
 	imp := gofpdi.NewImporter()
-	var rs io.ReadSeeker = bytes.NewReader(pdf)
+	var rs io.ReadSeeker = &eofGuard{ReadSeeker: bytes.NewReader(pdf)}
 	imp.SetSourceStream(&rs)
 	pages := imp.GetNumPages()
 	if pages < 1 {
@@ -307,4 +307,25 @@ func importPages(pdf []byte, first int) (tpls []template, objs map[int]string, e
 		tpls = append(tpls, template{obj: obj, w: 1 / sx, h: -ty})
 	}
 	return tpls, imp.GetImportedObjects(), nil
+}
+
+// eofGuard ends the importer's reading of a broken PDF. gofpdi takes the end
+// of the file for an empty token and looks on for the one it needs (a file
+// without "startxref" keeps it looking for ever); after a few reads at the
+// end the guard answers with an error it does stop at.
+type eofGuard struct {
+	io.ReadSeeker
+	ends int
+}
+
+var errTruncated = errors.New("the PDF ends too early")
+
+func (g *eofGuard) Read(b []byte) (int, error) {
+	n, err := g.ReadSeeker.Read(b)
+	if err == io.EOF {
+		if g.ends++; g.ends > 64 {
+			return n, errTruncated
+		}
+	}
+	return n, err
 }

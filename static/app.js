@@ -24,7 +24,8 @@
   function sync(root) {
     var all = root.querySelector("[data-select-all]");
     if (!all) { return; }
-    all.hidden = false;
+    var box = root.querySelector("[data-select-all-box]");
+    if (box) { box.hidden = false; }
     var list = boxes(root);
     var ticked = list.filter(function (b) { return b.checked; }).length;
     all.checked = list.length > 0 && ticked === list.length;

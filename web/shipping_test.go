@@ -540,10 +540,10 @@ func TestShippingDeskRefusesOtherRoles(t *testing.T) {
 	agent := env.SignedIn(identity.Agent)
 	anon := env.NewBrowser()
 	gets := []string{"/shipping", "/shipping/new", "/shipping/shipments/1", "/shipping/shipments/1/status", "/shipping/shipments/1/label.pdf",
-		"/shipping/print", "/shipping/manifest", "/shipping/manifest.pdf", "/shipping/drafts/1", "/shipping/addresses"}
+		"/shipping/print", "/shipping/print/live", "/shipping/manifest", "/shipping/manifest.pdf", "/shipping/drafts/1", "/shipping/addresses"}
 	posts := []string{"/shipping/new/compare", "/shipping/new/sort", "/shipping/new/choose", "/shipping/new/points", "/shipping/new/packages",
 		"/shipping/new/preset", "/shipping/new/order", "/shipping/new/draft", "/shipping/points?for=delivery", "/shipping/shipments/1/storno", "/shipping/shipments/1/check",
-		"/shipping/shipments/1/again", "/shipping/print", "/shipping/senders", "/shipping/senders/import", "/shipping/senders/1/default",
+		"/shipping/shipments/1/again", "/shipping/print", "/shipping/print/batches/1/reprint", "/shipping/senders", "/shipping/senders/import", "/shipping/senders/1/default",
 		"/shipping/senders/1/delete", "/shipping/recipients/1/delete", "/shipping/presets", "/shipping/presets/1/delete",
 		"/shipping/settings", "/shipping/points/refresh"}
 	for _, p := range gets {
