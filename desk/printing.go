@@ -90,7 +90,7 @@ func (d *Desk) PrintLabels(ctx context.Context, w io.Writer, p Print, by int64) 
 			if len(printed) == 0 || ctx.Err() != nil {
 				return storage.PrintBatch{}, err
 			}
-			d.log.Warn("print ends early", "printed", len(printed), "of", len(list), "shipment", s.ID, "err", err)
+			d.log.Warn("print ends early", "printed", len(printed), "selected", len(list), "shipment", s.ID, "err", err)
 			break
 		}
 		printed = append(printed, s.ID)

@@ -36,6 +36,7 @@ type printReads interface {
 	PrintQueue(ctx context.Context) ([]storage.Shipment, error)
 	LabelsBeingMade(ctx context.Context) ([]storage.Shipment, error)
 	RecentPrintBatches(ctx context.Context, limit int) ([]storage.PrintBatch, error)
+	PrintBatchByID(ctx context.Context, id int64) (storage.PrintBatch, error)
 }
 
 // lastBatches is how many prints the queue offers again.
@@ -96,7 +97,7 @@ func (h *Handlers) streamLabels(w http.ResponseWriter, r *http.Request, run func
 	case out.started:
 		h.Log.Error("label PDF cut short", "err", err, "request_id", httpx.RequestID(r.Context()))
 		panic(http.ErrAbortHandler)
-	case apperr.CodeOf(err) == apperr.Internal, apperr.CodeOf(err) == apperr.NotFound:
+	case apperr.CodeOf(err) == apperr.Internal:
 		h.Fail(w, r, err)
 	default:
 		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(err, "")})
@@ -267,15 +268,23 @@ func (h *Handlers) PrintSelected(w http.ResponseWriter, r *http.Request) {
 
 // Reprint prints one of the last prints again, on the paper chosen.
 func (h *Handlers) Reprint(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
 	id, ok := pathID(r)
+	if ok {
+		_, err := h.ShipReads.PrintBatchByID(ctx, id)
+		if err != nil && !apperr.Is(err, apperr.NotFound) {
+			h.Fail(w, r, err)
+			return
+		}
+		ok = err == nil
+	}
 	if !ok {
-		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(r.Context(), "print.no_batch"))
+		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(ctx, "print.no_batch"))
 		return
 	}
 	if !h.readForm(w, r) {
 		return
 	}
-	ctx := r.Context()
 	f, start, problem := paper(ctx, r.PostForm)
 	if problem != "" {
 		h.renderPrintQueue(w, r, http.StatusUnprocessableEntity, views.Form{Message: problem})
@@ -283,9 +292,6 @@ func (h *Handlers) Reprint(w http.ResponseWriter, r *http.Request) {
 	}
 	h.streamLabels(w, r, func(out io.Writer) error {
 		_, err := h.ShipDesk.Reprint(ctx, out, id, f, start, h.userID(r))
-		if apperr.Is(err, apperr.NotFound) {
-			return &apperr.Error{Code: apperr.NotFound, Message: i18n.T(ctx, "print.no_batch"), Err: err}
-		}
 		return err
 	})
 }

@@ -443,3 +443,39 @@ func TestHandoverOnThePickupDate(t *testing.T) {
 		t.Errorf("the shipment is not on the protocol of its pickup day %s", day)
 	}
 }
+
+// When the service fails on the first label nothing is sent but the queue
+// with a message; when it fails later, the PDF ends with the labels it has,
+// only they are recorded, and the rest stay in the queue.
+func TestPrintWhenTheServiceFails(t *testing.T) {
+	env, b := deskEnv(t)
+	ids := placeN(t, b, shipmentForm(t, env), "G3A", 3)
+	labelsMade(t, env)
+	env.Sandbox.Fault("/api/v1/shipments/label", map[string]any{"error_rate": 1, "count": 20})
+	resp := b.PostForm("/shipping/print", url.Values{"ids": ids})
+	if resp.StatusCode != 503 || !strings.Contains(resp.Body, "did not answer") || strings.HasPrefix(resp.Body, "%PDF") {
+		t.Errorf("first label failed: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if batches, _ := env.App.DB.RecentPrintBatches(context.Background(), 10); len(batches) != 0 {
+		t.Errorf("a failed print was recorded: %+v", batches)
+	}
+	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
+	// The first label comes (the first fault only counts it), the rest fail.
+	env.Sandbox.Fault("/api/v1/shipments/label", map[string]any{"count": 1})
+	env.Sandbox.Fault("/api/v1/shipments/label", map[string]any{"error_rate": 1, "count": 20})
+	resp = b.PostForm("/shipping/print", url.Values{"ids": ids})
+	if resp.StatusCode != 200 {
+		t.Fatalf("print with the service failing after one label: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	if pages := sheetPages(t, resp.Body); len(pages) != 1 {
+		t.Errorf("%d pages, want the one label that came", len(pages))
+	}
+	batches, _ := env.App.DB.RecentPrintBatches(context.Background(), 10)
+	if len(batches) != 1 || len(batches[0].ShipmentIDs) != 1 || strconv.FormatInt(batches[0].ShipmentIDs[0], 10) != ids[0] {
+		t.Errorf("recorded: %+v", batches)
+	}
+	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
+	if got := ticks(b.Get("/shipping/print").Body); len(got) != 2 {
+		t.Errorf("the labels that did not come are not in the queue: %v", got)
+	}
+}
