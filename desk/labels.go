@@ -2,7 +2,6 @@ package desk
 
 import (
 	"context"
-	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
@@ -40,53 +39,6 @@ func (d *Desk) Label(ctx context.Context, id int64) ([]byte, error) {
 		return nil, UpstreamError("ship.doing.label", err)
 	}
 	return pdf, nil
-}
-
-// PrintBatch fetches one PDF with the labels of the shipments (one call) and
-// marks them printed.
-func (d *Desk) PrintBatch(ctx context.Context, ids []int64) ([]byte, error) {
-	if len(ids) == 0 {
-		return nil, apperr.Fields("ship.err.select_labels", apperr.Problems{"ids": apperr.Msg("ship.err.select_one")})
-	}
-	list, err := d.db.ShipmentsByID(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	var numbers []string
-	var printable []int64
-	for _, s := range list {
-		if labelProblem(s) == nil {
-			numbers, printable = append(numbers, s.Tracking()), append(printable, s.ID)
-		}
-	}
-	if len(numbers) == 0 {
-		return nil, apperr.New(apperr.Conflict, "ship.err.none_ready")
-	}
-	pdf, err := d.ship.Label(ctx, numbers)
-	if err != nil {
-		return nil, UpstreamError("ship.doing.labels", err)
-	}
-	return pdf, d.db.MarkPrinted(ctx, printable, d.now())
-}
-
-// Manifest fetches the hand-over protocol of a day's shipments.
-func (d *Desk) Manifest(ctx context.Context, day time.Time) ([]byte, int, error) {
-	list, err := d.db.ShipmentsOfDay(ctx, day)
-	if err != nil {
-		return nil, 0, err
-	}
-	if len(list) == 0 {
-		return nil, 0, apperr.New(apperr.NotFound, "ship.err.no_day", day.Format("2006-01-02"))
-	}
-	numbers := make([]string, 0, len(list))
-	for _, s := range list {
-		numbers = append(numbers, s.Tracking())
-	}
-	pdf, err := d.ship.Manifest(ctx, numbers)
-	if err != nil {
-		return nil, 0, UpstreamError("ship.doing.manifest", err)
-	}
-	return pdf, len(list), nil
 }
 
 // Storno cancels a shipment at the service.

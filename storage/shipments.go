@@ -345,10 +345,11 @@ func (db *DB) RecentShipments(ctx context.Context, limit int) ([]Shipment, error
 }
 
 // PrintQueue lists shipments whose labels are ready and not yet printed.
+// Label-free shipments have a code, not a label: their page shows it.
 func (db *DB) PrintQueue(ctx context.Context) ([]Shipment, error) {
 	var out []Shipment
 	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
-WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL ORDER BY id LIMIT 500`)
+WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL AND label_mode <> 'CODE' ORDER BY id LIMIT 500`)
 	return out, wrapf(err, "print queue")
 }
 
@@ -358,15 +359,17 @@ func (db *DB) MarkPrinted(ctx context.Context, ids []int64, at time.Time) error 
 	return wrapf(err, "mark printed %v", ids)
 }
 
-// ShipmentsOfDay lists the created, not cancelled shipments ordered on a day
-// (local date of the database), for the hand-over protocol.
-func (db *DB) ShipmentsOfDay(ctx context.Context, day time.Time) ([]Shipment, error) {
-	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, day.Location())
+// HandoverShipments lists the created, not cancelled shipments a carrier
+// picks up on a day: those with that pickup date, and those without one that
+// were ordered that day (between start and end, the day in the shop's zone).
+func (db *DB) HandoverShipments(ctx context.Context, day string, start, end time.Time) ([]Shipment, error) {
 	var out []Shipment
 	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
-WHERE state = 'created' AND cancelled_at IS NULL AND status <> 'CANCELLED' AND created_at >= $1 AND created_at < $2 ORDER BY id`,
-		start, start.AddDate(0, 0, 1))
-	return out, wrapf(err, "shipments of %s", start.Format("2006-01-02"))
+WHERE state = 'created' AND cancelled_at IS NULL AND status <> 'CANCELLED'
+  AND (request->'shipments'->0->>'pickup_date' = $1
+    OR (COALESCE(request->'shipments'->0->>'pickup_date', '') = '' AND created_at >= $2 AND created_at < $3))
+ORDER BY carrier, id`, day, start, end)
+	return out, wrapf(err, "shipments handed over on %s", day)
 }
 
 // MarkCancelled records a storno.

@@ -1,0 +1,210 @@
+package desk
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/client/shipping"
+	"shipdesk/printout"
+	"shipdesk/storage"
+)
+
+// MaxPrint is the most labels one print takes: the queue's length.
+const MaxPrint = 500
+
+// Print is what the clerk asked to print: shipments, in order, and the paper.
+type Print struct {
+	IDs    []int64
+	Format printout.Format
+	Start  int   // first position on the first A4 sheet, 1–4
+	Of     int64 // the batch this prints again; 0 for a new print
+}
+
+func (p Print) check() error {
+	if _, ok := printout.ParseFormat(string(p.Format)); !ok {
+		return apperr.Fields("print.err.format", apperr.Problems{"format": apperr.Msg("print.err.format_field")})
+	}
+	if p.Start < 1 || p.Start > p.Format.PerPage() {
+		return apperr.Fields("print.err.start", apperr.Problems{"start": apperr.Msg("print.err.start_field")})
+	}
+	if len(p.IDs) == 0 {
+		return apperr.Fields("ship.err.select_labels", apperr.Problems{"ids": apperr.Msg("ship.err.select_one")})
+	}
+	if len(p.IDs) > MaxPrint {
+		return apperr.Fields("print.err.too_many", apperr.Problems{"ids": apperr.Msg("print.err.too_many_field", MaxPrint)})
+	}
+	return nil
+}
+
+// printable says whether a shipment's label goes into a print: its label is
+// ready, and it has one (a label-free shipment has a code instead).
+func printable(s storage.Shipment) bool {
+	return labelProblem(s) == nil && s.LabelMode != shipping.LabelCode
+}
+
+// PrintLabels writes one PDF of the labels of the shipments onto w, in the
+// format asked for, and records the print as a batch (which marks the labels
+// printed). Shipments without a label ready are left out; when none has one,
+// nothing is written. Labels are fetched from the service and written one at a
+// time. When the service fails after some labels are written, the PDF ends with
+// them and only they are recorded: the rest stay in the queue.
+func (d *Desk) PrintLabels(ctx context.Context, w io.Writer, p Print, by int64) (storage.PrintBatch, error) {
+	if err := p.check(); err != nil {
+		return storage.PrintBatch{}, err
+	}
+	list, err := d.db.ShipmentsByID(ctx, p.IDs)
+	if err != nil {
+		return storage.PrintBatch{}, err
+	}
+	order := make(map[int64]int, len(p.IDs))
+	for i, id := range p.IDs {
+		if _, seen := order[id]; !seen {
+			order[id] = i
+		}
+	}
+	slices.SortFunc(list, func(a, b storage.Shipment) int { return cmp.Compare(order[a.ID], order[b.ID]) })
+	list = slices.DeleteFunc(list, func(s storage.Shipment) bool { return !printable(s) })
+	if len(list) == 0 {
+		return storage.PrintBatch{}, apperr.New(apperr.Conflict, "ship.err.none_ready")
+	}
+	sheet := printout.NewSheet(w, p.Format, p.Start)
+	var printed []int64
+	for _, s := range list {
+		pdf, err := d.ship.Label(ctx, []string{s.Tracking()})
+		if err == nil {
+			err = sheet.Add(pdf)
+			if err != nil && sheet.Labels() == 0 {
+				err = &apperr.Error{Code: apperr.Unavailable, Err: err,
+					Message: apperr.Msg("print.err.unreadable", s.Tracking())}
+			}
+		} else {
+			err = UpstreamError("ship.doing.labels", err)
+		}
+		if err != nil {
+			if len(printed) == 0 || ctx.Err() != nil {
+				return storage.PrintBatch{}, err
+			}
+			d.log.Warn("print ends early", "printed", len(printed), "selected", len(list), "shipment", s.ID, "err", err)
+			break
+		}
+		printed = append(printed, s.ID)
+	}
+	if err := sheet.Close(); err != nil {
+		return storage.PrintBatch{}, err
+	}
+	b := storage.PrintBatch{PrintedBy: storage.UserRef(by), PrintedAt: d.now(), Format: string(p.Format), StartAt: p.Start,
+		Labels: sheet.Labels(), ShipmentIDs: printed}
+	if p.Of != 0 {
+		b.ReprintOf = &p.Of
+	}
+	// The PDF is out: the record is kept even when the clerk's browser has gone.
+	return d.db.RecordPrintBatch(context.WithoutCancel(ctx), b)
+}
+
+// Reprint prints a batch's shipments again, in the format asked for; the
+// reprint is a batch of its own. Shipments cancelled since are left out.
+func (d *Desk) Reprint(ctx context.Context, w io.Writer, batch int64, f printout.Format, start int, by int64) (storage.PrintBatch, error) {
+	b, err := d.db.PrintBatchByID(ctx, batch)
+	if err != nil {
+		return b, err
+	}
+	return d.PrintLabels(ctx, w, Print{IDs: b.ShipmentIDs, Format: f, Start: start, Of: b.ID}, by)
+}
+
+// Handover is the hand-over protocol of one pickup: the parcels one carrier
+// takes from one place on one day.
+type Handover struct {
+	Carrier     string // the carrier's code
+	CarrierName string
+	Day         time.Time // the pickup day
+	Sender      Address   // the place: where the courier takes the parcels
+	Parcels     []Parcel
+}
+
+// Parcel is one shipment on a hand-over protocol.
+type Parcel struct {
+	ID        int64
+	Tracking  string
+	Recipient string
+	City      string
+	Packages  int
+	COD       *Money
+}
+
+// Packages is how many packages the parcels have in all.
+func (h Handover) Packages() int {
+	n := 0
+	for _, p := range h.Parcels {
+		n += p.Packages
+	}
+	return n
+}
+
+// Handovers are the hand-over protocols of a day (midnight in the shop's
+// zone): one per carrier and place, each with its parcels. A shipment without
+// a pickup date is handed over on the day it was ordered.
+func (d *Desk) Handovers(ctx context.Context, day time.Time) ([]Handover, error) {
+	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, day.Location())
+	list, err := d.db.HandoverShipments(ctx, start.Format(time.DateOnly), start, start.AddDate(0, 0, 1))
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	carriers, err := d.db.Carriers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, c := range carriers {
+		names[c.Code] = c.Name
+	}
+	senders, err := d.db.Senders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byContact := map[int64]Address{}
+	for _, s := range senders {
+		if s.ContactID != nil {
+			byContact[*s.ContactID] = AddressOf(s.Address)
+		}
+	}
+	var out []Handover
+	index := map[string]int{}
+	for _, s := range list {
+		var order shipping.Order
+		if err := json.Unmarshal(s.Request, &order); err != nil || len(order.Shipments) == 0 {
+			d.log.Warn("hand-over: stored order unreadable", "shipment", s.ID, "err", err)
+			order.Shipments = []shipping.Shipment{{}}
+		}
+		sh := order.Shipments[0]
+		from := addressOf(sh.From)
+		if sh.From.ID != 0 {
+			from = byContact[sh.From.ID]
+		}
+		key := s.Carrier + "\x00" + placeKey(from)
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, Handover{Carrier: s.Carrier, CarrierName: cmp.Or(names[s.Carrier], s.Carrier), Day: start, Sender: from})
+		}
+		p := Parcel{ID: s.ID, Tracking: s.Tracking(), Recipient: s.RecipientName, City: s.RecipientCity, Packages: cmp.Or(len(s.Packages), len(sh.Packages), 1)}
+		if m, ok := COD(s); ok {
+			p.COD = &m
+		}
+		out[i].Parcels = append(out[i].Parcels, p)
+	}
+	slices.SortStableFunc(out, func(a, b Handover) int {
+		return cmp.Or(cmp.Compare(a.CarrierName, b.CarrierName), cmp.Compare(a.Carrier, b.Carrier), cmp.Compare(placeKey(a.Sender), placeKey(b.Sender)))
+	})
+	return out, nil
+}
+
+func placeKey(a Address) string {
+	return strings.ToLower(strings.Join([]string{a.Company, a.Firstname, a.Surname, a.Street, a.Zip, a.City, a.Country}, "|"))
+}
