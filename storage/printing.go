@@ -70,5 +70,5 @@ func (db *DB) RecentPrintBatches(ctx context.Context, limit int) ([]PrintBatch, 
 func (db *DB) PrintBatchByID(ctx context.Context, id int64) (PrintBatch, error) {
 	var b PrintBatch
 	err := sqlxGet(ctx, db, &b, printBatchSelect+` WHERE b.id = $1`, id)
-	return b, wrapf(notFound(err, "There is no print batch %d.", id), "print batch %d", id)
+	return b, wrapf(notFound(err, "print.no_batch"), "print batch %d", id)
 }
