@@ -14,8 +14,10 @@ func labelProblem(s storage.Shipment) error {
 	switch {
 	case s.State != storage.StateCreated:
 		return apperr.New(apperr.Conflict, "Shipment %d is not ordered yet.", s.ID)
-	case s.CancelledAt != nil:
+	case Cancelled(s):
 		return apperr.New(apperr.Conflict, "Shipment %d is cancelled.", s.ID)
+	case s.Returned || s.Status == shipping.StatusDelivered:
+		return apperr.New(apperr.Conflict, "Shipment %d has reached its end (delivered or returned): there is nothing to print.", s.ID)
 	case s.LabelMode == shipping.LabelCarrier:
 		return apperr.New(apperr.Conflict, "The courier brings the label for shipment %d: there is nothing to print.", s.ID)
 	case s.LabelStatus == shipping.LabelFailed:
@@ -101,7 +103,7 @@ func (d *Desk) Storno(ctx context.Context, id int64) (storage.Shipment, error) {
 	if err := d.ship.Storno(ctx, []string{s.Tracking()}); err != nil {
 		return s, UpstreamError("cancel the shipment", err)
 	}
-	if err := d.db.MarkCancelled(ctx, id, d.now()); err != nil {
+	if err := d.db.MarkCancelled(ctx, id, d.checked(d.now())); err != nil {
 		return s, err
 	}
 	return d.db.ShipmentByID(ctx, id)
