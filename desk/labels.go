@@ -121,9 +121,10 @@ func Cancelled(s storage.Shipment) bool {
 	return s.CancelledAt != nil || s.Status == shipping.StatusCancelled
 }
 
-// CanCancel says a storno may still be asked for.
+// CanCancel says a storno may still be asked for: not once the carrier has
+// the shipment.
 func CanCancel(s storage.Shipment) bool {
-	return s.State == storage.StateCreated && !Cancelled(s) && s.Status != shipping.StatusDelivered
+	return s.State == storage.StateCreated && !Cancelled(s) && !HandedOver(s.Status) && !s.Returned
 }
 
 // COD is the amount the carrier collects, when it collects one.
