@@ -51,9 +51,9 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.WaitText(`[data-testid=chosen]`, "G3A")
 			orderChosen(t, tab)
 			second := tab.Path()
-			tab.Click(`details.danger summary`)
-			tab.Click(`details.danger input[name=confirm]`)
-			tab.Submit(`details.danger button.danger`)
+			tab.Submit(`[data-testid=storno-start]`)
+			tab.WaitText(`[data-testid=confirm]`, "Petra Svobodová")
+			tab.Submit(`[data-testid=confirm-yes]`)
 			tab.WaitText(`main`, "cancelled")
 			if tab.Path() != second {
 				t.Errorf("after the storno the page is %s, want %s", tab.Path(), second)
