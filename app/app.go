@@ -64,6 +64,10 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *s
 	if settle > 0 {
 		d.Settle, wb.Settle = settle, settle
 	}
+	if up.IsSandbox() {
+		// One clock in sandbox mode: the simulator's (upstream.Clients.Now).
+		d.Clock = up.Now
+	}
 	return d, wb
 }
 
@@ -122,6 +126,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	h.Link = o.Upstream
 	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream}
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
+	if o.Upstream.IsSandbox() {
+		h.Now = o.Upstream.Now // the pages read the simulator's clock, as the desk records on it
+	}
 	if len(o.KnownCarriers) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -26,6 +26,20 @@ type Desk struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the order; only then may an order be called missing.
 	Settle time.Duration
+	// Clock, when set, is the service's clock: when an answer of the service
+	// was recorded ("last checked", cancelled) is written on it, so those
+	// times read on the same clock as the carrier's events. In sandbox mode it
+	// is the simulator's clock; deadlines and schedules stay on real time.
+	Clock func() time.Time
+}
+
+// checked is when an answer of the service is recorded: on the service's
+// clock when the desk has one, else at now.
+func (d *Desk) checked(now time.Time) time.Time {
+	if d.Clock != nil {
+		return d.Clock()
+	}
+	return now
 }
 
 // DefaultSettle is the settle window when none is configured.

@@ -13,8 +13,10 @@ func labelProblem(s storage.Shipment) error {
 	switch {
 	case s.State != storage.StateCreated:
 		return apperr.New(apperr.Conflict, "ship.err.not_ordered", s.ID)
-	case s.CancelledAt != nil:
+	case Cancelled(s):
 		return apperr.New(apperr.Conflict, "ship.err.cancelled", s.ID)
+	case s.Returned || s.Status == shipping.StatusDelivered:
+		return apperr.New(apperr.Conflict, "ship.err.ended", s.ID)
 	case s.LabelMode == shipping.LabelCarrier:
 		return apperr.New(apperr.Conflict, "ship.err.courier_label", s.ID)
 	case s.LabelStatus == shipping.LabelFailed:
@@ -53,7 +55,7 @@ func (d *Desk) Storno(ctx context.Context, id int64) (storage.Shipment, error) {
 	if err := d.ship.Storno(ctx, []string{s.Tracking()}); err != nil {
 		return s, UpstreamError("ship.doing.cancel", err)
 	}
-	if err := d.db.MarkCancelled(ctx, id, d.now()); err != nil {
+	if err := d.db.MarkCancelled(ctx, id, d.checked(d.now())); err != nil {
 		return s, err
 	}
 	return d.db.ShipmentByID(ctx, id)
@@ -71,9 +73,10 @@ func Cancelled(s storage.Shipment) bool {
 	return s.CancelledAt != nil || s.Status == shipping.StatusCancelled
 }
 
-// CanCancel says a storno may still be asked for.
+// CanCancel says a storno may still be asked for: not once the carrier has
+// the shipment.
 func CanCancel(s storage.Shipment) bool {
-	return s.State == storage.StateCreated && !Cancelled(s) && s.Status != shipping.StatusDelivered
+	return s.State == storage.StateCreated && !Cancelled(s) && !HandedOver(s.Status) && !s.Returned
 }
 
 // COD is the amount the carrier collects, when it collects one.

@@ -59,7 +59,7 @@ func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) 
 	if !ok {
 		return s, apperr.New(apperr.Unavailable, "ship.err.no_report", s.Tracking())
 	}
-	if err := d.db.RecordState(ctx, id, stateOf(s, si), d.now()); err != nil {
+	if err := d.db.RecordState(ctx, id, stateOf(s, si), d.checked(d.now())); err != nil {
 		return s, err
 	}
 	return d.db.ShipmentByID(ctx, id)
@@ -147,7 +147,7 @@ func (f *Refresher) recordLabel(ctx context.Context, s storage.Shipment, si ship
 		t := now.Add(f.cfg.LabelEvery)
 		next = &t
 	}
-	return f.d.db.RecordLabelCheck(ctx, s.ID, reply, now, next)
+	return f.d.db.RecordLabelCheck(ctx, s.ID, reply, f.d.checked(now), next)
 }
 
 // recordTracking stores one shipment's tracking and schedules the next update
@@ -163,7 +163,7 @@ func (f *Refresher) recordTracking(ctx context.Context, id int64, tr shipping.Tr
 		t := now.Add(f.cfg.TrackEvery)
 		next = &t
 	}
-	return len(events), f.d.db.RecordTracking(ctx, id, tr.Status, tr.Returned, events, now, next)
+	return len(events), f.d.db.RecordTracking(ctx, id, tr.Status, tr.Returned, events, f.d.checked(now), next)
 }
 
 // Labels asks about the labels of a batch of shipments in one detail call and

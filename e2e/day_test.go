@@ -51,9 +51,9 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.WaitText(`[data-testid=chosen]`, "G3A")
 			orderChosen(t, tab)
 			second := tab.Path()
-			tab.Click(`details.danger summary`)
-			tab.Click(`details.danger input[name=confirm]`)
-			tab.Submit(`details.danger button.danger`)
+			tab.Submit(`[data-testid=storno-start]`)
+			tab.WaitText(`[data-testid=confirm]`, "Petra Svobodová")
+			tab.Submit(`[data-testid=confirm-yes]`)
 			tab.WaitText(`main`, "cancelled")
 			if tab.Path() != second {
 				t.Errorf("after the storno the page is %s, want %s", tab.Path(), second)
@@ -61,7 +61,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.look(shapes + "-cancelled")
 			// The first one: its label once the carrier has the data, then its tracking.
 			tab.Open(page)
-			tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+			tab.Submit(`[data-testid=sandbox-clock] button[value="15"]`) // exported, before the courier's pickup
 			tab.WaitText(`[data-testid=label-box]`, "Print label")
 			if ctype, start := tab.Fetch(tab.Attr(`[data-testid=print-label]`, "href")); ctype != "application/pdf" || !strings.HasPrefix(start, "%PDF-") {
 				t.Errorf("label: %s %q", ctype, start)
@@ -83,7 +83,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.WaitText(`#label-free`, "Label-free")
 			tab.Click(`input[name=label_less]`)
 			orderChosen(t, tab)
-			tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+			tab.Submit(`[data-testid=sandbox-clock] button[value="15"]`)
 			tab.WaitText(`[data-testid=label-box]`, "Hand over with this code")
 			if code := tab.Text(`[data-testid=handover-code]`); len(code) != 6 {
 				t.Errorf("hand-over code %q", code)

@@ -86,8 +86,8 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 		t.Errorf("the shipment page does not show the COD amount")
 	}
 	tab.look("pending")
-	// Simulated time moves; the label box notices by itself.
-	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+	// Simulated time moves (to before the courier's pickup); the label box notices by itself.
+	tab.Submit(`[data-testid=sandbox-clock] button[value="15"]`)
 	tab.WaitText(`[data-testid=label-box]`, "Print label")
 	href := tab.Attr(`[data-testid=print-label]`, "href")
 	ctype, start := tab.Fetch(href)
@@ -120,7 +120,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.look("label-free-chosen")
 	tab.Submit(`[data-testid=create]`)
 	tab.WaitText(`[data-testid=label-box]`, "pending")
-	tab.Submit(`[data-testid=sandbox-clock] button[value="60"]`)
+	tab.Submit(`[data-testid=sandbox-clock] button[value="15"]`)
 	tab.WaitText(`[data-testid=label-box]`, "Hand over with this code")
 	code := tab.Text(`[data-testid=handover-code]`)
 	if len(code) != 6 {

@@ -33,6 +33,12 @@ func shipmentPath(id int64) string { return fmt.Sprintf("/shipping/shipments/%d"
 
 func addressBookPath(int64) string { return "/shipping/addresses" }
 
+// bookRemovalPath is the removal of an address-book entry (kind: senders,
+// recipients, presets): its confirm step when read, the removal when posted.
+func bookRemovalPath(kind string, id int64) string {
+	return fmt.Sprintf("/shipping/%s/%d/delete", kind, id)
+}
+
 // ShipmentCheck asks the service about an order whose answer was lost.
 func (h *Handlers) ShipmentCheck(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
@@ -49,8 +55,18 @@ func (h *Handlers) ShipmentOrderAgain(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// CommissionMove asks for one of the moves the commission's status allows.
+// CommissionMove asks for one of the moves the commission's status allows;
+// cancelling only once confirmed.
 func (h *Handlers) CommissionMove(w http.ResponseWriter, r *http.Request) {
+	if id, ok := pathID(r); ok {
+		if !h.readForm(w, r) {
+			return
+		}
+		if r.PostFormValue("to") == "cancelled" && r.PostFormValue("confirm") != "yes" {
+			redirect(w, r, commissionMoveStep(id, "cancelled"))
+			return
+		}
+	}
 	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
 		_, err := h.Returns.Move(ctx, id, r.PostFormValue("to"))
 		return i18n.T(ctx, "ret.done.moved"), err
@@ -88,22 +104,31 @@ func (h *Handlers) SenderSetDefault(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// SenderDelete removes a sender.
+// SenderDelete removes a sender, once confirmed.
 func (h *Handlers) SenderDelete(w http.ResponseWriter, r *http.Request) {
+	if id, ok := pathID(r); ok && h.unconfirmed(w, r, bookRemovalPath("senders", id)) {
+		return
+	}
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
 		return i18n.T(ctx, "ship.flash.sender_removed"), h.ShipDesk.DeleteSender(ctx, id)
 	})
 }
 
-// RecipientDelete removes a saved recipient.
+// RecipientDelete removes a saved recipient, once confirmed.
 func (h *Handlers) RecipientDelete(w http.ResponseWriter, r *http.Request) {
+	if id, ok := pathID(r); ok && h.unconfirmed(w, r, bookRemovalPath("recipients", id)) {
+		return
+	}
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
 		return i18n.T(ctx, "ship.flash.recipient_removed"), h.ShipDesk.DeleteRecipient(ctx, id)
 	})
 }
 
-// PresetDelete removes a package preset.
+// PresetDelete removes a package preset, once confirmed.
 func (h *Handlers) PresetDelete(w http.ResponseWriter, r *http.Request) {
+	if id, ok := pathID(r); ok && h.unconfirmed(w, r, bookRemovalPath("presets", id)) {
+		return
+	}
 	h.recordAction(w, r, addressBookPath, func(ctx context.Context, id int64) (string, error) {
 		return i18n.T(ctx, "ship.flash.preset_removed"), h.ShipDesk.DeletePreset(ctx, id)
 	})

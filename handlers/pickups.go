@@ -36,15 +36,8 @@ const pickupListLimit = 200
 
 // today is the service's date: the simulated one in sandbox mode, so dates the
 // page proposes are the ones the simulator accepts; otherwise the local date.
-func (h *Handlers) today(ctx context.Context) time.Time {
-	if h.Link.IsSandbox() {
-		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if now, err := h.Link.SimulatedNow(cctx); err == nil {
-			return now.Local()
-		}
-	}
-	return time.Now()
+func (h *Handlers) today(context.Context) time.Time {
+	return h.now().Local()
 }
 
 // Pickups is the courier pickups page: the order form and the list.

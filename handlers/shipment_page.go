@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
@@ -51,6 +50,7 @@ func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v := shipmentView(r.Context(), s)
 	v.Timeline = timeline(s, events)
+	v.Timeline.Status = s.Status
 	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, i18n.T(r.Context(), "ship.shipment_n", s.ID), identity.Shipping), v))
 }
 
@@ -74,7 +74,7 @@ func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (stor
 		h.Fail(w, r, err)
 		return s, false
 	}
-	if desk.NeedsRefresh(s) && (s.LastCheckedAt == nil || time.Since(*s.LastCheckedAt) > h.RefreshAfter) {
+	if desk.NeedsRefresh(s) && (s.LastCheckedAt == nil || h.now().Sub(*s.LastCheckedAt) > h.RefreshAfter) {
 		if fresh, err := h.ShipDesk.Refresh(ctx, id); err == nil {
 			s = fresh
 		} else {
@@ -102,6 +102,7 @@ func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
 	for _, k := range s.Packages {
 		v.Packages = append(v.Packages, views.PackageView{Number: k.Number, Status: k.Status, Password: k.Password})
 	}
+	v.Next = string(desk.NextStep(s))
 	v.CanCancel = desk.CanCancel(s)
 	// While the outcome is open the box asks again, so an order the service
 	// confirms late (or the reconciler adopts) shows without a click.

@@ -66,3 +66,18 @@
     start();
   }
 })();
+
+// A confirm step: Escape takes the way back that changes nothing, as Cancel does.
+(function () {
+  "use strict";
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") {
+      return;
+    }
+    var back = document.querySelector("[data-confirm-cancel]");
+    if (back) {
+      event.preventDefault();
+      window.location.assign(back.getAttribute("href"));
+    }
+  });
+})();

@@ -84,7 +84,7 @@ type Attention struct {
 func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
 	var a Attention
 	err := sqlxGet(ctx, db, &a, `SELECT
-    (SELECT count(*) FROM shipments WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL) AS to_print,
+    (SELECT count(*) FROM shipments WHERE `+toPrint+`) AS to_print,
     (SELECT count(*) FROM shipments WHERE state IN ('ordering', 'unknown', 'missing')) AS unsettled,
     (SELECT count(*) FROM shipments WHERE label_status = 'FAILED' AND created_at > $1::timestamptz - interval '30 days'
         AND cancelled_at IS NULL AND status <> 'DELIVERED') AS labels_failed,

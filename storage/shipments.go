@@ -344,12 +344,18 @@ func (db *DB) RecentShipments(ctx context.Context, limit int) ([]Shipment, error
 	return out, wrapf(err, "recent shipments")
 }
 
-// PrintQueue lists shipments whose labels are ready and not yet printed.
+// toPrint is a shipment whose label is ready and not printed, and which the
+// carrier does not have yet (the print queue, and the home page's count).
 // Label-free shipments have a code, not a label: their page shows it.
+const toPrint = `label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL
+  AND status NOT IN ('INTRANSIT', 'ONDELIVERY', 'DELIVERED', 'CANCELLED') AND NOT returned
+  AND label_mode <> 'CODE'`
+
+// PrintQueue lists shipments whose labels are ready and not yet printed, of
+// those the carrier does not have yet.
 func (db *DB) PrintQueue(ctx context.Context) ([]Shipment, error) {
 	var out []Shipment
-	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
-WHERE label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL AND label_mode <> 'CODE' ORDER BY id LIMIT 500`)
+	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments WHERE `+toPrint+` ORDER BY id LIMIT 500`)
 	return out, wrapf(err, "print queue")
 }
 
@@ -386,24 +392,46 @@ type Draft struct {
 	Recipient string    `db:"recipient"`
 	Warnings  JSON      `db:"warnings"` // [{field, message}]
 	Defaults  JSON      `db:"defaults"` // ["from", …]
+	Filled    JSON      `db:"filled"`   // what the service filled in, as answered: [{field, …}]
 	Modified  string    `db:"modified"`
 	CreatedBy *int64    `db:"created_by"`
 	CreatedAt time.Time `db:"created_at"`
+	// SentBy is the username of CreatedBy (lists only; "" when the account is gone).
+	SentBy string `db:"sent_by"`
+	// WarningCount is how many warnings the service gave (lists only).
+	WarningCount int `db:"warning_count"`
 }
+
+const draftColumns = `id, draft_id, reference, recipient, warnings, defaults, filled, modified, created_by, created_at`
 
 // SaveDraft records a created draft.
 func (db *DB) SaveDraft(ctx context.Context, d Draft) (Draft, error) {
 	var out Draft
-	err := sqlxGet(ctx, db, &out, `INSERT INTO cart_drafts (draft_id, reference, recipient, warnings, defaults, modified, created_by)
-VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, draft_id, reference, recipient, warnings, defaults, modified, created_by, created_at`,
-		d.DraftID, d.Reference, d.Recipient, d.Warnings, d.Defaults, d.Modified, d.CreatedBy)
+	if d.Filled == nil {
+		d.Filled = JSON("[]")
+	}
+	err := sqlxGet(ctx, db, &out, `INSERT INTO cart_drafts (draft_id, reference, recipient, warnings, defaults, filled, modified, created_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING `+draftColumns,
+		d.DraftID, d.Reference, d.Recipient, d.Warnings, d.Defaults, d.Filled, d.Modified, d.CreatedBy)
 	return out, wrapf(err, "save draft %d", d.DraftID)
 }
 
 // DraftByID finds a recorded draft.
 func (db *DB) DraftByID(ctx context.Context, id int64) (Draft, error) {
 	var d Draft
-	err := sqlxGet(ctx, db, &d, `SELECT id, draft_id, reference, recipient, warnings, defaults, modified, created_by, created_at
-FROM cart_drafts WHERE id = $1`, id)
+	err := sqlxGet(ctx, db, &d, `SELECT `+draftColumns+` FROM cart_drafts WHERE id = $1`, id)
 	return d, wrapf(notFound(err, "rec.no_draft", id), "draft %d", id)
+}
+
+// Drafts lists the drafts sent, newest first, with who sent each; before
+// (a draft's id) pages back through older ones.
+func (db *DB) Drafts(ctx context.Context, before int64, limit int) ([]Draft, error) {
+	var out []Draft
+	err := sqlxSelect(ctx, db, &out, `SELECT d.id, d.draft_id, d.reference, d.recipient, d.warnings, d.defaults, d.filled, d.modified,
+    d.created_by, d.created_at, COALESCE(u.username, '') AS sent_by,
+    CASE WHEN jsonb_typeof(d.warnings) = 'array' THEN jsonb_array_length(d.warnings) ELSE 0 END AS warning_count
+FROM cart_drafts d LEFT JOIN users u ON u.id = d.created_by
+WHERE $1 = 0 OR d.id < $1
+ORDER BY d.id DESC LIMIT $2`, before, limit)
+	return out, wrapf(err, "list drafts")
 }

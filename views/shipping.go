@@ -95,6 +95,7 @@ type ShipmentView struct {
 	Duplicates    []string // extra orders the service holds under our reference
 	LabelModeText string
 	Timeline      TimelineView
+	Next          string // the clerk's next step (desk.NextStep): the label box shows only it
 }
 
 // PackageView is one package on the shipment page.
@@ -109,7 +110,7 @@ type DraftView struct {
 	Recipient          string
 	Modified           string
 	Warnings           []Option // Value: field, Label: message
-	Defaults           []string
+	Defaults           []Option // what the service filled in: Value: its field, Label: in words
 }
 
 // SenderRow is a sender in the address book.

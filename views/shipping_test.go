@@ -114,15 +114,19 @@ func TestLabelBoxSaysWhatToDo(t *testing.T) {
 		want string
 		poll bool
 	}{
-		{"ordering", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "ordering"}, Poll: true}, "The order is on its way to the service", true},
-		{"unknown", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "unknown"}, SettlesAt: "12:00:00", Poll: true}, "cannot be ordered again before 12:00:00", true},
-		{"missing", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "missing"}, Error: "It was not created."}, "It was not created.", false},
-		{"cancelled", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created"}, Cancelled: true}, "This shipment was cancelled.", false},
-		{"courier brings it", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "CARRIER"}}, "The courier brings the label.", false},
-		{"label failed", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "FAILED", TrackingNumber: "G1X"}}, "contact the service's support with tracking number G1X", false},
-		{"code", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "CODE", LabelStatus: "READY"}, Packages: []PackageView{{Password: "AB3K9Z"}}}, "Hand over with this code, no label", false},
-		{"print", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "READY"}}, "Print label", false},
-		{"pending", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "PENDING"}, Poll: true}, "The label comes once the carrier has the data", true},
+		{"ordering", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "ordering"}, Next: "wait_order", Poll: true}, "The order is on its way to the service", true},
+		{"unknown", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "unknown"}, Next: "check_order", SettlesAt: "12:00:00", Poll: true}, "cannot be ordered again before 12:00:00", true},
+		{"missing", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "missing"}, Next: "order_again", Error: "It was not created."}, "It was not created.", false},
+		{"cancelled", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created"}, Next: "cancelled", Cancelled: true}, "This shipment was cancelled.", false},
+		{"courier brings it", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "CARRIER"}, Next: "carrier"}, "The courier brings the label.", false},
+		{"label failed", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "FAILED", TrackingNumber: "G1X"}, Next: "label_failed"}, "contact the service's support with tracking number G1X", false},
+		{"code", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "CODE", LabelStatus: "READY"}, Next: "show_code", Packages: []PackageView{{Password: "AB3K9Z"}}}, "Hand over with this code, no label", false},
+		{"print", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "READY"}, Next: "print"}, "Print label", false},
+		{"printed", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "READY", Printed: true}, Next: "hand_over"}, "hand it to the courier", false},
+		{"in transit", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", Status: "INTRANSIT", LabelMode: "PRINT", LabelStatus: "READY"}, Next: "follow"}, "follow its tracking", false},
+		{"delivered", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", Status: "DELIVERED", LabelMode: "PRINT", LabelStatus: "READY"}, Next: "delivered"}, "Nothing more to do", false},
+		{"returned", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", Status: "ONDELIVERY", LabelMode: "PRINT", LabelStatus: "READY"}, Next: "returned"}, "came back to the sender", false},
+		{"pending", ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "PRINT", LabelStatus: "PENDING"}, Next: "wait_label", Poll: true}, "The label comes once the carrier has the data", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := render(t, LabelBox(tc.s))
@@ -130,13 +134,16 @@ func TestLabelBoxSaysWhatToDo(t *testing.T) {
 			if !strings.Contains(todo, tc.want) {
 				t.Errorf("says %q, want %q", todo, tc.want)
 			}
+			if prints := doc.Find(`[data-testid=print-label]`).Length() > 0; prints != (tc.name == "print" || tc.name == "printed") {
+				t.Errorf("offers the label: %v", prints)
+			}
 			_, polls := doc.Find(`[data-testid=label-box]`).Attr("hx-get")
 			if polls != tc.poll {
 				t.Errorf("polls: %v, want %v", polls, tc.poll)
 			}
 		})
 	}
-	code := render(t, LabelBox(ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "CODE", LabelStatus: "READY"},
+	code := render(t, LabelBox(ShipmentView{ShipmentRow: ShipmentRow{ID: 1, State: "created", LabelMode: "CODE", LabelStatus: "READY"}, Next: "show_code",
 		Packages: []PackageView{{Password: "AB3K9Z"}}}))
 	if got := strings.TrimSpace(code.Find(`[data-testid=handover-code]`).Text()); got != "AB3K9Z" {
 		t.Errorf("hand-over code %q", got)

@@ -35,6 +35,7 @@ type ListRow struct {
 // TimelineView is the tracking of one shipment: one timeline per package.
 type TimelineView struct {
 	Returned bool
+	Status   string // the service's status of the shipment, which may come before any event
 	Packages []PackageTimeline
 }
 

@@ -285,7 +285,7 @@ func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
 	if body := b.Get(page).Body; !strings.Contains(body, "PENDING") || !strings.Contains(body, `hx-trigger="every 4s"`) {
 		t.Errorf("pending label-free shipment does not poll: %s", problemsOf(body))
 	}
-	env.Sandbox.Advance(30 * time.Minute)
+	env.Sandbox.Advance(10 * time.Minute) // exported, before the courier's pickup (the sandbox's carrier picks up 15 minutes after export)
 	body := b.Get(page + "/status").Body
 	code := regexp.MustCompile(`data-testid="handover-code">([A-Z0-9]{6})<`).FindStringSubmatch(body)
 	if code == nil || !strings.Contains(body, "Nováková") || strings.Contains(body, "every 4s") {
@@ -433,7 +433,7 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 	if resp := b.Get(first + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "not ready yet") {
 		t.Errorf("label while pending: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	env.Sandbox.Advance(20 * time.Minute)
+	env.Sandbox.Advance(10 * time.Minute) // exported, not yet picked up: the labels are to print
 	for _, p := range []string{first, second} {
 		if body := b.Get(p).Body; !strings.Contains(body, `data-testid="print-label"`) {
 			t.Fatalf("%s: no print button after export: %s", p, problemsOf(body))
@@ -505,7 +505,7 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 	env.Sandbox.Control("POST", "/sandbox/carriers/g3a/behaviour", map[string]any{"fail_labels": true})
 	env.Sandbox.Control("POST", "/sandbox/carriers/g3b/behaviour", map[string]any{"fail_labels": true})
 	failed := place(t, b, with(form, "key", requestkey.New()), "G3A")
-	env.Sandbox.Advance(20 * time.Minute)
+	env.Sandbox.Advance(10 * time.Minute) // before the courier's pickup
 	body = b.Get(failed).Body
 	if !strings.Contains(body, "contact the service") || strings.Contains(body, "every 4s") || strings.Contains(body, "print-label") {
 		t.Errorf("FAILED shipment page: %s", problemsOf(body))

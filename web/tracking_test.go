@@ -203,7 +203,7 @@ func TestTrackingRefusesOtherRoles(t *testing.T) {
 func TestHomeSaysWhatNeedsAttention(t *testing.T) {
 	env, b := deskEnv(t)
 	placed(t, env, b, 2)
-	env.Sandbox.Advance(20 * time.Minute)
+	env.Sandbox.Advance(10 * time.Minute) // exported, not yet picked up: the labels are to print
 	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
 		t.Fatal(err)
 	}
