@@ -67,7 +67,7 @@ var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod",
 var commissionFields = []string{"key", "type", "type_id", "model_id", "serial", "purchase_date", "fault", "two_way", "reference",
 	"upload_id", "customer_name", "customer_email", "customer_phone", "customer_street", "customer_city", "customer_zip"}
 
-var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "after"}
+var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
 
 func hostileRoutes(s hostileSetup) []hostileRoute {
 	const (
@@ -155,6 +155,9 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /returns/commissions/{id}/duplicates/cancel", role: agent, path: commission + "/duplicates/cancel", params: id, fields: []string{"number", "confirm"}},
 		{pattern: "GET /returns/files/{id}", role: agent, path: "/returns/files/" + s.upload, params: id},
 		{pattern: "GET /reports", role: manager, path: "/reports", fields: []string{"from", "to"}},
+		{pattern: "GET /reports/export", role: manager, path: "/reports/export",
+			base:   url.Values{"table": {"cod"}, "format": {"csv"}, "from": {"2026-11-01"}, "to": {"2026-11-20"}},
+			fields: []string{"table", "format", "from", "to"}},
 		{pattern: "GET /users", role: manager, path: "/users"},
 		{pattern: "POST /users", role: manager, path: "/users",
 			base:   url.Values{"username": {"newcomer"}, "role": {"clerk"}, "password": {"a long passphrase 2026"}},
