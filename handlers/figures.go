@@ -167,7 +167,7 @@ type figTable struct {
 }
 
 type (
-	day   time.Time
+	day   string // a calendar day, YYYY-MM-DD: no time zone moves it
 	money float64
 )
 
@@ -180,9 +180,9 @@ func (c *csvFile) cell(ctx context.Context, v any) string {
 		return c.decimal(float64(x), 2)
 	case day:
 		if c.czech {
-			return i18n.Date(ctx, time.Time(x))
+			return i18n.Day(ctx, string(x))
 		}
-		return time.Time(x).Format("2006-01-02")
+		return string(x)
 	case string:
 		return csvSafe(x)
 	}
@@ -234,11 +234,7 @@ func (h *Handlers) reportTable(ctx context.Context, table string, from, to time.
 	}
 	t := figTable{title: i18n.T(ctx, "trk.rep.per_day"), header: head("day", "shipments")}
 	for _, c := range rep.PerDay {
-		d, perr := time.Parse("2006-01-02", c.Key)
-		if perr != nil {
-			return t, fmt.Errorf("report day %q: %w", c.Key, perr)
-		}
-		t.rows = append(t.rows, []any{day(d), c.Count})
+		t.rows = append(t.rows, []any{day(c.Key), c.Count})
 	}
 	return t, err
 }
@@ -285,7 +281,11 @@ func (h *Handlers) writeXLSX(w http.ResponseWriter, r *http.Request, filename st
 			}
 			return f.SetCellStyle(sheet, ref, ref, moneyStyle)
 		case day:
-			if err := f.SetCellValue(sheet, ref, time.Time(x)); err != nil {
+			d, err := time.Parse("2006-01-02", string(x))
+			if err != nil {
+				return f.SetCellStr(sheet, ref, string(x))
+			}
+			if err := f.SetCellValue(sheet, ref, d); err != nil {
 				return err
 			}
 			return f.SetCellStyle(sheet, ref, ref, dayStyle)

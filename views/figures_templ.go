@@ -31,7 +31,7 @@ func MoneyFigures(m MoneyView, e ReportExport) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"money\" data-testid=\"money\" aria-labelledby=\"money-heading\"><h2 id=\"money-heading\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"money\" data-testid=\"money\"><h2 id=\"money-heading\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

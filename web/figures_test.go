@@ -477,8 +477,20 @@ func TestReportsMoney(t *testing.T) {
 	}
 	for _, name := range []string{"carriers.xlsx", "statuses.xlsx", "days.xlsx"} {
 		resp := manager.Get(exports[name])
-		if _, err := excelize.OpenReader(strings.NewReader(resp.Body)); resp.StatusCode != 200 || err != nil {
+		book, err := excelize.OpenReader(strings.NewReader(resp.Body))
+		if resp.StatusCode != 200 || err != nil {
 			t.Errorf("%s: %d %v", name, resp.StatusCode, err)
+			continue
+		}
+		if name != "days.xlsx" {
+			continue
+		}
+		// Days are dates, shown the English way.
+		sheet := book.GetSheetName(0)
+		shown, _ := book.GetCellValue(sheet, "A2")
+		raw, _ := book.GetCellValue(sheet, "A2", excelize.Options{RawCellValue: true})
+		if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`).MatchString(shown) || !regexp.MustCompile(`^\d{5}$`).MatchString(raw) {
+			t.Errorf("days.xlsx A2 shows %q, holds %q: not a date", shown, raw)
 		}
 	}
 	// Downloads that cannot be made say why, 400.
