@@ -1,10 +1,12 @@
 // Package apperr is the one error type of the application: a code that says what
-// kind of failure it is and a message fit for a person. The edge (handlers, the
-// command line) maps codes to statuses and shows the message; internal errors are
-// logged and shown as a generic apology instead.
+// kind of failure it is and a message fit for a person. Domain code says the
+// message by a key of the message catalog (Text); the edge (handlers, the
+// command line) maps codes to statuses and says the message in the reader's
+// language; internal errors are logged and shown as a generic apology instead.
 package apperr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -26,13 +28,14 @@ const (
 // Error is an error with a code and a message for a person.
 type Error struct {
 	Code    Code
-	Message string
+	Message Text
 	// Fields maps form field names to what is wrong with them.
-	Fields map[string]string
+	Fields Problems
 	// Err is the underlying cause, for logs.
 	Err error
 }
 
+// Error is for logs: the message in English.
 func (e *Error) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
@@ -42,14 +45,20 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// New makes an error with a code and a message for a person.
-func New(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+// New makes an error with a code and a message for a person: the catalog's
+// key and its arguments.
+func New(code Code, key string, args ...any) *Error {
+	return &Error{Code: code, Message: Msg(key, args...)}
 }
 
-// Fields makes an Invalid error about form fields.
-func Fields(message string, fields map[string]string) *Error {
-	return &Error{Code: Invalid, Message: message, Fields: fields}
+// With makes an error with a code and a message already said as a Text.
+func With(code Code, message Text) *Error {
+	return &Error{Code: code, Message: message}
+}
+
+// Fields makes an Invalid error about form fields, with the message of key.
+func Fields(key string, fields Problems) *Error {
+	return &Error{Code: Invalid, Message: Msg(key), Fields: fields}
 }
 
 // CodeOf returns the code of the first *Error in err's chain, Internal otherwise.
@@ -61,23 +70,41 @@ func CodeOf(err error) Code {
 	return Internal
 }
 
-// MessageOf returns the person-facing message of err, or fallback for errors
-// that carry none (internal errors must never show their text).
-func MessageOf(err error, fallback string) string {
+// TextOf returns the person-facing message of err, none for errors that carry
+// none (internal errors must never show their text).
+func TextOf(err error) Text {
 	var e *Error
-	if errors.As(err, &e) && e.Code != Internal && e.Message != "" {
+	if errors.As(err, &e) && e.Code != Internal {
 		return e.Message
 	}
-	return fallback
+	return Text{}
 }
 
-// FieldsOf returns the field errors of err, if any.
-func FieldsOf(err error) map[string]string {
+// MessageOf says the person-facing message of err in the language of ctx, or
+// the catalog's text of fallbackKey for errors that carry none ("" for no
+// fallback).
+func MessageOf(ctx context.Context, err error, fallbackKey string) string {
+	if t := TextOf(err); !t.IsZero() {
+		return t.In(ctx)
+	}
+	if fallbackKey == "" {
+		return ""
+	}
+	return Msg(fallbackKey).In(ctx)
+}
+
+// ProblemsOf returns the field problems of err, if any.
+func ProblemsOf(err error) Problems {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Fields
 	}
 	return nil
+}
+
+// FieldsOf says the field problems of err in the language of ctx, if any.
+func FieldsOf(ctx context.Context, err error) map[string]string {
+	return ProblemsOf(err).In(ctx)
 }
 
 // Is reports whether err carries the code.

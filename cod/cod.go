@@ -13,15 +13,19 @@ import (
 	"regexp"
 	"strings"
 
+	"shipdesk/apperr"
 	"shipdesk/textin"
 )
 
 // Problem is one broken rule, named by the ServiceCOD field it concerns
-// ("value", "bank_account", …) or "packages".
+// ("value", "bank_account", …) or "packages", said by a key of the catalog.
 type Problem struct {
-	Field   string
-	Message string
+	Field string
+	Text  apperr.Text
 }
+
+// Message is the problem in English, as the service says it.
+func (p Problem) Message() string { return p.Text.String() }
 
 // Input is a COD request with the shipment facts the rules depend on.
 type Input struct {
@@ -58,37 +62,35 @@ func Currencies(from, to string) []string {
 }
 
 var (
-	czechAccount = regexp.MustCompile(`^(?:(\d{1,6})-)?(\d{2,10})$`)
-	fourDigits   = regexp.MustCompile(`^\d{4}$`)
-	digits       = regexp.MustCompile(`^\d{1,10}$`)
-	ibanShape    = regexp.MustCompile(`^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$`)
+	czechAccountShape = regexp.MustCompile(`^(?:(\d{1,6})-)?(\d{2,10})$`)
+	fourDigits        = regexp.MustCompile(`^\d{4}$`)
+	digits            = regexp.MustCompile(`^\d{1,10}$`)
+	ibanShape         = regexp.MustCompile(`^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$`)
 )
 
 // Check returns every broken rule, in field order.
 func Check(in Input) []Problem {
 	var out []Problem
-	add := func(field, format string, args ...any) {
-		out = append(out, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
-	}
+	add := func(field string, t apperr.Text) { out = append(out, Problem{Field: field, Text: t}) }
 	if in.MaxCZK <= 0 {
-		add("value", "Cash on delivery is not available for this service")
+		add("value", apperr.Msg("cod.unavailable"))
 		return out
 	}
 	allowed := Currencies(in.From, in.To)
 	switch {
 	case allowed == nil:
-		add("value.currency", "Cash on delivery is not available from %s to %s: it is available only from the Czech Republic to the Czech Republic or Slovakia", in.From, in.To)
+		add("value.currency", apperr.Msg("cod.direction", in.From, in.To))
 	case !contains(allowed, in.Currency):
-		add("value.currency", "Cash on delivery from %s to %s must be in %s", in.From, in.To, strings.Join(allowed, " or "))
+		add("value.currency", apperr.Msg("cod.currency", in.From, in.To, either(allowed)))
 	default:
 		if min := Minimums[in.Currency]; in.Value < min {
-			add("value.value", "The minimum cash on delivery amount is %g %s", min, in.Currency)
+			add("value.value", apperr.Msg("cod.minimum", min, in.Currency))
 		} else if in.Currency == "CZK" && in.Value != math.Trunc(in.Value) {
-			add("value.value", "Cash on delivery in CZK must be a whole number")
+			add("value.value", apperr.Msg("cod.whole_czk"))
 		} else if in.Currency == "EUR" && math.Round(in.Value*100) != in.Value*100 {
-			add("value.value", "Cash on delivery in EUR can have at most two decimals")
+			add("value.value", apperr.Msg("cod.eur_decimals"))
 		} else if czk := in.Value * rate(in.Currency); czk > in.MaxCZK {
-			add("value.value", "The maximum cash on delivery amount for this service is %s", maxText(in.MaxCZK, in.Currency))
+			add("value.value", apperr.Msg("cod.maximum", maxText(in.MaxCZK, in.Currency)))
 		}
 	}
 	if !in.ForRates || in.BankAccount != "" {
@@ -97,11 +99,11 @@ func Check(in Input) []Problem {
 	if in.Packages > 1 {
 		switch {
 		case in.Group == "K1":
-			add("packages", "Cash on delivery with this carrier is possible only for a single package")
+			add("packages", apperr.Msg("cod.single.k1"))
 		case in.Group == "K2" && in.UsesPoint:
-			add("packages", "Cash on delivery with this carrier is possible only for a single package when a pickup or delivery point is used")
+			add("packages", apperr.Msg("cod.single.k2"))
 		case in.Group == "K3" && in.From == "CZ" && in.To == "SK":
-			add("packages", "Cash on delivery from the Czech Republic to Slovakia with this carrier is possible only for a single package")
+			add("packages", apperr.Msg("cod.single.k3"))
 		}
 	}
 	return out
@@ -109,38 +111,38 @@ func Check(in Input) []Problem {
 
 func checkBank(in Input) []Problem {
 	var out []Problem
-	add := func(field, msg string) { out = append(out, Problem{Field: field, Message: msg}) }
+	add := func(field string, t apperr.Text) { out = append(out, Problem{Field: field, Text: t}) }
 	acct := strings.ReplaceAll(strings.TrimSpace(in.BankAccount), " ", "")
 	switch {
 	case acct == "":
-		add("bank_account", "The bank account is required for cash on delivery")
+		add("bank_account", apperr.Msg("cod.account.required"))
 	case len(in.BankAccount) > 64:
-		add("bank_account", "The bank account can have at most 64 characters")
+		add("bank_account", apperr.Msg("cod.account.long"))
 	case IsIBANShaped(acct):
 		if !ValidIBAN(acct) {
-			add("bank_account", "The IBAN is not valid (check digits do not match)")
+			add("bank_account", apperr.Msg("cod.iban.invalid"))
 		}
 		if in.BankCode != "" {
-			add("bank_code", "The bank code must be omitted when the account is an IBAN")
+			add("bank_code", apperr.Msg("cod.bank_code.iban"))
 		}
 	default:
-		if err := CheckCzechAccount(acct); err != nil {
-			add("bank_account", err.Error())
+		if problem := czechAccount(acct); !problem.IsZero() {
+			add("bank_account", problem)
 		}
 		if in.BankCode == "" {
-			add("bank_code", "The bank code is required for a Czech account number")
+			add("bank_code", apperr.Msg("cod.bank_code.required"))
 		} else if !fourDigits.MatchString(in.BankCode) {
-			add("bank_code", "The bank code must be exactly four digits")
+			add("bank_code", apperr.Msg("cod.bank_code.shape"))
 		}
 	}
 	if in.BankCode != "" && acct == "" && !fourDigits.MatchString(in.BankCode) {
-		add("bank_code", "The bank code must be exactly four digits")
+		add("bank_code", apperr.Msg("cod.bank_code.shape"))
 	}
 	if in.BankVariable != "" && !digits.MatchString(in.BankVariable) {
-		add("bank_variable", "The variable symbol can have only digits, at most 10")
+		add("bank_variable", apperr.Msg("cod.variable"))
 	}
 	if in.BankCurrency != "" && !textin.IsCurrency(in.BankCurrency) {
-		add("bank_currency", "The bank account currency must be a three-letter ISO 4217 code")
+		add("bank_currency", apperr.Msg("cod.bank_currency"))
 	}
 	return out
 }
@@ -174,20 +176,26 @@ var weights = []int{6, 3, 7, 9, 10, 5, 8, 4, 2, 1}
 // CheckCzechAccount checks "[prefix-]number": prefix up to 6 digits, number 2 to
 // 10 digits, each passing modulo 11 with the official weights.
 func CheckCzechAccount(s string) error {
-	m := czechAccount.FindStringSubmatch(s)
-	if m == nil {
-		return fmt.Errorf("The bank account must be a Czech account number (prefix-number) or an IBAN")
-	}
-	if m[1] != "" && !mod11(m[1]) {
-		return fmt.Errorf("The account number prefix is not valid (modulo 11 check failed)")
-	}
-	if !mod11(m[2]) {
-		return fmt.Errorf("The account number is not valid (modulo 11 check failed)")
-	}
-	if strings.Trim(m[2], "0") == "" {
-		return fmt.Errorf("The account number is not valid")
+	if problem := czechAccount(s); !problem.IsZero() {
+		return apperr.With(apperr.Invalid, problem)
 	}
 	return nil
+}
+
+// czechAccount is CheckCzechAccount's problem, none when the account is good.
+func czechAccount(s string) apperr.Text {
+	m := czechAccountShape.FindStringSubmatch(s)
+	switch {
+	case m == nil:
+		return apperr.Msg("cod.account.shape")
+	case m[1] != "" && !mod11(m[1]):
+		return apperr.Msg("cod.account.prefix")
+	case !mod11(m[2]):
+		return apperr.Msg("cod.account.mod11")
+	case strings.Trim(m[2], "0") == "":
+		return apperr.Msg("cod.account.zero")
+	}
+	return apperr.Text{}
 }
 
 func mod11(d string) bool {
@@ -211,6 +219,14 @@ func maxText(czk float64, currency string) string {
 		return fmt.Sprintf("%g EUR", math.Floor(czk/EURRate))
 	}
 	return fmt.Sprintf("%g CZK", czk)
+}
+
+// either names the allowed currencies: "CZK", or "CZK or EUR".
+func either(list []string) any {
+	if len(list) == 2 {
+		return apperr.Msg("cod.either", list[0], list[1])
+	}
+	return strings.Join(list, ", ")
 }
 
 func contains(list []string, s string) bool {

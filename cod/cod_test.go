@@ -83,7 +83,7 @@ func TestRules(t *testing.T) {
 		got := Check(in)
 		found := false
 		for _, p := range got {
-			if p.Field == tc.field && strings.Contains(p.Message, tc.says) {
+			if p.Field == tc.field && strings.Contains(p.Message(), tc.says) {
 				found = true
 			}
 		}

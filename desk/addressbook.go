@@ -27,14 +27,14 @@ func bookFields(v url.Values, limit int, required []string, names ...string) (ma
 	}
 	for _, n := range required {
 		if vals[n] == "" {
-			p[n] = "Required."
+			p[n] = apperr.Msg("form.required")
 		}
 	}
 	return vals, p
 }
 
-// fixFields is the message of an address-book form with problems.
-const fixFields = "Fix the marked fields."
+// fixFields is the message (its key) of an address-book form with problems.
+const fixFields = "ship.err.fix_fields"
 
 // AddSender checks the "Add a sender" form and stores the sender. The values
 // are the form as typed, to show again when it fails.
@@ -42,10 +42,10 @@ func (d *Desk) AddSender(ctx context.Context, v url.Values) (storage.Sender, map
 	vals, p := bookFields(v, maxText, []string{"label", "street", "city", "zip", "phone"},
 		"label", "company", "surname", "street", "city", "zip", "country", "phone", "email")
 	if !slices.Contains(Countries, vals["country"]) {
-		p["country"] = "Choose a country from the list."
+		p["country"] = apperr.Msg("ship.err.country_list")
 	}
 	if vals["phone"] != "" && !phoneShape.MatchString(vals["phone"]) {
-		p["phone"] = "Type a phone number, e.g. +420 777 123 456."
+		p["phone"] = apperr.Msg("ship.err.phone")
 	}
 	if len(p) > 0 {
 		return storage.Sender{}, vals, apperr.Fields(fixFields, p)
@@ -76,11 +76,11 @@ func (d *Desk) DeletePreset(ctx context.Context, id int64) error { return d.db.D
 func (d *Desk) AddPreset(ctx context.Context, v url.Values) (storage.Preset, map[string]string, error) {
 	vals, p := bookFields(v, 60, []string{"name", "weight"}, "name", "weight", "length", "width", "height")
 	num := func(name string, limit float64, unit string) float64 {
-		if vals[name] == "" || p[name] != "" {
+		if _, bad := p[name]; vals[name] == "" || bad {
 			return 0
 		}
 		x, problem := textin.Decimal(vals[name], textin.Range{Max: limit, Unit: unit})
-		if problem != "" {
+		if !problem.IsZero() {
 			p[name] = problem
 		}
 		return x
@@ -100,16 +100,16 @@ func (d *Desk) SaveSettings(ctx context.Context, v url.Values) (map[string]strin
 	vals, p := bookFields(v, 64, nil, "bank_account", "bank_code", "cod_currency", "bank_currency")
 	vals["bank_currency"] = strings.ToUpper(vals["bank_currency"])
 	if vals["cod_currency"] != "CZK" && vals["cod_currency"] != "EUR" {
-		p["cod_currency"] = "CZK or EUR."
+		p["cod_currency"] = apperr.Msg("ship.err.cod_currency")
 	}
-	if c := vals["bank_currency"]; c != "" && !textin.IsCurrency(c) && p["bank_currency"] == "" {
-		p["bank_currency"] = "A currency code of ISO 4217, e.g. CZK or EUR."
+	if c := vals["bank_currency"]; c != "" && !textin.IsCurrency(c) {
+		p.Add("bank_currency", "ship.err.bank_currency")
 	}
 	if vals["bank_account"] != "" || vals["bank_code"] != "" {
 		probe := cod.Input{Value: 100, Currency: "CZK", From: "CZ", To: "CZ", MaxCZK: 1e9, Packages: 1,
 			BankAccount: vals["bank_account"], BankCode: vals["bank_code"], BankCurrency: vals["bank_currency"]}
 		for _, pr := range cod.Check(probe) {
-			p[pr.Field] = pr.Message + "."
+			p[pr.Field] = apperr.Msg("text.sentence", pr.Text)
 		}
 	}
 	if len(p) > 0 {
@@ -143,5 +143,5 @@ func (d *Desk) AddPresetPackage(ctx context.Context, f *Form, id string) error {
 			return nil
 		}
 	}
-	return apperr.Fields("Choose a preset from the list.", map[string]string{"packages": "That preset no longer exists."})
+	return apperr.Fields("ship.err.preset_list", apperr.Problems{"packages": apperr.Msg("ship.err.preset_gone")})
 }

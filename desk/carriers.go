@@ -3,7 +3,6 @@ package desk
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -29,7 +28,7 @@ func (d *Desk) carrier(ctx context.Context, code string) storage.Carrier {
 // carrier table; when the table does not know the carrier, the service is
 // asked with the intended order (shipments/validate with label_less) and its
 // answer is remembered for the carrier.
-func (d *Desk) LabelFree(ctx context.Context, f Form, from storage.Sender) []string {
+func (d *Desk) LabelFree(ctx context.Context, f Form, from storage.Sender) []apperr.Text {
 	f.Carrier = d.carrier(ctx, f.Offer.Carrier)
 	if why := f.LabelFreeBlockers(from.Country); len(why) > 0 || f.Carrier.LabelFree.Valid {
 		return why
@@ -39,7 +38,7 @@ func (d *Desk) LabelFree(ctx context.Context, f Form, from storage.Sender) []str
 	err := d.ship.Validate(ctx, order)
 	if err != nil && !transport.IsInvalid(err) {
 		// The service could not say; offer nothing now rather than guess.
-		return []string{"The service could not be asked whether this carrier takes label-free packages: try again."}
+		return []apperr.Text{apperr.Msg("ship.err.label_free_unknown")}
 	}
 	refused := slices.ContainsFunc(transport.FieldErrors(err), func(e transport.FieldError) bool {
 		return strings.HasSuffix(e.Field, "label_less")
@@ -48,7 +47,7 @@ func (d *Desk) LabelFree(ctx context.Context, f Form, from storage.Sender) []str
 		d.log.Warn("remember label-free", "carrier", f.Offer.Carrier, "err", lerr)
 	}
 	if refused {
-		return []string{"Label-free shipping is not available with this carrier."}
+		return []apperr.Text{apperr.Msg("ship.err.label_free_carrier")}
 	}
 	return nil
 }
@@ -65,29 +64,27 @@ type CarrierEdit struct {
 func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
 	p := apperr.Problems{}
 	name, problem := textin.Line(e.Name, maxText)
-	if problem != "" {
-		p.Add("name", "%s", problem)
-	}
+	p.Put("name", problem)
 	c := storage.Carrier{Code: e.Code, Name: name, CODPackages: e.CODPackages}
 	switch e.LabelFree {
 	case "yes", "no":
 		c.LabelFree = sql.NullBool{Valid: true, Bool: e.LabelFree == "yes"}
 	case "":
 	default:
-		p.Add("label_free", "Choose from the list.")
+		p.Add("label_free", "form.choose_list")
 	}
 	if !slices.Contains(storage.CODPackageRules, e.CODPackages) {
-		p.Add("cod_packages", "Choose from the list.")
+		p.Add("cod_packages", "form.choose_list")
 	}
 	if len(p) > 0 {
 		// Shown as one message after the post: name what to fix.
-		var parts []string
+		var parts []apperr.Text
 		for _, field := range []string{"name", "label_free", "cod_packages"} {
 			if msg, ok := p[field]; ok {
 				parts = append(parts, msg)
 			}
 		}
-		return apperr.Fields(fmt.Sprintf("Carrier %s not saved: %s", e.Code, strings.Join(parts, " ")), p)
+		return &apperr.Error{Code: apperr.Invalid, Message: apperr.Msg("ship.err.carrier_not_saved", e.Code, apperr.Join(parts...)), Fields: p}
 	}
 	return d.db.EditCarrier(ctx, c, d.now())
 }

@@ -36,27 +36,27 @@ func ParseContactForm(v url.Values) (Address, map[string]string, apperr.Problems
 		Street: vals["contact_street"], City: vals["contact_city"], Zip: vals["contact_zip"],
 		Country: strings.ToUpper(vals["contact_country"]), Phone: vals["contact_phone"], Email: vals["contact_email"]}
 	if strings.TrimSpace(a.Company+a.Firstname+a.Surname) == "" {
-		p.Add("contact_surname", "A name or a company is required.")
+		p.Add("contact_surname", "ship.err.contact_name")
 	}
 	for _, f := range []string{"street", "city", "zip"} {
 		if vals["contact_"+f] == "" {
-			p.Add("contact_"+f, "Required.")
+			p.Add("contact_"+f, "form.required")
 		}
 	}
 	if a.Zip != "" && !zipShape.MatchString(a.Zip) {
-		p.Add("contact_zip", "Five digits, e.g. 110 00.")
+		p.Add("contact_zip", "ship.err.zip")
 	}
 	if !slices.Contains(Countries, a.Country) {
-		p.Add("contact_country", "Choose a country from the list.")
+		p.Add("contact_country", "ship.err.country_list")
 	}
 	if a.Phone == "" && a.Email == "" {
-		p.Add("contact_phone", "A phone number or an e-mail is required.")
+		p.Add("contact_phone", "ship.err.contact")
 	}
 	if a.Phone != "" && !phoneShape.MatchString(a.Phone) {
-		p.Add("contact_phone", "Type a phone number, e.g. +420 777 123 456.")
+		p.Add("contact_phone", "ship.err.phone")
 	}
 	if a.Email != "" && !emailShape.MatchString(a.Email) {
-		p.Add("contact_email", "Type an e-mail address, e.g. sklad@example.cz.")
+		p.Add("contact_email", "ship.err.contact_email")
 	}
 	return a, vals, p
 }
@@ -80,7 +80,7 @@ func (d *Desk) AddPickupAddress(ctx context.Context, a Address) (int64, error) {
 				d.log.Warn("import pickup addresses after a failed add", "err", ierr)
 			}
 		}
-		return 0, upstream.WithField(ContactField).Map("store the pickup address", err)
+		return 0, upstream.WithField(ContactField).Map("pick.doing.store_address", err)
 	}
 	if _, err := d.ImportContacts(ctx); err != nil {
 		return id, err

@@ -44,22 +44,22 @@ func invalid(p apperr.Problems) error {
 	if len(p) == 0 {
 		return nil
 	}
-	return apperr.Fields("Some fields need attention: see the marked fields.", p)
+	return apperr.Fields("form.see_fields", p)
 }
 
-// Texts a person reads when the link to the service failed: no answer, a
+// Texts (keys) a person reads when the link to the service failed: no answer, a
 // dropped connection, a 5xx, an answer we cannot read. What exactly happened
 // ("EOF", "connection reset", …) is for the log only; the transport logs every
 // failed call with it.
 const (
-	NoAnswer       = "The shipping service did not answer in time. Nothing was lost: try again, or check the shipment's status."
-	OutcomeUnknown = "The shipping service did not answer in time. Nothing was lost: the order is being checked with the service by its reference."
+	NoAnswer       = "ship.err.no_answer"
+	OutcomeUnknown = "ship.err.outcome_unknown"
 )
 
 // upstream maps the service's failures for the shipping desk's forms.
 var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer,
-	NotFound: "the service does not know this shipment (yet).",
-	Refused:  "The shipping service refused our API key: a manager should check the Connection page."}
+	NotFound: "ship.err.not_known",
+	Refused:  "ship.err.refused"}
 
 // UpstreamError turns a failed call into a message for the clerk: the service's
 // field errors onto the form's fields, its refusals into one sentence, and a

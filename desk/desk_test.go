@@ -50,7 +50,7 @@ func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
 	if !transport.IsRefused(err) {
 		t.Fatalf("create: %v", err)
 	}
-	fields := apperr.FieldsOf(UpstreamError("order", err))
+	fields := apperr.FieldsOf(context.Background(), UpstreamError("ship.doing.order", err))
 	if fields["label_less"] == "" {
 		t.Fatalf("no label_less field error: %v", fields)
 	}
@@ -83,7 +83,7 @@ func TestParseFormKeepsWhatWasTyped(t *testing.T) {
 	if len(f.Packages) != 2 || f.Packages[0].Weight != 1.5 || f.Packages[1].Raw[0] != "abc" {
 		t.Errorf("packages %+v", f.Packages)
 	}
-	if p["pkg_weight_1"] == "" || f.To.Country != "CZ" || f.CODValue != "120" || f.Key == "" {
+	if p["pkg_weight_1"].IsZero() || f.To.Country != "CZ" || f.CODValue != "120" || f.Key == "" {
 		t.Errorf("form %+v problems %v", f, p)
 	}
 	if got := f.Values()["to_country"]; got != "CZ" {

@@ -22,10 +22,10 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	}
 	p := apperr.Problems{}
 	if f.To.Surname == "" && f.To.Company == "" {
-		p.Add("to_surname", "Type the recipient's surname or company.")
+		p.Add("to_surname", "ship.err.recipient_name")
 	}
 	if f.To.Country == "" {
-		p.Add("to_country", "Choose the recipient's country.")
+		p.Add("to_country", "ship.err.recipient_country")
 	}
 	if err := invalid(p); err != nil {
 		return storage.Draft{}, err
@@ -46,7 +46,7 @@ func (d *Desk) SendDraft(ctx context.Context, f Form, by int64) (storage.Draft, 
 	}
 	draft, err := d.cart.Create(ctx, req)
 	if err != nil {
-		return storage.Draft{}, UpstreamError("create the draft", err)
+		return storage.Draft{}, UpstreamError("ship.doing.draft", err)
 	}
 	textin.FromService(draft)
 	warnings, _ := json.Marshal(orEmpty(draft.Warnings))

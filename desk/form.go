@@ -109,7 +109,7 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
 	}
 	f.CODValue, f.CODCurrency = text("cod_value", 20), strings.ToUpper(text("cod_currency", 3))
-	if x, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem == "" {
+	if x, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem.IsZero() {
 		f.CODValue = strconv.FormatFloat(x, 'f', -1, 64) // "1 299,50" is 1299.5
 	}
 	f.InsuredValue = text("insured_value", 20)
@@ -119,7 +119,7 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 	f.BankAccount, f.BankCode = text("cod_bank_account", 64), text("cod_bank_code", 10)
 	// "19-2000145399/0800" fills the account and the bank code; a shape the
 	// reader does not know stays as typed for the COD rules to explain.
-	if account, code, problem := textin.BankAccount(f.BankAccount); problem == "" && f.BankAccount != "" {
+	if account, code, problem := textin.BankAccount(f.BankAccount); problem.IsZero() && f.BankAccount != "" {
 		f.BankAccount = account
 		if code != "" {
 			f.BankCode = code
@@ -128,13 +128,13 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 	f.BankVariable, f.BankCurrency = text("cod_bank_variable", 20), strings.ToUpper(text("cod_bank_currency", 3))
 	f.PickupBranch, f.DeliveryBranch = text("pickup_branch", 40), text("delivery_branch", 40)
 	if f.Key != "" && !requestkey.Valid(f.Key) {
-		p.Add("form", "This form is damaged: open New shipment again.")
+		p.Add("form", "ship.err.damaged")
 		f.Key = ""
 	}
 	if s := text("sender", 20); s != "" {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
-			p.Add("sender", "Choose a sender from the list.")
+			p.Add("sender", "ship.err.sender_list")
 		}
 		f.SenderID = id
 	}
@@ -143,7 +143,7 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 	case "":
 		f.Handover = HandoverOnDemand
 	default:
-		p.Add("handover", "Choose how the carrier gets the package.")
+		p.Add("handover", "ship.err.handover")
 		f.Handover = HandoverOnDemand
 	}
 	f.Packages = parsePackages(v, p)
@@ -155,7 +155,7 @@ func parsePackages(v url.Values, p apperr.Problems) []Package {
 	w, l, wd, h := v["pkg_weight"], v["pkg_length"], v["pkg_width"], v["pkg_height"]
 	n := max(len(w), len(l), len(wd), len(h))
 	if n > MaxPackages {
-		p.Add("packages", "At most %d packages per shipment.", MaxPackages)
+		p.Put("packages", apperr.Count("ship.err.packages_max", MaxPackages))
 		n = MaxPackages
 	}
 	at := func(s []string, i int) string {
@@ -186,14 +186,12 @@ func parsePackages(v url.Values, p apperr.Problems) []Package {
 func number(p apperr.Problems, field, s string, required bool, limit float64, unit string) float64 {
 	if s == "" {
 		if required {
-			p.Add(field, "Required.")
+			p.Add(field, "form.required")
 		}
 		return 0
 	}
 	x, problem := textin.Decimal(s, textin.Range{Max: limit, Unit: unit})
-	if problem != "" {
-		p.Add(field, "%s", problem)
-	}
+	p.Put(field, problem)
 	return x
 }
 
@@ -206,7 +204,7 @@ func parseOffer(v url.Values, p apperr.Problems) Offer {
 	if s := text("offer_service_id", 20); s != "" || len(offer) > 0 {
 		id, err := strconv.Atoi(s)
 		if err != nil || id <= 0 || len(offer) > 0 {
-			p.Add("offer", "Compare offers again and choose one.")
+			p.Add("offer", "ship.err.offer_again")
 			return Offer{}
 		}
 		o.ServiceID = id
@@ -275,39 +273,39 @@ func codField(field string) string {
 // checkBasics are the rules both offers and orders need.
 func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) {
 	if f.SenderID == 0 {
-		p.Add("sender", "Choose a sender.")
+		p.Add("sender", "ship.err.sender")
 	}
 	if f.To.Country == "" {
-		p.Add("to_country", "Choose the recipient's country.")
+		p.Add("to_country", "ship.err.recipient_country")
 	} else if !slices.Contains(Countries, f.To.Country) {
-		p.Add("to_country", "We ship only to %s.", strings.Join(Countries, " and "))
+		p.Add("to_country", "ship.err.countries", all(Countries))
 	}
 	if len(f.Packages) == 0 {
-		p.Add("packages", "Add at least one package with its weight.")
+		p.Add("packages", "ship.err.packages_none")
 	}
 	if f.PickupDate != "" {
 		if _, err := time.Parse("2006-01-02", f.PickupDate); err != nil {
-			p.Add("pickup_date", "Use the date picker (YYYY-MM-DD).")
+			p.Add("pickup_date", "form.date_picker")
 		}
 	}
 	if f.COD {
 		// Finite and positive here; the maximum is the service's (cod.Check).
-		if _, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem != "" {
-			p.Add("cod_value", "Type the amount to collect, e.g. 1250.")
+		if _, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); !problem.IsZero() {
+			p.Add("cod_value", "ship.err.cod_amount")
 		}
 		for _, pr := range cod.Check(f.codInput(fromCountry, forRates)) {
-			p.Add(codField(pr.Field), "%s.", strings.TrimSuffix(pr.Message, "."))
+			p.Add(codField(pr.Field), "text.sentence", pr.Text)
 		}
 	}
 	if f.Insure {
 		_, problem := textin.Decimal(f.InsuredValue, textin.Range{Max: maxInsuredCZK, Unit: "CZK"})
 		switch {
 		case f.InsuredValue == "":
-			p.Add("insured_value", "Type the value to insure, e.g. 2500.")
-		case problem == textin.NotANumber:
-			p.Add("insured_value", "Type the value to insure as a number, e.g. 2500.")
-		case problem != "":
-			p.Add("insured_value", "%s", problem)
+			p.Add("insured_value", "ship.err.insured_value")
+		case problem.Key == textin.NotANumber:
+			p.Add("insured_value", "ship.err.insured_number")
+		default:
+			p.Put("insured_value", problem)
 		}
 	}
 }
@@ -327,36 +325,36 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 	p := apperr.Problems{}
 	f.checkBasics(p, fromCountry, false)
 	if f.Key == "" {
-		p.Add("form", "This form is damaged: open New shipment again.")
+		p.Add("form", "ship.err.damaged")
 	}
 	if f.Offer.ServiceID == 0 {
-		p.Add("offer", "Compare offers and choose one first.")
+		p.Add("offer", "ship.err.offer_first")
 	}
 	if f.To.Surname == "" && f.To.Company == "" {
-		p.Add("to_surname", "Type the recipient's surname or company.")
+		p.Add("to_surname", "ship.err.recipient_name")
 	}
 	if f.To.Phone == "" {
-		p.Add("to_phone", "The carrier needs a phone number.")
+		p.Add("to_phone", "ship.err.phone_needed")
 	} else if !phoneShape.MatchString(f.To.Phone) {
-		p.Add("to_phone", "Type a phone number, e.g. +420 777 123 456.")
+		p.Add("to_phone", "ship.err.phone")
 	}
 	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
-		p.Add("to_email", "Type an e-mail address like name@example.cz.")
+		p.Add("to_email", "ship.err.email_like")
 	}
 	toPoint := f.Offer.DeliveryRequired || f.DeliveryBranch != ""
 	if !toPoint {
 		for field, v := range map[string]string{"to_street": f.To.Street, "to_city": f.To.City, "to_zip": f.To.Zip} {
 			if v == "" {
-				p.Add(field, "Required for a delivery to an address.")
+				p.Add(field, "ship.err.address_required")
 			}
 		}
 	}
 	if f.Offer.DeliveryRequired && f.DeliveryBranch == "" {
-		p.Add("delivery_branch", "This service delivers to a point: choose one.")
+		p.Add("delivery_branch", "ship.err.delivery_point")
 	}
 	if f.LabelLess {
 		for _, why := range f.LabelFreeBlockers(fromCountry) {
-			p.Add("label_less", "%s", why)
+			p.Put("label_less", why)
 		}
 	}
 	return p
@@ -366,19 +364,27 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 // form, as far as the form and the carrier table know (the spec's conditions,
 // with its messages). None means it may be: when the carrier table does not
 // know the carrier, the service decides (Desk.LabelFree asks it).
-func (f Form) LabelFreeBlockers(fromCountry string) []string {
-	var out []string
+func (f Form) LabelFreeBlockers(fromCountry string) []apperr.Text {
+	var out []apperr.Text
 	if f.Carrier.LabelFree.Valid && !f.Carrier.LabelFree.Bool {
-		out = append(out, "Label-free shipping is not available with this carrier.")
+		out = append(out, apperr.Msg("ship.err.label_free_carrier"))
 	}
 	if len(f.Packages) != 1 {
-		out = append(out, "Label-free shipping needs exactly one package.")
+		out = append(out, apperr.Msg("ship.err.lf_packages"))
 	}
 	if fromCountry != "CZ" || f.To.Country != "CZ" {
-		out = append(out, "Label-free shipping is available only within the Czech Republic.")
+		out = append(out, apperr.Msg("ship.err.lf_country"))
 	}
 	if f.Handover != HandoverPoint {
-		out = append(out, "Label-free packages are handed over at a point of the carrier: choose “We take it to a point”.")
+		out = append(out, apperr.Msg("ship.err.lf_point"))
 	}
 	return out
+}
+
+// all names every item of a list: "CZ and SK and DE".
+func all(items []string) any {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return apperr.Msg("ship.err.and", items[0], all(items[1:]))
 }

@@ -13,15 +13,15 @@ import (
 func labelProblem(s storage.Shipment) error {
 	switch {
 	case s.State != storage.StateCreated:
-		return apperr.New(apperr.Conflict, "Shipment %d is not ordered yet.", s.ID)
+		return apperr.New(apperr.Conflict, "ship.err.not_ordered", s.ID)
 	case s.CancelledAt != nil:
-		return apperr.New(apperr.Conflict, "Shipment %d is cancelled.", s.ID)
+		return apperr.New(apperr.Conflict, "ship.err.cancelled", s.ID)
 	case s.LabelMode == shipping.LabelCarrier:
-		return apperr.New(apperr.Conflict, "The courier brings the label for shipment %d: there is nothing to print.", s.ID)
+		return apperr.New(apperr.Conflict, "ship.err.courier_label", s.ID)
 	case s.LabelStatus == shipping.LabelFailed:
-		return apperr.New(apperr.Conflict, "No label could be obtained for shipment %d: contact the service's support.", s.ID)
+		return apperr.New(apperr.Conflict, "ship.err.label_failed", s.ID)
 	case s.LabelStatus != shipping.LabelReady:
-		return apperr.New(apperr.Conflict, "The label of shipment %d is not ready yet: it comes once the carrier has the data.", s.ID)
+		return apperr.New(apperr.Conflict, "ship.err.label_pending", s.ID)
 	}
 	return nil
 }
@@ -37,7 +37,7 @@ func (d *Desk) Label(ctx context.Context, id int64) ([]byte, error) {
 	}
 	pdf, err := d.ship.Label(ctx, []string{s.Tracking()})
 	if err != nil {
-		return nil, UpstreamError("download the label", err)
+		return nil, UpstreamError("ship.doing.label", err)
 	}
 	return pdf, nil
 }
@@ -46,7 +46,7 @@ func (d *Desk) Label(ctx context.Context, id int64) ([]byte, error) {
 // marks them printed.
 func (d *Desk) PrintBatch(ctx context.Context, ids []int64) ([]byte, error) {
 	if len(ids) == 0 {
-		return nil, apperr.Fields("Select the labels to print.", map[string]string{"ids": "Select at least one shipment."})
+		return nil, apperr.Fields("ship.err.select_labels", apperr.Problems{"ids": apperr.Msg("ship.err.select_one")})
 	}
 	list, err := d.db.ShipmentsByID(ctx, ids)
 	if err != nil {
@@ -60,11 +60,11 @@ func (d *Desk) PrintBatch(ctx context.Context, ids []int64) ([]byte, error) {
 		}
 	}
 	if len(numbers) == 0 {
-		return nil, apperr.New(apperr.Conflict, "None of the selected shipments has a label ready.")
+		return nil, apperr.New(apperr.Conflict, "ship.err.none_ready")
 	}
 	pdf, err := d.ship.Label(ctx, numbers)
 	if err != nil {
-		return nil, UpstreamError("download the labels", err)
+		return nil, UpstreamError("ship.doing.labels", err)
 	}
 	return pdf, d.db.MarkPrinted(ctx, printable, d.now())
 }
@@ -76,7 +76,7 @@ func (d *Desk) Manifest(ctx context.Context, day time.Time) ([]byte, int, error)
 		return nil, 0, err
 	}
 	if len(list) == 0 {
-		return nil, 0, apperr.New(apperr.NotFound, "No shipments were ordered on %s.", day.Format("2006-01-02"))
+		return nil, 0, apperr.New(apperr.NotFound, "ship.err.no_day", day.Format("2006-01-02"))
 	}
 	numbers := make([]string, 0, len(list))
 	for _, s := range list {
@@ -84,7 +84,7 @@ func (d *Desk) Manifest(ctx context.Context, day time.Time) ([]byte, int, error)
 	}
 	pdf, err := d.ship.Manifest(ctx, numbers)
 	if err != nil {
-		return nil, 0, UpstreamError("download the hand-over protocol", err)
+		return nil, 0, UpstreamError("ship.doing.manifest", err)
 	}
 	return pdf, len(list), nil
 }
@@ -96,10 +96,10 @@ func (d *Desk) Storno(ctx context.Context, id int64) (storage.Shipment, error) {
 		return s, err
 	}
 	if s.State != storage.StateCreated || s.CancelledAt != nil {
-		return s, apperr.New(apperr.Conflict, "Shipment %d cannot be cancelled: it is not an active order.", id)
+		return s, apperr.New(apperr.Conflict, "ship.err.not_active", id)
 	}
 	if err := d.ship.Storno(ctx, []string{s.Tracking()}); err != nil {
-		return s, UpstreamError("cancel the shipment", err)
+		return s, UpstreamError("ship.doing.cancel", err)
 	}
 	if err := d.db.MarkCancelled(ctx, id, d.now()); err != nil {
 		return s, err

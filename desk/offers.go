@@ -35,7 +35,7 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]Offer, error) {
 		rates, err = d.ship.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: sh})
 	}
 	if err != nil {
-		return nil, UpstreamError("compare offers", err)
+		return nil, UpstreamError("ship.doing.compare", err)
 	}
 	textin.FromService(&rates) // carrier codes are stored, offers are carried in the form
 	seen := make([]string, 0, len(rates))
@@ -132,5 +132,5 @@ func (d *Desk) Choose(ctx context.Context, f *Form, serviceID string) ([]Offer, 
 			return offers, nil
 		}
 	}
-	return offers, apperr.Fields("That offer is no longer available.", map[string]string{"offer": "Choose one of the offers below."})
+	return offers, apperr.Fields("ship.err.offer_gone", apperr.Problems{"offer": apperr.Msg("ship.err.offer_below")})
 }

@@ -43,7 +43,7 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	}
 	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
 	if err := d.ship.Validate(ctx, order); err != nil {
-		return storage.Shipment{}, UpstreamError("check the shipment", err)
+		return storage.Shipment{}, UpstreamError("ship.doing.check", err)
 	}
 	raw, err := json.Marshal(order)
 	if err != nil {
@@ -68,8 +68,8 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	now := d.now()
 	s, attempt, fresh, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
 	if apperr.Is(err, apperr.Conflict) { // the reference is taken: the clerk's field says so
-		msg := apperr.MessageOf(err, "")
-		return s, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: map[string]string{"reference": msg}, Err: err}
+		msg := apperr.TextOf(err)
+		return s, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: apperr.Problems{"reference": msg}, Err: err}
 	}
 	if err != nil || !fresh {
 		return s, err
@@ -107,13 +107,17 @@ func (d *Desk) send(ctx context.Context, s storage.Shipment, attempt int64, orde
 			if dropErr := d.db.DropShipmentIntent(ctx, s.ID); dropErr != nil {
 				return s, dropErr
 			}
-			return storage.Shipment{}, UpstreamError("order the shipment", err)
+			return storage.Shipment{}, UpstreamError("ship.doing.order", err)
 		}
 		// Earlier attempts settled without an order; this one created none either.
-		if err := d.db.MarkShipmentMissing(ctx, s.ID, apperr.MessageOf(UpstreamError("order the shipment", err), "The service refused the order."), d.now()); err != nil {
+		why := apperr.TextOf(UpstreamError("ship.doing.order", err))
+		if why.IsZero() {
+			why = apperr.Msg("ship.err.refused_order")
+		}
+		if err := d.db.MarkShipmentMissing(ctx, s.ID, why, d.now()); err != nil {
 			return s, err
 		}
-		return s, UpstreamError("order the shipment", err)
+		return s, UpstreamError("ship.doing.order", err)
 	default:
 		d.log.Warn("order outcome unknown", "shipment", s.ID, "reference", s.Reference, "err", err)
 		if err := d.db.EndAttempt(ctx, attempt, storage.AttemptUnknown, d.now()); err != nil {
@@ -148,12 +152,11 @@ func (d *Desk) detach(parent context.Context) (ctx, call context.Context, cancel
 // deadline is when an attempt sent at sent has settled at the service.
 func (d *Desk) deadline(sent time.Time) time.Time { return sent.Add(d.OrderTimeout + d.Settle) }
 
-// NotConfirmed opens what a shipment whose answer was lost says.
-const NotConfirmed = "The shipping service has not confirmed the order yet."
+// NotConfirmed opens what a shipment whose answer was lost says (its key).
+const NotConfirmed = "ship.err.not_confirmed"
 
-func waitingText(until time.Time) string {
-	return fmt.Sprintf("%s Nothing was lost: shipdesk keeps checking by its reference; if the service has not created it by %s, it can be ordered again.",
-		NotConfirmed, until.Format("15:04:05"))
+func waitingText(until time.Time) apperr.Text {
+	return apperr.Msg("ship.err.waiting", apperr.Msg(NotConfirmed), until.Format("15:04:05"))
 }
 
 // recordCreated stores a confirmed order; a second order under the same
@@ -170,7 +173,7 @@ func (d *Desk) recordCreated(ctx context.Context, id int64, r storage.Reply) err
 func (d *Desk) atService(ctx context.Context, reference string) ([]shipping.ShipmentInfo, error) {
 	page, err := d.ship.List(ctx, shipping.ListQuery{Reference: reference, PerPage: 20})
 	if err != nil {
-		return nil, UpstreamError("check the order with the service", err)
+		return nil, UpstreamError("ship.doing.check_order", err)
 	}
 	var out []shipping.ShipmentInfo
 	for _, si := range page.Shipments {
@@ -235,7 +238,7 @@ func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error
 	case s.SettlesAt != nil && now.Before(*s.SettlesAt):
 		// Too early to say: an attempt may still be creating it.
 	default:
-		why := fmt.Sprintf("The service has no shipment with reference %s: it was not created.", s.Reference)
+		why := apperr.Msg("ship.err.missing", s.Reference)
 		if err := d.db.MarkShipmentMissing(ctx, id, why, now); err != nil {
 			return s, err
 		}
@@ -333,10 +336,10 @@ func (d *Desk) CancelDuplicate(ctx context.Context, id int64, trackingNumber str
 		return s, err
 	}
 	if !slices.Contains(s.Duplicates, trackingNumber) {
-		return s, invalid(apperr.Problems{"duplicate": "That order is not a duplicate of this shipment."})
+		return s, invalid(apperr.Problems{"duplicate": apperr.Msg("ship.err.not_duplicate")})
 	}
 	if err := d.ship.Storno(ctx, []string{trackingNumber}); err != nil {
-		return s, UpstreamError("cancel the duplicate order", err)
+		return s, UpstreamError("ship.doing.cancel_duplicate", err)
 	}
 	if err := d.db.DropShipmentDuplicate(ctx, id, trackingNumber); err != nil {
 		return s, err

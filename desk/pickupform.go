@@ -89,22 +89,22 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems
 		Note:     cleanText(v, p, "note", maxPickupNote),
 	}
 	if f.Key != "" && !requestkey.Valid(f.Key) {
-		p.Add("form", "This form is damaged: open Pickups again.")
+		p.Add("form", "pick.err.damaged")
 		f.Key = ""
 	}
 	if id, err := strconv.ParseInt(v.Get("address"), 10, 64); err == nil && id > 0 {
 		f.ContactID = id
 	} else {
-		p.Add("address", "Choose a pickup address from the list.")
+		p.Add("address", "pick.err.address_list")
 	}
 	f.checkDate(p, today)
 	f.checkWindow(p)
 	if n, err := strconv.Atoi(f.Packages); err != nil || n < 1 || n > maxPickupPkgs {
-		p.Add("packages", "A whole number from 1 to %d.", maxPickupPkgs)
+		p.Add("packages", "pick.err.packages", maxPickupPkgs)
 	}
 	number(p, "weight", f.Weight, true, maxPickupWeight, "kg")
 	if f.Carrier != "" && !carrierShape.MatchString(f.Carrier) {
-		p.Add("carrier", "A carrier code is letters and digits, e.g. G3A; leave it empty for any carrier.")
+		p.Add("carrier", "pick.err.carrier")
 	}
 	return f, p
 }
@@ -114,23 +114,23 @@ func (f PickupForm) checkDate(p apperr.Problems, today time.Time) {
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 	switch {
 	case f.Date == "":
-		p.Add("date", "Required.")
+		p.Add("date", "form.required")
 	case !dayShape.MatchString(f.Date) || err != nil:
-		p.Add("date", "Type a date as YYYY-MM-DD.")
+		p.Add("date", "pick.err.date_format")
 	case d.Before(day):
-		p.Add("date", "The date is in the past.")
+		p.Add("date", "pick.err.past")
 	case d.Weekday() == time.Saturday || d.Weekday() == time.Sunday:
-		p.Add("date", "Couriers do not collect at weekends: choose a working day.")
+		p.Add("date", "pick.err.weekend")
 	}
 }
 
 func (f PickupForm) checkWindow(p apperr.Problems) {
 	okFrom, okTo := clockShape.MatchString(f.TimeFrom), clockShape.MatchString(f.TimeTo)
 	if !okFrom {
-		p.Add("time_from", "Type a time as HH:MM, e.g. 09:00.")
+		p.Add("time_from", "pick.err.time_from")
 	}
 	if !okTo {
-		p.Add("time_to", "Type a time as HH:MM, e.g. 12:00.")
+		p.Add("time_to", "pick.err.time_to")
 	}
 	if !okFrom || !okTo {
 		return
@@ -139,13 +139,13 @@ func (f PickupForm) checkWindow(p apperr.Problems) {
 	to, _ := time.Parse("15:04", f.TimeTo)
 	switch {
 	case f.TimeFrom < pickupEarliest || f.TimeFrom > pickupLatest:
-		p.Add("time_from", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
+		p.Add("time_from", "pick.err.hours", pickupEarliest, pickupLatest)
 	case f.TimeTo > pickupLatest || f.TimeTo < pickupEarliest:
-		p.Add("time_to", "Couriers come between %s and %s.", pickupEarliest, pickupLatest)
+		p.Add("time_to", "pick.err.hours", pickupEarliest, pickupLatest)
 	case !to.After(from):
-		p.Add("time_to", "The window must end after it starts.")
+		p.Add("time_to", "pick.err.window_order")
 	case to.Sub(from) < pickupMinWindow:
-		p.Add("time_to", "The window must be at least 2 hours long.")
+		p.Add("time_to", "pick.err.window_short")
 	}
 }
 

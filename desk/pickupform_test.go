@@ -51,7 +51,7 @@ func TestParsePickupForm(t *testing.T) {
 				v[k] = x
 			}
 			v.Set(c.field, c.value)
-			if _, p := desk.ParsePickupForm(v, today); p[c.field] == "" {
+			if _, p := desk.ParsePickupForm(v, today); p[c.field].IsZero() {
 				t.Errorf("%s=%q accepted: %v", c.field, c.value, p)
 			}
 		})

@@ -23,7 +23,7 @@ import (
 func (d *Desk) PickupAddresses(ctx context.Context) ([]PickupAddress, error) {
 	list, err := d.ship.Contacts(ctx)
 	if err != nil {
-		return nil, UpstreamError("load the pickup addresses", err)
+		return nil, UpstreamError("pick.doing.addresses", err)
 	}
 	out := make([]PickupAddress, 0, len(list))
 	for _, c := range list {
@@ -45,7 +45,7 @@ func contactLine(c shipping.Contact) string {
 // form finds the first pickup instead of ordering another.
 func (d *Desk) OrderPickup(ctx context.Context, f PickupForm, today time.Time, by int64) (storage.Pickup, error) {
 	if f.Key == "" {
-		return storage.Pickup{}, apperr.Fields("This form is damaged: open Pickups again.", map[string]string{"form": "The form has no key."})
+		return storage.Pickup{}, apperr.Fields("pick.err.damaged", apperr.Problems{"form": apperr.Msg("pick.err.no_key")})
 	}
 	if existing, err := d.db.PickupByKey(ctx, f.Key); err == nil {
 		return existing, nil // this form was sent already
@@ -64,7 +64,7 @@ func (d *Desk) OrderPickup(ctx context.Context, f PickupForm, today time.Time, b
 		}
 	}
 	if line == "" {
-		return storage.Pickup{}, apperr.Fields("Some fields need attention: see the marked fields.", map[string]string{"address": "The service has no such pickup address: choose one from the list."})
+		return storage.Pickup{}, apperr.Fields("form.see_fields", apperr.Problems{"address": apperr.Msg("pick.err.no_address")})
 	}
 	req := f.request()
 	day, _ := time.Parse("2006-01-02", req.Date)
@@ -107,10 +107,10 @@ func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup
 		if dropErr := d.db.DropPickupIntent(ctx, p.ID); dropErr != nil {
 			return p, dropErr
 		}
-		return storage.Pickup{}, upstream.WithField(PickupField).Map("order the pickup", err)
+		return storage.Pickup{}, upstream.WithField(PickupField).Map("pick.doing.order", err)
 	default:
 		d.log.Warn("pickup outcome unknown", "pickup", p.ID, "err", err)
-		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, OutcomeUnknown); err != nil {
+		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, apperr.Msg(OutcomeUnknown)); err != nil {
 			return p, err
 		}
 		if settled, cerr := d.CheckPickup(ctx, p.ID); cerr == nil {
@@ -130,7 +130,7 @@ func (d *Desk) CheckPickup(ctx context.Context, id int64) (storage.Pickup, error
 	}
 	list, err := d.ship.Pickups(ctx, p.Day(), p.Day())
 	if err != nil {
-		return p, UpstreamError("check the pickup with the service", err)
+		return p, UpstreamError("pick.doing.check", err)
 	}
 	textin.FromService(&list)
 	known, err := d.db.KnownPickupIDs(ctx, p.Date, p.ID)
@@ -146,8 +146,7 @@ func (d *Desk) CheckPickup(ctx context.Context, id int64) (storage.Pickup, error
 			return d.db.PickupByID(ctx, id)
 		}
 	}
-	why := "The service has no such pickup: it was not ordered. You may order it again."
-	if err := d.db.MarkPickup(ctx, id, storage.PickupFailed, why); err != nil {
+	if err := d.db.MarkPickup(ctx, id, storage.PickupFailed, apperr.Msg("pick.err.missing")); err != nil {
 		return p, err
 	}
 	d.log.Info("pickup checked: missing", "pickup", id)

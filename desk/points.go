@@ -49,7 +49,7 @@ func (d *Desk) RefreshPoints(ctx context.Context) (int, error) {
 func (d *Desk) ImportContacts(ctx context.Context) (int, error) {
 	contacts, err := d.ship.Contacts(ctx)
 	if err != nil {
-		return 0, UpstreamError("load the pickup addresses", err)
+		return 0, UpstreamError("pick.doing.addresses", err)
 	}
 	textin.FromService(&contacts)
 	for _, c := range contacts {

@@ -53,11 +53,11 @@ func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) 
 	}
 	details, err := d.ship.Detail(ctx, detailRequest([]storage.Shipment{s}), false)
 	if err != nil {
-		return s, UpstreamError("refresh the shipment", err)
+		return s, UpstreamError("ship.doing.refresh", err)
 	}
 	si, ok := details[s.Tracking()]
 	if !ok {
-		return s, apperr.New(apperr.Unavailable, "The service did not report shipment %s.", s.Tracking())
+		return s, apperr.New(apperr.Unavailable, "ship.err.no_report", s.Tracking())
 	}
 	if err := d.db.RecordState(ctx, id, stateOf(s, si), d.now()); err != nil {
 		return s, err
@@ -230,7 +230,7 @@ func (f *Refresher) RefreshNow(ctx context.Context, id int64) error {
 	if s.LabelStatus == shipping.LabelPending {
 		details, err := f.details(ctx, one)
 		if err != nil {
-			return UpstreamError("refresh the label", err)
+			return UpstreamError("ship.doing.refresh_label", err)
 		}
 		if si, ok := details[s.Tracking()]; ok {
 			if err := f.recordLabel(ctx, s, si, f.now()); err != nil {
@@ -240,7 +240,7 @@ func (f *Refresher) RefreshNow(ctx context.Context, id int64) error {
 	}
 	tracks, err := f.tracking(ctx, one)
 	if err != nil {
-		return UpstreamError("refresh the tracking", err)
+		return UpstreamError("ship.doing.refresh_tracking", err)
 	}
 	if tr, ok := tracks[s.Tracking()]; ok {
 		_, err = f.recordTracking(ctx, id, tr, f.now())

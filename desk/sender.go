@@ -46,7 +46,7 @@ func (d *Desk) sender(ctx context.Context, f Form) (storage.Sender, error) {
 	}
 	s, err := d.db.SenderByID(ctx, f.SenderID)
 	if apperr.Is(err, apperr.NotFound) {
-		return s, invalid(apperr.Problems{"sender": "This sender no longer exists: choose another."})
+		return s, invalid(apperr.Problems{"sender": apperr.Msg("ship.err.sender_gone")})
 	}
 	return s, err
 }

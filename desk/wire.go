@@ -176,7 +176,7 @@ func insuredMoney(f Form) Money { return Money{Value: amount(f.InsuredValue), Cu
 // amount is 0, which the checks have refused already.
 func amount(s string) float64 {
 	v, problem := textin.Decimal(s, textin.Range{Above: -math.MaxFloat64, Max: math.MaxFloat64})
-	if problem != "" {
+	if !problem.IsZero() {
 		return 0
 	}
 	return v

@@ -186,7 +186,9 @@ func (b *Tab) WaitText(sel, want string) {
 		}
 		// A plain form post (before htmx took over new content) loads a new
 		// page: the poll ends with it, so poll again on the new page.
-		if strings.Contains(err.Error(), "navigated") && time.Now().Before(deadline) {
+		// A swap can also drop the script context mid-poll ("Cannot find
+		// context"): poll again.
+		if (strings.Contains(err.Error(), "navigated") || strings.Contains(err.Error(), "Cannot find context")) && time.Now().Before(deadline) {
 			_, _ = chromedp.Run(b.ctx, chromedp.WaitReady("body"))
 			continue
 		}

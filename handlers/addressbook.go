@@ -114,7 +114,7 @@ func (h *Handlers) bookFailed(w http.ResponseWriter, r *http.Request, err error,
 	if apperr.CodeOf(err) != apperr.Invalid {
 		return false
 	}
-	h.renderAddressBook(w, r, http.StatusUnprocessableEntity, form(views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}))
+	h.renderAddressBook(w, r, http.StatusUnprocessableEntity, form(views.Form{Values: vals, Errors: apperr.FieldsOf(r.Context(), err), Message: apperr.MessageOf(r.Context(), err, "")}))
 	return true
 }
 

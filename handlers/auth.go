@@ -36,8 +36,8 @@ func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
 	password := r.PostFormValue("password")
 	next := httpx.LocalPath(r.PostFormValue("next"))
 	form := views.Form{Values: map[string]string{"username": username}}
-	if userProblem != "" {
-		form.Message, form.Errors = userProblem, map[string]string{"username": userProblem}
+	if !userProblem.IsZero() {
+		form.Message, form.Errors = userProblem.In(ctx), map[string]string{"username": userProblem.In(ctx)}
 		h.render(w, r, http.StatusUnprocessableEntity, views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
 		return
 	}
@@ -59,7 +59,7 @@ func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		switch apperr.CodeOf(err) {
 		case apperr.Unauthorized, apperr.TooMany:
-			form.Message = apperr.MessageOf(err, i18n.T(ctx, "login.failed"))
+			form.Message = apperr.MessageOf(ctx, err, "login.failed")
 			h.render(w, r, statusOf(apperr.CodeOf(err)), views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
 		default:
 			if h.databaseDown(ctx) { // keep the form: the person only has to send it again

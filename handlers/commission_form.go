@@ -82,7 +82,7 @@ func (h *Handlers) CreateCommission(w http.ResponseWriter, r *http.Request) {
 			vals[k], _ = textin.Lines(r.FormValue(k), 5000) // shown again as typed, as far as it can be
 		}
 	}
-	form := views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}
+	form := views.Form{Values: vals, Errors: apperr.FieldsOf(r.Context(), err), Message: apperr.MessageOf(r.Context(), err, "")}
 	if res.UploadID != 0 && form.Errors["proof"] == "" {
 		form.Message = strings.TrimSpace(form.Message + " " + i18n.T(r.Context(), "ret.form.proof_kept"))
 	}

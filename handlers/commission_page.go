@@ -46,7 +46,7 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 	v := views.CommissionView{CommissionRow: views.CommissionRow{ID: d.ID, Number: d.Number, Type: d.Type, Status: d.Status, State: d.State,
 		Customer: d.Customer.Name, Product: d.Product, Created: i18n.DateTime(ctx, d.CreatedAt)},
 		Reference: d.Reference, Email: d.Customer.Email, Phone: d.Customer.Phone, Address: d.Customer.Address(),
-		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error, Duplicates: d.Duplicates}
+		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error.In(ctx), Duplicates: d.Duplicates}
 	v.DaysLeft, v.Urgent = daysLeft(ctx, d.DeadlineAt, now)
 	if d.SettlesAt != nil {
 		v.SettlesAt = i18n.DateTime(ctx, *d.SettlesAt)
@@ -169,7 +169,7 @@ func (h *Handlers) afterActivity(w http.ResponseWriter, r *http.Request, id int6
 		h.Fail(w, r, err)
 		return
 	}
-	form.Errors, form.Message = apperr.FieldsOf(err), apperr.MessageOf(err, "")
+	form.Errors, form.Message = apperr.FieldsOf(r.Context(), err), apperr.MessageOf(r.Context(), err, "")
 	if note {
 		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), form, views.Form{})
 	} else {

@@ -48,7 +48,7 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	errs := map[string]string{}
-	vals := queryValues(q, errs, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
+	vals := queryValues(ctx, q, errs, "status", "type", "from", "to", "customer", "product", "after", "duplicates")
 	f := storage.CommissionFilter{Status: vals["status"], Type: vals["type"], Customer: vals["customer"], Product: vals["product"], After: vals["after"],
 		Duplicates: vals["duplicates"] == "1"}
 	if f.Status != "" && !slices.Contains(workbench.States, f.Status) {
@@ -65,7 +65,7 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 			h.Fail(w, r, err)
 			return
 		}
-		v.Error = apperr.MessageOf(err, "")
+		v.Error = apperr.MessageOf(ctx, err, "")
 	}
 	all := views.Option{Value: "", Label: i18n.T(ctx, "ret.all")}
 	v.Statuses, v.Types = []views.Option{all}, []views.Option{all}

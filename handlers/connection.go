@@ -32,7 +32,7 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	var checks []views.ConnectionCheck
 	for _, c := range h.Link.Check(ctx) {
-		checks = append(checks, views.ConnectionCheck{Interface: c.Interface, BaseURL: c.BaseURL, OK: c.OK, Message: c.Message, Took: c.Took.Round(time.Millisecond).String()})
+		checks = append(checks, views.ConnectionCheck{Interface: c.Interface, BaseURL: c.BaseURL, OK: c.OK, Message: c.Message.In(ctx), Took: c.Took.Round(time.Millisecond).String()})
 	}
 	var counts []views.CallCount
 	for _, c := range h.Link.Counters() {

@@ -146,14 +146,14 @@ func (h *Handlers) ReportExport(w http.ResponseWriter, r *http.Request) {
 // last, one year at most; to is the day after the last.
 func exportPeriod(ctx context.Context, fromText, toText string) (from, to time.Time, ok bool) {
 	for _, s := range []string{fromText, toText} {
-		if _, problem := textin.Line(s, 40); problem != "" || strings.TrimSpace(s) == "" {
+		if _, problem := textin.Line(s, 40); !problem.IsZero() || strings.TrimSpace(s) == "" {
 			return from, to, false
 		}
 	}
 	from, p1 := localDay(ctx, fromText)
 	last, p2 := localDay(ctx, toText)
 	to = last.AddDate(0, 0, 1)
-	if p1 != "" || p2 != "" || !from.Before(to) || to.Sub(from) > 367*24*time.Hour {
+	if !p1.IsZero() || !p2.IsZero() || !from.Before(to) || to.Sub(from) > 367*24*time.Hour {
 		return from, to, false
 	}
 	return from, to, true

@@ -152,7 +152,7 @@ func (h *Handlers) Fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := apperr.CodeOf(err)
 	status := statusOf(code)
 	ctx := r.Context()
-	text := apperr.MessageOf(err, "")
+	text := apperr.MessageOf(ctx, err, "")
 	if code == apperr.Internal || text == "" {
 		if h.databaseDown(ctx) {
 			h.Log.Warn("request failed: the database is not answering", "err", err, "request_id", httpx.RequestID(ctx), "path", r.URL.Path)
@@ -233,7 +233,7 @@ func (h *Handlers) finish(w http.ResponseWriter, r *http.Request, err error, don
 	case err == nil:
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: done})
 	case apperr.CodeOf(err) != apperr.Internal:
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(r.Context(), err, "")})
 	default:
 		h.Fail(w, r, err)
 		return

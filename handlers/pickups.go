@@ -75,7 +75,7 @@ func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status 
 	addresses, err := h.ShipDesk.PickupAddresses(ctx)
 	if err != nil {
 		// The list still helps without the service: say why the form cannot be used.
-		v.NoAddress = apperr.MessageOf(err, i18n.T(ctx, "pick.addresses_failed"))
+		v.NoAddress = apperr.MessageOf(ctx, err, "pick.addresses_failed")
 	}
 	for _, c := range addresses {
 		v.Addresses = append(v.Addresses, views.Option{Value: strconv.FormatInt(c.ID, 10), Label: c.Line})
@@ -96,7 +96,7 @@ func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time) []v
 		}
 		rows = append(rows, views.PickupRow{ID: p.ID, Day: day, When: when, Window: p.TimeFrom + "–" + p.TimeTo, Address: p.Address,
 			Packages: p.Packages, Weight: weightText(ctx, p.Weight) + "\u00a0kg", Carrier: carrier, Note: p.Note,
-			Number: p.Number, State: p.State, Error: p.Error})
+			Number: p.Number, State: p.State, Error: p.Error.In(ctx)})
 	}
 	return rows
 }
@@ -110,7 +110,7 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 	}
 	today := h.today(ctx)
 	// The day may be typed the Czech way (22. 11. 2026): the desk reads ISO.
-	if d, problem := textin.Date(r.PostForm.Get("date")); problem == "" {
+	if d, problem := textin.Date(r.PostForm.Get("date")); problem.IsZero() {
 		r.PostForm.Set("date", d.Format("2006-01-02"))
 	}
 	f, problems := desk.ParsePickupForm(r.PostForm, today)
@@ -118,14 +118,14 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 		f.Key = requestkey.New()
 	}
 	if len(problems) > 0 {
-		h.renderPickups(w, r, http.StatusUnprocessableEntity, views.Form{Values: f.Values(), Errors: problems, Message: i18n.T(ctx, "pick.fix")}, today)
+		h.renderPickups(w, r, http.StatusUnprocessableEntity, views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: i18n.T(ctx, "pick.fix")}, today)
 		return
 	}
 	p, err := h.ShipDesk.OrderPickup(ctx, f, today, h.userID(r))
 	if err != nil {
 		if code := apperr.CodeOf(err); code != apperr.Internal {
 			// Keep what the clerk typed: the service's field errors on the fields.
-			h.renderPickups(w, r, statusOf(code), views.Form{Values: f.Values(), Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}, today)
+			h.renderPickups(w, r, statusOf(code), views.Form{Values: f.Values(), Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}, today)
 			return
 		}
 		h.Fail(w, r, err)
@@ -181,12 +181,12 @@ func (h *Handlers) AddServiceAddress(w http.ResponseWriter, r *http.Request) {
 	}
 	a, vals, problems := desk.ParseContactForm(r.PostForm)
 	if len(problems) > 0 {
-		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: problems, Message: i18n.T(r.Context(), "pick.fix")}})
+		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: problems.In(r.Context()), Message: i18n.T(r.Context(), "pick.fix")}})
 		return
 	}
 	id, err := h.ShipDesk.AddPickupAddress(r.Context(), a)
 	if apperr.CodeOf(err) == apperr.Invalid {
-		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")}})
+		h.renderAddressBook(w, r, http.StatusUnprocessableEntity, addressBookForms{contact: views.Form{Values: vals, Errors: apperr.FieldsOf(r.Context(), err), Message: apperr.MessageOf(r.Context(), err, "")}})
 		return
 	}
 	h.afterBookChange(w, r, err, i18n.T(r.Context(), "pick.contact.stored", id))

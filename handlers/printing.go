@@ -79,7 +79,7 @@ func (h *Handlers) PrintSelected(w http.ResponseWriter, r *http.Request) {
 			h.Fail(w, r, err)
 			return
 		}
-		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(err, "")})
+		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(r.Context(), err, "")})
 		return
 	}
 	servePDF(w, fmt.Sprintf("labels-%s.pdf", time.Now().Format("20060102-1504")), pdf)

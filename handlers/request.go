@@ -3,6 +3,8 @@ package handlers
 import (
 	"errors"
 	"net/http"
+
+	"shipdesk/i18n"
 )
 
 // readForm parses a posted form of bounded size (as parseForm). When it
@@ -15,9 +17,9 @@ func (h *Handlers) readForm(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, "The form is too large.")
+		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, i18n.T(r.Context(), "error.form_too_large"))
 		return false
 	}
-	h.ErrorStatus(w, r, http.StatusBadRequest, "The form could not be read: open the page again and send it once more.")
+	h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(r.Context(), "error.form_unreadable"))
 	return false
 }

@@ -27,7 +27,7 @@ type shipmentForm interface {
 	Choose(ctx context.Context, f *desk.Form, serviceID string) ([]desk.Offer, error)
 	AddPresetPackage(ctx context.Context, f *desk.Form, id string) error
 	SearchPoints(ctx context.Context, carrier, country, text string, packages []desk.Package) ([]storage.ParcelPoint, error)
-	LabelFree(ctx context.Context, f desk.Form, from storage.Sender) []string
+	LabelFree(ctx context.Context, f desk.Form, from storage.Sender) []apperr.Text
 	Order(ctx context.Context, f desk.Form, by int64) (storage.Shipment, error)
 	SendDraft(ctx context.Context, f desk.Form, by int64) (storage.Draft, error)
 }
@@ -174,13 +174,13 @@ func (h *Handlers) runStep(w http.ResponseWriter, r *http.Request, step formStep
 			return
 		}
 		status = statusOf(code)
-		for k, v := range apperr.FieldsOf(err) {
+		for k, v := range apperr.ProblemsOf(err) {
 			if problems == nil {
 				problems = apperr.Problems{}
 			}
 			problems[k] = v
 		}
-		st.message = apperr.MessageOf(err, "")
+		st.message = apperr.MessageOf(ctx, err, "")
 		if step.reoffer {
 			st.offers, _ = h.ShipDesk.Offers(ctx, f)
 			st.compared = len(st.offers) > 0
@@ -287,7 +287,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems, Message: st.message}, Compared: st.compared,
+	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: st.message}, Compared: st.compared,
 		DeliveryQuery: cmp.Or(strings.TrimSpace(r.PostFormValue("delivery_q")), f.To.City)}
 	var from storage.Sender
 	for _, s := range senders {
@@ -329,17 +329,19 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 				v.Chosen.Delivery = o.Delivery
 			}
 		}
-		v.LabelFreeWhy = h.ShipDesk.LabelFree(ctx, f, from)
+		for _, why := range h.ShipDesk.LabelFree(ctx, f, from) {
+			v.LabelFreeWhy = append(v.LabelFreeWhy, why.In(ctx))
+		}
 		v.LabelFreeOK = len(v.LabelFreeWhy) == 0
 		v.PickupPoints, v.DeliveryPoints = pointRows(ctx, st.pickup), pointRows(ctx, st.delivery)
 	}
-	v.Form.Message = strings.TrimSpace(v.Form.Message + " " + unseenProblems(problems, v))
+	v.Form.Message = strings.TrimSpace(v.Form.Message + " " + unseenProblems(ctx, problems, v))
 	h.render(w, r, status, views.NewShipmentPage(h.page(w, r, i18n.T(ctx, "ship.new"), identity.Shipping), v))
 }
 
 // unseenProblems are the errors about parts not on the page yet, for the
 // summary, so none is lost.
-func unseenProblems(problems apperr.Problems, v views.NewShipment) string {
+func unseenProblems(ctx context.Context, problems apperr.Problems, v views.NewShipment) string {
 	var unseen []string
 	for field, msg := range problems {
 		shown := field == "form" || !strings.Contains("offer pickup_branch delivery_branch label_less", field)
@@ -347,7 +349,7 @@ func unseenProblems(problems apperr.Problems, v views.NewShipment) string {
 			shown = true
 		}
 		if !shown {
-			unseen = append(unseen, msg)
+			unseen = append(unseen, msg.In(ctx))
 		}
 	}
 	sort.Strings(unseen)

@@ -85,7 +85,7 @@ func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (stor
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
-	v := views.ShipmentView{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Error: s.Error,
+	v := views.ShipmentView{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Error: s.Error.In(ctx),
 		Cancelled: desk.Cancelled(s), LabelModeText: views.LabelModeText(ctx, s.LabelMode)}
 	if m, ok := desk.COD(s); ok {
 		v.COD = i18n.Money(ctx, m.Value, m.Currency)
@@ -117,7 +117,7 @@ func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
 func (h *Handlers) ShipmentStorno(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
 		if r.PostFormValue("confirm") != "yes" {
-			return "", apperr.New(apperr.Invalid, "%s", i18n.T(ctx, "ship.flash.confirm_cancel"))
+			return "", apperr.New(apperr.Invalid, "ship.flash.confirm_cancel")
 		}
 		_, err := h.ShipDesk.Storno(ctx, id)
 		return i18n.T(ctx, "ship.flash.cancelled", id), err

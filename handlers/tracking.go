@@ -56,11 +56,11 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 			limit = 4000 // a cursor carries a recipient's name, base64-encoded
 		}
 		v, problem := textin.Line(q.Get(k), limit)
-		switch {
-		case textin.IsUnreadable(problem):
-			errs[k], v = i18n.T(ctx, "trk.err.unreadable"), ""
-		case problem != "":
-			errs[k] = i18n.T(ctx, "fig.err.too_long", limit)
+		if textin.IsUnreadable(problem) {
+			v = ""
+		}
+		if !problem.IsZero() {
+			errs[k] = problem.In(ctx)
 		}
 		vals[k] = v
 	}
@@ -83,7 +83,7 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 			f.Limit = n
 		}
 	}
-	damaged := i18n.T(ctx, "fig.err.cursor")
+	damaged := i18n.T(ctx, "rec.page_link")
 	if (f.After != "" && f.Before != "") || (f.Last && (vals["last"] != "1" || f.After != "" || f.Before != "")) {
 		errs["last"] = damaged
 	}
@@ -105,12 +105,12 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 
 // queryValues reads filter values from a URL, trimmed and cut to 100
 // characters. A value that cannot be read is an error on its field and is ignored.
-func queryValues(q url.Values, errs map[string]string, keys ...string) map[string]string {
+func queryValues(ctx context.Context, q url.Values, errs map[string]string, keys ...string) map[string]string {
 	vals := map[string]string{}
 	for _, k := range keys {
 		v, problem := textin.Line(q.Get(k), 100)
 		if textin.IsUnreadable(problem) {
-			errs[k], v = problem, ""
+			errs[k], v = problem.In(ctx), ""
 		}
 		vals[k] = v
 	}
@@ -133,7 +133,7 @@ func dateRangeIn(ctx context.Context, vals, errs map[string]string) (from, to ti
 		}
 		d, problem := localDay(ctx, vals[k])
 		switch {
-		case problem != "":
+		case !problem.IsZero():
 			errs[k] = i18n.T(ctx, "trk.err.date")
 		case k == "from":
 			from = d
@@ -181,7 +181,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	title := i18n.T(ctx, "trk.title")
 	refuse := func(problem string) {
 		v.FilterErr = problem
-		if problem == i18n.T(ctx, "fig.err.cursor") {
+		if problem == i18n.T(ctx, "rec.page_link") {
 			v.FirstURL = views.QueryURL("/tracking", filter)
 		}
 		h.render(w, r, http.StatusUnprocessableEntity, views.ShipmentList(h.page(w, r, title, identity.Tracking), v))
@@ -192,7 +192,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	}
 	page, err := h.ShipReads.ListShipments(ctx, f)
 	if apperr.Is(err, apperr.Invalid) { // a page link the checks above let through
-		refuse(i18n.T(ctx, "fig.err.cursor"))
+		refuse(i18n.T(ctx, "rec.page_link"))
 		return
 	}
 	if err != nil {
@@ -319,12 +319,12 @@ var csvColumns = []string{"id", "created", "reference", "tracking_number", "reci
 
 // localDay reads a day typed the Czech way or as ISO, as its midnight in the
 // shop's time zone.
-func localDay(ctx context.Context, s string) (time.Time, string) {
+func localDay(ctx context.Context, s string) (time.Time, apperr.Text) {
 	d, problem := textin.Date(s)
-	if problem != "" {
+	if !problem.IsZero() {
 		return time.Time{}, problem
 	}
-	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, i18n.ZoneOf(ctx)), ""
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, i18n.ZoneOf(ctx)), apperr.Text{}
 }
 
 // csvSafe keeps a spreadsheet from running a cell as a formula.
@@ -395,14 +395,14 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	to := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, zone).AddDate(0, 0, 1)
 	from := to.AddDate(0, 0, -30)
 	if s := strings.TrimSpace(q.Get("from")); s != "" {
-		if d, problem := localDay(ctx, s); problem == "" {
+		if d, problem := localDay(ctx, s); problem.IsZero() {
 			from = d
 		} else {
 			v.Error = i18n.T(ctx, "trk.rep.err.date")
 		}
 	}
 	if s := strings.TrimSpace(q.Get("to")); s != "" {
-		if d, problem := localDay(ctx, s); problem == "" {
+		if d, problem := localDay(ctx, s); problem.IsZero() {
 			to = d.AddDate(0, 0, 1)
 		} else {
 			v.Error = i18n.T(ctx, "trk.rep.err.date")

@@ -49,7 +49,7 @@ func (h *Handlers) AddUser(w http.ResponseWriter, r *http.Request) {
 		if apperr.Is(err, apperr.Invalid) {
 			form := views.Form{
 				Values:  map[string]string{"username": username, "role": role},
-				Errors:  apperr.FieldsOf(err),
+				Errors:  apperr.FieldsOf(ctx, err),
 				Message: i18n.T(ctx, "users.fix"),
 			}
 			h.renderUsers(w, r, http.StatusUnprocessableEntity, form)
@@ -101,7 +101,7 @@ func (h *Handlers) ResetPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	err := h.Staff.SetPassword(ctx, h.actor(r), id, r.PostFormValue("password"))
 	if apperr.Is(err, apperr.Invalid) {
-		h.renderUserDetail(w, r, http.StatusUnprocessableEntity, views.Form{Errors: apperr.FieldsOf(err), Message: apperr.MessageOf(err, "")})
+		h.renderUserDetail(w, r, http.StatusUnprocessableEntity, views.Form{Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")})
 		return
 	}
 	h.afterUserChange(w, r, id, err, "users.reset_done")
@@ -136,7 +136,7 @@ func (h *Handlers) afterUserChange(w http.ResponseWriter, r *http.Request, id in
 		}
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, doneKey, u.Username)})
 	case apperr.Is(err, apperr.Conflict):
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(err, "")})
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(ctx, err, "")})
 	default:
 		h.Fail(w, r, err)
 		return

@@ -3,6 +3,10 @@
 // onto the form's fields, its refusals into a sentence, a failed link into a
 // fixed message. What exactly failed ("EOF", "connection reset") is for the
 // log only; the transport logs every failed call with it.
+//
+// Every text here is a key of the message catalog; the service's own messages
+// are said by our catalog where we know them (Known), and shown as the
+// service wrote them where we do not.
 package serviceerr
 
 import (
@@ -13,9 +17,11 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/transport"
+	"shipdesk/textin"
 )
 
-// Mapper is what one desk says about the service's failures.
+// Mapper is what one desk says about the service's failures, each a key of
+// the message catalog.
 type Mapper struct {
 	Field    func(path string) string // the form field of a field path in the service's answer
 	NoAnswer string                   // shown when the link failed
@@ -23,42 +29,116 @@ type Mapper struct {
 	Refused  string                   // shown when the service refused our API key
 }
 
-// Map turns a failed call to the service into an apperr.Error; doing names the
-// step for the person ("order the shipment").
+// Map turns a failed call to the service into an apperr.Error; doing is the
+// key of the step's phrase ("order the shipment"), said in "Could not %s: …".
 func (m Mapper) Map(doing string, err error) error {
 	var te *transport.Error
 	if !errors.As(err, &te) {
-		return fmt.Errorf("%s: %w", doing, err)
+		return fmt.Errorf("%s: %w", apperr.Msg(doing), err)
 	}
 	switch {
 	case transport.IsTemporary(err) || te.Kind != transport.KindStatus:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: m.NoAnswer}
+		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: apperr.Msg(m.NoAnswer)}
 	case len(te.Fields) > 0:
 		fields := apperr.Problems{}
 		for _, fe := range te.Fields {
 			name := m.Field(fe.Field)
-			fields[name] = strings.TrimSpace(fields[name] + " " + fe.Message)
+			fields[name] = apperr.Join(fields[name], Said(fe.Message))
 		}
-		e := apperr.Fields("The service refused: see the marked fields.", fields)
+		e := apperr.Fields("svc.see_fields", fields)
 		if general, ok := fields["form"]; ok && len(fields) == 1 {
-			e.Message = fmt.Sprintf("Could not %s: %s", doing, general) // nothing to mark: say it
+			e.Message = couldNot(doing, general) // nothing to mark: say it
 		}
 		e.Err = err
 		return e
 	case te.Status == http.StatusUnauthorized:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: m.Refused}
+		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: apperr.Msg(m.Refused)}
 	case te.Status == http.StatusNotFound:
-		return &apperr.Error{Code: apperr.NotFound, Err: err, Message: fmt.Sprintf("Could not %s: %s", doing, m.NotFound)}
+		return &apperr.Error{Code: apperr.NotFound, Err: err, Message: couldNot(doing, apperr.Msg(m.NotFound))}
 	}
-	msg := te.Message
-	if msg == "" {
-		msg = fmt.Sprintf("status %d", te.Status)
+	msg := Said(te.Message)
+	if te.Message == "" {
+		msg = apperr.Msg("svc.status", te.Status)
 	}
-	return &apperr.Error{Code: apperr.Invalid, Err: err, Message: fmt.Sprintf("Could not %s: %s", doing, msg), Fields: map[string]string{"form": msg}}
+	return &apperr.Error{Code: apperr.Invalid, Err: err, Message: couldNot(doing, msg), Fields: apperr.Problems{"form": msg}}
+}
+
+func couldNot(doing string, why apperr.Text) apperr.Text {
+	return apperr.Msg("svc.could_not", apperr.Msg(doing), why)
 }
 
 // WithField is the same mapper for another form, whose fields field names.
 func (m Mapper) WithField(field func(path string) string) Mapper {
 	m.Field = field
 	return m
+}
+
+// Known are the service's messages that we can say in the reader's language:
+// those interfaces.md documents and those the sandbox sends as the service
+// does (the COD rules are shared with it). A pattern is the message's exact
+// text, or its text with one "%s" for a part that varies (an amount, a
+// number): that part is kept as the service wrote it. Messages not listed
+// here are shown as the service wrote them.
+var Known = []struct{ Pattern, Key string }{
+	// Label-free shipping (interfaces.md, Errors).
+	{"Label-free shipping is available for only one carrier", "svc.label_less.carrier"},
+	{"Label-free shipping requires exactly one package", "svc.label_less.packages"},
+	{"Label-free shipping is available only within the Czech Republic", "svc.label_less.country"},
+	{"Label-free shipping requires hand-over at a pickup point of the carrier", "svc.label_less.point"},
+	// Package sizes at points (interfaces.md, Errors).
+	{"The package size is too big for the pickup branch", "svc.too_big.pickup"},
+	{"The package size is too big for the delivery branch", "svc.too_big.delivery"},
+	// Maxima of a service, known only to the service.
+	{"The maximum cash on delivery amount for this service is %s", "svc.cod.max"},
+	{"The maximum insured value for this service is %s", "svc.insured.max"},
+	{"The weight exceeds the maximum of %s kg of this service", "svc.weight.max"},
+	// Cash on delivery (interfaces.md, Limits; the texts of the cod package).
+	{"Cash on delivery is not available for this service", "cod.unavailable"},
+	{"The minimum cash on delivery amount is %s", "svc.cod.min"},
+	{"Cash on delivery in CZK must be a whole number", "cod.whole_czk"},
+	{"Cash on delivery in EUR can have at most two decimals", "cod.eur_decimals"},
+	{"Cash on delivery with this carrier is possible only for a single package", "cod.single.k1"},
+	{"Cash on delivery with this carrier is possible only for a single package when a pickup or delivery point is used", "cod.single.k2"},
+	{"Cash on delivery from the Czech Republic to Slovakia with this carrier is possible only for a single package", "cod.single.k3"},
+	{"The bank account is required for cash on delivery", "cod.account.required"},
+	{"The IBAN is not valid (check digits do not match)", "cod.iban.invalid"},
+	{"The bank account must be a Czech account number (prefix-number) or an IBAN", "cod.account.shape"},
+	{"The account number prefix is not valid (modulo 11 check failed)", "cod.account.prefix"},
+	{"The account number is not valid (modulo 11 check failed)", "cod.account.mod11"},
+	{"The account number is not valid", "cod.account.zero"},
+	{"The bank code is required for a Czech account number", "cod.bank_code.required"},
+	{"The bank code must be exactly four digits", "cod.bank_code.shape"},
+	{"The bank code must be omitted when the account is an IBAN", "cod.bank_code.iban"},
+	{"The variable symbol can have only digits, at most 10", "cod.variable"},
+	// Pickup requests.
+	{"Couriers do not collect on Saturdays and Sundays: choose a working day", "svc.pickup.weekend"},
+	{"The pickup date cannot be in the past", "svc.pickup.past"},
+	{"The window must end after it starts", "svc.pickup.window_order"},
+	{"The window must be at least 2 hours long", "svc.pickup.window_short"},
+	{"Too late for today: the window must end at least 2 hours from now", "svc.pickup.too_late"},
+	{"Couriers collect between 07:00 and 18:00", "svc.pickup.hours"},
+	// Addresses.
+	{"A name or a company is required", "svc.address.name"},
+	{"The street is required", "svc.address.street"},
+	{"The city is required", "svc.address.city"},
+	{"The postal code is required", "svc.address.zip"},
+	{"A phone number or an e-mail is required", "svc.address.contact"},
+	{"The e-mail address is not valid", "svc.address.email"},
+}
+
+// Said is a message of the service as a person reads it: the catalog's text
+// when the message is Known, else the service's own words (made safe to show).
+func Said(message string) apperr.Text {
+	message = strings.TrimSpace(textin.ServiceText(message))
+	for _, k := range Known {
+		before, after, varies := strings.Cut(k.Pattern, "%s")
+		switch {
+		case !varies && message == k.Pattern:
+			return apperr.Msg(k.Key)
+		case varies && len(message) > len(before)+len(after) &&
+			strings.HasPrefix(message, before) && strings.HasSuffix(message, after):
+			return apperr.Msg(k.Key, message[len(before):len(message)-len(after)])
+		}
+	}
+	return apperr.Literal(message)
 }

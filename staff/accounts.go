@@ -16,18 +16,18 @@ func (s *Service) Users(ctx context.Context) ([]storage.User, error) { return s.
 // AddUser creates an account after checking the username and password rules.
 func (s *Service) AddUser(ctx context.Context, by Actor, username string, role identity.Role, password string) (storage.User, error) {
 	username = NormalizeUsername(username)
-	fields := map[string]string{}
+	fields := apperr.Problems{}
 	if err := checkUsername(username); err != nil {
-		fields["username"] = apperr.FieldsOf(err)["username"]
+		fields.Put("username", apperr.ProblemsOf(err)["username"])
 	}
 	if _, err := identity.ParseRole(string(role)); err != nil {
-		fields["role"] = "Choose clerk, agent or manager."
+		fields.Add("role", "staff.role")
 	}
 	if err := CheckPasswordRules(password); err != nil {
-		fields["password"] = apperr.FieldsOf(err)["password"]
+		fields.Put("password", apperr.ProblemsOf(err)["password"])
 	}
 	if len(fields) > 0 {
-		return storage.User{}, apperr.Fields("Please correct the marked fields.", fields)
+		return storage.User{}, apperr.Fields("users.fix", fields)
 	}
 	hash, err := s.hash.hash(password)
 	if err != nil {
@@ -38,7 +38,7 @@ func (s *Service) AddUser(ctx context.Context, by Actor, username string, role i
 		var err error
 		if u, err = tx.CreateUser(ctx, username, role, hash); err != nil {
 			if apperr.Is(err, apperr.Conflict) {
-				return apperr.Fields("Choose another username.", map[string]string{"username": "This username is taken."})
+				return apperr.Fields("staff.username_other", apperr.Problems{"username": apperr.Msg("staff.username_taken")})
 			}
 			return err
 		}
@@ -81,7 +81,7 @@ func (s *Service) SetDisabled(ctx context.Context, by Actor, userID int64, disab
 			return err
 		}
 		if disabled && by.ID != nil && *by.ID == userID {
-			return apperr.New(apperr.Conflict, "You cannot disable your own account.")
+			return apperr.New(apperr.Conflict, "staff.self_disable")
 		}
 		if disabled && u.Role == identity.Manager && !u.Disabled() {
 			n, err := tx.ActiveManagers(ctx)
@@ -89,7 +89,7 @@ func (s *Service) SetDisabled(ctx context.Context, by Actor, userID int64, disab
 				return err
 			}
 			if n <= 1 {
-				return apperr.New(apperr.Conflict, "%s is the last active manager and cannot be disabled.", u.Username)
+				return apperr.New(apperr.Conflict, "staff.last_manager", u.Username)
 			}
 		}
 		if err := tx.SetDisabled(ctx, userID, disabled); err != nil {

@@ -21,9 +21,9 @@ const (
 func CheckPasswordRules(p string) error {
 	switch {
 	case utf8.RuneCountInString(p) < MinPasswordLength:
-		return apperr.Fields("Choose a longer password.", map[string]string{"password": fmt.Sprintf("Use at least %d characters.", MinPasswordLength)})
+		return apperr.Fields("staff.password_longer", apperr.Problems{"password": apperr.Count("staff.password_min", MinPasswordLength)})
 	case len(p) > MaxPasswordBytes:
-		return apperr.Fields("Choose a shorter password.", map[string]string{"password": fmt.Sprintf("Use at most %d bytes.", MaxPasswordBytes)})
+		return apperr.Fields("staff.password_shorter", apperr.Problems{"password": apperr.Count("staff.password_max", MaxPasswordBytes)})
 	}
 	return nil
 }

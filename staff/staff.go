@@ -95,7 +95,7 @@ func NormalizeUsername(u string) string { return strings.ToLower(strings.TrimSpa
 
 func checkUsername(u string) error {
 	if !usernamePattern.MatchString(u) {
-		return apperr.Fields("Choose another username.", map[string]string{"username": "Use 2 to 40 characters: lower-case letters, digits, dot, dash or underscore, starting with a letter or digit."})
+		return apperr.Fields("staff.username_other", apperr.Problems{"username": apperr.Msg("staff.username_shape")})
 	}
 	return nil
 }
@@ -131,7 +131,7 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 			reason = "account disabled"
 		}
 		_ = s.db.Audit(ctx, nil, username, "sign-in failed", username, map[string]any{"reason": reason}, address)
-		return nil, "", apperr.New(apperr.Unauthorized, "The username or password is not right, or the account is disabled.")
+		return nil, "", apperr.New(apperr.Unauthorized, "login.failed")
 	}
 
 	token, tokenHash, err := newToken()
@@ -169,9 +169,9 @@ func (s *Service) claimAttempt(ctx context.Context, username, address string) er
 		if no := s.cfg.Throttle.check(counts, s.cfg.Now()); no.wait > 0 {
 			secs := max(int(no.wait.Round(time.Second)/time.Second), 1)
 			if no.fromHere {
-				return apperr.New(apperr.TooMany, "Too many failed sign-ins from here. Wait %d seconds and try again.", secs)
+				return apperr.With(apperr.TooMany, apperr.Count("staff.throttle_here", secs))
 			}
-			return apperr.New(apperr.TooMany, "Too many failed sign-ins to this account. Wait %d seconds and try again.", secs)
+			return apperr.With(apperr.TooMany, apperr.Count("staff.throttle_account", secs))
 		}
 		return tx.RecordLoginFailure(ctx, username, address)
 	})
@@ -180,13 +180,13 @@ func (s *Service) claimAttempt(ctx context.Context, username, address string) er
 // Authenticate returns the staff member of a live session token.
 func (s *Service) Authenticate(ctx context.Context, token string) (*identity.Staff, error) {
 	if token == "" {
-		return nil, apperr.New(apperr.Unauthorized, "Please sign in.")
+		return nil, apperr.New(apperr.Unauthorized, "staff.sign_in")
 	}
 	h := hashToken(token)
 	live, err := s.db.LiveSession(ctx, h, s.cfg.IdleTimeout)
 	if err != nil {
 		if apperr.Is(err, apperr.NotFound) {
-			return nil, apperr.New(apperr.Unauthorized, "Your session has ended. Please sign in again.")
+			return nil, apperr.New(apperr.Unauthorized, "login.session_ended")
 		}
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func hashToken(t string) []byte {
 // SetLanguage saves the language a staff member reads the dashboard in.
 func (s *Service) SetLanguage(ctx context.Context, st *identity.Staff, lang string) error {
 	if st == nil {
-		return apperr.New(apperr.Unauthorized, "Sign in first.")
+		return apperr.New(apperr.Unauthorized, "staff.sign_in_first")
 	}
 	return s.db.SetLanguage(ctx, st.ID, lang)
 }

@@ -146,8 +146,8 @@ func TestThrottleSlowsGuessing(t *testing.T) {
 			unauthorized++
 		case apperr.TooMany:
 			throttled++
-			if !strings.Contains(apperr.MessageOf(err, ""), "Too many failed sign-ins from here. Wait ") {
-				t.Fatalf("throttled attempt says %q", apperr.MessageOf(err, ""))
+			if !strings.Contains(apperr.TextOf(err).String(), "Too many failed sign-ins from here. Wait ") {
+				t.Fatalf("throttled attempt says %q", apperr.TextOf(err).String())
 			}
 		default:
 			t.Fatalf("unexpected %v", err)
@@ -258,8 +258,8 @@ func TestOfficeAddressDoesNotLockOutItsUsers(t *testing.T) {
 		t.Fatalf("past the address limit: %v, want TooMany", err)
 	}
 	var secs int
-	if _, scanErr := fmt.Sscanf(strings.TrimPrefix(apperr.MessageOf(err, ""), "Too many failed sign-ins from here. "), "Wait %d seconds", &secs); scanErr != nil || time.Duration(secs)*time.Second > th.Address.MaxWait {
-		t.Fatalf("wait %q, want at most %s", apperr.MessageOf(err, ""), th.Address.MaxWait)
+	if _, scanErr := fmt.Sscanf(strings.TrimPrefix(apperr.TextOf(err).String(), "Too many failed sign-ins from here. "), "Wait %d seconds", &secs); scanErr != nil || time.Duration(secs)*time.Second > th.Address.MaxWait {
+		t.Fatalf("wait %q, want at most %s", apperr.TextOf(err).String(), th.Address.MaxWait)
 	}
 }
 
@@ -293,7 +293,7 @@ func TestThrottlePerAccount(t *testing.T) {
 		}
 	}
 	_, _, err := s.SignIn(ctx, "ivana", "guess", "203.0.113.250", "")
-	if !apperr.Is(err, apperr.TooMany) || !strings.Contains(apperr.MessageOf(err, ""), "to this account") {
+	if !apperr.Is(err, apperr.TooMany) || !strings.Contains(apperr.TextOf(err).String(), "to this account") {
 		t.Fatalf("past the account limit: %v", err)
 	}
 }
@@ -319,7 +319,7 @@ func TestLastManagerCannotBeDisabled(t *testing.T) {
 func TestAddUserValidates(t *testing.T) {
 	s, _ := newService(t)
 	_, err := s.AddUser(context.Background(), staff.CLI, "<script>", identity.Role("admin"), "short")
-	f := apperr.FieldsOf(err)
+	f := apperr.FieldsOf(context.Background(), err)
 	for _, k := range []string{"username", "role", "password"} {
 		if f[k] == "" {
 			t.Errorf("no error on %s: %v", k, err)
@@ -327,7 +327,7 @@ func TestAddUserValidates(t *testing.T) {
 	}
 	mustAdd(t, s, "ivana", identity.Clerk, "correct horse battery")
 	_, err = s.AddUser(context.Background(), staff.CLI, "IVANA", identity.Clerk, "correct horse battery")
-	if apperr.FieldsOf(err)["username"] == "" {
+	if apperr.FieldsOf(context.Background(), err)["username"] == "" {
 		t.Fatalf("duplicate username: %v", err)
 	}
 }

@@ -41,7 +41,7 @@ func (db *DB) Senders(ctx context.Context) ([]Sender, error) {
 func (db *DB) SenderByID(ctx context.Context, id int64) (Sender, error) {
 	var s Sender
 	if err := sqlxGet(ctx, db, &s, `SELECT `+senderColumns+` FROM senders WHERE id = $1`, id); err != nil {
-		return Sender{}, fmt.Errorf("sender %d: %w", id, notFound(err, "There is no sender %d.", id))
+		return Sender{}, fmt.Errorf("sender %d: %w", id, notFound(err, "rec.no_sender", id))
 	}
 	return s, nil
 }
@@ -72,7 +72,7 @@ func (db *DB) SetDefaultSender(ctx context.Context, id int64) error {
 			return fmt.Errorf("default sender %d: %w", id, err)
 		}
 		res, err := tx.x.ExecContext(ctx, `UPDATE senders SET is_default = true WHERE id = $1`, id)
-		return affectedOne(res, err, "There is no sender %d.", id)
+		return affectedOne(res, err, "rec.no_sender", id)
 	})
 }
 
@@ -81,7 +81,7 @@ func (db *DB) SetDefaultSender(ctx context.Context, id int64) error {
 func (db *DB) DeleteSender(ctx context.Context, id int64) error {
 	return db.InTx(ctx, func(tx *DB) error {
 		res, err := tx.x.ExecContext(ctx, `DELETE FROM senders WHERE id = $1`, id)
-		if err := affectedOne(res, err, "There is no sender %d.", id); err != nil {
+		if err := affectedOne(res, err, "rec.no_sender", id); err != nil {
 			return err
 		}
 		_, err = tx.x.ExecContext(ctx, `UPDATE senders SET is_default = true
@@ -109,7 +109,7 @@ func (db *DB) Recipients(ctx context.Context) ([]Recipient, error) {
 func (db *DB) RecipientByID(ctx context.Context, id int64) (Recipient, error) {
 	var r Recipient
 	if err := sqlxGet(ctx, db, &r, `SELECT `+recipientColumns+` FROM recipients WHERE id = $1`, id); err != nil {
-		return Recipient{}, fmt.Errorf("recipient %d: %w", id, notFound(err, "There is no saved recipient %d.", id))
+		return Recipient{}, fmt.Errorf("recipient %d: %w", id, notFound(err, "rec.no_recipient", id))
 	}
 	return r, nil
 }
@@ -128,7 +128,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ` + recipientColumns
 // DeleteRecipient removes a saved recipient.
 func (db *DB) DeleteRecipient(ctx context.Context, id int64) error {
 	res, err := db.x.ExecContext(ctx, `DELETE FROM recipients WHERE id = $1`, id)
-	return affectedOne(res, err, "There is no saved recipient %d.", id)
+	return affectedOne(res, err, "rec.no_recipient", id)
 }
 
 // Preset is a package size used often.
@@ -154,7 +154,7 @@ func (db *DB) SavePreset(ctx context.Context, p Preset) (Preset, error) {
 	err := sqlxGet(ctx, db, &out, `INSERT INTO package_presets (name, weight, width, height, length)
 VALUES ($1, $2, $3, $4, $5) RETURNING id, name, weight, width, height, length`, p.Name, p.Weight, p.Width, p.Height, p.Length)
 	if err != nil {
-		return Preset{}, fmt.Errorf("save preset %s: %w", p.Name, conflict(err, "A preset named %s exists already.", p.Name))
+		return Preset{}, fmt.Errorf("save preset %s: %w", p.Name, conflict(err, "rec.preset_taken", p.Name))
 	}
 	return out, nil
 }
@@ -162,7 +162,7 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id, name, weight, width, height, length`, 
 // DeletePreset removes a preset.
 func (db *DB) DeletePreset(ctx context.Context, id int64) error {
 	res, err := db.x.ExecContext(ctx, `DELETE FROM package_presets WHERE id = $1`, id)
-	return affectedOne(res, err, "There is no preset %d.", id)
+	return affectedOne(res, err, "rec.no_preset", id)
 }
 
 // ShippingSettings are the shop's COD bank details.

@@ -102,18 +102,28 @@ WHERE id = $1 AND NOT ($2 = ANY(duplicates))`, id, number)
 // dropDuplicate forgets an extra order once it is cancelled.
 func (db *DB) dropDuplicate(ctx context.Context, o attemptOwner, id int64, number string) error {
 	res, err := db.x.ExecContext(ctx, `UPDATE `+o.table()+` SET duplicates = array_remove(duplicates, $2) WHERE id = $1 AND $2 = ANY(duplicates)`, id, number)
-	return wrapf(affectedOne(res, err, "%s is not a duplicate of %d.", number, id), "drop duplicate %s of %s %d", number, o.table(), id)
+	return wrapf(affectedOne(res, err, "rec.not_duplicate", number, id), "drop duplicate %s of %s %d", number, o.table(), id)
 }
 
+// notMissing are the messages of a record that may not be sent again: it
+// exists at the service, it is still waiting for an answer, or it is not
+// proved missing.
+type notMissing struct{ exists, waiting, unsettled string }
+
+var (
+	shipmentNotMissing   = notMissing{exists: "rec.shipment.exists", waiting: "rec.shipment.waiting", unsettled: "rec.shipment.unsettled"}
+	commissionNotMissing = notMissing{exists: "rec.commission.exists", waiting: "rec.commission.waiting", unsettled: "rec.commission.unsettled"}
+)
+
 // errNotMissing: "again" is allowed only for a record proved missing.
-func errNotMissing(kind string, id int64, state string, settles *time.Time, now time.Time) error {
+func errNotMissing(say notMissing, id int64, state string, settles *time.Time, now time.Time) error {
 	switch {
 	case state == StateCreated:
-		return apperr.New(apperr.Conflict, "%s %d exists at the service: nothing to send again.", kind, id)
+		return apperr.New(apperr.Conflict, say.exists, id)
 	case settles != nil && now.Before(*settles):
-		return apperr.New(apperr.Conflict, "%s %d is still waiting for the service's answer: check it again after %s.", kind, id, settles.Format("15:04:05"))
+		return apperr.New(apperr.Conflict, say.waiting, id, settles.Format("15:04:05"))
 	case state != StateMissing:
-		return apperr.New(apperr.Conflict, "%s %d cannot be sent again: the service may have it; check it first.", kind, id)
+		return apperr.New(apperr.Conflict, say.unsettled, id)
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func (db *DB) Carriers(ctx context.Context) ([]Carrier, error) {
 func (db *DB) CarrierByCode(ctx context.Context, code string) (Carrier, error) {
 	var c Carrier
 	err := sqlxGet(ctx, db, &c, `SELECT `+carrierColumns+` FROM carriers WHERE code = $1`, code)
-	return c, wrapf(notFound(err, "There is no carrier %s.", code), "carrier %s", code)
+	return c, wrapf(notFound(err, "rec.no_carrier", code), "carrier %s", code)
 }
 
 // SeeCarriers records carriers seen in offers; what is known of them stays.
@@ -81,5 +81,5 @@ ON CONFLICT (code) DO UPDATE SET label_free = EXCLUDED.label_free WHERE carriers
 func (db *DB) EditCarrier(ctx context.Context, c Carrier, at time.Time) error {
 	res, err := db.x.ExecContext(ctx, `UPDATE carriers SET name = $2, label_free = $3, cod_packages = $4, edited_at = $5 WHERE code = $1`,
 		c.Code, c.Name, c.LabelFree, c.CODPackages, at)
-	return wrapf(affectedOne(res, err, "There is no carrier %s.", c.Code), "edit carrier %s", c.Code)
+	return wrapf(affectedOne(res, err, "rec.no_carrier", c.Code), "edit carrier %s", c.Code)
 }

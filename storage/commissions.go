@@ -15,27 +15,27 @@ import (
 // Commission is a service order of the returns desk, from intent to the
 // service's latest answer (Raw).
 type Commission struct {
-	ID            int64      `db:"id"`
-	RequestKey    string     `db:"request_key"`
-	Reference     string     `db:"reference"`
-	State         string     `db:"state"`
-	RemoteID      *int64     `db:"remote_id"`
-	Number        string     `db:"number"`
-	Type          string     `db:"type"`
-	Status        string     `db:"status"`
-	CustomerName  string     `db:"customer_name"`
-	CustomerEmail string     `db:"customer_email"`
-	ProductLabel  string     `db:"product_label"`
-	TwoWay        bool       `db:"two_way"`
-	UploadID      *int64     `db:"upload_id"`
-	Request       JSON       `db:"request"`
-	Raw           JSON       `db:"raw"`
-	Error         string     `db:"error"`
-	DeadlineAt    *time.Time `db:"deadline_at"`
-	CreatedBy     *int64     `db:"created_by"`
-	CreatedAt     time.Time  `db:"created_at"`
-	LastSyncedAt  *time.Time `db:"last_synced_at"`
-	SyncFailures  int        `db:"sync_failures"`
+	ID            int64       `db:"id"`
+	RequestKey    string      `db:"request_key"`
+	Reference     string      `db:"reference"`
+	State         string      `db:"state"`
+	RemoteID      *int64      `db:"remote_id"`
+	Number        string      `db:"number"`
+	Type          string      `db:"type"`
+	Status        string      `db:"status"`
+	CustomerName  string      `db:"customer_name"`
+	CustomerEmail string      `db:"customer_email"`
+	ProductLabel  string      `db:"product_label"`
+	TwoWay        bool        `db:"two_way"`
+	UploadID      *int64      `db:"upload_id"`
+	Request       JSON        `db:"request"`
+	Raw           JSON        `db:"raw"`
+	Error         apperr.Text `db:"error"`
+	DeadlineAt    *time.Time  `db:"deadline_at"`
+	CreatedBy     *int64      `db:"created_by"`
+	CreatedAt     time.Time   `db:"created_at"`
+	LastSyncedAt  *time.Time  `db:"last_synced_at"`
+	SyncFailures  int         `db:"sync_failures"`
 	// SettlesAt: the deadline of the last create attempt; before it a missing
 	// commission may still appear at the service.
 	SettlesAt *time.Time `db:"settles_at"`
@@ -87,21 +87,21 @@ RETURNING `+commissionColumns, c.RequestKey, c.Reference, c.Type, c.CustomerName
 		return out, false, err
 	}
 	return Commission{}, false, fmt.Errorf("record commission %s: %w", c.Reference,
-		conflict(err, "The reference %s is already used by another commission.", c.Reference))
+		conflict(err, "rec.commission_reference_taken", c.Reference))
 }
 
 // CommissionByKey finds the commission recorded for a form.
 func (db *DB) CommissionByKey(ctx context.Context, key string) (Commission, error) {
 	var c Commission
 	err := sqlxGet(ctx, db, &c, `SELECT `+commissionColumns+` FROM commissions WHERE request_key = $1`, key)
-	return c, wrapf(notFound(err, "There is no commission for this form."), "commission by key")
+	return c, wrapf(notFound(err, "rec.no_commission_for_form"), "commission by key")
 }
 
 // CommissionByID finds one commission.
 func (db *DB) CommissionByID(ctx context.Context, id int64) (Commission, error) {
 	var c Commission
 	err := sqlxGet(ctx, db, &c, `SELECT `+commissionColumns+` FROM commissions WHERE id = $1`, id)
-	return c, wrapf(notFound(err, "There is no commission %d.", id), "commission %d", id)
+	return c, wrapf(notFound(err, "rec.no_commission", id), "commission %d", id)
 }
 
 // CommissionState is what the service said about a commission.
@@ -140,14 +140,14 @@ WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Numb
 
 // MarkCommissionOutcome moves an order whose create call failed to unknown;
 // a commission whose answer arrived meanwhile stays as it is.
-func (db *DB) MarkCommissionOutcome(ctx context.Context, id int64, state, why string) error {
+func (db *DB) MarkCommissionOutcome(ctx context.Context, id int64, state string, why apperr.Text) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
 	return wrapf(err, "mark commission %d", id)
 }
 
 // MarkCommissionMissing concludes that a commission was not created: only
 // while its outcome is open and once every attempt's deadline has passed.
-func (db *DB) MarkCommissionMissing(ctx context.Context, id int64, why string, now time.Time) error {
+func (db *DB) MarkCommissionMissing(ctx context.Context, id int64, why apperr.Text, now time.Time) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = 'missing', error = $2
 WHERE id = $1 AND state IN ('ordering', 'unknown') AND COALESCE(settles_at, created_at) <= $3`, id, why, now)
 	return wrapf(err, "mark commission %d missing", id)
@@ -157,7 +157,7 @@ WHERE id = $1 AND state IN ('ordering', 'unknown') AND COALESCE(settles_at, crea
 func (db *DB) LockCommission(ctx context.Context, id int64) (Commission, error) {
 	var c Commission
 	err := sqlxGet(ctx, db, &c, `SELECT `+commissionColumns+` FROM commissions WHERE id = $1 FOR UPDATE`, id)
-	return c, wrapf(notFound(err, "There is no commission %d.", id), "lock commission %d", id)
+	return c, wrapf(notFound(err, "rec.no_commission", id), "lock commission %d", id)
 }
 
 // CommissionAttempts lists the create calls of a commission, oldest first.
@@ -185,18 +185,18 @@ func (db *DB) DropCommissionIntent(ctx context.Context, id int64) error {
 // lock (LockCommission) and has asked the service by our reference just now.
 // Allowed only when it is missing and every earlier attempt has settled.
 func (db *DB) ReopenCommission(ctx context.Context, c Commission, sent, deadline time.Time) (Commission, int64, error) {
-	if err := errNotMissing("Commission", c.ID, c.State, c.SettlesAt, sent); err != nil {
+	if err := errNotMissing(commissionNotMissing, c.ID, c.State, c.SettlesAt, sent); err != nil {
 		return c, 0, err
 	}
 	res, err := db.x.ExecContext(ctx, `UPDATE commissions SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing'`, c.ID)
-	if err := affectedOne(res, conflict(err, "Another commission uses this reference now."), "Commission %d changed meanwhile: check it again.", c.ID); err != nil {
+	if err := affectedOne(res, conflict(err, "rec.commission_reference_now"), "rec.commission_changed", c.ID); err != nil {
 		return c, 0, wrapf(err, "reopen commission %d", c.ID)
 	}
 	attempt, err := db.beginAttempt(ctx, ofCommission, c.ID, sent, deadline)
 	if err != nil {
 		return c, 0, err
 	}
-	c.State, c.Error, c.SettlesAt = StateOrdering, "", &deadline
+	c.State, c.Error, c.SettlesAt = StateOrdering, apperr.Text{}, &deadline
 	return c, attempt, nil
 }
 
@@ -263,12 +263,12 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 		raw, err := base64.RawURLEncoding.DecodeString(f.After)
 		parts := strings.Split(string(raw), ":")
 		if err != nil || len(parts) != 3 {
-			return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+			return nil, "", apperr.New(apperr.Invalid, "rec.page_link")
 		}
 		id, e1 := strconv.ParseInt(parts[0], 10, 64)
 		created, e2 := strconv.ParseInt(parts[1], 10, 64)
 		if e1 != nil || e2 != nil {
-			return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+			return nil, "", apperr.New(apperr.Invalid, "rec.page_link")
 		}
 		after := fmt.Sprintf("(created_at, id) < (%s, %s)", c.arg(time.UnixMicro(created)), c.arg(id))
 		if parts[2] == "" {
@@ -276,7 +276,7 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 		} else {
 			d, err := strconv.ParseInt(parts[2], 10, 64)
 			if err != nil {
-				return nil, "", apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+				return nil, "", apperr.New(apperr.Invalid, "rec.page_link")
 			}
 			da := c.arg(time.UnixMicro(d))
 			c.add(fmt.Sprintf("(deadline_at > %s OR deadline_at IS NULL OR (deadline_at = %s AND %s))", da, da, after))
@@ -371,7 +371,7 @@ func (db *DB) ProductOf(ctx context.Context, typeID, modelID int64) (ProductType
 	err := sqlxGet(ctx, db, &row, `SELECT m.id, m.type_id, m.brand, m.name, t.name AS type_name
 FROM product_models m JOIN product_types t ON t.id = m.type_id WHERE m.id = $1 AND m.type_id = $2`, modelID, typeID)
 	if err != nil {
-		return ProductType{}, ProductModel{}, wrapf(notFound(err, "Model %d of type %d is not known.", modelID, typeID), "product %d", modelID)
+		return ProductType{}, ProductModel{}, wrapf(notFound(err, "rec.no_model", modelID, typeID), "product %d", modelID)
 	}
 	return ProductType{ID: row.TypeID, Name: row.TypeName}, row.ProductModel, nil
 }

@@ -68,10 +68,11 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
 	return nil
 }
 
-// notFound turns sql.ErrNoRows into an apperr NotFound with a message for a person.
-func notFound(err error, format string, args ...any) error {
+// notFound turns sql.ErrNoRows into an apperr NotFound with a message for a
+// person (a key of the catalog and its arguments).
+func notFound(err error, key string, args ...any) error {
 	if errors.Is(err, sql.ErrNoRows) {
-		e := apperr.New(apperr.NotFound, format, args...)
+		e := apperr.New(apperr.NotFound, key, args...)
 		e.Err = err
 		return e
 	}
@@ -79,10 +80,10 @@ func notFound(err error, format string, args ...any) error {
 }
 
 // conflict turns a unique violation (23505) into an apperr Conflict.
-func conflict(err error, format string, args ...any) error {
+func conflict(err error, key string, args ...any) error {
 	var pqErr *pq.Error
 	if errors.As(err, &pqErr) && pqErr.Code == "23505" {
-		e := apperr.New(apperr.Conflict, format, args...)
+		e := apperr.New(apperr.Conflict, key, args...)
 		e.Err = err
 		return e
 	}
@@ -98,12 +99,12 @@ func wrapf(err error, format string, args ...any) error {
 }
 
 // affectedOne turns "no row changed" into a NotFound with a message for a person.
-func affectedOne(res sql.Result, err error, format string, args ...any) error {
+func affectedOne(res sql.Result, err error, key string, args ...any) error {
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.New(apperr.NotFound, format, args...)
+		return apperr.New(apperr.NotFound, key, args...)
 	}
 	return nil
 }

@@ -177,7 +177,7 @@ var (
 )
 
 // ErrDamagedCursor is a page link that cannot be read.
-var ErrDamagedCursor = apperr.New(apperr.Invalid, "This page link is damaged: start from the first page.")
+var ErrDamagedCursor = apperr.New(apperr.Invalid, "rec.page_link")
 
 func decodeCursor(sort, s string) (cursor, error) {
 	if len(s) > 4*maxCursorText {

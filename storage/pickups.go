@@ -19,24 +19,24 @@ const (
 // Pickup is a courier pickup as we recorded it: the request, its state and the
 // service's id and number once known.
 type Pickup struct {
-	ID         int64     `db:"id"`
-	RequestKey string    `db:"request_key"`
-	State      string    `db:"state"`
-	ContactID  int64     `db:"contact_id"`
-	Address    string    `db:"address"` // one line, as shown when ordered
-	Date       time.Time `db:"pickup_date"`
-	TimeFrom   string    `db:"time_from"`
-	TimeTo     string    `db:"time_to"`
-	Packages   int       `db:"packages"`
-	Weight     float64   `db:"weight"`
-	Carrier    string    `db:"carrier"`
-	Note       string    `db:"note"`
-	UpstreamID *int64    `db:"upstream_id"`
-	Number     string    `db:"number"`
-	Error      string    `db:"error"`
-	CreatedBy  *int64    `db:"created_by"`
-	CreatedAt  time.Time `db:"created_at"`
-	UpdatedAt  time.Time `db:"updated_at"`
+	ID         int64       `db:"id"`
+	RequestKey string      `db:"request_key"`
+	State      string      `db:"state"`
+	ContactID  int64       `db:"contact_id"`
+	Address    string      `db:"address"` // one line, as shown when ordered
+	Date       time.Time   `db:"pickup_date"`
+	TimeFrom   string      `db:"time_from"`
+	TimeTo     string      `db:"time_to"`
+	Packages   int         `db:"packages"`
+	Weight     float64     `db:"weight"`
+	Carrier    string      `db:"carrier"`
+	Note       string      `db:"note"`
+	UpstreamID *int64      `db:"upstream_id"`
+	Number     string      `db:"number"`
+	Error      apperr.Text `db:"error"`
+	CreatedBy  *int64      `db:"created_by"`
+	CreatedAt  time.Time   `db:"created_at"`
+	UpdatedAt  time.Time   `db:"updated_at"`
 }
 
 // Day is the pickup date as YYYY-MM-DD.
@@ -69,27 +69,27 @@ RETURNING ` + pickupColumns
 func (db *DB) PickupByKey(ctx context.Context, key string) (Pickup, error) {
 	var p Pickup
 	err := sqlxGet(ctx, db, &p, `SELECT `+pickupColumns+` FROM pickups WHERE request_key = $1`, key)
-	return p, wrapf(notFound(err, "There is no pickup for this form."), "pickup by key")
+	return p, wrapf(notFound(err, "rec.no_pickup_for_form"), "pickup by key")
 }
 
 // PickupByID finds one recorded pickup.
 func (db *DB) PickupByID(ctx context.Context, id int64) (Pickup, error) {
 	var p Pickup
 	err := sqlxGet(ctx, db, &p, `SELECT `+pickupColumns+` FROM pickups WHERE id = $1`, id)
-	return p, wrapf(notFound(err, "There is no pickup %d.", id), "pickup %d", id)
+	return p, wrapf(notFound(err, "rec.no_pickup", id), "pickup %d", id)
 }
 
 // RecordPickupOrdered stores the service's id and number of a pickup.
 func (db *DB) RecordPickupOrdered(ctx context.Context, id, upstreamID int64, number string) error {
 	res, err := db.x.ExecContext(ctx, `UPDATE pickups SET state = 'ordered', upstream_id = $2, number = $3, error = '', updated_at = now()
 WHERE id = $1`, id, upstreamID, number)
-	return wrapf(affectedOne(res, err, "There is no pickup %d.", id), "record pickup %d ordered", id)
+	return wrapf(affectedOne(res, err, "rec.no_pickup", id), "record pickup %d ordered", id)
 }
 
 // MarkPickup sets the state of a pickup and why.
-func (db *DB) MarkPickup(ctx context.Context, id int64, state, why string) error {
+func (db *DB) MarkPickup(ctx context.Context, id int64, state string, why apperr.Text) error {
 	res, err := db.x.ExecContext(ctx, `UPDATE pickups SET state = $2, error = $3, updated_at = now() WHERE id = $1`, id, state, why)
-	return wrapf(affectedOne(res, err, "There is no pickup %d.", id), "mark pickup %d %s", id, state)
+	return wrapf(affectedOne(res, err, "rec.no_pickup", id), "mark pickup %d %s", id, state)
 }
 
 // DropPickupIntent forgets a pickup the service refused, so the corrected form
@@ -109,7 +109,7 @@ WHERE id = $1 AND state = 'failed' RETURNING `+pickupColumns, id)
 		if _, ferr := db.PickupByID(ctx, id); ferr != nil {
 			return Pickup{}, ferr
 		}
-		return Pickup{}, apperr.New(apperr.Conflict, "Pickup %d may be ordered again only after the service was checked and has no such pickup.", id)
+		return Pickup{}, apperr.New(apperr.Conflict, "rec.pickup_again", id)
 	}
 	return p, wrapf(err, "reopen pickup %d", id)
 }

@@ -197,7 +197,7 @@ func (db *DB) PointByCode(ctx context.Context, carrier, code string) (ParcelPoin
 	err := sqlxGet(ctx, db, &p, `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
     max_length, max_width, max_height, max_weight FROM parcel_points WHERE carrier = $1 AND code = $2`, carrier, code)
 	if err != nil {
-		return p, fmt.Errorf("parcel point %s/%s: %w", carrier, code, notFound(err, "Point %s of carrier %s is not known.", code, carrier))
+		return p, fmt.Errorf("parcel point %s/%s: %w", carrier, code, notFound(err, "rec.no_point", code, carrier))
 	}
 	return p, nil
 }

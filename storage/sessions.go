@@ -45,7 +45,7 @@ WHERE s.token_hash = $1
 func (db *DB) LiveSession(ctx context.Context, tokenHash []byte, idle time.Duration) (SessionStaff, error) {
 	var s SessionStaff
 	if err := sqlxGet(ctx, db, &s, selectLiveSession, tokenHash, idle.Seconds()); err != nil {
-		return SessionStaff{}, fmt.Errorf("find session: %w", notFound(err, "Your session has ended. Please sign in again."))
+		return SessionStaff{}, fmt.Errorf("find session: %w", notFound(err, "login.session_ended"))
 	}
 	return s, nil
 }

@@ -80,39 +80,39 @@ func (j *JSON) Scan(src any) error {
 
 // Shipment is an order of one shipment through shipdesk, from intent to reply.
 type Shipment struct {
-	ID             int64      `db:"id"`
-	RequestKey     string     `db:"request_key"`
-	Reference      string     `db:"reference"`
-	State          string     `db:"state"`
-	Request        JSON       `db:"request"` // the order as sent to shipments/create
-	Carrier        string     `db:"carrier"`
-	ServiceID      int        `db:"service_id"`
-	ServiceName    string     `db:"service_name"`
-	RecipientName  string     `db:"recipient_name"`
-	RecipientCity  string     `db:"recipient_city"`
-	LabelLess      bool       `db:"label_less"`
-	CODValue       *float64   `db:"cod_value"`
-	CODCurrency    *string    `db:"cod_currency"`
-	InsuredValue   *float64   `db:"insured_value"` // CZK; nil: not insured
-	TrackingNumber *string    `db:"tracking_number"`
-	OrderID        *int64     `db:"order_id"`
-	OrderNumber    *string    `db:"order_number"`
-	OrderToken     *string    `db:"order_token"`
-	Status         string     `db:"status"`
-	LabelMode      string     `db:"label_mode"`
-	LabelStatus    string     `db:"label_status"`
-	Packages       Packages   `db:"packages"`
-	Returned       bool       `db:"returned"`
-	Error          string     `db:"error"`
-	CreatedBy      *int64     `db:"created_by"`
-	CreatedAt      time.Time  `db:"created_at"`
-	OrderedAt      *time.Time `db:"ordered_at"`
-	LastCheckedAt  *time.Time `db:"last_checked_at"`
-	PrintedAt      *time.Time `db:"printed_at"`
-	CancelledAt    *time.Time `db:"cancelled_at"`
-	Origin         string     `db:"origin"` // shipdesk, or service: found at the service
-	DeliveredAt    *time.Time `db:"delivered_at"`
-	PollFailures   int        `db:"poll_failures"`
+	ID             int64       `db:"id"`
+	RequestKey     string      `db:"request_key"`
+	Reference      string      `db:"reference"`
+	State          string      `db:"state"`
+	Request        JSON        `db:"request"` // the order as sent to shipments/create
+	Carrier        string      `db:"carrier"`
+	ServiceID      int         `db:"service_id"`
+	ServiceName    string      `db:"service_name"`
+	RecipientName  string      `db:"recipient_name"`
+	RecipientCity  string      `db:"recipient_city"`
+	LabelLess      bool        `db:"label_less"`
+	CODValue       *float64    `db:"cod_value"`
+	CODCurrency    *string     `db:"cod_currency"`
+	InsuredValue   *float64    `db:"insured_value"` // CZK; nil: not insured
+	TrackingNumber *string     `db:"tracking_number"`
+	OrderID        *int64      `db:"order_id"`
+	OrderNumber    *string     `db:"order_number"`
+	OrderToken     *string     `db:"order_token"`
+	Status         string      `db:"status"`
+	LabelMode      string      `db:"label_mode"`
+	LabelStatus    string      `db:"label_status"`
+	Packages       Packages    `db:"packages"`
+	Returned       bool        `db:"returned"`
+	Error          apperr.Text `db:"error"`
+	CreatedBy      *int64      `db:"created_by"`
+	CreatedAt      time.Time   `db:"created_at"`
+	OrderedAt      *time.Time  `db:"ordered_at"`
+	LastCheckedAt  *time.Time  `db:"last_checked_at"`
+	PrintedAt      *time.Time  `db:"printed_at"`
+	CancelledAt    *time.Time  `db:"cancelled_at"`
+	Origin         string      `db:"origin"` // shipdesk, or service: found at the service
+	DeliveredAt    *time.Time  `db:"delivered_at"`
+	PollFailures   int         `db:"poll_failures"`
 	// SettlesAt: the deadline of the last create attempt; before it a missing
 	// order may still appear at the service.
 	SettlesAt *time.Time `db:"settles_at"`
@@ -182,8 +182,9 @@ RETURNING ` + shipmentColumns
 	}
 	var existing Shipment
 	if sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
-		msg := fmt.Sprintf("The reference %s is already used by shipment %d; the service finds shipments by it, so use another one.", s.Reference, existing.ID)
-		return Shipment{}, false, &apperr.Error{Code: apperr.Conflict, Message: msg, Err: err}
+		e := apperr.New(apperr.Conflict, "rec.reference_taken", s.Reference, existing.ID)
+		e.Err = err
+		return Shipment{}, false, e
 	}
 	return Shipment{}, false, fmt.Errorf("record order %s: %w", s.Reference, err)
 }
@@ -192,14 +193,14 @@ RETURNING ` + shipmentColumns
 func (db *DB) ShipmentByKey(ctx context.Context, key string) (Shipment, error) {
 	var s Shipment
 	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments WHERE request_key = $1`, key)
-	return s, wrapf(notFound(err, "There is no order for this form."), "shipment by key")
+	return s, wrapf(notFound(err, "rec.no_order_for_form"), "shipment by key")
 }
 
 // ShipmentByID finds one shipment.
 func (db *DB) ShipmentByID(ctx context.Context, id int64) (Shipment, error) {
 	var s Shipment
 	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments WHERE id = $1`, id)
-	return s, wrapf(notFound(err, "There is no shipment %d.", id), "shipment %d", id)
+	return s, wrapf(notFound(err, "rec.no_shipment", id), "shipment %d", id)
 }
 
 // ShipmentsByID finds several shipments, in id order.
@@ -253,19 +254,19 @@ UPDATE shipments SET status = $2, label_mode = $3, label_status = $4, packages =
     cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(cancelled_at, $7) ELSE cancelled_at END
 WHERE id = $1 AND state = 'created'`
 	res, err := db.x.ExecContext(ctx, q, id, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, at)
-	return wrapf(affectedOne(res, err, "There is no created shipment %d.", id), "record state of shipment %d", id)
+	return wrapf(affectedOne(res, err, "rec.no_created_shipment", id), "record state of shipment %d", id)
 }
 
 // MarkShipmentOutcome moves an order whose create call failed to unknown, keeping why.
 // A shipment whose order arrived meanwhile stays as it is.
-func (db *DB) MarkShipmentOutcome(ctx context.Context, id int64, state, why string) error {
+func (db *DB) MarkShipmentOutcome(ctx context.Context, id int64, state string, why apperr.Text) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = $2, error = $3 WHERE id = $1 AND state IN ('ordering', 'unknown')`, id, state, why)
 	return wrapf(err, "mark shipment %d %s", id, state)
 }
 
 // MarkShipmentMissing concludes that an order was not created: only while its outcome
 // is open and once every attempt's deadline has passed.
-func (db *DB) MarkShipmentMissing(ctx context.Context, id int64, why string, now time.Time) error {
+func (db *DB) MarkShipmentMissing(ctx context.Context, id int64, why apperr.Text, now time.Time) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = 'missing', error = $2
 WHERE id = $1 AND state IN ('ordering', 'unknown') AND COALESCE(settles_at, created_at) <= $3`, id, why, now)
 	return wrapf(err, "mark shipment %d missing", id)
@@ -282,7 +283,7 @@ func (db *DB) DropShipmentIntent(ctx context.Context, id int64) error {
 func (db *DB) LockShipment(ctx context.Context, id int64) (Shipment, error) {
 	var s Shipment
 	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments WHERE id = $1 FOR UPDATE`, id)
-	return s, wrapf(notFound(err, "There is no shipment %d.", id), "lock shipment %d", id)
+	return s, wrapf(notFound(err, "rec.no_shipment", id), "lock shipment %d", id)
 }
 
 // ReopenShipment sends a missing order again: the caller holds the shipment's
@@ -290,18 +291,18 @@ func (db *DB) LockShipment(ctx context.Context, id int64) (Shipment, error) {
 // Allowed only when the shipment is missing and every earlier attempt has
 // settled; the new attempt is recorded before the call.
 func (db *DB) ReopenShipment(ctx context.Context, s Shipment, sent, deadline time.Time) (Shipment, int64, error) {
-	if err := errNotMissing("Shipment", s.ID, s.State, s.SettlesAt, sent); err != nil {
+	if err := errNotMissing(shipmentNotMissing, s.ID, s.State, s.SettlesAt, sent); err != nil {
 		return s, 0, err
 	}
 	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET state = 'ordering', error = '' WHERE id = $1 AND state = 'missing'`, s.ID)
-	if err := affectedOne(res, conflict(err, "Another shipment uses this reference now."), "Shipment %d changed meanwhile: check it again.", s.ID); err != nil {
+	if err := affectedOne(res, conflict(err, "rec.shipment_reference_now"), "rec.shipment_changed", s.ID); err != nil {
 		return s, 0, wrapf(err, "reopen order %d", s.ID)
 	}
 	attempt, err := db.beginAttempt(ctx, ofShipment, s.ID, sent, deadline)
 	if err != nil {
 		return s, 0, err
 	}
-	s.State, s.Error, s.SettlesAt = StateOrdering, "", &deadline
+	s.State, s.Error, s.SettlesAt = StateOrdering, apperr.Text{}, &deadline
 	return s, attempt, nil
 }
 
@@ -327,7 +328,7 @@ func (db *DB) ShipmentByReference(ctx context.Context, reference string) (Shipme
 	var s Shipment
 	err := sqlxGet(ctx, db, &s, `SELECT `+shipmentColumns+` FROM shipments
 WHERE reference = $1 AND origin = 'shipdesk' ORDER BY state = 'missing', id DESC LIMIT 1`, reference)
-	return s, wrapf(notFound(err, "No shipment carries the reference %s.", reference), "shipment by reference")
+	return s, wrapf(notFound(err, "rec.no_reference", reference), "shipment by reference")
 }
 
 // Unsettled lists orders whose outcome is not known: unknown ones (the service
@@ -375,7 +376,7 @@ WHERE state = 'created' AND cancelled_at IS NULL AND status <> 'CANCELLED' AND c
 // MarkCancelled records a storno.
 func (db *DB) MarkCancelled(ctx context.Context, id int64, at time.Time) error {
 	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET status = 'CANCELLED', cancelled_at = $2, last_checked_at = $2 WHERE id = $1 AND state = 'created'`, id, at)
-	return wrapf(affectedOne(res, err, "There is no created shipment %d.", id), "mark shipment %d cancelled", id)
+	return wrapf(affectedOne(res, err, "rec.no_created_shipment", id), "mark shipment %d cancelled", id)
 }
 
 // Draft is a cart draft created for review in the provider's manager.
@@ -405,5 +406,5 @@ func (db *DB) DraftByID(ctx context.Context, id int64) (Draft, error) {
 	var d Draft
 	err := sqlxGet(ctx, db, &d, `SELECT id, draft_id, reference, recipient, warnings, defaults, modified, created_by, created_at
 FROM cart_drafts WHERE id = $1`, id)
-	return d, wrapf(notFound(err, "There is no draft %d.", id), "draft %d", id)
+	return d, wrapf(notFound(err, "rec.no_draft", id), "draft %d", id)
 }

@@ -36,7 +36,7 @@ VALUES ($1, $2, $3, $4, $5, $6) RETURNING `+uploadColumns,
 // SetUploadToken stores the token the service gave for a file.
 func (db *DB) SetUploadToken(ctx context.Context, id int64, token string) error {
 	res, err := db.x.ExecContext(ctx, `UPDATE uploads SET token = $2 WHERE id = $1`, id, token)
-	return wrapf(affectedOne(res, err, "There is no upload %d.", id), "token of upload %d", id)
+	return wrapf(affectedOne(res, err, "rec.no_upload", id), "token of upload %d", id)
 }
 
 // AttachUpload links a file to its commission.
@@ -49,7 +49,7 @@ func (db *DB) AttachUpload(ctx context.Context, uploadID, commissionID int64) er
 func (db *DB) UploadByID(ctx context.Context, id int64) (Upload, error) {
 	var u Upload
 	err := sqlxGet(ctx, db, &u, `SELECT `+uploadColumns+` FROM uploads WHERE id = $1`, id)
-	return u, wrapf(notFound(err, "There is no file %d.", id), "upload %d", id)
+	return u, wrapf(notFound(err, "rec.no_file", id), "upload %d", id)
 }
 
 // UploadsOf lists the files of a commission (without their bytes).
@@ -70,7 +70,7 @@ const keptUpload = `commission_id IS NULL AND NOT EXISTS (SELECT 1 FROM commissi
 func (db *DB) KeptUpload(ctx context.Context, id, by int64) (Upload, error) {
 	var u Upload
 	err := sqlxGet(ctx, db, &u, `SELECT `+uploadColumns+` FROM uploads WHERE id = $1 AND created_by = $2 AND `+keptUpload, id, by)
-	return u, wrapf(notFound(err, "There is no file %d.", id), "kept upload %d", id)
+	return u, wrapf(notFound(err, "rec.no_file", id), "kept upload %d", id)
 }
 
 // PruneKeptUploads deletes kept files that no commission took within maxAge:

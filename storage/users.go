@@ -37,7 +37,7 @@ func (db *DB) CreateUser(ctx context.Context, username string, role identity.Rol
 	var u User
 	err := sqlxGet(ctx, db, &u, insertUser, username, role, passwordHash)
 	if err != nil {
-		return User{}, fmt.Errorf("create user %s: %w", username, conflict(err, "The username %s is taken.", username))
+		return User{}, fmt.Errorf("create user %s: %w", username, conflict(err, "rec.username_taken", username))
 	}
 	return u, nil
 }
@@ -50,7 +50,7 @@ FROM users WHERE username = $1`
 func (db *DB) UserByUsername(ctx context.Context, username string) (User, error) {
 	var u User
 	if err := sqlxGet(ctx, db, &u, selectUserByName, username); err != nil {
-		return User{}, fmt.Errorf("user %s: %w", username, notFound(err, "There is no user %s.", username))
+		return User{}, fmt.Errorf("user %s: %w", username, notFound(err, "rec.no_user", username))
 	}
 	return u, nil
 }
@@ -63,7 +63,7 @@ FROM users WHERE id = $1`
 func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
 	var u User
 	if err := sqlxGet(ctx, db, &u, selectUserByID, id); err != nil {
-		return User{}, fmt.Errorf("user %d: %w", id, notFound(err, "That user does not exist."))
+		return User{}, fmt.Errorf("user %d: %w", id, notFound(err, "rec.no_such_user"))
 	}
 	return u, nil
 }
@@ -124,7 +124,7 @@ func (db *DB) execOne(ctx context.Context, what string, id int64, query string, 
 		return fmt.Errorf("%s %d: %w", what, id, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("%s %d: %w", what, id, notFound(errNoRows, "That user does not exist."))
+		return fmt.Errorf("%s %d: %w", what, id, notFound(errNoRows, "rec.no_such_user"))
 	}
 	return nil
 }

@@ -1,16 +1,20 @@
 package textin
 
-import "net/url"
+import (
+	"net/url"
+
+	"shipdesk/apperr"
+)
 
 // Fields reads the text fields of a form or a query into values, recording
 // each field's first problem in problems (keyed by the field's name).
 type Fields struct {
 	values   url.Values
-	problems map[string]string
+	problems apperr.Problems
 }
 
 // NewFields reads from v and records problems in problems (which must not be nil).
-func NewFields(v url.Values, problems map[string]string) Fields {
+func NewFields(v url.Values, problems apperr.Problems) Fields {
 	return Fields{values: v, problems: problems}
 }
 
@@ -28,8 +32,6 @@ func (f Fields) Lines(name string, limit int) string {
 	return s
 }
 
-func (f Fields) note(name, problem string) {
-	if _, seen := f.problems[name]; problem != "" && !seen {
-		f.problems[name] = problem
-	}
+func (f Fields) note(name string, problem apperr.Text) {
+	f.problems.Put(name, problem)
 }

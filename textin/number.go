@@ -4,10 +4,12 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"shipdesk/apperr"
 )
 
-// NotANumber is the problem of a value that is no decimal number at all.
-const NotANumber = "Type a number, e.g. 1.5."
+// NotANumber is the problem (its key) of a value that is no decimal number at all.
+const NotANumber = "text.not_a_number"
 
 // Range bounds a number typed by a person: more than Above (at least Above
 // when OrEqual), at most Max; Unit names it in messages ("kg").
@@ -21,26 +23,28 @@ type Range struct {
 // Decimal reads a decimal number as people type it: a decimal comma or point,
 // thousands grouped by spaces ("1 299,50", also with no-break spaces) or, when
 // both marks appear, by the other mark ("1.299,50", "1,299.50"); no exponent,
-// no NaN or infinity; within r. It returns the problem, "" when none; an empty
-// s is a problem for the caller to word (required or not).
-func Decimal(s string, r Range) (float64, string) {
+// no NaN or infinity; within r. It returns the problem, none when none; an
+// empty s is a problem for the caller to word (required or not).
+func Decimal(s string, r Range) (float64, apperr.Text) {
 	plain, ok := plainDecimal(s)
 	if !ok {
-		return 0, NotANumber
+		return 0, apperr.Msg(NotANumber)
 	}
 	x, err := strconv.ParseFloat(plain, 64)
 	switch {
 	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
-		return 0, NotANumber
+		return 0, apperr.Msg(NotANumber)
 	case x < r.Above || x == r.Above && !r.OrEqual:
 		if r.OrEqual {
-			return 0, "Must be at least " + format(r.Above) + "."
+			return 0, apperr.Msg("text.at_least", format(r.Above))
 		}
-		return 0, "Must be more than " + format(r.Above) + "."
+		return 0, apperr.Msg("text.more_than", format(r.Above))
+	case x > r.Max && r.Unit == "":
+		return 0, apperr.Msg("text.at_most", format(r.Max))
 	case x > r.Max:
-		return 0, strings.TrimSpace("At most "+format(r.Max)+" "+r.Unit) + "."
+		return 0, apperr.Msg("text.at_most_unit", format(r.Max), r.Unit)
 	}
-	return x, ""
+	return x, apperr.Text{}
 }
 
 // plainDecimal rewrites a typed number as Go reads it ("-1299.5"), or says it

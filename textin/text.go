@@ -5,53 +5,55 @@
 package textin
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"shipdesk/apperr"
 )
 
-// Messages of the checks, shown next to the field.
+// Messages of the checks, shown next to the field: keys of the catalog.
 const (
-	Unreadable = "Contains characters that cannot be read: type it again."
-	Control    = "Contains control characters: remove them."
+	Unreadable = "text.unreadable"
+	Control    = "text.control"
+	TooLong    = "text.too_long"
 )
 
 // IsUnreadable says the problem is the characters themselves (broken UTF-8 or
 // control characters), not the length: a filter or search cannot use the value.
-func IsUnreadable(problem string) bool {
-	return problem == Unreadable || problem == Control
+func IsUnreadable(problem apperr.Text) bool {
+	return problem.Key == Unreadable || problem.Key == Control
 }
 
 // Line reads a one-line field: trimmed, readable UTF-8, no control characters,
 // at most limit characters. It returns what to keep (on a problem, the value
-// made safe to show and store, cut to limit) and the problem, "" when none.
-func Line(s string, limit int) (string, string) {
+// made safe to show and store, cut to limit) and the problem, none when none.
+func Line(s string, limit int) (string, apperr.Text) {
 	return read(s, limit, false)
 }
 
 // Lines reads a multi-line field (a textarea): as Line, but tab and line
 // breaks are allowed; "\r\n" becomes "\n".
-func Lines(s string, limit int) (string, string) {
+func Lines(s string, limit int) (string, apperr.Text) {
 	return read(strings.ReplaceAll(s, "\r\n", "\n"), limit, true)
 }
 
-func read(s string, limit int, multiline bool) (string, string) {
+func read(s string, limit int, multiline bool) (string, apperr.Text) {
 	s = strings.TrimSpace(s) // a pasted value's edges are not the person's text
-	problem := ""
+	var problem apperr.Text
 	switch {
 	case !utf8.ValidString(s):
-		problem = Unreadable
+		problem = apperr.Msg(Unreadable)
 	case strings.ContainsFunc(s, func(r rune) bool { return !allowed(r, multiline) }):
-		problem = Control
+		problem = apperr.Msg(Control)
 	}
-	if problem != "" {
+	if !problem.IsZero() {
 		s = strings.TrimSpace(Safe(s, multiline))
 	}
 	if cut, over := Cut(s, limit); over {
 		s = cut
-		if problem == "" {
-			problem = tooLong(limit)
+		if problem.IsZero() {
+			problem = apperr.Count(TooLong, limit)
 		}
 	}
 	return s, problem
@@ -94,8 +96,4 @@ func allowed(r rune, multiline bool) bool {
 		return true // a real U+FFFD; broken bytes are caught before
 	}
 	return !unicode.IsControl(r) && r != '\u2028' && r != '\u2029'
-}
-
-func tooLong(limit int) string {
-	return "At most " + strconv.Itoa(limit) + " characters."
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"shipdesk/apperr"
 )
 
 func TestLine(t *testing.T) {
@@ -13,11 +15,11 @@ func TestLine(t *testing.T) {
 		limit                   int
 	}{
 		{"Trimmed", "  Brno \t", "Brno", "", 10},
-		{"NUL", "Br\x00no", "Brno", Control, 10},
-		{"InvalidUTF8", "Br\xff\xfeno", "Brno", Unreadable, 10},
-		{"Newline", "a\nb", "ab", Control, 10},
-		{"Escape", "a\x1b[31mb", "a[31mb", Control, 10},
-		{"LineSeparator", "a\u2028b", "ab", Control, 10},
+		{"NUL", "Br\x00no", "Brno", "Contains control characters: remove them.", 10},
+		{"InvalidUTF8", "Br\xff\xfeno", "Brno", "Contains characters that cannot be read: type it again.", 10},
+		{"Newline", "a\nb", "ab", "Contains control characters: remove them.", 10},
+		{"Escape", "a\x1b[31mb", "a[31mb", "Contains control characters: remove them.", 10},
+		{"LineSeparator", "a\u2028b", "ab", "Contains control characters: remove them.", 10},
 		{"CutByCharacters", "žluťoučký", "žluťo", "At most 5 characters.", 5},
 		{"CzechFits", "Příliš žluťoučký", "Příliš žluťoučký", "", 16},
 		{"LongCzechCut", czech, string([]rune(czech)[:64]), "At most 64 characters.", 64},
@@ -26,7 +28,7 @@ func TestLine(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, problem := Line(c.in, c.limit)
-			if got != c.want || problem != c.problem {
+			if got != c.want || problem.String() != c.problem {
 				t.Errorf("Line(%q, %d) = %q, %q; want %q, %q", c.in, c.limit, got, problem, c.want, c.problem)
 			}
 		})
@@ -35,21 +37,21 @@ func TestLine(t *testing.T) {
 
 func TestLinesKeepsLineBreaksAndTabs(t *testing.T) {
 	got, problem := Lines("first\r\n\tsecond\n", 100)
-	if got != "first\n\tsecond" || problem != "" {
+	if got != "first\n\tsecond" || !problem.IsZero() {
 		t.Errorf("Lines = %q, %q", got, problem)
 	}
-	if _, problem := Lines("a\x00b", 100); problem != Control {
+	if _, problem := Lines("a\x00b", 100); problem.Key != Control {
 		t.Errorf("NUL in a textarea: %q", problem)
 	}
 }
 
 func TestFieldsRecordTheFirstProblem(t *testing.T) {
-	problems := map[string]string{}
+	problems := apperr.Problems{}
 	f := NewFields(map[string][]string{"name": {"a\x00"}, "city": {"Brno"}}, problems)
 	if f.Line("name", 10) != "a" || f.Line("city", 10) != "Brno" || f.Line("missing", 10) != "" {
 		t.Error("values")
 	}
-	if len(problems) != 1 || problems["name"] != Control {
+	if len(problems) != 1 || problems["name"].Key != Control {
 		t.Errorf("problems %v", problems)
 	}
 }
@@ -70,14 +72,14 @@ func TestDecimal(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, problem := Decimal(c.in, weight)
-		if got != c.want || problem != c.problem {
+		if got != c.want || problem.String() != c.problem {
 			t.Errorf("Decimal(%q) = %v, %q; want %v, %q", c.in, got, problem, c.want, c.problem)
 		}
 	}
-	if x, problem := Decimal("0", Range{OrEqual: true, Max: 1e7}); x != 0 || problem != "" {
+	if x, problem := Decimal("0", Range{OrEqual: true, Max: 1e7}); x != 0 || !problem.IsZero() {
 		t.Errorf("zero allowed: %v %q", x, problem)
 	}
-	if _, problem := Decimal("20000000", Range{Max: 1e7, Unit: "CZK"}); problem != "At most 10000000 CZK." {
+	if _, problem := Decimal("20000000", Range{Max: 1e7, Unit: "CZK"}); problem.String() != "At most 10000000 CZK." {
 		t.Errorf("large bound written as %q", problem)
 	}
 }
@@ -116,7 +118,7 @@ func FuzzLine(f *testing.F) {
 			if strings.ContainsFunc(got, func(r rune) bool { return !allowed(r, multiline) }) {
 				t.Fatalf("kept a control character in %q", got)
 			}
-			if problem == "" && got != strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) && !multiline {
+			if problem.IsZero() && got != strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) && !multiline {
 				t.Fatalf("changed %q to %q without saying why", s, got)
 			}
 		}
@@ -130,7 +132,7 @@ func FuzzDecimal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		r := Range{Max: 1000, Unit: "kg"}
 		x, problem := Decimal(s, r)
-		if problem != "" {
+		if !problem.IsZero() {
 			if x != 0 {
 				t.Fatalf("%q: a problem with value %v", s, x)
 			}
@@ -146,7 +148,7 @@ func TestIsUnreadable(t *testing.T) {
 	_, broken := Line("\xff", 10)
 	_, control := Line("\x00", 10)
 	_, long := Line("abc", 2)
-	if !IsUnreadable(broken) || !IsUnreadable(control) || IsUnreadable(long) || IsUnreadable("") {
+	if !IsUnreadable(broken) || !IsUnreadable(control) || IsUnreadable(long) || IsUnreadable(apperr.Text{}) {
 		t.Errorf("IsUnreadable: %q %q %q", broken, control, long)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/client/cart"
 	"shipdesk/client/returns"
 	"shipdesk/client/sandboxctl"
@@ -38,7 +39,7 @@ type Result struct {
 	Interface string
 	BaseURL   string
 	OK        bool
-	Message   string // what a person should know: "key accepted", "key refused (401)", …
+	Message   apperr.Text // what a person should know: "key accepted", "key refused (401)", …
 	Took      time.Duration
 }
 
@@ -49,13 +50,13 @@ func probe(ctx context.Context, iface, base string, call func(context.Context) e
 	r := Result{Interface: iface, BaseURL: base, Took: time.Since(start)}
 	switch {
 	case err == nil:
-		r.OK, r.Message = true, "key accepted"
+		r.OK, r.Message = true, apperr.Msg("connection.key_accepted")
 	case transport.IsUnauthorized(err):
-		r.Message = "key refused (401): check the API key for this environment"
+		r.Message = apperr.Msg("connection.key_refused")
 	case transport.IsTemporary(err):
-		r.Message = "service unreachable or failing: " + err.Error()
+		r.Message = apperr.Msg("connection.unreachable", err.Error()) // for the manager who fixes it: what failed
 	default:
-		r.Message = err.Error()
+		r.Message = apperr.Literal(err.Error())
 	}
 	return r
 }

@@ -15,13 +15,13 @@ func TestCheckTellsGoodKeysFromBad(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range good.Check(context.Background()) {
-		if !r.OK || r.Message != "key accepted" || r.BaseURL == "" {
+		if !r.OK || r.Message.String() != "key accepted" || r.BaseURL == "" {
 			t.Errorf("good %s: %+v", r.Interface, r)
 		}
 	}
 	bad, _ := upstream.New(upstream.Config{ShippingURL: env.URL, ShippingKey: "production-key", ReturnsURL: env.Returns, ReturnsKey: "x"})
 	for _, r := range bad.Check(context.Background()) {
-		if r.OK || r.Message == "" {
+		if r.OK || r.Message.IsZero() {
 			t.Errorf("bad %s: %+v", r.Interface, r)
 		}
 	}

@@ -181,7 +181,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			r = r.WithContext(withSessionEnded(r.Context()))
 		default:
 			// Sessions live in the database: it is not answering.
-			s.h.Fail(w, r, apperr.New(apperr.Unavailable, "%s", i18n.T(r.Context(), "error.unavailable")))
+			s.h.Fail(w, r, apperr.New(apperr.Unavailable, "error.unavailable"))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/workbench"
@@ -13,6 +14,9 @@ import (
 
 // rawTransportText is what a failed link says in the log; a person never reads it.
 var rawTransportText = []string{"EOF", "connection reset", "context deadline", "no answer from the service", "no answer within", "broken pipe"}
+
+// english is a catalog text as the test app (which runs in English) shows it.
+func english(key string, args ...any) string { return apperr.Msg(key, args...).String() }
 
 func showsOnlyThePersonFacingText(t *testing.T, what, body, want string) {
 	t.Helper()
@@ -33,7 +37,7 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 	// Compare offers: every attempt of rates/get loses its connection.
 	env.Sandbox.Fault("/api/v1/rates/get", map[string]any{"drop_rate": 1, "count": 10})
 	resp := b.PostForm("/shipping/new/compare", shipmentForm(t, env))
-	showsOnlyThePersonFacingText(t, "compare offers", resp.Body, desk.NoAnswer)
+	showsOnlyThePersonFacingText(t, "compare offers", resp.Body, english(desk.NoAnswer))
 	if resp.StatusCode != 503 {
 		t.Errorf("compare offers with no answer: %d, want 503", resp.StatusCode)
 	}
@@ -47,7 +51,7 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 	if resp.StatusCode != 303 {
 		t.Fatalf("create with a dropped answer: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	showsOnlyThePersonFacingText(t, "shipment of unknown outcome", b.Get(resp.Header.Get("Location")).Body, desk.NotConfirmed)
+	showsOnlyThePersonFacingText(t, "shipment of unknown outcome", b.Get(resp.Header.Get("Location")).Body, english(desk.NotConfirmed))
 
 	// Refresh a commission: commissions/get loses its connection.
 	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
@@ -64,5 +68,5 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 	if resp := agent.PostForm(page+"/refresh", url.Values{}); resp.StatusCode != 303 {
 		t.Fatalf("refresh: %d", resp.StatusCode)
 	}
-	showsOnlyThePersonFacingText(t, "commission refresh", agent.Get(page).Body, workbench.NoAnswer)
+	showsOnlyThePersonFacingText(t, "commission refresh", agent.Get(page).Body, english(workbench.NoAnswer))
 }

@@ -35,18 +35,18 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 	switch {
 	case textin.IsUnreadable(problem):
 		return storage.Commission{}, invalid(apperr.Problems{field: problem})
-	case problem != "" || text == "":
-		return storage.Commission{}, invalid(apperr.Problems{field: "Write the text (at most 5000 characters)."})
+	case !problem.IsZero() || text == "":
+		return storage.Commission{}, invalid(apperr.Problems{field: apperr.Msg("ret.err.text")})
 	}
 	if !requestkey.Valid(key) {
-		return storage.Commission{}, invalid(apperr.Problems{field: "This form is damaged: open the commission again."})
+		return storage.Commission{}, invalid(apperr.Problems{field: apperr.Msg("ret.err.damaged_commission")})
 	}
 	c, err := w.db.CommissionByID(ctx, id)
 	if err != nil {
 		return c, err
 	}
 	if c.RemoteID == nil {
-		return c, apperr.New(apperr.Conflict, "Commission %d is not at the service yet.", id)
+		return c, apperr.New(apperr.Conflict, "ret.err.not_at_service", id)
 	}
 	a, fresh, err := w.db.BeginActivity(ctx, storage.Activity{RequestKey: key, CommissionID: id, Public: public, Text: text}, by)
 	if err != nil {
@@ -56,7 +56,7 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 		if a.State == storage.ActivitySent {
 			return c, nil // this form was sent already
 		}
-		return c, apperr.New(apperr.Conflict, "This was sent already and the service has not confirmed it yet: see the commission before writing it again.")
+		return c, apperr.New(apperr.Conflict, "ret.err.sent_unconfirmed")
 	}
 	ctx, callCtx, cancel := w.detach(ctx)
 	defer cancel()
@@ -70,7 +70,7 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 		if derr := w.db.DropActivity(ctx, a.ID); derr != nil {
 			return c, derr
 		}
-		return c, mapError("add the activity", err)
+		return c, mapError("ret.doing.add_activity", err)
 	default:
 		w.log.Warn("activity outcome unknown", "commission", id, "activity", a.ID, "err", err)
 		if err := w.db.ActivityLost(ctx, a.ID, err.Error()); err != nil {

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/mail"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"shipdesk/client/returns"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
+	"shipdesk/textin"
 )
 
 // File is an uploaded file as received from the agent's browser.
@@ -45,46 +45,46 @@ type Form struct {
 func (f Form) Check() apperr.Problems {
 	p := apperr.Problems{}
 	if !requestkey.Valid(f.Key) {
-		p["form"] = "This form is damaged: open New commission again."
+		p["form"] = apperr.Msg("ret.err.damaged")
 	}
 	if !slices.Contains(Types, f.Type) {
-		p["type"] = "Choose the kind of order."
+		p["type"] = apperr.Msg("ret.err.kind")
 	}
 	if n := len([]rune(f.Customer.Name)); n == 0 || n > 200 {
-		p["customer_name"] = "The customer's name is required (at most 200 characters)."
+		p["customer_name"] = apperr.Msg("ret.err.name")
 	}
 	if a, err := mail.ParseAddress(f.Customer.Email); err != nil || a.Address != f.Customer.Email || len(f.Customer.Email) > 200 {
-		p["customer_email"] = "A valid e-mail address is required: the customer receives the messages."
+		p["customer_email"] = apperr.Msg("ret.err.email")
 	}
 	if f.TwoWay {
 		for field, v := range map[string]string{"customer_street": f.Customer.Street, "customer_city": f.Customer.City, "customer_zip": f.Customer.Zip} {
 			if v == "" {
-				p[field] = "Required: the carrier collects the goods at this address."
+				p[field] = apperr.Msg("ret.err.address")
 			}
 		}
 	}
 	if f.TypeID == 0 {
-		p["type_id"] = "Choose the product type."
+		p["type_id"] = apperr.Msg("ret.err.product_type")
 	}
 	if f.ModelID == 0 {
-		p["model_id"] = "Choose the model."
+		p["model_id"] = apperr.Msg("ret.err.model")
 	}
 	if n := len([]rune(f.Fault)); n == 0 || n > 5000 {
-		p["fault"] = "Describe the fault (at most 5000 characters)."
+		p["fault"] = apperr.Msg("ret.err.fault")
 	}
 	if f.Purchase != "" {
 		if _, err := time.Parse("2006-01-02", f.Purchase); err != nil {
-			p["purchase_date"] = "Use the date picker (YYYY-MM-DD)."
+			p["purchase_date"] = apperr.Msg("form.date_picker")
 		}
 	}
 	if len(f.Reference) > 64 {
-		p["reference"] = "At most 64 characters."
+		p["reference"] = apperr.Count(textin.TooLong, 64)
 	}
 	if f.Type == "warranty" && f.File == nil && f.UploadID == 0 {
-		p["proof"] = "A warranty order needs the proof of purchase (PDF, JPEG or PNG)."
+		p["proof"] = apperr.Msg("ret.err.proof_needed")
 	}
 	if f.File != nil {
-		if msg := CheckProof(f.File.Name, f.File.Data); msg != "" {
+		if msg := CheckProof(f.File.Name, f.File.Data); !msg.IsZero() {
 			p["proof"] = msg
 		}
 	}
@@ -96,20 +96,20 @@ func (f Form) Check() apperr.Problems {
 
 // SniffProof tells the file's type by its first bytes, never by its name; the
 // message says why a file is refused.
-func SniffProof(data []byte) (string, string) {
+func SniffProof(data []byte) (string, apperr.Text) {
 	switch {
 	case len(data) == 0:
-		return "", "The file is empty."
+		return "", apperr.Msg("ret.err.file_empty")
 	case len(data) > MaxUpload:
-		return "", fmt.Sprintf("The file is larger than %d MiB.", MaxUpload>>20)
+		return "", apperr.Msg("ret.err.file_large", MaxUpload>>20)
 	case bytes.HasPrefix(data, []byte("%PDF-")):
-		return "application/pdf", ""
+		return "application/pdf", apperr.Text{}
 	case bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}):
-		return "image/jpeg", ""
+		return "image/jpeg", apperr.Text{}
 	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png", ""
+		return "image/png", apperr.Text{}
 	}
-	return "", "Only PDF, JPEG or PNG files are accepted (checked by their content, not their name)."
+	return "", apperr.Msg("ret.err.file_type")
 }
 
 // extensions are the names each accepted type goes by.
@@ -118,26 +118,26 @@ var extensions = map[string]string{".pdf": "application/pdf", ".jpg": "image/jpe
 // CheckProof says why a proof of purchase is refused: not PDF, JPEG or PNG by
 // its content, too big, or named as one type while being another (a PDF
 // renamed .png is a mistake to catch before the customer's claim depends on it).
-func CheckProof(name string, data []byte) string {
+func CheckProof(name string, data []byte) apperr.Text {
 	ctype, msg := SniffProof(data)
-	if msg != "" {
+	if !msg.IsZero() {
 		return msg
 	}
 	ext := strings.ToLower(name[max(strings.LastIndex(name, "."), 0):])
 	if want, known := extensions[ext]; known && want != ctype {
-		return fmt.Sprintf("The file is named %s but its content is %s: choose the right file or rename it.", ext, typeName(ctype))
+		return apperr.Msg("ret.err.file_named", ext, typeName(ctype))
 	}
-	return ""
+	return apperr.Text{}
 }
 
-func typeName(ctype string) string {
+func typeName(ctype string) apperr.Text {
 	switch ctype {
 	case "application/pdf":
-		return "a PDF"
+		return apperr.Msg("ret.err.type_pdf")
 	case "image/jpeg":
-		return "a JPEG image"
+		return apperr.Msg("ret.err.type_jpeg")
 	}
-	return "a PNG image"
+	return apperr.Msg("ret.err.type_png")
 }
 
 // Result is what Create did, for the form when it did not finish: the proof
@@ -168,7 +168,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	if problems := f.Check(); len(problems) > 0 {
 		// A good file is kept even when other fields need fixing: the agent
 		// does not have to choose it again.
-		if f.File != nil && problems["proof"] == "" {
+		if _, bad := problems["proof"]; f.File != nil && !bad {
 			ctype, _ := SniffProof(f.File.Data)
 			if up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by)); err == nil {
 				res.UploadID = up.ID
@@ -200,7 +200,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 		} else {
 			file, err := w.api.Upload(ctx, up.Filename, up.ContentType, up.Data)
 			if err != nil {
-				return res, mapError("upload the proof of purchase", err)
+				return res, mapError("ret.doing.upload", err)
 			}
 			if err := w.db.SetUploadToken(ctx, up.ID, file.Token); err != nil {
 				return res, err

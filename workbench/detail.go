@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/client/returns"
 	"shipdesk/storage"
 )
@@ -76,7 +77,7 @@ type Detail struct {
 	Serial     string
 	Purchase   string // YYYY-MM-DD
 	Fault      string
-	Error      string // why an order is unknown or missing
+	Error      apperr.Text // why an order is unknown or missing
 	CreatedAt  time.Time
 	DeadlineAt *time.Time // a running warranty period's end
 	SettlesAt  *time.Time // when every create attempt has settled at the service
@@ -158,7 +159,7 @@ func (w *Workbench) Refresh(ctx context.Context, id int64) (storage.Commission, 
 	}
 	full, err := w.api.Get(ctx, *c.RemoteID)
 	if err != nil {
-		return c, mapError("refresh the commission", err)
+		return c, mapError("ret.doing.refresh", err)
 	}
 	if err := w.record(ctx, id, full); err != nil {
 		return c, err

@@ -36,7 +36,7 @@ func ParseForm(v url.Values, files map[string][]*multipart.FileHeader) (Form, ap
 // isoDay stores a purchase date typed the Czech way ("22. 11. 2026") or as
 // ISO as ISO; what is no date stays as typed, for Check to report.
 func isoDay(s string) string {
-	if d, problem := textin.Date(s); s != "" && problem == "" {
+	if d, problem := textin.Date(s); s != "" && problem.IsZero() {
 		return d.Format("2006-01-02")
 	}
 	return s

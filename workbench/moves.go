@@ -17,7 +17,7 @@ func (w *Workbench) Move(ctx context.Context, id int64, to string) (storage.Comm
 		return c, err
 	}
 	if c.RemoteID == nil || !slices.Contains(Moves[c.Status], to) {
-		return c, apperr.New(apperr.Conflict, "Commission %d is %s: it cannot move to %s now.", id, statusText(c.Status), to)
+		return c, apperr.New(apperr.Conflict, "ret.err.move", id, statusText(c.Status), statusText(to))
 	}
 	req := returns.EditRequest{ID: *c.RemoteID, Status: to}
 	if to == "outgoing" {
@@ -26,7 +26,7 @@ func (w *Workbench) Move(ctx context.Context, id int64, to string) (storage.Comm
 	}
 	edited, err := w.api.Edit(ctx, req)
 	if err != nil {
-		return c, mapError("change the commission", err)
+		return c, mapError("ret.doing.change", err)
 	}
 	if err := w.record(ctx, id, edited); err != nil {
 		return c, err

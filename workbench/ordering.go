@@ -60,13 +60,16 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, attempt int6
 			if err := w.db.DropCommissionIntent(ctx, c.ID); err != nil {
 				return c, err
 			}
-			return storage.Commission{}, mapError("create the commission", err)
+			return storage.Commission{}, mapError("ret.doing.create", err)
 		}
-		why := apperr.MessageOf(mapError("create the commission", err), "The service refused the commission.")
+		why := apperr.TextOf(mapError("ret.doing.create", err))
+		if why.IsZero() {
+			why = apperr.Msg("ret.err.refused_commission")
+		}
 		if err := w.db.MarkCommissionMissing(ctx, c.ID, why, w.now()); err != nil {
 			return c, err
 		}
-		return c, mapError("create the commission", err)
+		return c, mapError("ret.doing.create", err)
 	default:
 		w.log.Warn("commission outcome unknown", "commission", c.ID, "err", err)
 		if err := w.db.EndAttempt(ctx, attempt, storage.AttemptUnknown, w.now()); err != nil {
@@ -76,8 +79,7 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, attempt int6
 		if c.SettlesAt != nil {
 			until = *c.SettlesAt
 		}
-		why := fmt.Sprintf("The service has not confirmed the commission yet. shipdesk keeps checking; if the service has not created it by %s, it can be created again.",
-			until.Format("15:04:05"))
+		why := apperr.Msg("ret.err.waiting", until.Format("15:04:05"))
 		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, why); err != nil {
 			return c, err
 		}
@@ -121,7 +123,7 @@ func (w *Workbench) atService(ctx context.Context, c storage.Commission) ([]retu
 	for page := 1; page <= 20; page++ {
 		list, err := w.api.List(ctx, returns.ListQuery{Customer: c.CustomerEmail, Page: page, PerPage: 100})
 		if err != nil {
-			return nil, mapError("check the commission with the service", err)
+			return nil, mapError("ret.doing.check", err)
 		}
 		for _, rc := range list.Commissions {
 			if rc.Reference == c.Reference {
@@ -147,7 +149,7 @@ func (w *Workbench) adopt(ctx context.Context, db *storage.DB, c storage.Commiss
 	}
 	full, err := w.api.Get(ctx, found[primary].ID)
 	if err != nil {
-		return mapError("read the commission", err)
+		return mapError("ret.doing.read", err)
 	}
 	if err := w.recordOn(ctx, db, c.ID, full); err != nil {
 		return err
@@ -186,7 +188,7 @@ func (w *Workbench) Reconcile(ctx context.Context, id int64) (storage.Commission
 	case c.SettlesAt != nil && now.Before(*c.SettlesAt):
 		// Too early to say: an attempt may still be creating it.
 	default:
-		why := fmt.Sprintf("The service has no commission with reference %s: it was not created.", c.Reference)
+		why := apperr.Msg("ret.err.missing", c.Reference)
 		if err := w.db.MarkCommissionMissing(ctx, id, why, now); err != nil {
 			return c, err
 		}
@@ -260,7 +262,7 @@ func (w *Workbench) CancelDuplicate(ctx context.Context, id int64, number string
 		return c, err
 	}
 	if !slices.Contains(c.Duplicates, number) {
-		return c, invalid(apperr.Problems{"duplicate": "That commission is not a duplicate of this one."})
+		return c, invalid(apperr.Problems{"duplicate": apperr.Msg("ret.err.not_duplicate")})
 	}
 	found, err := w.atService(ctx, c)
 	if err != nil {
@@ -271,7 +273,7 @@ func (w *Workbench) CancelDuplicate(ctx context.Context, id int64, number string
 			continue
 		}
 		if _, err := w.api.Edit(ctx, returns.EditRequest{ID: rc.ID, Status: "cancelled"}); err != nil {
-			return c, mapError("cancel the extra commission", err)
+			return c, mapError("ret.doing.cancel_extra", err)
 		}
 		if err := w.db.DropCommissionDuplicate(ctx, id, number); err != nil {
 			return c, err

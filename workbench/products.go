@@ -56,11 +56,11 @@ func productsOf(types []storage.ProductType, models []storage.ProductModel) []Pr
 func (w *Workbench) RefreshProducts(ctx context.Context) error {
 	types, err := w.api.ProductTypes(ctx)
 	if err != nil {
-		return mapError("load the product types", err)
+		return mapError("ret.doing.types", err)
 	}
 	models, err := w.api.ProductModels(ctx, 0)
 	if err != nil {
-		return mapError("load the product models", err)
+		return mapError("ret.doing.models", err)
 	}
 	textin.FromService(&types)
 	textin.FromService(&models)
@@ -80,7 +80,7 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 func (w *Workbench) productName(ctx context.Context, typeID, modelID int64) (string, error) {
 	t, m, err := w.db.ProductOf(ctx, typeID, modelID)
 	if apperr.Is(err, apperr.NotFound) {
-		return "", invalid(apperr.Problems{"model_id": "Choose a model of the chosen type from the list."})
+		return "", invalid(apperr.Problems{"model_id": apperr.Msg("ret.err.model_type")})
 	}
 	if err != nil {
 		return "", err

@@ -9,7 +9,6 @@
 package workbench
 
 import (
-	"cmp"
 	"log/slog"
 	"strings"
 	"time"
@@ -70,7 +69,7 @@ func invalid(p apperr.Problems) error {
 	if len(p) == 0 {
 		return nil
 	}
-	return apperr.Fields("Some fields need attention: see the marked fields.", p)
+	return apperr.Fields("form.see_fields", p)
 }
 
 // openClaim: a warranty claim not yet settled, so its 30 days run (counted
@@ -80,12 +79,12 @@ func openClaim(c *returns.Commission) bool {
 }
 
 // NoAnswer is desk.NoAnswer for the returns desk.
-const NoAnswer = "The shipping service did not answer in time. Nothing was lost: try again, or check the commission's status."
+const NoAnswer = "ret.err.no_answer"
 
 // upstream maps the service's failures for the returns desk's forms.
 var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer,
-	NotFound: "the service does not know this commission (yet).",
-	Refused:  "The returns service refused our API key: a manager should check the Connection page."}
+	NotFound: "ret.err.not_known",
+	Refused:  "ret.err.refused"}
 
 // mapError turns a failed call into a message on the form's fields.
 func mapError(doing string, err error) error { return upstream.Map(doing, err) }
@@ -127,4 +126,9 @@ func DaysLeft(deadline, now time.Time) int {
 
 // statusText is a commission's status in a message, "not created" before the
 // service has it.
-func statusText(s string) string { return cmp.Or(s, "not created") }
+func statusText(s string) apperr.Text {
+	if s == "" {
+		return apperr.Msg("ret.err.not_created")
+	}
+	return apperr.Word("ret.err.status.", s)
+}

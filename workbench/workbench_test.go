@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"mime/multipart"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"shipdesk/client/returns"
+	"shipdesk/i18n"
 	"shipdesk/storage"
 )
 
@@ -38,11 +40,28 @@ func TestCheckProofByContent(t *testing.T) {
 		{"too large", "big.pdf", append([]byte("%PDF-"), make([]byte, MaxUpload)...), "larger than 10 MiB"},
 	} {
 		t.Run(c.test, func(t *testing.T) {
-			got := CheckProof(c.name, c.data)
+			got := CheckProof(c.name, c.data).String()
 			if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 				t.Errorf("%s: %q, want %q", c.name, got, c.want)
 			}
 		})
+	}
+}
+
+// A commission's status in a message is a word of the catalog, in English
+// the service's own code (as the messages always said it).
+func TestStatusWordsAreInTheCatalog(t *testing.T) {
+	english := i18n.WithLang(context.Background(), i18n.English)
+	for _, s := range States {
+		if !i18n.Has("ret.err.status." + s) {
+			t.Errorf("no word for the status %s", s)
+		}
+		if got := statusText(s).In(english); got != s {
+			t.Errorf("%s is %q in English", s, got)
+		}
+	}
+	if got := statusText("").In(english); got != "not created" {
+		t.Errorf("no status is %q", got)
 	}
 }
 
@@ -84,13 +103,13 @@ func TestCheckRefusesBeforeTheService(t *testing.T) {
 	p := f.Check()
 	for _, field := range []string{"customer_email", "customer_street", "type_id", "model_id", "fault", "proof"} {
 		t.Run(field, func(t *testing.T) {
-			if p[field] == "" {
+			if p[field].IsZero() {
 				t.Errorf("%s not refused: %v", field, p)
 			}
 		})
 	}
 	f.Type = "paid_repair"
-	if f.Check()["proof"] != "" {
+	if !f.Check()["proof"].IsZero() {
 		t.Error("a paid repair needs no proof of purchase")
 	}
 }
@@ -160,10 +179,10 @@ func TestParseFormReadsTheFormAndItsProof(t *testing.T) {
 	t.Run("unreadable text is its field's problem", func(t *testing.T) {
 		bad := url.Values{"customer_name": {"Eva\x00"}, "fault": {"ok"}}
 		f, problems := ParseForm(bad, nil)
-		if problems["customer_name"] == "" {
+		if problems["customer_name"].IsZero() {
 			t.Fatalf("a NUL in the name is no problem: %v", problems)
 		}
-		if got := f.Check()["customer_name"]; got != problems["customer_name"] {
+		if got := f.Check()["customer_name"]; got.String() != problems["customer_name"].String() {
 			t.Errorf("Check says %q, ParseForm said %q", got, problems["customer_name"])
 		}
 	})

@@ -82,10 +82,10 @@ func (s *Service) checkCOD(p *problems, field string, raw json.RawMessage, r *sh
 		Packages: len(r.Packages), Group: sv.carrier.CODGroup, UsesPoint: usesPoint, MaxCZK: sv.MaxCOD, ForRates: forRates,
 	}) {
 		if pr.Field == "packages" {
-			p.add("packages", "%s", pr.Message)
+			p.add("packages", "%s", pr.Message())
 			continue
 		}
-		p.add(field+"."+pr.Field, "%s", pr.Message)
+		p.add(field+"."+pr.Field, "%s", pr.Message())
 	}
 	return &d
 }
