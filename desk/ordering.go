@@ -62,6 +62,9 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 		m := insuredMoney(f)
 		intent.InsuredValue = &m.Value
 	}
+	if p, ok := f.Offer.PriceVAT.known(); ok {
+		intent.PriceVAT, intent.PriceCurrency = &p.Value, &p.Currency
+	}
 	now := d.now()
 	s, attempt, fresh, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
 	if apperr.Is(err, apperr.Conflict) { // the reference is taken: the clerk's field says so

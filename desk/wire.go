@@ -77,10 +77,24 @@ func (m Money) wire() shipping.Money { return shipping.Money{Value: m.Value, Cur
 
 func moneyOf(w shipping.Money) Money { return Money{Value: w.Value, Currency: w.Currency} }
 
-// parsePrice reads a price as Price writes it; what cannot be read is zero.
+// known is the price when it is one that can be kept: a currency code and an
+// amount from 0 to 10 000 000 in cents (a price the page sent back damaged,
+// or none at all, is not known).
+func (m Money) known() (Money, bool) {
+	if !textin.IsCurrency(m.Currency) || !(m.Value >= 0 && m.Value < 1e7) {
+		return Money{}, false
+	}
+	return Money{Value: math.Round(m.Value*100) / 100, Currency: m.Currency}, true
+}
+
+// parsePrice reads a price as Price writes it; what cannot be read is zero
+// in no currency.
 func parsePrice(s string) Money {
 	value, currency, _ := strings.Cut(strings.TrimSpace(s), " ")
-	v, _ := strconv.ParseFloat(value, 64)
+	v, err := strconv.ParseFloat(value, 64)
+	if err != nil {
+		return Money{}
+	}
 	return Money{Value: v, Currency: currency}
 }
 

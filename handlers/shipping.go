@@ -34,6 +34,7 @@ type ShipReads interface {
 	bookReads
 	pickupReads
 	trackingReads
+	figureReads
 }
 
 // Tracker asks the service about one shipment now (desk.Refresher).

@@ -3,9 +3,8 @@ package handlers
 import (
 	"cmp"
 	"context"
-	"encoding/csv"
 	"fmt"
-	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -36,12 +35,37 @@ func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[st
 	return parseListQuery(i18n.WithLang(context.Background(), i18n.English), q)
 }
 
-// parseListQuery is ParseListQuery with the problems in the request's language.
+// listParams are the list's query parameters: its filter, its page size and
+// where the page is (cursors of the rows next to it, or the last page).
+var listParams = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
+
+// pageParams say where a page is: no field shows them, so their problems are
+// told above the list.
+var pageParams = []string{"after", "before", "last"}
+
+// parseListQuery is ParseListQuery with the problems in the request's
+// language. Every problem is named on its field: unreadable or overlong
+// text, a value not in a list, a day that is no day, a range that ends
+// before it starts, a page link that was damaged.
 func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[string]string, map[string]string) {
 	errs := map[string]string{}
-	vals := queryValues(ctx, q, errs, "status", "carrier", "from", "to", "ref", "q", "sort", "after")
+	vals := map[string]string{}
+	for _, k := range listParams {
+		limit := 100
+		if k == "after" || k == "before" {
+			limit = 4000 // a cursor carries a recipient's name, base64-encoded
+		}
+		v, problem := textin.Line(q.Get(k), limit)
+		if textin.IsUnreadable(problem) {
+			v = ""
+		}
+		if !problem.IsZero() {
+			errs[k] = problem.In(ctx)
+		}
+		vals[k] = v
+	}
 	f := storage.ListFilter{Status: strings.ToUpper(vals["status"]), Carrier: strings.ToUpper(vals["carrier"]), Reference: vals["ref"],
-		Text: vals["q"], Sort: vals["sort"], After: vals["after"]}
+		Text: vals["q"], Sort: vals["sort"], After: vals["after"], Before: vals["before"], Last: vals["last"] != "", Limit: storage.DefaultPageSize}
 	if f.Status != "" && !slices.Contains(storage.ListStatuses, f.Status) {
 		errs["status"], f.Status = i18n.T(ctx, "trk.err.status"), ""
 	}
@@ -51,7 +75,31 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 	if f.Sort != "" && f.Sort != "new" && f.Sort != "old" && f.Sort != "recipient" {
 		errs["sort"], f.Sort = i18n.T(ctx, "trk.err.sort"), ""
 	}
+	if s := vals["size"]; s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || !slices.Contains(storage.PageSizes, n) {
+			errs["size"] = i18n.T(ctx, "fig.err.size")
+		} else {
+			f.Limit = n
+		}
+	}
+	damaged := i18n.T(ctx, "rec.page_link")
+	if (f.After != "" && f.Before != "") || (f.Last && (vals["last"] != "1" || f.After != "" || f.Before != "")) {
+		errs["last"] = damaged
+	}
+	for k, c := range map[string]string{"after": f.After, "before": f.Before} {
+		if c != "" && errs[k] == "" && storage.CheckCursor(f.Sort, c) != nil {
+			errs[k] = damaged
+		}
+		if errs[k] != "" {
+			errs[k] = damaged
+		}
+	}
 	f.From, f.To = dateRangeIn(ctx, vals, errs)
+	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
+		errs["from"] = i18n.T(ctx, "fig.err.from_after_to", i18n.Date(ctx, f.To.AddDate(0, 0, -1)))
+		errs["to"] = i18n.T(ctx, "fig.err.to_before_from", i18n.Date(ctx, f.From))
+	}
 	return f, vals, errs
 }
 
@@ -96,32 +144,60 @@ func dateRangeIn(ctx context.Context, vals, errs map[string]string) (from, to ti
 	return from, to
 }
 
-// ShipmentList is the list of shipments with its filters, keyset-paged.
+// ShipmentList is the list of shipments with its filters, keyset-paged both
+// ways, with the filter's total and the page's place in it. A filter that
+// cannot be used is answered 422 with its problems on its fields and no list.
 func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	f, vals, errs := parseListQuery(ctx, r.URL.Query())
-	page, err := h.ShipReads.ListShipments(ctx, f)
 	all := views.Option{Value: "", Label: i18n.T(ctx, "trk.filter.all")}
-	v := views.ListView{Filter: views.Form{Values: vals, Errors: errs}, Statuses: []views.Option{all}, Carriers: []views.Option{all},
+	shown := maps.Clone(vals)
+	if shown["size"] == "" {
+		shown["size"] = strconv.Itoa(storage.DefaultPageSize)
+	}
+	v := views.ListView{Filter: views.Form{Values: shown, Errors: errs}, Statuses: []views.Option{all}, Carriers: []views.Option{all},
 		Sorts: []views.Option{{Value: "new", Label: i18n.T(ctx, "trk.sort.new")}, {Value: "old", Label: i18n.T(ctx, "trk.sort.old")},
 			{Value: "recipient", Label: i18n.T(ctx, "trk.sort.recipient")}}}
-	if err != nil {
-		if !apperr.Is(err, apperr.Invalid) {
-			h.Fail(w, r, err)
-			return
-		}
-		v.FilterErr = apperr.MessageOf(ctx, err, "")
+	for _, n := range storage.PageSizes {
+		v.Sizes = append(v.Sizes, views.Option{Value: strconv.Itoa(n), Label: i18n.Int(ctx, int64(n))})
 	}
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: i18n.T(ctx, "trk.list.status."+s)})
 	}
-	carriers, cerr := h.ShipReads.Carriers(r.Context())
-	if cerr != nil {
-		h.Fail(w, r, cerr)
+	carriers, err := h.ShipReads.Carriers(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
 		return
 	}
 	for _, c := range carriers {
 		v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: cmp.Or(c.Name, c.Code)})
+	}
+	filter := map[string]string{} // the filter without the page's place
+	for k, x := range vals {
+		if !slices.Contains(pageParams, k) {
+			filter[k] = x
+		}
+	}
+	title := i18n.T(ctx, "trk.title")
+	refuse := func(problem string) {
+		v.FilterErr = problem
+		if problem == i18n.T(ctx, "rec.page_link") {
+			v.FirstURL = views.QueryURL("/tracking", filter)
+		}
+		h.render(w, r, http.StatusUnprocessableEntity, views.ShipmentList(h.page(w, r, title, identity.Tracking), v))
+	}
+	if len(errs) > 0 {
+		refuse(filterProblem(ctx, errs))
+		return
+	}
+	page, err := h.ShipReads.ListShipments(ctx, f)
+	if apperr.Is(err, apperr.Invalid) { // a page link the checks above let through
+		refuse(i18n.T(ctx, "rec.page_link"))
+		return
+	}
+	if err != nil {
+		h.Fail(w, r, err)
+		return
 	}
 	for _, s := range page.Shipments {
 		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
@@ -130,10 +206,47 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	var filter map[string]string
-	filter, v.NextURL, v.FirstURL = pageLinks("/tracking", vals, page.Next)
+	v.Total = shipmentsText(ctx, page.Total)
+	if len(page.Shipments) > 0 {
+		v.Position = i18n.T(ctx, "fig.list.position", i18n.Int(ctx, int64(page.Start+1)),
+			i18n.Int(ctx, int64(page.Start+len(page.Shipments))), i18n.Int(ctx, int64(page.Total)))
+	}
+	at := func(k, x string) string {
+		q := maps.Clone(filter)
+		q[k] = x
+		return views.QueryURL("/tracking", q)
+	}
+	if page.Prev != "" {
+		v.FirstURL, v.PrevURL = views.QueryURL("/tracking", filter), at("before", page.Prev)
+	} else if f.After != "" || f.Before != "" || f.Last {
+		v.FirstURL = views.QueryURL("/tracking", filter) // an empty page after a link: back to the start
+	}
+	if page.Next != "" {
+		v.NextURL, v.LastURL = at("after", page.Next), at("last", "1")
+	}
+	delete(filter, "size")
 	v.CSVURL = views.QueryURL("/tracking.csv", filter)
-	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, i18n.T(ctx, "trk.title"), identity.Tracking), v))
+	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, title, identity.Tracking), v))
+}
+
+// filterProblem is what is said above the list when its filter cannot be
+// used: the page link's problem, which no field shows, or a pointer to the
+// marked fields.
+func filterProblem(ctx context.Context, errs map[string]string) string {
+	var parts []string
+	for k := range errs {
+		if !slices.Contains(pageParams, k) {
+			parts = append(parts, i18n.T(ctx, "fig.list.fix"))
+			break
+		}
+	}
+	for _, k := range pageParams {
+		if errs[k] != "" {
+			parts = append(parts, errs[k])
+			break
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // ExportCSV streams the filtered list as CSV, any size, one row at a time, in
@@ -147,17 +260,8 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "trk.csv.bad_filter"))
 		return
 	}
-	czech := i18n.LangOf(ctx) == i18n.Czech
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="shipments-%s.csv"`, time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
-	w.Header().Set("Cache-Control", "no-store")
-	if czech {
-		_, _ = io.WriteString(w, "\ufeff")
-	}
-	out := csv.NewWriter(w)
-	if czech {
-		out.Comma = ';'
-	}
+	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
+	czech := out.czech
 	header := make([]string, len(csvColumns))
 	for i, c := range csvColumns {
 		header[i] = i18n.T(ctx, "trk.csv."+c)
@@ -181,10 +285,7 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 	err := h.ShipReads.EachShipment(ctx, f, func(s storage.Shipment) error {
 		cod, cur := "", ""
 		if s.CODValue != nil && s.CODCurrency != nil {
-			cod, cur = strconv.FormatFloat(*s.CODValue, 'f', -1, 64), *s.CODCurrency
-			if czech {
-				cod = strings.Replace(cod, ".", ",", 1)
-			}
+			cod, cur = out.decimal(*s.CODValue, -1), *s.CODCurrency
 		}
 		returned := no
 		if s.Returned {
@@ -330,6 +431,11 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	v.PerDay = bars(rep.PerDay, func(k string) string { return i18n.Day(ctx, k) })
 	v.PerStatus = bars(rep.PerStatus, func(k string) string { return views.StatusText(ctx, k) })
 	v.PerCarrier = bars(rep.PerCarrier, func(k string) string { return k })
+	if v.Money, err = h.moneyFigures(ctx, from, to); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v.Export = views.ReportExport{From: from.Format("2006-01-02"), To: to.AddDate(0, 0, -1).Format("2006-01-02")}
 	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, i18n.T(ctx, "trk.rep.title"), identity.Reports), v))
 }
 

@@ -49,12 +49,15 @@ func (db *DB) Report(ctx context.Context, from, to time.Time) (Report, error) {
 	}
 	r.Total, r.Delivered, r.Returned, r.LabelsFailed, r.Cancelled, r.AvgDaysToDelivery =
 		totals.Total, totals.Delivered, totals.Returned, totals.LabelsFailed, totals.Cancelled, totals.AvgDays
+	// Days are the calendar days of the period's time zone (from's), each
+	// from its local midnight, whatever zone the database session is in.
 	if err := sqlxSelect(ctx, db, &r.PerDay, `
 SELECT to_char(d, 'YYYY-MM-DD') AS key, count(s.id) AS count
-FROM generate_series(date_trunc('day', $1::timestamptz), $2::timestamptz - interval '1 microsecond', interval '1 day') AS d
-LEFT JOIN shipments s ON s.state = 'created' AND s.created_at >= d AND s.created_at < d + interval '1 day'
+FROM generate_series(($1::timestamptz AT TIME ZONE $3)::date::timestamp,
+    (($2::timestamptz - interval '1 microsecond') AT TIME ZONE $3)::date::timestamp, interval '1 day') AS d
+LEFT JOIN shipments s ON s.state = 'created' AND s.created_at >= (d AT TIME ZONE $3) AND s.created_at < ((d + interval '1 day') AT TIME ZONE $3)
     AND s.created_at >= $1 AND s.created_at < $2
-GROUP BY d ORDER BY d`, from, to); err != nil {
+GROUP BY d ORDER BY d`, from, to, zoneName(from)); err != nil {
 		return r, fmt.Errorf("report per day: %w", err)
 	}
 	if err := sqlxSelect(ctx, db, &r.PerStatus, `SELECT CASE WHEN cancelled_at IS NOT NULL THEN 'CANCELLED' ELSE status END AS key, count(*) AS count `+
@@ -93,4 +96,13 @@ func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
     (SELECT count(*) FROM shipments WHERE cardinality(duplicates) > 0) AS duplicates,
     (SELECT count(*) FROM commissions WHERE cardinality(duplicates) > 0) AS commission_duplicates`, now)
 	return a, wrapf(err, "attention counts")
+}
+
+// zoneName is the IANA name of t's time zone, as PostgreSQL knows it; a
+// zone without one (the process's "Local") counts as UTC.
+func zoneName(t time.Time) string {
+	if name := t.Location().String(); name != "" && name != "Local" {
+		return name
+	}
+	return "UTC"
 }

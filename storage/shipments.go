@@ -118,6 +118,10 @@ type Shipment struct {
 	SettlesAt *time.Time `db:"settles_at"`
 	// Duplicates are extra orders the service holds under our reference.
 	Duplicates Strings `db:"duplicates"`
+	// PriceVAT and PriceCurrency: the price of the chosen offer with VAT, as
+	// it was offered when ordering; nil when not known.
+	PriceVAT      *float64 `db:"price_vat"`
+	PriceCurrency *string  `db:"price_currency"`
 }
 
 // Tracking is the tracking number, empty until the service confirmed the order.
@@ -131,7 +135,7 @@ func (s Shipment) Tracking() string {
 const shipmentColumns = `id, request_key, reference, state, request, carrier, service_id, service_name,
 recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
-printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates`
+printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates, price_vat, price_currency`
 
 // BeginShipment records the intent to order, and its first attempt, before
 // shipments/create is called. A second call with the same request key (a double
@@ -163,12 +167,12 @@ func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time
 func (db *DB) insertOrder(ctx context.Context, s Shipment) (out Shipment, fresh bool, err error) {
 	const q = `
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
-    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency)
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 ON CONFLICT (request_key) DO NOTHING
 RETURNING ` + shipmentColumns
 	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
-		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy)
+		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency)
 	switch {
 	case err == nil:
 		return out, true, nil

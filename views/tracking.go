@@ -12,14 +12,19 @@ import (
 
 // ListView is the shipments list with its filter.
 type ListView struct {
-	Filter    Form // status, carrier, from, to, ref, q, sort: as in the URL
+	Filter    Form // status, carrier, from, to, ref, q, sort, size: as in the URL
 	Rows      []ListRow
 	NextURL   string // "" on the last page
+	LastURL   string // "" on the last page
+	PrevURL   string // "" on the first page
 	FirstURL  string // "" on the first page
 	CSVURL    string
+	Total     string // "1 234 shipments"
+	Position  string // "51–100 of 1 234"; "" when the page is empty
 	Statuses  []Option
 	Carriers  []Option
 	Sorts     []Option
+	Sizes     []Option
 	FilterErr string
 }
 
@@ -65,6 +70,8 @@ type ReportView struct {
 	PerStatus    []Bar
 	PerCarrier   []Bar
 	Error        string
+	Money        MoneyView
+	Export       ReportExport
 }
 
 // Bar is one bar of a chart and its row in the table.

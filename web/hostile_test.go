@@ -67,7 +67,7 @@ var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod",
 var commissionFields = []string{"key", "type", "type_id", "model_id", "serial", "purchase_date", "fault", "two_way", "reference",
 	"upload_id", "customer_name", "customer_email", "customer_phone", "customer_street", "customer_city", "customer_zip"}
 
-var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "after"}
+var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
 
 func hostileRoutes(s hostileSetup) []hostileRoute {
 	const (
@@ -166,6 +166,9 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /returns/commissions/{id}/duplicates/cancel", role: agent, path: commission + "/duplicates/cancel", params: id, fields: []string{"number", "confirm"}},
 		{pattern: "GET /returns/files/{id}", role: agent, path: "/returns/files/" + s.upload, params: id},
 		{pattern: "GET /reports", role: manager, path: "/reports", fields: []string{"from", "to"}},
+		{pattern: "GET /reports/export", role: manager, path: "/reports/export",
+			base:   url.Values{"table": {"cod"}, "format": {"csv"}, "from": {"2026-11-01"}, "to": {"2026-11-20"}},
+			fields: []string{"table", "format", "from", "to"}},
 		{pattern: "GET /users", role: manager, path: "/users"},
 		{pattern: "POST /users", role: manager, path: "/users",
 			base:   url.Values{"username": {"newcomer"}, "role": {"clerk"}, "password": {"a long passphrase 2026"}},
@@ -563,7 +566,7 @@ func TestUnreadableTextIsAFieldError(t *testing.T) {
 			t.Errorf("%s: %d %s", what, resp.StatusCode, problemsOf(resp.Body))
 		}
 	}
-	check("tracking filter", clerk.Get("/tracking?q="+url.QueryEscape("\xff\xfe")), 200, unreadable)
+	check("tracking filter", clerk.Get("/tracking?q="+url.QueryEscape("\xff\xfe")), 422, unreadable)
 	check("returns filter", agent.Get("/returns?customer="+url.QueryEscape("a\x00")), 200, control)
 	check("sender", clerk.PostForm("/shipping/senders", url.Values{"label": {"Dock\x00"}, "country": {"CZ"}}), 422, control)
 	check("sign-in", env.NewBrowser().PostForm("/login", url.Values{"username": {"clerk1\x00"}, "password": {"x"}}), 422, control)

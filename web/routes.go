@@ -98,6 +98,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /returns/commissions/{id}/duplicates/cancel", s.only(returns, h.StornoCommissionDuplicate))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
 	mux.Handle("GET /reports", s.only(reports, h.Reports))
+	mux.Handle("GET /reports/export", s.only(reports, h.ReportExport))
 
 	// Staff accounts: managers.
 	mux.Handle("GET /users", s.only(users, h.Users))

@@ -67,9 +67,16 @@ func TestShipmentListFiltersPagesAndExports(t *testing.T) {
 	if err != nil || len(rows) != 3 || rows[0][0] != "id" || rows[1][4] != "Jana Malá" {
 		t.Errorf("csv rows %v %v", rows, err)
 	}
-	// Hostile and malformed filters: a message, never a failure.
-	for _, q := range []string{"status=NOPE", "carrier=NOT%20A%20CODE", "carrier=%00", "from=yesterday", "sort=drop", "after=%%%", "after=bm90LWEtY3Vyc29y",
-		"q=" + url.QueryEscape("'; DROP TABLE shipments; --"), "q=%25", "ref=" + strings.Repeat("x", 500)} {
+	// Hostile and malformed filters: a message and 422, never a failure.
+	for _, q := range []string{"status=NOPE", "carrier=NOT%20A%20CODE", "carrier=%00", "from=yesterday", "sort=drop", "after=bm90LWEtY3Vyc29y",
+		"ref=" + strings.Repeat("x", 500)} {
+		resp := manager.Get("/tracking?" + q)
+		if resp.StatusCode != 422 || !strings.Contains(resp.Body, `data-testid="filter-problem"`) {
+			t.Errorf("%s: %d", q, resp.StatusCode)
+		}
+	}
+	// Text that merely looks hostile is searched for, and found nowhere.
+	for _, q := range []string{"after=%%%", "q=" + url.QueryEscape("'; DROP TABLE shipments; --"), "q=%25"} {
 		resp := manager.Get("/tracking?" + q)
 		if resp.StatusCode != 200 {
 			t.Errorf("%s: %d", q, resp.StatusCode)

@@ -1,0 +1,562 @@
+package web_test
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/xuri/excelize/v2"
+
+	"shipdesk/app/apptest"
+	"shipdesk/identity"
+	"shipdesk/requestkey"
+)
+
+// seedList stores n created shipments straight in the database, a minute
+// apart, the newest first: the list's pages are about reading them.
+func seedList(t *testing.T, env *apptest.Env, n int) {
+	t.Helper()
+	_, err := env.App.DB.SQL().Exec(`
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
+    tracking_number, status, label_mode, label_status, created_at)
+SELECT gen_random_uuid(), 'LIST-' || i, 'created', '{}', 'G3A', 301, 'Recipient ' || lpad(i::text, 3, '0'), 'Brno',
+    'G3L' || lpad(i::text, 8, '0'), 'INTRANSIT', 'PRINT', 'READY', now() - i * interval '1 minute'
+FROM generate_series(1, $1) AS i`, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listPage is what a person reads of one page of the list.
+type listPage struct {
+	status         int
+	refs           []string
+	total, place   string
+	next, prev     string
+	first, last    string
+	problem        string
+	fromErr, toErr string
+	sizeErr        string
+	doc            *goquery.Document
+}
+
+func readList(t *testing.T, b *apptest.Browser, path string) listPage {
+	t.Helper()
+	resp := b.Get(path)
+	if resp.StatusCode >= 500 {
+		t.Fatalf("%s: %d", path, resp.StatusCode)
+	}
+	doc := page(t, resp.Body)
+	p := listPage{status: resp.StatusCode, doc: doc,
+		total:   strings.TrimSpace(doc.Find(`[data-testid=list-total]`).Text()),
+		place:   strings.TrimSpace(doc.Find(`[data-testid=list-position]`).Text()),
+		next:    doc.Find(`[data-testid=next-page]`).AttrOr("href", ""),
+		prev:    doc.Find(`[data-testid=prev-page]`).AttrOr("href", ""),
+		first:   doc.Find(`[data-testid=first-page]`).AttrOr("href", ""),
+		last:    doc.Find(`[data-testid=last-page]`).AttrOr("href", ""),
+		problem: strings.TrimSpace(doc.Find(`[data-testid=filter-problem]`).Text()),
+		fromErr: strings.TrimSpace(doc.Find(`#from-error`).Text()),
+		toErr:   strings.TrimSpace(doc.Find(`#to-error`).Text()),
+		sizeErr: strings.TrimSpace(doc.Find(`#size-error`).Text()),
+	}
+	doc.Find(`[data-testid=shipment-list] tbody tr td:nth-child(3)`).Each(func(_ int, s *goquery.Selection) {
+		p.refs = append(p.refs, strings.TrimSpace(s.Text()))
+	})
+	return p
+}
+
+func refRange(from, to int) []string {
+	var out []string
+	for i := from; i <= to; i++ {
+		out = append(out, "LIST-"+strconv.Itoa(i))
+	}
+	return out
+}
+
+// The manager pages forward and back with a chosen page size, and always
+// sees the total of the filter and where the page is in it.
+func TestListPagesBothWaysWithTotalAndSize(t *testing.T) {
+	env := apptest.Start(t)
+	seedList(t, env, 60)
+	manager := env.SignedIn(identity.Manager)
+
+	p := readList(t, manager, "/tracking?size=25")
+	if p.status != 200 || !slices.Equal(p.refs, refRange(1, 25)) || p.total != "60 shipments" || p.place != "1–25 of 60" {
+		t.Fatalf("first page: %d %q %q %v", p.status, p.total, p.place, p.refs)
+	}
+	if p.prev != "" || p.first != "" || p.next == "" || p.last == "" {
+		t.Errorf("first page links: prev %q first %q next %q last %q", p.prev, p.first, p.next, p.last)
+	}
+	if got := p.doc.Find(`#size option[selected]`).AttrOr("value", ""); got != "25" {
+		t.Errorf("the size shown is %q", got)
+	}
+	p = readList(t, manager, p.next)
+	if !slices.Equal(p.refs, refRange(26, 50)) || p.place != "26–50 of 60" || p.prev == "" || p.first == "" {
+		t.Fatalf("second page: %q %v prev %q", p.place, p.refs, p.prev)
+	}
+	second := p
+	p = readList(t, manager, p.next)
+	if !slices.Equal(p.refs, refRange(51, 60)) || p.place != "51–60 of 60" || p.next != "" || p.last != "" {
+		t.Fatalf("third page: %q %v next %q", p.place, p.refs, p.next)
+	}
+	p = readList(t, manager, p.prev)
+	if !slices.Equal(p.refs, second.refs) || p.place != "26–50 of 60" {
+		t.Fatalf("back to the second page: %q %v", p.place, p.refs)
+	}
+	p = readList(t, manager, p.prev)
+	if !slices.Equal(p.refs, refRange(1, 25)) || p.place != "1–25 of 60" || p.prev != "" {
+		t.Fatalf("back to the first page: %q %v", p.place, p.refs)
+	}
+	// The last page is the last 25; back from it, the short rest is the
+	// first page again, full.
+	p = readList(t, manager, second.last)
+	if !slices.Equal(p.refs, refRange(36, 60)) || p.place != "36–60 of 60" || p.next != "" {
+		t.Fatalf("last page: %q %v", p.place, p.refs)
+	}
+	p = readList(t, manager, p.prev)
+	if !slices.Equal(p.refs, refRange(11, 35)) || p.place != "11–35 of 60" {
+		t.Fatalf("before the last page: %q %v", p.place, p.refs)
+	}
+	p = readList(t, manager, p.prev)
+	if !slices.Equal(p.refs, refRange(1, 25)) || p.place != "1–25 of 60" {
+		t.Fatalf("back at the start: %q %v", p.place, p.refs)
+	}
+	// Links keep the filter and the size; the default size is 50.
+	if !strings.Contains(second.next, "size=25") || !strings.Contains(second.prev, "size=25") {
+		t.Errorf("links lose the size: %s %s", second.next, second.prev)
+	}
+	if p := readList(t, manager, "/tracking"); len(p.refs) != 50 || p.place != "1–50 of 60" {
+		t.Errorf("default size: %d rows, %q", len(p.refs), p.place)
+	}
+	for _, size := range []string{"100", "200"} {
+		if p := readList(t, manager, "/tracking?size="+size); len(p.refs) != 60 || p.place != "1–60 of 60" || p.next != "" {
+			t.Errorf("size %s: %d rows, %q", size, len(p.refs), p.place)
+		}
+	}
+	// Other sizes are refused on the size field.
+	for _, size := range []string{"10", "7", "1000", "-25", "25.0", "abc", "0"} {
+		p := readList(t, manager, "/tracking?size="+url.QueryEscape(size))
+		if p.status != 422 || !strings.Contains(p.sizeErr, "25, 50, 100 or 200") || len(p.refs) != 0 {
+			t.Errorf("size %s: %d %q", size, p.status, p.sizeErr)
+		}
+	}
+	// A filter's total, in the plural it needs.
+	if p := readList(t, manager, "/tracking?q=recipient+001"); p.total != "1 shipment" || p.place != "1–1 of 1" {
+		t.Errorf("one: %q %q", p.total, p.place)
+	}
+	if p := readList(t, manager, "/tracking?q=nobody"); p.total != "0 shipments" || p.place != "" || len(p.refs) != 0 {
+		t.Errorf("none: %q %q", p.total, p.place)
+	}
+	// In Czech: Czech plurals.
+	if r := manager.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/tracking"}}); r.StatusCode != 303 {
+		t.Fatalf("switch to Czech: %d", r.StatusCode)
+	}
+	if p := readList(t, manager, "/tracking?size=25"); p.total != "60 zásilek" || p.place != "1–25 z 60" {
+		t.Errorf("Czech: %q %q", p.total, p.place)
+	}
+	if p := readList(t, manager, "/tracking?q=recipient+00"); p.total != "9 zásilek" {
+		t.Errorf("Czech 9: %q", p.total)
+	}
+	if p := readList(t, manager, "/tracking?q=recipient+01"); p.total != "10 zásilek" {
+		t.Errorf("Czech 10: %q", p.total)
+	}
+	if p := readList(t, manager, "/tracking?q=recipient+06"); p.total != "1 zásilka" {
+		t.Errorf("Czech 1: %q", p.total)
+	}
+}
+
+// Thousands are grouped as the language groups them.
+func TestListTotalIsGrouped(t *testing.T) {
+	env := apptest.Start(t)
+	seedList(t, env, 1234)
+	manager := env.SignedIn(identity.Manager)
+	if p := readList(t, manager, "/tracking?size=200"); p.total != "1,234 shipments" || p.place != "1–200 of 1,234" {
+		t.Errorf("English: %q %q", p.total, p.place)
+	}
+	manager.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/tracking"}})
+	if p := readList(t, manager, "/tracking"); p.total != "1\u00a0234 zásilek" || p.place != "1–50 z 1\u00a0234" {
+		t.Errorf("Czech: %q %q", p.total, p.place)
+	}
+}
+
+// A reversed date range says so next to both date fields; a date that is no
+// date says that on its field.
+func TestListSaysWhatIsWrongWithTheDates(t *testing.T) {
+	env := apptest.Start(t)
+	seedList(t, env, 3)
+	manager := env.SignedIn(identity.Manager)
+	p := readList(t, manager, "/tracking?from=2026-11-20&to=2026-11-10")
+	if p.status != 422 || !strings.Contains(p.fromErr, "after") || !strings.Contains(p.fromErr, "10 Nov 2026") ||
+		!strings.Contains(p.toErr, "before") || !strings.Contains(p.toErr, "20 Nov 2026") || len(p.refs) != 0 {
+		t.Errorf("reversed: %d from %q to %q", p.status, p.fromErr, p.toErr)
+	}
+	if strings.Contains(p.doc.Text(), "No shipments match") {
+		t.Error("a reversed range still says only that nothing matches")
+	}
+	if v := p.doc.Find(`#from`).AttrOr("value", ""); v != "2026-11-20" {
+		t.Errorf("the typed day is not kept: %q", v)
+	}
+	// One day (from = to) is a range, not reversed.
+	if p := readList(t, manager, "/tracking?from=2026-11-20&to=20.+11.+2026"); p.status != 200 || p.fromErr != "" {
+		t.Errorf("one day: %d %q", p.status, p.fromErr)
+	}
+	for _, bad := range []string{"31. 2. 2026", "2026-13-01", "yesterday", "0001-01-01", "9999-12-31"} {
+		p := readList(t, manager, "/tracking?from="+url.QueryEscape(bad))
+		if p.status != 422 || !strings.Contains(p.fromErr, "2026-11-22") {
+			t.Errorf("from=%s: %d %q", bad, p.status, p.fromErr)
+		}
+	}
+	manager.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/tracking"}})
+	p = readList(t, manager, "/tracking?from=20.+11.+2026&to=10.+11.+2026")
+	if p.status != 422 || !strings.Contains(p.fromErr, "obrácený") || !strings.Contains(p.toErr, "20. 11. 2026") {
+		t.Errorf("reversed in Czech: from %q to %q", p.fromErr, p.toErr)
+	}
+	if resp := manager.Get("/tracking.csv?from=2026-11-20&to=2026-11-10"); resp.StatusCode != 400 {
+		t.Errorf("csv of a reversed range: %d", resp.StatusCode)
+	}
+}
+
+// Hostile query parameters get a clear message and 422, never a failure;
+// nothing stored changes.
+func TestListRefusesHostileParameters(t *testing.T) {
+	env := apptest.Start(t)
+	seedList(t, env, 30)
+	manager := env.SignedIn(identity.Manager)
+	next := readList(t, manager, "/tracking?size=25").next
+	cursor, _ := url.Parse(next)
+	after := cursor.Query().Get("after")
+	for name, q := range map[string]string{
+		"NUL in the text":       "q=a%00b",
+		"NUL in a status":       "status=OPEN%00",
+		"invalid UTF-8":         "ref=%FF%FE",
+		"huge text":             "q=" + strings.Repeat("x", 100<<10),
+		"huge cursor":           "after=" + strings.Repeat("A", 100<<10),
+		"SQL as a status":       "status=" + url.QueryEscape("OPEN' OR 1=1 --"),
+		"SQL as a sort":         "sort=" + url.QueryEscape("created_at; DROP TABLE shipments"),
+		"SQL as a size":         "size=" + url.QueryEscape("25; DROP TABLE shipments"),
+		"tampered cursor":       "after=" + after[:len(after)-3] + "xyz",
+		"cursor of a name sort": "sort=recipient&after=" + after,
+		"cursor with a NUL":     "sort=recipient&after=cjo1OjA6SmFuYQBa",
+		"two directions":        "after=" + after + "&before=" + after,
+		"last with a cursor":    "last=1&after=" + after,
+		"last as text":          "last=yes",
+		"control characters":    "carrier=" + url.QueryEscape("G3\x1b[2J"),
+	} {
+		p := readList(t, manager, "/tracking?"+q)
+		if p.status != 422 || p.problem == "" || len(p.refs) != 0 {
+			t.Errorf("%s: %d %q", name, p.status, p.problem)
+		}
+		if strings.Contains(name, "cursor") || strings.Contains(name, "direction") || strings.Contains(name, "last") {
+			if !strings.Contains(p.problem, "page link is damaged") || p.first == "" {
+				t.Errorf("%s: %q, first page %q", name, p.problem, p.first)
+			}
+		}
+	}
+	if resp := manager.Get("/tracking.csv?after=%00"); resp.StatusCode != 400 {
+		t.Errorf("csv with a damaged cursor: %d", resp.StatusCode)
+	}
+	if p := readList(t, manager, "/tracking?size=200"); len(p.refs) != 30 {
+		t.Errorf("%d shipments after the hostile parameters", len(p.refs))
+	}
+}
+
+// codOrder orders a cash-on-delivery shipment through the pages and returns
+// its page and the price of the chosen offer ("121.00 CZK").
+func codOrder(t *testing.T, b *apptest.Browser, form url.Values, carrier string) (string, string) {
+	t.Helper()
+	_, full := order(t, b, with(form, "key", requestkey.New()), carrier)
+	resp := b.PostForm("/shipping/new/order", full)
+	if resp.StatusCode != 303 {
+		t.Fatalf("order: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	return resp.Header.Get("Location"), full.Get("offer_price")
+}
+
+// sums adds amounts per currency, in cents.
+type sums map[string]int64
+
+func (s sums) add(currency string, value float64) { s[currency] += int64(value*100 + 0.5) }
+
+func cents(v float64) int64 { return int64(v*100 + 0.5) }
+
+// The reports' money: cash on delivery collected, outstanding and returned
+// per currency, and the spend per carrier from the chosen offers, against
+// shipments ordered in the sandbox and delivered by its clock and the
+// tracking job; each table downloads as Czech and English CSV and as XLSX.
+func TestReportsMoney(t *testing.T) {
+	env, b := deskEnv(t)
+	ctx := context.Background()
+	cz := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800")
+	sk := with(cz, "to_country", "SK", "to_city", "Bratislava", "to_zip", "811 01", "to_phone", "+421 900 123 456",
+		"cod_currency", "EUR", "cod_value", "20")
+	type placedOrder struct {
+		page, price string
+		cod         float64
+		currency    string
+	}
+	var orders []placedOrder
+	for _, v := range []string{"500", "750", "1200"} {
+		at, price := codOrder(t, b, with(cz, "cod_value", v), "G3A")
+		x, _ := strconv.ParseFloat(v, 64)
+		orders = append(orders, placedOrder{at, price, x, "CZK"})
+	}
+	at, price := codOrder(t, b, sk, "G3A")
+	orders = append(orders, placedOrder{at, price, 20, "EUR"})
+	at, price = codOrder(t, b, shipmentForm(t, env), "G3A") // no COD
+	orders = append(orders, placedOrder{at, price, 0, ""})
+	// Delivered (or returned) by the sandbox's clock and the tracking job.
+	env.Sandbox.Advance(48 * time.Hour)
+	if _, err := env.App.Jobs.Tracking(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// One more, still on the way.
+	at, price = codOrder(t, b, with(cz, "cod_value", "300"), "G3A")
+	orders = append(orders, placedOrder{at, price, 300, "CZK"})
+
+	collected, onTheWay, returned, spend := sums{}, sums{}, sums{}, sums{}
+	counts := map[string]int{}
+	for _, o := range orders {
+		s, err := env.App.DB.ShipmentByID(ctx, idOf(o.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		value, currency, ok := strings.Cut(o.price, " ")
+		x, err := strconv.ParseFloat(value, 64)
+		if !ok || err != nil || x <= 0 {
+			t.Fatalf("offer price %q", o.price)
+		}
+		spend.add(currency, x)
+		if s.PriceVAT == nil || cents(*s.PriceVAT) != cents(x) || *s.PriceCurrency != currency {
+			t.Errorf("shipment %d: stored price %v %v, chosen %s", s.ID, s.PriceVAT, s.PriceCurrency, o.price)
+		}
+		switch {
+		case o.cod == 0:
+		case s.Returned:
+			returned.add(o.currency, o.cod)
+			counts["returned"]++
+		case s.Status == "DELIVERED":
+			collected.add(o.currency, o.cod)
+			counts["collected"]++
+		default:
+			onTheWay.add(o.currency, o.cod)
+			counts["on the way"]++
+		}
+	}
+	if counts["collected"] < 2 || onTheWay["CZK"] < 30000 {
+		t.Fatalf("the sandbox delivered too little to check: %v %v", counts, onTheWay)
+	}
+
+	manager := env.SignedIn(identity.Manager)
+	resp := manager.Get("/reports")
+	if resp.StatusCode != 200 {
+		t.Fatalf("reports: %d", resp.StatusCode)
+	}
+	doc := page(t, resp.Body)
+	money := func(currency string, c int64) string {
+		if c == 0 && currency == "" {
+			return ""
+		}
+		x := float64(c) / 100
+		switch currency {
+		case "EUR":
+			return fmt.Sprintf("€%s", grouped(x))
+		}
+		return currency + "\u00a0" + grouped(x)
+	}
+	for _, cur := range []string{"CZK", "EUR"} {
+		row := doc.Find(`[data-testid=cod-` + cur + `]`)
+		for name, want := range map[string]int64{"collected": collected[cur], "on-the-way": onTheWay[cur], "returned": returned[cur]} {
+			got := strings.TrimSpace(row.Find(`[data-testid=` + name + `] .amount`).Text())
+			if got != money(cur, want) {
+				t.Errorf("COD %s %s: %q, want %q", cur, name, got, money(cur, want))
+			}
+		}
+	}
+	if rows := doc.Find(`[data-testid=cod-table] tbody tr`); rows.Length() != 2 || rows.First().AttrOr("data-testid", "") != "cod-CZK" {
+		t.Errorf("COD rows: %d, first %s", rows.Length(), rows.First().AttrOr("data-testid", ""))
+	}
+	g3 := doc.Find(`[data-testid=spend-table] tbody [data-testid=spend-G3A]`)
+	if got := strings.TrimSpace(g3.Find(`[data-testid=shipments]`).Text()); got != "6" {
+		t.Errorf("G3A shipments: %q", got)
+	}
+	var amounts []string
+	g3.Find(`[data-testid=spend] .amount`).Each(func(_ int, s *goquery.Selection) { amounts = append(amounts, s.Text()) })
+	if len(amounts) != 1 || amounts[0] != money("CZK", spend["CZK"]) || len(spend) != 1 {
+		t.Errorf("G3A spend %q, want %q", amounts, money("CZK", spend["CZK"]))
+	}
+	if got := strings.TrimSpace(g3.Find(`[data-testid=unknown]`).Text()); got != "0" {
+		t.Errorf("G3A unknown prices: %q", got)
+	}
+	if got := strings.TrimSpace(doc.Find(`[data-testid=spend-table] tfoot [data-testid=spend] .amount`).Text()); got != money("CZK", spend["CZK"]) {
+		t.Errorf("total spend %q", got)
+	}
+
+	// A shipment ordered before prices were kept: "unknown".
+	if _, err := env.App.DB.SQL().Exec(`UPDATE shipments SET price_vat = NULL, price_currency = NULL WHERE id = $1`, idOf(orders[0].page)); err != nil {
+		t.Fatal(err)
+	}
+	doc = page(t, manager.Get("/reports").Body)
+	if got := strings.TrimSpace(doc.Find(`[data-testid=spend-G3A] [data-testid=unknown]`).Text()); got != "1" {
+		t.Errorf("unknown after forgetting a price: %q", got)
+	}
+
+	// Downloads: Czech CSV with ";", decimal commas and a byte-order mark.
+	exports := map[string]string{}
+	doc.Find(`[data-testid^=export-] a`).Each(func(_ int, s *goquery.Selection) {
+		href := s.AttrOr("href", "")
+		u, _ := url.Parse(href)
+		exports[u.Query().Get("table")+"."+u.Query().Get("format")] = href
+	})
+	for _, want := range []string{"cod.csv", "cod.xlsx", "carriers.csv", "carriers.xlsx", "statuses.csv", "statuses.xlsx", "days.csv", "days.xlsx"} {
+		if exports[want] == "" {
+			t.Errorf("no download %s on the page", want)
+		}
+	}
+	manager.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/reports"}})
+	rows := czechCSV(t, manager, exports["cod.csv"])
+	if strings.Join(rows[0], "|") != "Měna|Vybráno|Vybráno (zásilek)|Nevybráno|Nevybráno (zásilek)|Vráceno|Vráceno (zásilek)" {
+		t.Errorf("Czech COD header: %q", rows[0])
+	}
+	decimal := func(c int64, comma string) string {
+		s := fmt.Sprintf("%d.%02d", c/100, c%100)
+		return strings.Replace(s, ".", comma, 1)
+	}
+	if len(rows) != 3 || rows[1][0] != "CZK" || rows[1][1] != decimal(collected["CZK"], ",") || rows[1][3] != decimal(onTheWay["CZK"], ",") ||
+		rows[2][0] != "EUR" || rows[2][1]+rows[2][5] != decimal(collected["EUR"], ",")+decimal(returned["EUR"], ",") {
+		t.Errorf("Czech COD rows: %q", rows)
+	}
+	rows = czechCSV(t, manager, exports["carriers.csv"])
+	if len(rows) != 2 || rows[1][0] != "G3A" || rows[1][1] != "6" || rows[1][2] != "CZK" || rows[1][6] != "1" {
+		t.Errorf("Czech carriers: %q", rows)
+	}
+	rows = czechCSV(t, manager, exports["days.csv"])
+	if len(rows) != 31 || !czechDay.MatchString(rows[30][0]) || rows[0][0] != "Den" {
+		t.Errorf("Czech days: %d rows, last %q", len(rows), rows[len(rows)-1])
+	}
+	rows = czechCSV(t, manager, exports["statuses.csv"])
+	if len(rows) < 2 || rows[0][0] != "Stav" {
+		t.Errorf("Czech statuses: %q", rows)
+	}
+	// English CSV: "," and decimal points, no byte-order mark.
+	manager.PostForm("/language", url.Values{"lang": {"en"}, "back": {"/reports"}})
+	resp = manager.Get(exports["cod.csv"])
+	if resp.StatusCode != 200 || strings.HasPrefix(resp.Body, "\ufeff") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") ||
+		!strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("English COD: %d %s", resp.StatusCode, resp.Header)
+	}
+	rows, err := csv.NewReader(strings.NewReader(resp.Body)).ReadAll()
+	if err != nil || rows[0][0] != "currency" || rows[1][1] != decimal(collected["CZK"], ".") {
+		t.Errorf("English COD: %q %v", rows, err)
+	}
+	// XLSX: numbers as numbers.
+	resp = manager.Get(exports["cod.xlsx"])
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "spreadsheetml") {
+		t.Fatalf("xlsx: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	book, err := excelize.OpenReader(strings.NewReader(resp.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sheet := book.GetSheetName(0)
+	if v, _ := book.GetCellValue(sheet, "A2"); v != "CZK" {
+		t.Errorf("xlsx A2 %q", v)
+	}
+	if typ, _ := book.GetCellType(sheet, "B2"); typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+		t.Errorf("xlsx B2 is %v, not a number", typ)
+	}
+	if v, _ := book.GetCellValue(sheet, "B2", excelize.Options{RawCellValue: true}); !sameAmount(v, collected["CZK"]) {
+		t.Errorf("xlsx collected CZK %q", v)
+	}
+	for _, name := range []string{"carriers.xlsx", "statuses.xlsx", "days.xlsx"} {
+		resp := manager.Get(exports[name])
+		book, err := excelize.OpenReader(strings.NewReader(resp.Body))
+		if resp.StatusCode != 200 || err != nil {
+			t.Errorf("%s: %d %v", name, resp.StatusCode, err)
+			continue
+		}
+		if name != "days.xlsx" {
+			continue
+		}
+		// Days are dates, shown the English way.
+		sheet := book.GetSheetName(0)
+		shown, _ := book.GetCellValue(sheet, "A2")
+		raw, _ := book.GetCellValue(sheet, "A2", excelize.Options{RawCellValue: true})
+		if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`).MatchString(shown) || !regexp.MustCompile(`^\d{5}$`).MatchString(raw) {
+			t.Errorf("days.xlsx A2 shows %q, holds %q: not a date", shown, raw)
+		}
+	}
+	// Downloads that cannot be made say why, 400.
+	for _, q := range []string{"table=secrets&format=csv&from=2026-11-01&to=2026-11-20", "table=cod&format=pdf&from=2026-11-01&to=2026-11-20",
+		"table=cod&format=csv&from=2026-11-20&to=2026-11-01", "table=cod&format=csv&from=2020-01-01&to=2026-11-01",
+		"table=cod&format=csv&from=%00&to=2026-11-01", "table=cod&format=csv", "table=" + strings.Repeat("x", 100<<10)} {
+		if resp := manager.Get("/reports/export?" + q); resp.StatusCode != 400 {
+			t.Errorf("%s: %d", clip(q), resp.StatusCode)
+		}
+	}
+}
+
+var czechDay = regexp.MustCompile(`^\d{1,2}\.\s\d{1,2}\.\s\d{4}$`)
+
+// sameAmount says whether a spreadsheet's raw number is c cents.
+func sameAmount(raw string, c int64) bool {
+	x, err := strconv.ParseFloat(raw, 64)
+	return err == nil && cents(x) == c
+}
+
+// grouped writes x the English way with two decimals: 1,250.00.
+func grouped(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "." + frac
+}
+
+func czechCSV(t *testing.T, b *apptest.Browser, path string) [][]string {
+	t.Helper()
+	resp := b.Get(path)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Body, "\ufeff") {
+		t.Fatalf("%s: %d, byte-order mark %v", path, resp.StatusCode, strings.HasPrefix(resp.Body, "\ufeff"))
+	}
+	r := csv.NewReader(strings.NewReader(strings.TrimPrefix(resp.Body, "\ufeff")))
+	r.Comma = ';'
+	rows, err := r.ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
+}
+
+// Only managers see the reports and download their tables; clerks and
+// agents are refused, anonymous visitors sent to sign in.
+func TestReportExportsAreForManagers(t *testing.T) {
+	env := apptest.Start(t)
+	path := "/reports/export?table=cod&format=csv&from=2026-11-01&to=2026-11-20"
+	for _, role := range []identity.Role{identity.Clerk, identity.Agent} {
+		b := env.SignedIn(role)
+		for _, p := range []string{"/reports", path, strings.Replace(path, "csv", "xlsx", 1)} {
+			if r := b.Get(p); r.StatusCode != 403 {
+				t.Errorf("%s GET %s: %d", role, p, r.StatusCode)
+			}
+		}
+	}
+	if r := env.NewBrowser().Get(path); r.StatusCode != 303 {
+		t.Errorf("anonymous: %d", r.StatusCode)
+	}
+	if r := env.SignedIn(identity.Manager).Get(path); r.StatusCode != 200 {
+		t.Errorf("manager: %d", r.StatusCode)
+	}
+}
