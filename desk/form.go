@@ -202,7 +202,8 @@ func parseOffer(v url.Values, p apperr.Problems) Offer {
 	offer := apperr.Problems{}
 	text := textin.NewFields(v, offer).Line
 	o := Offer{Carrier: text("offer_carrier", 20), Service: text("offer_service", maxText),
-		LabelMode: text("offer_label_mode", 20), DeliveryRequired: v.Get("offer_delivery") == "true", PriceVAT: parsePrice(text("offer_price", 40))}
+		LabelMode: text("offer_label_mode", 20), DeliveryRequired: v.Get("offer_delivery") == "true", PriceVAT: parsePrice(text("offer_price", 40)),
+		LabelFree: v.Get("offer_label_free") == "true"}
 	if s := text("offer_service_id", 20); s != "" || len(offer) > 0 {
 		id, err := strconv.Atoi(s)
 		if err != nil || id <= 0 || len(offer) > 0 {
@@ -312,11 +313,53 @@ func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) 
 	}
 }
 
-// CheckForOffers returns what must be fixed before asking for offers.
+// CheckForOffers returns what must be fixed before asking for offers: the
+// rules offers need, and the recipient an order will need, every problem at
+// once, so the clerk fixes the form in one go instead of meeting the
+// recipient's problems only at the order. Before the offers nobody knows
+// whether the parcel goes to a point, where the street is not needed: the
+// town and postal code are asked for (they find the points), the street only
+// with the order.
 func (f Form) CheckForOffers(fromCountry string) apperr.Problems {
 	p := apperr.Problems{}
 	f.checkBasics(p, fromCountry, true)
+	f.checkRecipient(p, recipientForOffers)
 	return p
+}
+
+// How much of the address the recipient's check asks for.
+const (
+	recipientForOffers = iota // town and postal code: the street may turn out not to be needed
+	recipientToAddress        // street, town and postal code
+	recipientToPoint          // the point is the address
+)
+
+// checkRecipient checks who the shipment goes to and the parts of the
+// address the destination needs.
+func (f Form) checkRecipient(p apperr.Problems, need int) {
+	if f.To.Surname == "" && f.To.Company == "" {
+		p.Add("to_surname", "Type the recipient's surname or company.")
+	}
+	if need != recipientToPoint {
+		for _, field := range []struct{ name, value, msg string }{
+			{"to_street", f.To.Street, "Type the street and house number: needed for a delivery to an address."},
+			{"to_city", f.To.City, "Type the town."},
+			{"to_zip", f.To.Zip, "Type the postal code."},
+		} {
+			if field.value == "" && (field.name != "to_street" || need == recipientToAddress) {
+				p.Add(field.name, "%s", field.msg)
+			}
+		}
+	}
+	switch {
+	case f.To.Phone == "" && f.To.Email == "":
+		p.Add("to_phone", "Type a phone number or an e-mail: the carrier tells the recipient when the parcel comes.")
+	case f.To.Phone != "" && !phoneShape.MatchString(f.To.Phone):
+		p.Add("to_phone", "Type a phone number, e.g. +420 777 123 456.")
+	}
+	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
+		p.Add("to_email", "Type an e-mail address like name@example.cz.")
+	}
 }
 
 var phoneShape = regexp.MustCompile(`^\+?[0-9 ]{9,20}$`)
@@ -332,25 +375,11 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 	if f.Offer.ServiceID == 0 {
 		p.Add("offer", "Compare offers and choose one first.")
 	}
-	if f.To.Surname == "" && f.To.Company == "" {
-		p.Add("to_surname", "Type the recipient's surname or company.")
+	need := recipientToAddress
+	if f.Offer.DeliveryRequired || f.DeliveryBranch != "" {
+		need = recipientToPoint
 	}
-	if f.To.Phone == "" {
-		p.Add("to_phone", "The carrier needs a phone number.")
-	} else if !phoneShape.MatchString(f.To.Phone) {
-		p.Add("to_phone", "Type a phone number, e.g. +420 777 123 456.")
-	}
-	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
-		p.Add("to_email", "Type an e-mail address like name@example.cz.")
-	}
-	toPoint := f.Offer.DeliveryRequired || f.DeliveryBranch != ""
-	if !toPoint {
-		for field, v := range map[string]string{"to_street": f.To.Street, "to_city": f.To.City, "to_zip": f.To.Zip} {
-			if v == "" {
-				p.Add(field, "Required for a delivery to an address.")
-			}
-		}
-	}
+	f.checkRecipient(p, need)
 	if f.Offer.DeliveryRequired && f.DeliveryBranch == "" {
 		p.Add("delivery_branch", "This service delivers to a point: choose one.")
 	}
