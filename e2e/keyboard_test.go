@@ -329,3 +329,21 @@ func (b *Tab) clickAndLoad(sel, what, js string) {
 		b.t.Fatalf("%s: %v", b.Path(), err)
 	}
 }
+
+// When the service fails, the form says so in place of the offers and its
+// buttons work again; the focus goes to the message.
+func TestFailedCompareSaysSo(t *testing.T) {
+	env, tab := deskTab(t)
+	tab.Open("/shipping/new")
+	tab.fillRecipient()
+	env.Sandbox.Fault("/api/v1/rates/get", map[string]any{"error_rate": 1})
+	tab.Click(`[data-testid=compare]`)
+	tab.WaitText(`#form-problems`, "did not answer")
+	tab.waitTrue("the buttons work again", `!document.querySelector("[data-testid=compare]").disabled`)
+	tab.waitFocus(`#form-problems`)
+	if got := tab.Attr(`#to_surname`, "value"); got != "Svobodová" {
+		t.Errorf("the form lost what was typed: surname %q", got)
+	}
+	tab.top()
+	tab.look("service-down")
+}

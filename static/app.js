@@ -71,9 +71,10 @@
   }
 })();
 
-// A plain form (no htmx) that asks the service shows the busy notice and
-// disables its buttons once sent, so a second click sends nothing twice.
-// Disabling waits a moment: a button disabled at once would not be sent.
+// A plain form (no htmx) disables its buttons once sent, so a second click
+// sends nothing twice; one that posts (and so asks the service, but for the
+// quiet ones: language, sign-out) shows the busy notice too. Disabling waits
+// a moment: a button disabled at once would not be sent.
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -96,7 +97,7 @@
         b.disabled = true;
         b.setAttribute("data-sent-disabled", "");
       });
-      if (busy && form.target !== "_blank") {
+      if (busy && form.method === "post" && form.target !== "_blank" && !form.hasAttribute("data-quiet")) {
         busy.classList.add("htmx-request");
       }
     }, 0);

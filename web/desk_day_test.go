@@ -9,7 +9,9 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"shipdesk/app/apptest"
 	"shipdesk/requestkey"
+	"shipdesk/storage"
 )
 
 // Compare on an empty form names every missing field at once, each beside
@@ -183,5 +185,54 @@ func TestPointPickerSaysWhatItFound(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the shipment page's delivery point %q lacks %q", strings.Join(strings.Fields(got), " "), want)
 		}
+	}
+}
+
+// Each step of the form puts the focus (one autofocus) on what comes next:
+// the first field, the new package's weight, the first offer, the Order
+// button, the pressed sort button; a saved recipient leaves the package next.
+func TestFocusFollowsTheSteps(t *testing.T) {
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	focusOf := func(what string, resp apptest.Response) *goquery.Selection {
+		t.Helper()
+		f := page(t, resp.Body).Find(`[autofocus]`)
+		if f.Length() != 1 {
+			t.Fatalf("%s: %d elements with autofocus (%d %s)", what, f.Length(), resp.StatusCode, problemsOf(resp.Body))
+		}
+		return f
+	}
+	if id := focusOf("a new form", b.Get("/shipping/new")).AttrOr("id", ""); id != "to_firstname" {
+		t.Errorf("a new form focuses %q", id)
+	}
+	if id := focusOf("a package added", b.PostForm("/shipping/new/packages", form)).AttrOr("id", ""); id != "pkg_weight_1" {
+		t.Errorf("after adding a package the focus is on %q", id)
+	}
+	offers := b.PostForm("/shipping/new/compare", form)
+	first := page(t, offers.Body).Find(`[data-testid=offers] [data-selectable=true] button[name=choose]`).First().AttrOr("value", "")
+	if f := focusOf("offers", offers); f.AttrOr("name", "") != "choose" || f.AttrOr("value", "") != first {
+		t.Errorf("after Compare the focus is on %s=%s, want the first offer %s", f.AttrOr("name", ""), f.AttrOr("value", ""), first)
+	}
+	if f := focusOf("chosen", b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, offers.Body, "G3A")))); f.AttrOr("data-testid", "") != "create" {
+		t.Errorf("after Choose the focus is on %q", f.AttrOr("id", ""))
+	}
+	if id := focusOf("sorted", b.PostForm("/shipping/new/sort", with(form, "sort", "carrier"))).AttrOr("id", ""); id != "sort-carrier" {
+		t.Errorf("after sorting the focus is on %q", id)
+	}
+	saved, err := env.App.DB.SaveRecipient(context.Background(), storage.Address{Firstname: "Jana", Surname: "Nováková",
+		Street: "Masarykova 5", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420 777 123 456"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := focusOf("a saved recipient", b.Get("/shipping/new?recipient="+itoa(saved.ID))).AttrOr("id", ""); id != "pkg_weight_0" {
+		t.Errorf("with a saved recipient the focus is on %q", id)
+	}
+	// The sign-in form: the username, or the password once the username is typed.
+	anon := env.NewBrowser()
+	if id := focusOf("sign-in", anon.Get("/login")).AttrOr("id", ""); id != "username" {
+		t.Errorf("the sign-in form focuses %q", id)
+	}
+	if id := focusOf("wrong password", anon.PostForm("/login", url.Values{"username": {"clara"}, "password": {"nope"}})).AttrOr("id", ""); id != "password" {
+		t.Errorf("after a wrong password the focus is on %q", id)
 	}
 }
