@@ -369,7 +369,6 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	if len(v.Packages) == 0 {
 		v.Packages = []views.PackageRow{{}}
 	}
-	chosenAt := -1 // the chosen offer's row: its own variant, else the same service
 	for _, o := range st.offers {
 		row := offerRow(ctx, o)
 		if !row.Selectable {
@@ -382,20 +381,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		}
 	}
 	all := [][]views.OfferRow{v.Offers, v.LabelFreeOffer}
-	for _, rows := range all {
-		for i := range rows {
-			if chosenAt < 0 && rows[i].Choice == f.Offer.Choice() {
-				rows[i].Chosen, chosenAt = true, i
-			}
-		}
-	}
-	for _, rows := range all {
-		for i := range rows {
-			if chosenAt < 0 && f.Offer.ServiceID != 0 && rows[i].ServiceID == f.Offer.ServiceID {
-				rows[i].Chosen, chosenAt = true, i
-			}
-		}
-	}
+	markChosen(all, f.Offer)
 	if f.Offer.ServiceID != 0 {
 		chosen := offerRow(ctx, f.Offer)
 		chosen.Price, chosen.PriceText, chosen.Delivery = "", "", ""
@@ -415,6 +401,27 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	v.Form.Message = strings.TrimSpace(v.Form.Message + " " + unseenProblems(problems, v))
 	v.Form.Focus = focusOf(problems, st.focus, v)
 	h.render(w, r, status, views.NewShipmentPage(h.page(w, r, i18n.T(ctx, "ship.new"), identity.Shipping), v))
+}
+
+// markChosen marks the chosen offer's row: its own variant (label-free or
+// not), else the first row of the same service.
+func markChosen(all [][]views.OfferRow, chosen desk.Offer) {
+	if chosen.ServiceID == 0 {
+		return
+	}
+	for _, same := range []func(views.OfferRow) bool{
+		func(o views.OfferRow) bool { return o.Choice == chosen.Choice() },
+		func(o views.OfferRow) bool { return o.ServiceID == chosen.ServiceID },
+	} {
+		for _, rows := range all {
+			for i := range rows {
+				if same(rows[i]) {
+					rows[i].Chosen = true
+					return
+				}
+			}
+		}
+	}
 }
 
 // pageOrder are the form's fields in the order the page shows them (the

@@ -16,7 +16,13 @@
 (function () {
   "use strict";
   function typing(el) {
-    return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+    if (!el) {
+      return false;
+    }
+    if (el.tagName === "INPUT") {
+      return !/^(checkbox|radio|button|submit|reset|file|image|range|color)$/.test(el.type);
+    }
+    return el.isContentEditable || el.tagName === "TEXTAREA" || el.tagName === "SELECT";
   }
   // The "/" that moved the focus is not typed into the box, even where the
   // key's character comes apart from the key press.
