@@ -103,7 +103,7 @@
         b.disabled = true;
         b.setAttribute("data-sent-disabled", "");
       });
-      if (busy && form.method === "post" && form.target !== "_blank" && !form.hasAttribute("data-quiet")) {
+      if (busy && form.method === "post" && !form.hasAttribute("data-quiet")) {
         busy.classList.add("htmx-request");
       }
     }, 0);
