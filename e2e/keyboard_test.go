@@ -200,7 +200,11 @@ func TestScansInARowKeepTheFocus(t *testing.T) {
 	if err != nil || len(list) < 3 {
 		t.Fatalf("demo shipments: %d %v", len(list), err)
 	}
+	// The tracking pages start in the scan box; elsewhere "/" goes there.
 	tab.Open("/tracking")
+	tab.waitFocus(`#scan`)
+	tab.Open("/shipping")
+	tab.waitFocus(`a[href="/shipping/new"]`)
 	tab.press("/")
 	tab.waitFocus(`#scan`)
 	for _, s := range list[:3] {
