@@ -120,3 +120,41 @@ func TestLabelFreeBlockers(t *testing.T) {
 		t.Errorf("want four reasons, got %v", why)
 	}
 }
+
+// Offers are asked for only when the recipient an order needs is there:
+// every missing part is named at once, the street only for the order to an
+// address, a phone or an e-mail either.
+func TestCheckForOffersNamesEveryField(t *testing.T) {
+	empty := Form{SenderID: 1, To: Address{Country: "CZ"}}
+	p := empty.CheckForOffers("CZ")
+	for _, field := range []string{"to_surname", "to_city", "to_zip", "to_phone", "packages"} {
+		if p[field].IsZero() {
+			t.Errorf("%s not named: %v", field, p)
+		}
+	}
+	if !p["to_street"].IsZero() {
+		t.Errorf("the street is asked for before anyone knows the parcel goes to an address: %q", p["to_street"])
+	}
+	full := Form{SenderID: 1, Packages: []Package{{Weight: 1}},
+		To: Address{Company: "Shop", City: "Brno", Zip: "602 00", Country: "CZ", Email: "a@example.cz"}}
+	if p := full.CheckForOffers("CZ"); len(p) != 0 {
+		t.Errorf("an e-mail without a phone, a company without a surname: %v", p)
+	}
+	full.Key, full.Offer = "3f1e9a52-2c3b-4d5e-8f90-0a1b2c3d4e5f", Offer{ServiceID: 1}
+	if p := full.CheckForOrder("CZ"); p["to_street"].IsZero() || len(p) != 1 {
+		t.Errorf("ordering to an address without a street: %v", p)
+	}
+	full.Offer.DeliveryRequired, full.DeliveryBranch = true, "P1"
+	if p := full.CheckForOrder("CZ"); len(p) != 0 {
+		t.Errorf("ordering to a point without a street: %v", p)
+	}
+}
+
+func TestOfferChoiceNamesTheLabelFreeVariant(t *testing.T) {
+	if got := (Offer{ServiceID: 101}).Choice(); got != "101" {
+		t.Errorf("choice %q", got)
+	}
+	if got := (Offer{ServiceID: 101, LabelFree: true}).Choice(); got != "101-label-free" {
+		t.Errorf("label-free choice %q", got)
+	}
+}

@@ -200,7 +200,8 @@ func parseOffer(v url.Values, p apperr.Problems) Offer {
 	offer := apperr.Problems{}
 	text := textin.NewFields(v, offer).Line
 	o := Offer{Carrier: text("offer_carrier", 20), Service: text("offer_service", maxText),
-		LabelMode: text("offer_label_mode", 20), DeliveryRequired: v.Get("offer_delivery") == "true", PriceVAT: parsePrice(text("offer_price", 40))}
+		LabelMode: text("offer_label_mode", 20), DeliveryRequired: v.Get("offer_delivery") == "true", PriceVAT: parsePrice(text("offer_price", 40)),
+		LabelFree: v.Get("offer_label_free") == "true"}
 	if s := text("offer_service_id", 20); s != "" || len(offer) > 0 {
 		id, err := strconv.Atoi(s)
 		if err != nil || id <= 0 || len(offer) > 0 {
@@ -310,11 +311,53 @@ func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) 
 	}
 }
 
-// CheckForOffers returns what must be fixed before asking for offers.
+// CheckForOffers returns what must be fixed before asking for offers: the
+// rules offers need, and the recipient an order will need, every problem at
+// once, so the clerk fixes the form in one go instead of meeting the
+// recipient's problems only at the order. Before the offers nobody knows
+// whether the parcel goes to a point, where the street is not needed: the
+// town and postal code are asked for (they find the points), the street only
+// with the order.
 func (f Form) CheckForOffers(fromCountry string) apperr.Problems {
 	p := apperr.Problems{}
 	f.checkBasics(p, fromCountry, true)
+	f.checkRecipient(p, recipientForOffers)
 	return p
+}
+
+// How much of the address the recipient's check asks for.
+const (
+	recipientForOffers = iota // town and postal code: the street may turn out not to be needed
+	recipientToAddress        // street, town and postal code
+	recipientToPoint          // the point is the address
+)
+
+// checkRecipient checks who the shipment goes to and the parts of the
+// address the destination needs.
+func (f Form) checkRecipient(p apperr.Problems, need int) {
+	if f.To.Surname == "" && f.To.Company == "" {
+		p.Add("to_surname", "ship.err.recipient_name")
+	}
+	if need != recipientToPoint {
+		for _, field := range []struct{ name, value, msg string }{
+			{"to_street", f.To.Street, "ship.err.street_needed"},
+			{"to_city", f.To.City, "ship.err.town_needed"},
+			{"to_zip", f.To.Zip, "ship.err.zip_needed"},
+		} {
+			if field.value == "" && (field.name != "to_street" || need == recipientToAddress) {
+				p.Add(field.name, field.msg)
+			}
+		}
+	}
+	switch {
+	case f.To.Phone == "" && f.To.Email == "":
+		p.Add("to_phone", "ship.err.phone_or_email")
+	case f.To.Phone != "" && !phoneShape.MatchString(f.To.Phone):
+		p.Add("to_phone", "ship.err.phone")
+	}
+	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
+		p.Add("to_email", "ship.err.email_like")
+	}
 }
 
 var phoneShape = regexp.MustCompile(`^\+?[0-9 ]{9,20}$`)
@@ -330,25 +373,11 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 	if f.Offer.ServiceID == 0 {
 		p.Add("offer", "ship.err.offer_first")
 	}
-	if f.To.Surname == "" && f.To.Company == "" {
-		p.Add("to_surname", "ship.err.recipient_name")
+	need := recipientToAddress
+	if f.Offer.DeliveryRequired || f.DeliveryBranch != "" {
+		need = recipientToPoint
 	}
-	if f.To.Phone == "" {
-		p.Add("to_phone", "ship.err.phone_needed")
-	} else if !phoneShape.MatchString(f.To.Phone) {
-		p.Add("to_phone", "ship.err.phone")
-	}
-	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
-		p.Add("to_email", "ship.err.email_like")
-	}
-	toPoint := f.Offer.DeliveryRequired || f.DeliveryBranch != ""
-	if !toPoint {
-		for field, v := range map[string]string{"to_street": f.To.Street, "to_city": f.To.City, "to_zip": f.To.Zip} {
-			if v == "" {
-				p.Add(field, "ship.err.address_required")
-			}
-		}
-	}
+	f.checkRecipient(p, need)
 	if f.Offer.DeliveryRequired && f.DeliveryBranch == "" {
 		p.Add("delivery_branch", "ship.err.delivery_point")
 	}

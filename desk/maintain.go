@@ -92,7 +92,7 @@ func (d *Desk) SeedDemoOrders(ctx context.Context) error {
 			return fmt.Errorf("demo offers: %w", err)
 		}
 		for _, o := range offers {
-			if o.Selectable && !o.DeliveryRequired && o.LabelMode == shipping.LabelPrint {
+			if o.Selectable && !o.DeliveryRequired && !o.LabelFree && o.LabelMode == shipping.LabelPrint {
 				f.Offer = o
 				break
 			}

@@ -2,6 +2,7 @@ package desk
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"shipdesk/client/shipping"
@@ -66,14 +67,50 @@ func (d *Desk) ImportContacts(ctx context.Context) (int, error) {
 	return len(contacts), nil
 }
 
+// PointsShown is how many points a picker shows at most; it says when more match.
+const PointsShown = 15
+
 // SearchPoints finds points of the offer's carrier by what the clerk typed,
-// hiding points the form's packages do not fit.
-func (d *Desk) SearchPoints(ctx context.Context, carrier, country, text string, packages []Package) ([]storage.ParcelPoint, error) {
+// hiding points the form's packages do not fit: the first PointsShown, and
+// how many match in all.
+func (d *Desk) SearchPoints(ctx context.Context, carrier, country, text string, packages []Package) (storage.PointsFound, error) {
 	var dims [][3]float64
 	var weights []float64
 	for _, k := range packages {
 		dims = append(dims, [3]float64{k.Length, k.Width, k.Height})
 		weights = append(weights, k.Weight)
 	}
-	return d.db.SearchPoints(ctx, storage.PointQuery{Carrier: carrier, Country: country, Text: text, Fit: storage.FitOf(dims, weights), Limit: 15})
+	return d.db.FindPoints(ctx, storage.PointQuery{Carrier: carrier, Country: country, Text: text, Fit: storage.FitOf(dims, weights), Limit: PointsShown})
+}
+
+// ShipmentPoint is a point a shipment uses: where the clerk hands it over, or
+// where the recipient collects it.
+type ShipmentPoint struct {
+	Code  string
+	Any   bool                 // any point of the carrier: the clerk chooses where
+	Point *storage.ParcelPoint // nil when the cache does not know the code
+}
+
+// ShipmentPoints reads the points of a shipment's order as it was sent: the
+// hand-over point and the delivery point, each nil when the order names none.
+func (d *Desk) ShipmentPoints(ctx context.Context, s storage.Shipment) (pickup, delivery *ShipmentPoint) {
+	var order shipping.Order
+	if len(s.Request) == 0 || json.Unmarshal(s.Request, &order) != nil || len(order.Shipments) == 0 {
+		return nil, nil
+	}
+	sh := order.Shipments[0]
+	point := func(code string) *ShipmentPoint {
+		switch code {
+		case "":
+			return nil
+		case shipping.AnyBranch:
+			return &ShipmentPoint{Code: code, Any: true}
+		}
+		p := &ShipmentPoint{Code: code}
+		if found, err := d.db.PointByCode(ctx, s.Carrier, code); err == nil {
+			p.Point = &found
+		}
+		return p
+	}
+	return point(sh.PickupBranch), point(sh.DeliveryBranch)
 }

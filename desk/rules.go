@@ -13,7 +13,7 @@ func RuleOffers(offers []Offer) []shiprules.Offer {
 	for _, o := range offers {
 		out = append(out, shiprules.Offer{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service, LabelMode: o.LabelMode,
 			DeliveryRequired: o.DeliveryRequired, Price: shiprules.Money(o.Price), PriceVAT: shiprules.Money(o.PriceVAT),
-			Delivery: o.Delivery, Selectable: o.Selectable})
+			Delivery: o.Delivery, Selectable: o.Selectable, LabelFree: o.LabelFree})
 	}
 	return out
 }

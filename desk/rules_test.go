@@ -11,7 +11,7 @@ import (
 // and not to the rules' (or not copied) fails here.
 func TestRuleOffersCopyEveryField(t *testing.T) {
 	o := Offer{ServiceID: 7, Carrier: "PPL", Service: "Parcel CZ", LabelMode: "PRINT", DeliveryRequired: true,
-		Price: Money{Value: 100, Currency: "CZK"}, PriceVAT: Money{Value: 121, Currency: "CZK"}, Delivery: "2026-11-24", Selectable: true}
+		Price: Money{Value: 100, Currency: "CZK"}, PriceVAT: Money{Value: 121, Currency: "CZK"}, Delivery: "2026-11-24", Selectable: true, LabelFree: true}
 	desk, rules := reflect.TypeOf(o), reflect.TypeOf(shiprules.Offer{})
 	if desk.NumField() != rules.NumField() {
 		t.Fatalf("desk.Offer has %d fields, shiprules.Offer %d", desk.NumField(), rules.NumField())

@@ -109,6 +109,22 @@ type Offer struct {
 	Price, PriceVAT  Money
 	Delivery         string // expected delivery date, YYYY-MM-DD
 	Selectable       bool   // the service offers it for these details
+	// LabelFree: offered for a label-free hand-over at one of the carrier's
+	// points, beside the offers for the hand-over the form names. Choosing it
+	// makes the hand-over a point and asks for no label.
+	LabelFree bool
+}
+
+// labelFreeChoice marks the label-free variant of an offer in a choice.
+const labelFreeChoice = "-label-free"
+
+// Choice is what the offer's Choose button sends: its service, and whether it
+// is the label-free variant.
+func (o Offer) Choice() string {
+	if o.LabelFree {
+		return strconv.Itoa(o.ServiceID) + labelFreeChoice
+	}
+	return strconv.Itoa(o.ServiceID)
 }
 
 func offerOf(r shipping.Rate) Offer {

@@ -24,9 +24,10 @@ import (
 type shipmentForm interface {
 	Blank(ctx context.Context) (desk.Form, error)
 	Offers(ctx context.Context, f desk.Form) ([]desk.Offer, error)
+	FormProblems(ctx context.Context, f desk.Form) apperr.Problems
 	Choose(ctx context.Context, f *desk.Form, serviceID string) ([]desk.Offer, error)
 	AddPresetPackage(ctx context.Context, f *desk.Form, id string) error
-	SearchPoints(ctx context.Context, carrier, country, text string, packages []desk.Package) ([]storage.ParcelPoint, error)
+	SearchPoints(ctx context.Context, carrier, country, text string, packages []desk.Package) (storage.PointsFound, error)
 	LabelFree(ctx context.Context, f desk.Form, from storage.Sender) []apperr.Text
 	Order(ctx context.Context, f desk.Form, by int64) (storage.Shipment, error)
 	SendDraft(ctx context.Context, f desk.Form, by int64) (storage.Draft, error)
@@ -49,12 +50,14 @@ func (h *Handlers) NewShipment(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
+	st := shipmentState{focus: "to_firstname"}
 	if id, err := strconv.ParseInt(r.URL.Query().Get("recipient"), 10, 64); err == nil {
 		if rc, err := h.ShipReads.RecipientByID(ctx, id); err == nil {
 			f.To = desk.AddressOf(rc.Address)
+			st.focus = "pkg_weight_0" // the recipient is there: the package is next
 		}
 	}
-	h.renderNewShipment(w, r, http.StatusOK, f, nil, shipmentState{})
+	h.renderNewShipment(w, r, http.StatusOK, f, nil, st)
 }
 
 // shipmentState is what the form shows besides the fields.
@@ -62,8 +65,17 @@ type shipmentState struct {
 	message  string
 	offers   []desk.Offer
 	compared bool
-	pickup   []storage.ParcelPoint
-	delivery []storage.ParcelPoint
+	pickup   pointSearch
+	delivery pointSearch
+	// focus is the id of what comes next (see focusOf); problems win over it.
+	focus string
+}
+
+// pointSearch is one picker's search: what was typed, the town searched
+// while nothing is, and what was found.
+type pointSearch struct {
+	query, town string
+	found       storage.PointsFound
 }
 
 // formStep is one button of the new-shipment form, posted to its own endpoint.
@@ -82,26 +94,47 @@ var (
 		var err error
 		st.offers, err = h.ShipDesk.Offers(r.Context(), *f)
 		st.compared = err == nil
+		st.focus = "offers"
 		return "", err
+	}}
+	sortStep = formStep{run: func(h *Handlers, r *http.Request, f *desk.Form, st *shipmentState) (string, error) {
+		target, err := compareStep.run(h, r, f, st)
+		st.focus = "sort-" + f.Sort // the pressed button keeps the focus
+		if f.Sort != "delivery" && f.Sort != "carrier" {
+			st.focus = "sort-price"
+		}
+		return target, err
 	}}
 	searchStep = formStep{run: func(h *Handlers, r *http.Request, f *desk.Form, st *shipmentState) (string, error) {
 		var err error
 		st.offers, err = h.ShipDesk.Offers(r.Context(), *f)
 		st.compared = err == nil
+		st.focus = "delivery_q"
+		if r.PostFormValue("find") == "pickup" {
+			st.focus = "pickup_q"
+		}
 		return "", err
 	}}
 	chooseStep = formStep{reoffer: true, run: func(h *Handlers, r *http.Request, f *desk.Form, st *shipmentState) (string, error) {
 		var err error
 		st.offers, err = h.ShipDesk.Choose(r.Context(), f, r.PostFormValue("choose"))
 		st.compared = st.offers != nil
+		// Next: the delivery point when one must be chosen, else the order.
+		st.focus = "order"
+		if f.Offer.DeliveryRequired && f.DeliveryBranch == "" {
+			st.focus = "delivery_q"
+		}
 		return "", err
 	}}
 	packageStep = formStep{lenient: true, run: func(h *Handlers, r *http.Request, f *desk.Form, st *shipmentState) (string, error) {
 		f.Packages = append(f.Packages, desk.Package{})
+		st.focus = fmt.Sprintf("pkg_weight_%d", len(f.Packages)-1)
 		return "", nil
 	}}
 	presetStep = formStep{lenient: true, run: func(h *Handlers, r *http.Request, f *desk.Form, st *shipmentState) (string, error) {
-		return "", h.ShipDesk.AddPresetPackage(r.Context(), f, r.PostFormValue("preset"))
+		err := h.ShipDesk.AddPresetPackage(r.Context(), f, r.PostFormValue("preset"))
+		st.focus = fmt.Sprintf("pkg_weight_%d", max(len(f.Packages)-1, 0))
+		return "", err
 	}}
 	orderStep = formStep{reoffer: true, run: func(h *Handlers, r *http.Request, f *desk.Form, st *shipmentState) (string, error) {
 		s, err := h.ShipDesk.Order(r.Context(), *f, h.userID(r))
@@ -125,7 +158,7 @@ func (h *Handlers) CompareOffers(w http.ResponseWriter, r *http.Request) {
 }
 
 // SortOffers compares the offers again in the order the clerk chose.
-func (h *Handlers) SortOffers(w http.ResponseWriter, r *http.Request) { h.runStep(w, r, compareStep) }
+func (h *Handlers) SortOffers(w http.ResponseWriter, r *http.Request) { h.runStep(w, r, sortStep) }
 
 // ChooseOffer takes one of the offers for the shipment.
 func (h *Handlers) ChooseOffer(w http.ResponseWriter, r *http.Request) { h.runStep(w, r, chooseStep) }
@@ -158,6 +191,12 @@ func (h *Handlers) runStep(w http.ResponseWriter, r *http.Request, step formStep
 	f.Key = cmp.Or(f.Key, requestkey.New())
 	var st shipmentState
 	if len(problems) > 0 && !step.lenient {
+		// What could not be read, and what the form's rules say of the rest.
+		for field, msg := range h.ShipDesk.FormProblems(ctx, f) {
+			if _, seen := problems[field]; !seen {
+				problems[field] = msg
+			}
+		}
 		h.renderNewShipment(w, r, http.StatusUnprocessableEntity, f, problems, st)
 		return
 	}
@@ -195,11 +234,36 @@ func (h *Handlers) runStep(w http.ResponseWriter, r *http.Request, step formStep
 // searchPoints fills the pickers of the chosen offer's carrier.
 func (h *Handlers) searchPoints(ctx context.Context, f desk.Form, v url.Values, st *shipmentState) {
 	if f.Handover == desk.HandoverPoint {
-		st.pickup, _ = h.ShipDesk.SearchPoints(ctx, f.Offer.Carrier, "", cmp.Or(pointQuery(v, "pickup_q"), h.senderTown(ctx, f.SenderID)), f.Packages)
+		st.pickup = h.findPoints(ctx, f, v, "pickup")
 	}
 	if f.Offer.DeliveryRequired {
-		st.delivery, _ = h.ShipDesk.SearchPoints(ctx, f.Offer.Carrier, f.To.Country, cmp.Or(pointQuery(v, "delivery_q"), f.To.City), f.Packages)
+		st.delivery = h.findPoints(ctx, f, v, "delivery")
 	}
+}
+
+// findPoints searches one picker: what the clerk typed, or while nothing is
+// typed the town the package most likely goes from (the sender's, for a
+// hand-over) or to (the recipient's). A failed search shows no points.
+func (h *Handlers) findPoints(ctx context.Context, f desk.Form, v url.Values, kind string) pointSearch {
+	s := pointSearch{query: pointQuery(v, kind+"_q")}
+	country := ""
+	if kind == "delivery" {
+		s.town, country = f.To.City, f.To.Country
+	} else {
+		s.town = h.senderTown(ctx, f.SenderID)
+	}
+	found, err := h.ShipDesk.SearchPoints(ctx, f.Offer.Carrier, country, cmp.Or(s.query, s.town), f.Packages)
+	if err != nil {
+		h.Log.Warn("search points", "kind", kind, "err", err)
+	}
+	s.found = found
+	return s
+}
+
+// pointsView is a picker's list as the page shows it.
+func pointsView(ctx context.Context, kind string, s pointSearch, selected string) views.PointsView {
+	return views.PointsView{Kind: kind, Points: pointRows(ctx, s.found.Points), Total: s.found.Total,
+		Query: s.query, Town: s.town, Selected: selected}
 }
 
 // pointQuery is what the clerk typed into a point picker; text that cannot
@@ -232,16 +296,7 @@ func (h *Handlers) Points(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	country := ""
-	if kind == "delivery" {
-		country = f.To.Country
-	}
-	points, err := h.ShipDesk.SearchPoints(r.Context(), f.Offer.Carrier, country, pointQuery(r.PostForm, kind+"_q"), f.Packages)
-	if err != nil {
-		h.Fail(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusOK, views.PointList(kind, pointRows(r.Context(), points), ""))
+	h.render(w, r, http.StatusOK, views.PointList(pointsView(r.Context(), kind, h.findPoints(r.Context(), f, r.PostForm, kind), "")))
 }
 
 func pointRows(ctx context.Context, points []storage.ParcelPoint) []views.PointRow {
@@ -263,11 +318,15 @@ func pointLimits(ctx context.Context, p storage.ParcelPoint) string {
 }
 
 func offerRow(ctx context.Context, o desk.Offer) views.OfferRow {
-	return views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
+	row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
 		Price: o.Price.Price(), PriceVAT: o.PriceVAT.Price(), Delivery: o.Delivery,
 		PriceText: i18n.Money(ctx, o.Price.Value, o.Price.Currency), PriceVATText: i18n.Money(ctx, o.PriceVAT.Value, o.PriceVAT.Currency),
 		LabelMode: o.LabelMode, LabelModeText: views.LabelModeText(ctx, o.LabelMode), DeliveryRequired: o.DeliveryRequired,
-		Selectable: o.Selectable}
+		Selectable: o.Selectable, Choice: o.Choice(), LabelFree: o.LabelFree}
+	if o.LabelFree {
+		row.LabelModeText = views.LabelModeText(ctx, "CODE")
+	}
+	return row
 }
 
 func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, status int, f desk.Form, problems apperr.Problems, st shipmentState) {
@@ -287,8 +346,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: st.message}, Compared: st.compared,
-		DeliveryQuery: cmp.Or(strings.TrimSpace(r.PostFormValue("delivery_q")), f.To.City)}
+	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: st.message}, Compared: st.compared}
 	var from storage.Sender
 	for _, s := range senders {
 		v.Senders = append(v.Senders, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + " — " + s.City})
@@ -296,7 +354,6 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 			from = s
 		}
 	}
-	v.PickupQuery = cmp.Or(strings.TrimSpace(r.PostFormValue("pickup_q")), from.City)
 	for i, rc := range recipients {
 		if i == 12 {
 			break
@@ -314,29 +371,129 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	}
 	for _, o := range st.offers {
 		row := offerRow(ctx, o)
-		row.Chosen = o.ServiceID == f.Offer.ServiceID
 		if !row.Selectable {
 			row.Reason = i18n.T(ctx, "ship.offer_not_possible")
 		}
-		v.Offers = append(v.Offers, row)
+		if o.LabelFree {
+			v.LabelFreeOffer = append(v.LabelFreeOffer, row)
+		} else {
+			v.Offers = append(v.Offers, row)
+		}
 	}
+	all := [][]views.OfferRow{v.Offers, v.LabelFreeOffer}
+	markChosen(all, f.Offer)
 	if f.Offer.ServiceID != 0 {
 		chosen := offerRow(ctx, f.Offer)
 		chosen.Price, chosen.PriceText, chosen.Delivery = "", "", ""
 		v.Chosen = &chosen
-		for _, o := range v.Offers {
-			if o.ServiceID == f.Offer.ServiceID {
-				v.Chosen.Delivery = o.Delivery
+		for _, rows := range all {
+			for _, o := range rows {
+				if o.Chosen {
+					v.Chosen.Delivery = o.Delivery
+				}
 			}
 		}
 		for _, why := range h.ShipDesk.LabelFree(ctx, f, from) {
 			v.LabelFreeWhy = append(v.LabelFreeWhy, why.In(ctx))
 		}
 		v.LabelFreeOK = len(v.LabelFreeWhy) == 0
-		v.PickupPoints, v.DeliveryPoints = pointRows(ctx, st.pickup), pointRows(ctx, st.delivery)
+		v.Pickup = pointsView(ctx, "pickup", st.pickup, f.PickupBranch)
+		v.Delivery = pointsView(ctx, "delivery", st.delivery, f.DeliveryBranch)
 	}
 	v.Form.Message = strings.TrimSpace(v.Form.Message + " " + unseenProblems(ctx, problems, v))
+	v.Form.Focus = focusOf(problems, st.focus, v)
 	h.render(w, r, status, views.NewShipmentPage(h.page(w, r, i18n.T(ctx, "ship.new"), identity.Shipping), v))
+}
+
+// markChosen marks the chosen offer's row: its own variant (label-free or
+// not), else the first row of the same service.
+func markChosen(all [][]views.OfferRow, chosen desk.Offer) {
+	if chosen.ServiceID == 0 {
+		return
+	}
+	for _, same := range []func(views.OfferRow) bool{
+		func(o views.OfferRow) bool { return o.Choice == chosen.Choice() },
+		func(o views.OfferRow) bool { return o.ServiceID == chosen.ServiceID },
+	} {
+		for _, rows := range all {
+			for i := range rows {
+				if same(rows[i]) {
+					rows[i].Chosen = true
+					return
+				}
+			}
+		}
+	}
+}
+
+// pageOrder are the form's fields in the order the page shows them (the
+// packages' cells go where "packages" is).
+var pageOrder = []string{"to_firstname", "to_surname", "to_company", "to_street", "to_city", "to_zip", "to_country",
+	"to_phone", "to_email", "offer", "pickup_branch", "delivery_branch", "label_less", "packages", "sender", "handover",
+	"pickup_date", "reference", "note", "cod", "cod_value", "cod_currency", "cod_bank_account", "cod_bank_code",
+	"cod_bank_variable", "cod_bank_currency", "insured_value"}
+
+// focusOf is what takes the focus when the form is drawn: the first field
+// with a problem (the summary when that field is not on the page), else what
+// the step says comes next. "offers" becomes the first offer's Choose button.
+func focusOf(problems apperr.Problems, next string, v views.NewShipment) string {
+	if len(problems) > 0 {
+		for _, field := range pageOrder {
+			if field == "packages" {
+				if cell := firstPackageProblem(problems, len(v.Packages)); cell != "" {
+					return cell
+				}
+			}
+			if problems[field].IsZero() {
+				continue
+			}
+			switch field {
+			case "offer":
+				return "problems"
+			case "packages":
+				return "pkg_weight_0"
+			case "pickup_branch", "delivery_branch":
+				if v.Chosen == nil {
+					return "problems"
+				}
+				return strings.TrimSuffix(field, "_branch") + "_q"
+			case "label_less":
+				if !v.LabelFreeOK {
+					return "problems"
+				}
+			}
+			return field
+		}
+		return "problems"
+	}
+	if v.Form.Message != "" {
+		return "problems"
+	}
+	if next == "offers" {
+		for _, o := range v.Offers {
+			if o.Selectable {
+				return "choose-" + o.Choice
+			}
+		}
+		for _, o := range v.LabelFreeOffer {
+			if o.Selectable {
+				return "choose-" + o.Choice
+			}
+		}
+	}
+	return next
+}
+
+// firstPackageProblem is the first cell of the packages table with a problem.
+func firstPackageProblem(problems apperr.Problems, rows int) string {
+	for i := range rows {
+		for _, col := range []string{"weight", "length", "width", "height"} {
+			if cell := fmt.Sprintf("pkg_%s_%d", col, i); !problems[cell].IsZero() {
+				return cell
+			}
+		}
+	}
+	return ""
 }
 
 // unseenProblems are the errors about parts not on the page yet, for the

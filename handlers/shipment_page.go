@@ -51,6 +51,7 @@ func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 	v := shipmentView(r.Context(), s)
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
+	v.Points = h.pointsOf(r.Context(), s)
 	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, i18n.T(r.Context(), "ship.shipment_n", s.ID), identity.Shipping), v))
 }
 

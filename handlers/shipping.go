@@ -23,6 +23,7 @@ type ShipDesk interface {
 	AddressBookDesk
 	PickupDesk
 	carrierDesk
+	shipmentPoints
 }
 
 // ShipReads are the shipping tables the pages read (storage.DB).

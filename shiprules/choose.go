@@ -24,9 +24,10 @@ type Offer struct {
 	LabelMode        string `json:"label_mode,omitempty"`
 	DeliveryRequired bool   `json:"delivery_required,omitempty"` // the service delivers to a point: the row needs one
 	Price            Money  `json:"price"`
-	PriceVAT         Money  `json:"price_vat"`          // what the rules compare
-	Delivery         string `json:"delivery,omitempty"` // expected delivery date, YYYY-MM-DD
-	Selectable       bool   `json:"selectable"`         // the service offers it for these details
+	PriceVAT         Money  `json:"price_vat"`            // what the rules compare
+	Delivery         string `json:"delivery,omitempty"`   // expected delivery date, YYYY-MM-DD
+	Selectable       bool   `json:"selectable"`           // the service offers it for these details
+	LabelFree        bool   `json:"label_free,omitempty"` // handed over without a label at a point (its code instead)
 }
 
 // Shipment is what the rules know of a row: where it goes, cash on delivery,

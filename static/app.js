@@ -75,9 +75,125 @@
       return;
     }
     var back = document.querySelector("[data-confirm-cancel]");
-    if (back) {
+    if (back && !document.querySelector("dialog[open]")) { // Escape closes an open dialog first
       event.preventDefault();
       window.location.assign(back.getAttribute("href"));
+    }
+  });
+})();
+
+// Keyboard: "/" goes to the scan box, "?" lists the shortcuts (a dialog that
+// Escape closes). Neither acts while a person types in a field.
+(function () {
+  "use strict";
+  function typing(el) {
+    if (!el) {
+      return false;
+    }
+    if (el.tagName === "INPUT") {
+      return !/^(checkbox|radio|button|submit|reset|file|image|range|color)$/.test(el.type);
+    }
+    return el.isContentEditable || el.tagName === "TEXTAREA" || el.tagName === "SELECT";
+  }
+  // The "/" that moved the focus is not typed into the box, even where the
+  // key's character comes apart from the key press.
+  var swallow = false;
+  document.addEventListener("keypress", function (event) {
+    if (swallow && event.key === "/") {
+      event.preventDefault();
+    }
+  }, true);
+  document.addEventListener("keyup", function () { swallow = false; }, true);
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) {
+      return;
+    }
+    var help = document.getElementById("shortcuts");
+    if (help && help.open) {
+      return;
+    }
+    if (event.key === "/") {
+      var scan = document.getElementById("scan");
+      if (scan) {
+        event.preventDefault();
+        swallow = true;
+        scan.focus();
+        scan.select();
+      }
+    } else if (event.key === "?" && help && typeof help.showModal === "function") {
+      event.preventDefault();
+      help.showModal();
+    }
+  });
+})();
+
+// The scan box keeps the focus from one scan to the next: the page a scan
+// opens (the shipment, or the list of matches) puts it back in the box.
+(function () {
+  "use strict";
+  var key = "shipdesk.scan";
+  document.addEventListener("submit", function (event) {
+    if (event.target instanceof HTMLFormElement && event.target.matches("form.scan")) {
+      try { sessionStorage.setItem(key, "1"); } catch (e) { /* storage off: no focus kept */ }
+    }
+  });
+  var scanned = false;
+  try {
+    scanned = sessionStorage.getItem(key) === "1";
+    sessionStorage.removeItem(key);
+  } catch (e) { /* storage off */ }
+  var box = document.getElementById("scan");
+  if (scanned && box) {
+    box.focus();
+  }
+})();
+
+// A plain form (no htmx) disables its buttons once sent, so a second click
+// sends nothing twice; one that posts (and so asks the service, but for the
+// quiet ones: language, sign-out) shows the busy notice too. Disabling waits
+// a moment: a button disabled at once would not be sent.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method === "dialog" || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")) {
+      return;
+    }
+    if (form.hasAttribute("data-sent")) {
+      event.preventDefault();
+      return;
+    }
+    form.setAttribute("data-sent", "");
+    var busy = document.getElementById("busy");
+    setTimeout(function () {
+      if (event.defaultPrevented) {
+        form.removeAttribute("data-sent");
+        return;
+      }
+      form.querySelectorAll("button, input[type=submit]").forEach(function (b) {
+        b.disabled = true;
+        b.setAttribute("data-sent-disabled", "");
+      });
+      if (busy && form.method === "post" && !form.hasAttribute("data-quiet")) {
+        busy.classList.add("htmx-request");
+      }
+    }, 0);
+  });
+  // Back to a page kept in the browser's cache: its forms work again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) {
+      return;
+    }
+    document.querySelectorAll("form[data-sent]").forEach(function (form) {
+      form.removeAttribute("data-sent");
+      form.querySelectorAll("[data-sent-disabled]").forEach(function (b) {
+        b.disabled = false;
+        b.removeAttribute("data-sent-disabled");
+      });
+    });
+    var busy = document.getElementById("busy");
+    if (busy) {
+      busy.classList.remove("htmx-request");
     }
   });
 })();

@@ -157,6 +157,19 @@ type PointQuery struct {
 // points the packages do not fit. A point without known limits (the service
 // does not publish them) is shown: the service checks the size on create. The trigram index answers the word match.
 func (db *DB) SearchPoints(ctx context.Context, q PointQuery) ([]ParcelPoint, error) {
+	found, err := db.FindPoints(ctx, q)
+	return found.Points, err
+}
+
+// PointsFound is one page of a point search and how many points match in all.
+type PointsFound struct {
+	Points []ParcelPoint
+	Total  int
+}
+
+// FindPoints is SearchPoints that also counts every point that matches, so
+// the picker can say there are more than it shows.
+func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error) {
 	if q.Limit <= 0 || q.Limit > 100 {
 		q.Limit = 20
 	}
@@ -182,11 +195,19 @@ func (db *DB) SearchPoints(ctx context.Context, q PointQuery) ([]ParcelPoint, er
 		first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
 	}
 	query := `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
-    max_length, max_width, max_height, max_weight
+    max_length, max_width, max_height, max_weight, count(*) OVER () AS total
 FROM parcel_points WHERE ` + where.String() + ` ORDER BY ` + first + `city, name, id LIMIT ` + fmt.Sprint(q.Limit)
-	var out []ParcelPoint
-	if err := sqlxSelect(ctx, db, &out, query, args...); err != nil {
-		return nil, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
+	var rows []struct {
+		ParcelPoint
+		Total int `db:"total"`
+	}
+	if err := sqlxSelect(ctx, db, &rows, query, args...); err != nil {
+		return PointsFound{}, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
+	}
+	out := PointsFound{Points: make([]ParcelPoint, 0, len(rows))}
+	for _, r := range rows {
+		out.Points = append(out.Points, r.ParcelPoint)
+		out.Total = r.Total
 	}
 	return out, nil
 }

@@ -158,3 +158,23 @@ func BenchmarkPointSearch(b *testing.B) {
 	b.ReportMetric(float64(perScanned)/float64(perIndexed), "scan/index")
 	b.ReportMetric(float64(perScanned.Microseconds()), "scan-µs/op")
 }
+
+// FindPoints counts every match beside the page it returns, so the picker
+// can say how many it does not show.
+func TestFindPointsCountsEveryMatch(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	storePoints(t, db, fakePoints(2000))
+	all, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 100})
+	if err != nil || len(all) < 3 {
+		t.Fatalf("points of Plzeň: %d %v", len(all), err)
+	}
+	found, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 2})
+	if err != nil || len(found.Points) != 2 || found.Total != len(all) {
+		t.Errorf("a page of 2: %d points of %d, want 2 of %d (%v)", len(found.Points), found.Total, len(all), err)
+	}
+	none, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "xqzwyv", Limit: 2})
+	if err != nil || len(none.Points) != 0 || none.Total != 0 {
+		t.Errorf("nonsense: %d points of %d (%v)", len(none.Points), none.Total, err)
+	}
+}

@@ -67,6 +67,16 @@ type Form struct {
 	Values  map[string]string
 	Errors  map[string]string
 	Message string // a summary above the form
+	// Focus names the field (its id) that takes the focus when the form is
+	// drawn: the first field of a fresh form, the first one with a problem,
+	// or what comes next after a step.
+	Focus string
+}
+
+// FocusOn is the form with its focus on the field name.
+func (f Form) FocusOn(name string) Form {
+	f.Focus = name
+	return f
 }
 
 // Value is what was typed into field name.
@@ -79,3 +89,17 @@ func (f Form) Error(name string) string { return f.Errors[name] }
 func (f Form) HasError(name string) bool { return f.Errors[name] != "" }
 
 func errorID(name string) string { return name + "-error" }
+
+// firstProblem is the first of a form's fields (in page order) with a
+// problem, or the first field when none has one: where the focus goes.
+func firstProblem(f Form, fields ...string) string {
+	for _, name := range fields {
+		if f.HasError(name) {
+			return name
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return fields[0]
+}

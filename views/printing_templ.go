@@ -800,14 +800,14 @@ func PrintLiveList(l PrintLive) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "</tbody></table><p class=\"actions\"><button type=\"submit\" id=\"print-selected\" class=\"primary\" data-testid=\"print-selected\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "</tbody></table><p class=\"actions\"><button type=\"submit\" id=\"print-selected\" class=\"primary\" data-testid=\"print-selected\" autofocus>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var50 string
 			templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(T(ctx, "ship.print_selected"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/printing.templ`, Line: 108, Col: 139}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/printing.templ`, Line: 108, Col: 149}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 			if templ_7745c5c3_Err != nil {

@@ -34,6 +34,8 @@ type OfferRow struct {
 	Selectable       bool
 	Reason           string
 	Chosen           bool
+	Choice           string // what its Choose button sends
+	LabelFree        bool   // the label-free variant: handed over at a point with a code
 }
 
 // PointRow is a parcel point in the picker.
@@ -52,14 +54,37 @@ type NewShipment struct {
 	Recipients     []Option
 	Presets        []Option
 	Offers         []OfferRow
+	LabelFreeOffer []OfferRow // offers for a label-free hand-over at a point, beside Offers
 	Compared       bool
 	Chosen         *OfferRow
 	LabelFreeOK    bool
 	LabelFreeWhy   []string
-	PickupPoints   []PointRow
-	DeliveryPoints []PointRow
-	PickupQuery    string
-	DeliveryQuery  string
+	Pickup         PointsView
+	Delivery       PointsView
+}
+
+// PointsView is one point picker's list: the points it shows, how many match
+// in all and what was searched.
+type PointsView struct {
+	Kind     string // pickup or delivery
+	Points   []PointRow
+	Total    int    // points that match in all; more than shown: the clerk should type more
+	Query    string // what the clerk typed; empty: the town was searched
+	Town     string // searched while nothing is typed: the recipient's or the sender's town
+	Selected string // the chosen point's code
+}
+
+// More: some matching points are not shown.
+func (p PointsView) More() bool { return p.Total > len(p.Points) }
+
+// ShipmentPointRow is a point a shipment uses, on the shipment page.
+type ShipmentPointRow struct {
+	Role    string // pickup (the clerk hands the package over there) or delivery
+	Code    string
+	Any     bool // any point of the carrier
+	Name    string
+	Address string
+	Known   bool // the point is in the cache: name and address are known
 }
 
 // ShipmentRow is a shipment in lists.
@@ -96,6 +121,7 @@ type ShipmentView struct {
 	LabelModeText string
 	Timeline      TimelineView
 	Next          string // the clerk's next step (desk.NextStep): the label box shows only it
+	Points        []ShipmentPointRow // the hand-over and delivery points of the order
 }
 
 // PackageView is one package on the shipment page.
