@@ -84,6 +84,23 @@ func SandboxCarriers(facts []sandboxshipping.CarrierFact) []storage.Carrier {
 	return out
 }
 
+// ServiceClock is the service's time: the sandbox's simulated clock in
+// sandbox mode (asked each time; the wall clock when it does not answer), else
+// the wall clock.
+func ServiceClock(up *upstream.Clients) func() time.Time {
+	if !up.IsSandbox() {
+		return time.Now
+	}
+	return func() time.Time {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if now, err := up.SimulatedNow(ctx); err == nil {
+			return now
+		}
+		return time.Now()
+	}
+}
+
 // App is the assembled dashboard.
 type App struct {
 	DB       *storage.DB
@@ -133,6 +150,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		o.RefreshAfter = 3 * time.Second
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
+	h.Now = ServiceClock(o.Upstream)
+	a.Bench.Clock = h.Now
 	h.Returns, h.ReturnsStore = a.Bench, db
 	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,

@@ -72,6 +72,17 @@ type Handlers struct {
 	Returns      ReturnsBench // the returns workbench: every write of the returns pages
 	ReturnsStore ReturnsStore // what the returns pages read straight from storage
 	TrustProxy   bool         // believe X-Forwarded-For / -Proto from a reverse proxy
+	// Now is the service's clock: the sandbox's simulated one in sandbox mode
+	// (nil: the wall clock).
+	Now func() time.Time
+}
+
+// now is the time the pages count days and deadlines from.
+func (h *Handlers) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // page builds the layout model for a request; it takes the pending flashes.

@@ -330,6 +330,10 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	v.PerDay = bars(rep.PerDay, func(k string) string { return i18n.Day(ctx, k) })
 	v.PerStatus = bars(rep.PerStatus, func(k string) string { return views.StatusText(ctx, k) })
 	v.PerCarrier = bars(rep.PerCarrier, func(k string) string { return k })
+	if v.Returns, err = h.returnsReport(ctx, from, to); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
 	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, i18n.T(ctx, "trk.rep.title"), identity.Reports), v))
 }
 

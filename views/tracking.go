@@ -64,6 +64,7 @@ type ReportView struct {
 	PerStatus    []Bar
 	PerCarrier   []Bar
 	Error        string
+	Returns      ReturnsReport // the returns desk's section
 }
 
 // Bar is one bar of a chart and its row in the table.

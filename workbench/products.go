@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"shipdesk/apperr"
+	"shipdesk/i18n"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
@@ -80,7 +81,7 @@ func (w *Workbench) RefreshProducts(ctx context.Context) error {
 func (w *Workbench) productName(ctx context.Context, typeID, modelID int64) (string, error) {
 	t, m, err := w.db.ProductOf(ctx, typeID, modelID)
 	if apperr.Is(err, apperr.NotFound) {
-		return "", invalid(apperr.Problems{"model_id": "Choose a model of the chosen type from the list."})
+		return "", invalid(apperr.Problems{"model_id": i18n.T(ctx, "ret.err.model_type")})
 	}
 	if err != nil {
 		return "", err

@@ -9,7 +9,6 @@
 package workbench
 
 import (
-	"cmp"
 	"log/slog"
 	"strings"
 	"time"
@@ -55,6 +54,9 @@ type Workbench struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the commission; only then may it be called missing.
 	Settle time.Duration
+	// Clock is the service's clock, on which a claim's days are counted: the
+	// simulated one against the sandbox (nil: the wall clock).
+	Clock func() time.Time
 }
 
 // New returns a workbench.
@@ -73,10 +75,10 @@ func invalid(p apperr.Problems) error {
 	return apperr.Fields("Some fields need attention: see the marked fields.", p)
 }
 
-// openClaim: a warranty claim not yet settled, so its 30 days run (counted
-// from when the agent lodged it).
+// openClaim: a warranty claim not yet settled (sent back, closed or
+// cancelled), so its 30 days run (counted from when the service took it).
 func openClaim(c *returns.Commission) bool {
-	return c.Type == "warranty" && c.Status != "closed" && c.Status != "cancelled"
+	return c.Type == "warranty" && !Settled(c.Status)
 }
 
 // NoAnswer is desk.NoAnswer for the returns desk.
@@ -124,7 +126,3 @@ func DaysLeft(deadline, now time.Time) int {
 	}
 	return int(day(deadline).Sub(day(now)).Hours() / 24)
 }
-
-// statusText is a commission's status in a message, "not created" before the
-// service has it.
-func statusText(s string) string { return cmp.Or(s, "not created") }
