@@ -58,6 +58,7 @@ type Options struct {
 func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *slog.Logger) (*desk.Desk, *workbench.Workbench) {
 	d := desk.New(db, up.Shipping, up.Cart, log)
 	wb := workbench.New(db, up.Returns, log)
+	wb.Clock = ServiceClock(up)
 	if up.Config.Timeout > 0 {
 		d.OrderTimeout, wb.CreateTimeout = up.Config.Timeout, up.Config.Timeout
 	}
@@ -151,7 +152,6 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
 	h.Now = ServiceClock(o.Upstream)
-	a.Bench.Clock = h.Now
 	h.Returns, h.ReturnsStore = a.Bench, db
 	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,

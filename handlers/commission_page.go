@@ -62,9 +62,6 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error, Duplicates: d.Duplicates}
 	v.DaysLeft, v.Urgent = daysLeft(ctx, d.DeadlineAt, now)
 	v.Settled, v.Resolution, v.ResolutionReason = settledText(ctx, d), d.Resolution, d.ResolutionReason
-	if d.ResolvedAt != nil {
-		v.ResolvedAt = i18n.DateTime(ctx, *d.ResolvedAt)
-	}
 	for _, code := range workbench.Resolutions {
 		v.Resolutions = append(v.Resolutions, views.Option{Value: code, Label: i18n.T(ctx, "ret.res."+code)})
 	}

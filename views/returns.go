@@ -92,9 +92,8 @@ type CommissionView struct {
 	Settling    []MoveButton
 	SettleForm  Form
 	Resolutions []Option
-	// How the claim ended, once it did.
+	// Why the claim ended as it did (Resolution), once it did.
 	ResolutionReason string
-	ResolvedAt       string
 	// Message templates for the message form; TemplateLangs are the
 	// languages the customer may read.
 	Templates     []MessageTemplate

@@ -94,7 +94,6 @@ type Detail struct {
 	// reason, and in how many days it was settled (on the service's clock).
 	Resolution       string
 	ResolutionReason string
-	ResolvedAt       *time.Time
 	SettledDays      *int
 }
 
@@ -134,7 +133,7 @@ func DetailOf(c storage.Commission) Detail {
 	}
 	if c.Resolution != "" && slices.Contains(Settling, c.Status) {
 		// Recorded before its move: shown once the service has made it.
-		d.Resolution, d.ResolutionReason, d.ResolvedAt, d.SettledDays = c.Resolution, c.ResolutionReason, c.ResolvedAt, c.SettledDays
+		d.Resolution, d.ResolutionReason, d.SettledDays = c.Resolution, c.ResolutionReason, c.SettledDays
 	}
 	return d
 }
