@@ -142,9 +142,20 @@ func TestAgentsDayAtTheDesk(t *testing.T) {
 	tab.Submit(`form[action$="/refresh"] button`)
 	tab.WaitText(`[data-testid=commission-status]`, "processing")
 
-	// An answer from a template, with the customer's name and the number.
-	tab.choose("#template", "received")
+	// An answer from a template, with the customer's name and the number:
+	// the Insert button asks the server (as without script), choosing one
+	// fills the box at once.
+	tab.do("pick a template", chromedpSelect("#template", "waiting_parts"))
+	tab.Submit(`[data-testid=use-template]`)
+	if !strings.Contains(tab.Path(), "template=waiting_parts") {
+		t.Errorf("the Insert button opened %s", tab.Path())
+	}
 	text, err := chromedp.Run(tab.ctx, chromedp.Evaluate[string](`document.querySelector('#message_text').value`))
+	if err != nil || !strings.Contains(text, "spare parts") || !strings.Contains(text, c.Number) {
+		t.Errorf("the server filled %q (%v)", text, err)
+	}
+	tab.choose("#template", "received")
+	text, err = chromedp.Run(tab.ctx, chromedp.Evaluate[string](`document.querySelector('#message_text').value`))
 	if err != nil || !strings.Contains(text, "Hello Alena Veselá") || !strings.Contains(text, c.Number) {
 		t.Fatalf("the template filled %q (%v)", text, err)
 	}
