@@ -180,7 +180,7 @@ func TestSettlingAClaimRecordsItsResolution(t *testing.T) {
 
 	// Settled three days after it was lodged (on the sandbox's clock).
 	env.Sandbox.Advance(3 * 24 * time.Hour)
-	reason := "Water damage <b>inside</b>; not covered."
+	reason := "Water damage <script>alert(1)</script> inside; not covered."
 	if r := moveTo(b, page, "outgoing", "resolution", "rejected", "reason", reason); r.StatusCode != 303 {
 		t.Fatalf("send back rejected: %d %s", r.StatusCode, problemsOf(r.Body))
 	}
@@ -204,7 +204,7 @@ func TestSettlingAClaimRecordsItsResolution(t *testing.T) {
 	if entry.Length() != 1 || !strings.Contains(entry.Text(), "on its way back") || !strings.Contains(entry.Text(), reason) {
 		t.Errorf("history: %q", textOf(doc, "history"))
 	}
-	if strings.Contains(body, "<b>inside</b>") {
+	if strings.Contains(body, "<script>alert(1)</script>") {
 		t.Error("the reason is shown unescaped")
 	}
 	c, err := env.App.DB.CommissionByID(context.Background(), idOf(page))
