@@ -105,7 +105,7 @@ func (w *Workbench) recordOn(ctx context.Context, db *storage.DB, id int64, c *r
 	if openClaim(c) {
 		st.PeriodDays = WarrantyDays
 	}
-	duplicate, err := db.RecordCommission(ctx, id, st, w.clock(), &next) // read at, on the service's clock
+	duplicate, err := db.RecordCommission(ctx, id, st, w.now(), &next)
 	if duplicate {
 		w.log.Warn("duplicate commission at the service", "commission", id, "number", c.Number)
 	}
