@@ -66,7 +66,7 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *s
 	}
 	if up.IsSandbox() {
 		// One clock in sandbox mode: the simulator's (upstream.Clients.Now).
-		d.Clock = up.Now
+		d.Clock, wb.Clock = up.Now, up.Now
 	}
 	return d, wb
 }

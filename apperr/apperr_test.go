@@ -27,8 +27,8 @@ func TestTextIsSaidInTheReadersLanguage(t *testing.T) {
 		{"a word as an argument", apperr.Msg("text.sentence", apperr.Msg("cod.whole_czk")),
 			"Dobírka v CZK musí být v celých korunách.", "Cash on delivery in CZK must be a whole number."},
 		{"the service's words", apperr.Literal("Carrier G9 is resting"), "Carrier G9 is resting", "Carrier G9 is resting"},
-		{"a known code", apperr.Word("ret.err.status.", "processing"), "v opravě", "processing"},
-		{"an unknown code", apperr.Word("ret.err.status.", "sleeping"), "sleeping", "sleeping"},
+		{"a known code", apperr.Word("ret.status.", "processing"), "v opravě", "processing"},
+		{"an unknown code", apperr.Word("ret.status.", "sleeping"), "sleeping", "sleeping"},
 		{"joined", apperr.Join(apperr.Msg("form.required"), apperr.Text{}, apperr.Literal("And more.")),
 			"Povinný údaj. And more.", "Required. And more."},
 		{"nothing", apperr.Text{}, "", ""},
@@ -90,7 +90,7 @@ func TestTextIsStoredAndReadBack(t *testing.T) {
 		{"a decimal", apperr.Msg("cod.minimum", 1.5, "EUR")},
 		{"plural", apperr.Count("staff.throttle_here", 1)},
 		{"the service's words", apperr.Literal("Label not available {for now}")},
-		{"a word", apperr.Word("ret.err.status.", "outgoing")},
+		{"a word", apperr.Word("ret.status.", "outgoing")},
 		{"joined", apperr.Join(apperr.Msg("form.required"), apperr.Literal("x"))},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -72,6 +72,7 @@ func TestAgentRunsAWarrantyClaim(t *testing.T) {
 	env.Sandbox.Advance(45 * time.Minute)
 	tab.Submit(`form[action$="/refresh"] button`)
 	tab.WaitText(`[data-testid=commission-status]`, "processing")
+	tab.do("choose the resolution", chromedpSelect("#resolution", "repaired"))
 	tab.Submit(`[data-testid=move-outgoing]`)
 	tab.WaitText(`[data-testid=commission-status]`, "on its way back")
 	tab.WaitText(`[data-testid=moves]`, "to the customer")

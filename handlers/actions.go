@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"net/http"
 
+	"shipdesk/apperr"
 	"shipdesk/i18n"
+	"shipdesk/textin"
+	"shipdesk/views"
+	"shipdesk/workbench"
 )
 
 // The buttons on a record's page (a shipment, a commission, a row of the
@@ -55,22 +59,29 @@ func (h *Handlers) ShipmentOrderAgain(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// CommissionMove asks for one of the moves the commission's status allows;
-// cancelling only once confirmed.
+// CommissionMove asks for one of the moves the commission's status allows; a
+// move that settles the claim carries its resolution, and a resolution that
+// needs fixing shows the page again with the form as typed.
 func (h *Handlers) CommissionMove(w http.ResponseWriter, r *http.Request) {
-	if id, ok := pathID(r); ok {
-		if !h.readForm(w, r) {
-			return
-		}
-		if r.PostFormValue("to") == "cancelled" && r.PostFormValue("confirm") != "yes" {
-			redirect(w, r, commissionMoveStep(id, "cancelled"))
-			return
-		}
+	id, ok := h.commissionPost(w, r)
+	if !ok {
+		return
 	}
-	h.recordAction(w, r, commissionPath, func(ctx context.Context, id int64) (string, error) {
-		_, err := h.Returns.Move(ctx, id, r.PostFormValue("to"))
-		return i18n.T(ctx, "ret.done.moved"), err
-	})
+	if r.PostFormValue("to") == "cancelled" && r.PostFormValue("confirm") != "yes" {
+		redirect(w, r, commissionMoveStep(id, "cancelled")) // cancelling only once confirmed
+		return
+	}
+	ctx := r.Context()
+	res := workbench.Resolution{Code: r.PostFormValue("resolution"), Reason: r.PostFormValue("reason")}
+	_, err := h.Returns.Move(ctx, id, r.PostFormValue("to"), res, h.userID(r))
+	if fields := apperr.FieldsOf(ctx, err); len(fields) > 0 {
+		form := views.Form{Values: map[string]string{}, Errors: fields, Message: apperr.MessageOf(ctx, err, "")}
+		form.Values["resolution"], _ = textin.Line(res.Code, 20)
+		form.Values["reason"], _ = textin.Lines(res.Reason, workbench.MaxReason)
+		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), commissionForms{Settle: form})
+		return
+	}
+	h.finish(w, r, err, i18n.T(ctx, "ret.done.moved"), commissionPath(id))
 }
 
 // CommissionRefresh reads a commission from the service now.

@@ -3,6 +3,7 @@ package handlers
 import (
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,18 +35,53 @@ func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, s
 	v.Products = append(v.Products, views.Option{Value: "", Label: i18n.T(ctx, "ret.choose")})
 	for _, t := range products {
 		v.Products = append(v.Products, views.Option{Value: strconv.FormatInt(t.ID, 10), Label: t.Name})
-		g := views.ModelGroup{Type: t.Name}
-		for _, m := range t.Models {
-			g.Models = append(g.Models, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Name})
-		}
-		v.Models = append(v.Models, g)
 	}
+	v.Models = modelGroups(products, 0)
 	if kept != 0 {
 		if up, err := h.ReturnsStore.KeptUpload(ctx, kept, h.userID(r)); err == nil {
 			v.Kept = &views.KeptFile{ID: up.ID, Name: up.Filename, Size: sizeText(ctx, up.Size)}
 		}
 	}
 	h.render(w, r, status, views.NewCommissionPage(h.page(w, r, i18n.T(ctx, "ret.new"), identity.Returns), v))
+}
+
+// modelGroups are the models by product type for the model picker: only the
+// type's when typeID names one, else every type's (the page without script
+// lists them all, grouped).
+func modelGroups(products []workbench.ProductType, typeID int64) []views.ModelGroup {
+	known := slices.ContainsFunc(products, func(t workbench.ProductType) bool { return t.ID == typeID })
+	var out []views.ModelGroup
+	for _, t := range products {
+		if known && t.ID != typeID {
+			continue
+		}
+		g := views.ModelGroup{TypeID: strconv.FormatInt(t.ID, 10), Type: t.Name}
+		for _, m := range t.Models {
+			g.Models = append(g.Models, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Name})
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// CommissionModels is the model picker of the new-commission form for the
+// chosen product type: the type's select asks for it when it changes (htmx),
+// keeping the chosen model when it is of that type. No type, or one not
+// known, lists every type's models.
+func (h *Handlers) CommissionModels(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	products, err := h.Returns.Products(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	typeID, _ := strconv.ParseInt(q.Get("type_id"), 10, 64)
+	form := views.Form{Values: map[string]string{}}
+	if id, err := strconv.ParseInt(q.Get("model_id"), 10, 64); err == nil {
+		form.Values["model_id"] = strconv.FormatInt(id, 10)
+	}
+	h.render(w, r, http.StatusOK, views.ModelField(form, modelGroups(products, typeID)))
 }
 
 // maxCommissionForm is a proof of purchase and the form's fields.

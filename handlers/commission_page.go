@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"shipdesk/apperr"
@@ -19,11 +20,19 @@ func commissionPath(id int64) string { return fmt.Sprintf("/returns/commissions/
 
 // CommissionPage shows one commission: status and history, customer and
 // product, files, transport, the moves it allows, messages and notes.
+// A chosen message template (?template=received&tlang=cs) fills the message
+// box, so templates work without script too.
 func (h *Handlers) CommissionPage(w http.ResponseWriter, r *http.Request) {
-	h.renderCommission(w, r, http.StatusOK, views.Form{}, views.Form{})
+	h.renderCommission(w, r, http.StatusOK, commissionForms{})
 }
 
-func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, status int, note, message views.Form) {
+// commissionForms are the commission page's forms as posted, to show again
+// with their problems; empty ones are drawn fresh.
+type commissionForms struct {
+	Note, Message, Settle views.Form
+}
+
+func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, status int, forms commissionForms) {
 	id, ok := pathID(r)
 	if !ok {
 		h.NotFound(w, r)
@@ -35,8 +44,12 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		return
 	}
 	ctx := r.Context()
-	v := commissionView(ctx, d, time.Now())
-	v.NoteForm, v.MessageForm = withKey(note), withKey(message)
+	v := commissionView(ctx, d, h.now())
+	if r.Method == http.MethodGet {
+		forms.Message = chosenTemplate(ctx, r.URL.Query(), d, forms.Message)
+	}
+	v.NoteForm, v.MessageForm, v.SettleForm = withKey(forms.Note), withKey(forms.Message), forms.Settle
+	v.Templates, v.TemplateLangs = messageTemplates(ctx, d), templateLangs(ctx)
 	h.render(w, r, status, views.CommissionPage(h.page(w, r, cmp.Or(d.Number, i18n.T(ctx, "ret.commission")), identity.Returns), v))
 }
 
@@ -48,6 +61,10 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 		Reference: d.Reference, Email: d.Customer.Email, Phone: d.Customer.Phone, Address: d.Customer.Address(),
 		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error.In(ctx), Duplicates: d.Duplicates}
 	v.DaysLeft, v.Urgent = daysLeft(ctx, d.DeadlineAt, now)
+	v.Settled, v.Resolution, v.ResolutionReason = settledText(ctx, d), d.Resolution, d.ResolutionReason
+	for _, code := range workbench.Resolutions {
+		v.Resolutions = append(v.Resolutions, views.Option{Value: code, Label: i18n.T(ctx, "ret.res."+code)})
+	}
 	if d.SettlesAt != nil {
 		v.SettlesAt = i18n.DateTime(ctx, *d.SettlesAt)
 	}
@@ -60,8 +77,18 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 	for _, f := range d.Files {
 		v.Files = append(v.Files, views.KeptFile{ID: f.ID, Name: f.Name, Size: sizeText(ctx, f.Size)})
 	}
-	for _, e := range d.History {
-		v.History = append(v.History, views.HistoryRow{Status: e.Status, At: serviceTime(ctx, e.At), Note: e.Note})
+	settledBy := -1 // the move that settled the claim: the oldest to a settling status
+	for i, e := range d.History {
+		if d.Resolved() && slices.Contains(workbench.Settling, e.Status) {
+			settledBy = i
+		}
+	}
+	for i, e := range d.History {
+		row := views.HistoryRow{Status: e.Status, At: serviceTime(ctx, e.At), Note: e.Note}
+		if i == settledBy {
+			row.Resolution, row.Reason = d.Resolution, d.ResolutionReason
+		}
+		v.History = append(v.History, row)
 	}
 	for _, a := range d.Activities {
 		v.Activities = append(v.Activities, views.ActivityRow{Public: a.Public, Text: a.Text, Created: serviceTime(ctx, a.Created)})
@@ -75,7 +102,11 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 			Ordered: serviceTime(ctx, t.Ordered), Delivered: serviceTime(ctx, t.Delivered)})
 	}
 	for _, to := range d.Moves {
-		v.Moves = append(v.Moves, moveButton(ctx, to))
+		if slices.Contains(workbench.Settling, to) {
+			v.Settling = append(v.Settling, moveButton(ctx, to))
+		} else {
+			v.Moves = append(v.Moves, moveButton(ctx, to))
+		}
 	}
 	return v
 }
@@ -152,7 +183,7 @@ func (h *Handlers) SendMessage(w http.ResponseWriter, r *http.Request) {
 	form := views.Form{Values: map[string]string{"message_text": text, "key": key}}
 	if r.PostFormValue("confirm") != "yes" {
 		form.Errors = map[string]string{"confirm": i18n.T(r.Context(), "ret.message.tick")}
-		h.renderCommission(w, r, http.StatusUnprocessableEntity, views.Form{}, form)
+		h.renderCommission(w, r, http.StatusUnprocessableEntity, commissionForms{Message: form})
 		return
 	}
 	_, err := h.Returns.SendMessage(r.Context(), id, key, text, h.userID(r))
@@ -171,9 +202,9 @@ func (h *Handlers) afterActivity(w http.ResponseWriter, r *http.Request, id int6
 	}
 	form.Errors, form.Message = apperr.FieldsOf(r.Context(), err), apperr.MessageOf(r.Context(), err, "")
 	if note {
-		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), form, views.Form{})
+		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), commissionForms{Note: form})
 	} else {
-		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), views.Form{}, form)
+		h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), commissionForms{Message: form})
 	}
 }
 

@@ -29,7 +29,7 @@ type ReturnsBench interface {
 
 // CommissionSteps are the buttons of the commission page (actions.go).
 type CommissionSteps interface {
-	Move(ctx context.Context, id int64, to string) (storage.Commission, error)
+	Move(ctx context.Context, id int64, to string, res workbench.Resolution, by int64) (storage.Commission, error)
 	Refresh(ctx context.Context, id int64) (storage.Commission, error)
 	Reconcile(ctx context.Context, id int64) (storage.Commission, error)
 	CreateAgain(ctx context.Context, id int64) (storage.Commission, error)
@@ -41,6 +41,8 @@ type ReturnsStore interface {
 	ListCommissions(ctx context.Context, f storage.CommissionFilter) ([]storage.Commission, string, error)
 	KeptUpload(ctx context.Context, id, by int64) (storage.Upload, error)
 	UploadByID(ctx context.Context, id int64) (storage.Upload, error)
+	ScanCommissions(ctx context.Context, code string, limit int) ([]storage.Commission, error)
+	ReturnsReport(ctx context.Context, from, to time.Time, periodDays int) (storage.ReturnsReport, error)
 }
 
 // Commissions is the list of service orders, urgent warranty claims first.
@@ -75,15 +77,36 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 	for _, t := range workbench.Types {
 		v.Types = append(v.Types, views.Option{Value: t, Label: i18n.T(ctx, "ret.type."+t)})
 	}
-	now := time.Now()
-	for _, c := range list {
-		row := views.CommissionRow{ID: c.ID, Number: c.Number, Type: c.Type, Status: c.Status, State: c.State, Customer: c.CustomerName,
-			Product: c.ProductLabel, Created: i18n.DateTime(ctx, c.CreatedAt)}
-		row.DaysLeft, row.Urgent = daysLeft(ctx, c.DeadlineAt, now)
-		v.Rows = append(v.Rows, row)
-	}
+	v.Rows = commissionRows(ctx, list, h.now())
 	_, v.NextURL, v.FirstURL = pageLinks("/returns", vals, next)
 	h.render(w, r, http.StatusOK, views.CommissionListPage(h.page(w, r, i18n.T(ctx, "ret.title"), identity.Returns), v))
+}
+
+// commissionRows are commissions as the lists show them: the days a claim has
+// left counted on now (the service's clock), or in how many it was settled.
+func commissionRows(ctx context.Context, list []storage.Commission, now time.Time) []views.CommissionRow {
+	rows := make([]views.CommissionRow, 0, len(list))
+	for _, c := range list {
+		d := workbench.DetailOf(c)
+		row := views.CommissionRow{ID: c.ID, Number: c.Number, Type: c.Type, Status: c.Status, State: c.State, Customer: c.CustomerName,
+			Product: c.ProductLabel, Created: i18n.DateTime(ctx, c.CreatedAt), Resolution: d.Resolution}
+		row.DaysLeft, row.Urgent = daysLeft(ctx, d.DeadlineAt, now)
+		row.Settled = settledText(ctx, d)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// settledText says in how many days a warranty claim was settled ("vyřízeno
+// za 3 dny", "settled in 3 days"); "" while it runs or for other orders.
+func settledText(ctx context.Context, d workbench.Detail) string {
+	if d.Type != "warranty" || !d.Resolved() || d.SettledDays == nil {
+		return ""
+	}
+	if *d.SettledDays <= 0 {
+		return i18n.T(ctx, "ret.settled_today")
+	}
+	return i18n.N(ctx, "ret.settled_in", *d.SettledDays)
 }
 
 // daysLeft says how many days a running warranty period has ("zbývají 3 dny",

@@ -436,6 +436,10 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Export = views.ReportExport{From: from.Format("2006-01-02"), To: to.AddDate(0, 0, -1).Format("2006-01-02")}
+	if v.Returns, err = h.returnsReport(ctx, from, to); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
 	h.render(w, r, http.StatusOK, views.ReportPage(h.page(w, r, i18n.T(ctx, "trk.rep.title"), identity.Reports), v))
 }
 

@@ -42,11 +42,19 @@ type Commission struct {
 	// Duplicates are the numbers of extra commissions the service holds under
 	// our reference.
 	Duplicates Strings `db:"duplicates"`
+	// Resolution is how the claim ended ("" until the agent settles it), with
+	// its reason, who chose it and when (on the service's clock).
+	Resolution       string     `db:"resolution"`
+	ResolutionReason string     `db:"resolution_reason"`
+	ResolvedAt       *time.Time `db:"resolved_at"`
+	ResolvedBy       *int64     `db:"resolved_by"`
+	// SettledDays: calendar days from lodging to the resolution.
+	SettledDays *int `db:"settled_days"`
 }
 
 const commissionColumns = `id, request_key, reference, state, remote_id, number, type, status, customer_name, customer_email,
 product_label, two_way, upload_id, request, raw, error, deadline_at, created_by, created_at, last_synced_at, sync_failures,
-settles_at, duplicates`
+settles_at, duplicates, resolution, resolution_reason, resolved_at, resolved_by, settled_days`
 
 // BeginCommission records the intent, and its first attempt, before
 // commissions/create; the same request key again returns the first record
@@ -72,13 +80,17 @@ func (db *DB) BeginCommission(ctx context.Context, c Commission, sent, deadline 
 
 func (db *DB) insertCommission(ctx context.Context, c Commission) (Commission, bool, error) {
 	var out Commission
+	var created *time.Time // the caller's clock (the service's), else the database's
+	if !c.CreatedAt.IsZero() {
+		created = &c.CreatedAt
+	}
 	err := sqlxGet(ctx, db, &out, `
 INSERT INTO commissions (request_key, reference, state, type, customer_name, customer_email, product_label, two_way, upload_id,
-    request, deadline_at, created_by)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    request, deadline_at, created_by, created_at)
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, COALESCE($12, now()))
 ON CONFLICT (request_key) DO NOTHING
 RETURNING `+commissionColumns, c.RequestKey, c.Reference, c.Type, c.CustomerName, c.CustomerEmail, c.ProductLabel, c.TwoWay,
-		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy)
+		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy, created)
 	switch {
 	case err == nil:
 		return out, true, nil
@@ -111,8 +123,11 @@ type CommissionState struct {
 	Status   string
 	Raw      []byte
 	// PeriodDays: a warranty claim is open, to be settled within this many days
-	// of when it was lodged (our created_at); 0: no running period.
+	// of when it was lodged; 0: no running period.
 	PeriodDays int
+	// Lodged is when the service took the commission, on its clock (nil:
+	// unknown, our created_at counts).
+	Lodged *time.Time
 }
 
 // RecordCommission stores the service's answer and settles the order,
@@ -122,9 +137,9 @@ type CommissionState struct {
 func (db *DB) RecordCommission(ctx context.Context, id int64, s CommissionState, now time.Time, next *time.Time) (duplicate bool, err error) {
 	res, err := db.x.ExecContext(ctx, `
 UPDATE commissions SET state = 'created', remote_id = $2, number = $3, status = $4, raw = $5, error = '',
-    deadline_at = CASE WHEN $6 > 0 THEN created_at + $6 * interval '1 day' END,
+    deadline_at = CASE WHEN $6 > 0 THEN COALESCE($9, created_at) + $6 * interval '1 day' END,
     last_synced_at = $7, next_sync_at = $8, claimed_until = NULL, sync_failures = 0
-WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next)
+WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next, s.Lodged)
 	if err != nil {
 		return false, fmt.Errorf("record commission %d: %w", id, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"shipdesk/i18n"
 )
 
@@ -23,6 +25,10 @@ type CommissionRow struct {
 	Created  string
 	DaysLeft string // "", "12 days left", "overdue 3", in the request's language
 	Urgent   bool   // 5 days or fewer, or overdue
+	// Resolution is how the claim ended ("" while it runs); Settled says in
+	// how many days ("settled in 3 days"), instead of DaysLeft.
+	Resolution string
+	Settled    string
 }
 
 // CommissionList is the list page.
@@ -47,6 +53,7 @@ type NewCommission struct {
 
 // ModelGroup is the models of one product type.
 type ModelGroup struct {
+	TypeID string
 	Type   string
 	Models []Option
 }
@@ -80,11 +87,47 @@ type CommissionView struct {
 	SettlesAt   string        // when every create attempt has settled at the service
 	Duplicates  []string      // numbers of extra commissions under our reference
 	Unconfirmed []ActivityRow // sent, but the service has not confirmed them yet
+	// Settling are the moves that end the claim, posted with a resolution
+	// (SettleForm: its code and reason) chosen from Resolutions.
+	Settling    []MoveButton
+	SettleForm  Form
+	Resolutions []Option
+	// Why the claim ended as it did (Resolution), once it did.
+	ResolutionReason string
+	// Message templates for the message form; TemplateLangs are the
+	// languages the customer may read.
+	Templates     []MessageTemplate
+	TemplateLangs []Option
 }
 
-// HistoryRow is one state change.
+// HistoryRow is one state change; the move that settled the claim carries
+// its resolution and reason.
 type HistoryRow struct {
-	Status, At, Note string
+	Status, At, Note   string
+	Resolution, Reason string
+}
+
+// MessageTemplate is a common answer, filled in for this commission in each
+// language (Texts by language code).
+type MessageTemplate struct {
+	Name, Label string
+	Texts       map[string]string
+}
+
+// CommissionScan is what a scan found: several commissions, or none (Error).
+type CommissionScan struct {
+	Code  string
+	Rows  []CommissionRow
+	Error string
+}
+
+// ReturnsReport is the returns desk's section of the Reports page.
+type ReturnsReport struct {
+	Resolved      int
+	PerResolution []Bar
+	AvgDays       string // warranty claims: days from lodging to the resolution
+	WithinPeriod  int    // warranty claims settled within their 30 days
+	Late          int
 }
 
 // ActivityRow is a public message or an internal note.
@@ -112,6 +155,28 @@ func typeText(ctx context.Context, t string) string { return inWords(ctx, "ret.t
 
 // statusText is a status at the service in words: "čeká na zboží".
 func statusText(ctx context.Context, s string) string { return inWords(ctx, "ret.status.", s) }
+
+// resolutionText is how a claim ended in words: "opraveno", "zamítnuto".
+func resolutionText(ctx context.Context, r string) string { return inWords(ctx, "ret.res.", r) }
+
+// templateData carries a template's text in each language for the script
+// that fills the message box (data-text-cs, data-text-en).
+func templateData(t MessageTemplate) templ.Attributes {
+	a := templ.Attributes{}
+	for lang, text := range t.Texts {
+		a["data-text-"+lang] = text
+	}
+	return a
+}
+
+// modelTrigger asks for the chosen type's models when the type changes, and
+// at once when the form comes back with a type chosen.
+func modelTrigger(f Form) string {
+	if f.Value("type_id") != "" {
+		return "change, load"
+	}
+	return "change"
+}
 
 // retStateText is our order's state while the service has no answer yet.
 func retStateText(ctx context.Context, s string) string { return inWords(ctx, "ret.state.", s) }

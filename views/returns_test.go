@@ -283,3 +283,30 @@ func TestNewCommissionFormKeepsTheProof(t *testing.T) {
 		t.Errorf("kept file link: %q %q", got.Text(), got.AttrOr("href", ""))
 	}
 }
+
+func TestCommissionPageSettlesWithAResolution(t *testing.T) {
+	v := commission()
+	v.Moves = []views.MoveButton{{To: "cancelled", Label: "Cancel", Danger: true}}
+	v.Settling = []views.MoveButton{{To: "outgoing", Label: "Send back"}, {To: "closed", Label: "Close"}}
+	v.Resolutions = []views.Option{{Value: "repaired", Label: "repaired"}, {Value: "rejected", Label: "rejected"}}
+	v.SettleForm = views.Form{Values: map[string]string{"resolution": "rejected", "reason": "Dropped."}, Errors: map[string]string{"reason": "Too short."}}
+	doc := render(t, views.CommissionPage(views.Page{}, v))
+	form := doc.Find(`form[data-testid=settle-form]`)
+	if form.AttrOr("action", "") != "/returns/commissions/7/move" || form.AttrOr("method", "") != "post" {
+		t.Fatalf("settle form: %v", form.Nodes)
+	}
+	var posts []string
+	form.Find(`button[name=to]`).Each(func(_ int, b *goquery.Selection) { posts = append(posts, b.AttrOr("value", "")) })
+	if strings.Join(posts, " ") != "outgoing closed" {
+		t.Errorf("the settle form's buttons post %q", posts)
+	}
+	if form.Find(`select#resolution option[selected]`).AttrOr("value", "") != "rejected" || strings.TrimSpace(form.Find(`textarea#reason`).Text()) != "Dropped." {
+		t.Error("the form as posted is not kept")
+	}
+	if form.Find(`#reason[aria-invalid=true]`).Length() != 1 || strings.TrimSpace(form.Find(`#reason-error`).Text()) != "Too short." {
+		t.Error("the reason's problem is not tied to it")
+	}
+	if got := testids(doc, `[data-testid=moves] form.move button`); strings.Join(got, " ") != "move-cancelled" {
+		t.Errorf("other moves: %q", got)
+	}
+}

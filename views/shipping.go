@@ -120,7 +120,7 @@ type ShipmentView struct {
 	Duplicates    []string // extra orders the service holds under our reference
 	LabelModeText string
 	Timeline      TimelineView
-	Next          string // the clerk's next step (desk.NextStep): the label box shows only it
+	Next          string             // the clerk's next step (desk.NextStep): the label box shows only it
 	Points        []ShipmentPointRow // the hand-over and delivery points of the order
 }
 

@@ -72,6 +72,7 @@ type ReportView struct {
 	Error        string
 	Money        MoneyView
 	Export       ReportExport
+	Returns      ReturnsReport // the returns desk's section
 }
 
 // Bar is one bar of a chart and its row in the table.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"shipdesk/sandbox/sandboxtest"
 )
 
 // A returns-desk agent who chose Czech reads the list and a commission in
@@ -25,7 +27,8 @@ func TestReturnsInCzech(t *testing.T) {
 
 	setDays := func(days string) {
 		t.Helper()
-		if _, err := env.App.DB.SQL().Exec(`UPDATE commissions SET deadline_at = now() + $1::interval`, days+" days"); err != nil {
+		// The days are counted on the sandbox's clock, which stands at its epoch.
+		if _, err := env.App.DB.SQL().Exec(`UPDATE commissions SET deadline_at = $2::timestamptz + $1::interval`, days+" days", sandboxtest.Epoch); err != nil {
 			t.Fatal(err)
 		}
 	}

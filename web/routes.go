@@ -86,6 +86,8 @@ func (s *Server) routes() *http.ServeMux {
 	// The returns workbench: agents and managers.
 	mux.Handle("GET /returns", s.only(returns, h.Commissions))
 	mux.Handle("GET /returns/new", s.only(returns, h.NewCommission))
+	mux.Handle("GET /returns/new/models", s.only(returns, h.CommissionModels))
+	mux.Handle("GET /returns/scan", s.only(returns, h.ScanCommission))
 	mux.Handle("POST /returns/new", s.only(returns, h.CreateCommission))
 	mux.Handle("GET /returns/commissions/{id}", s.only(returns, h.CommissionPage))
 	mux.Handle("POST /returns/commissions/{id}/notes", s.only(returns, h.AddNote))

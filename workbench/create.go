@@ -165,7 +165,20 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 		}
 	}
 	res := Result{UploadID: f.UploadID}
-	if problems := f.Check(); len(problems) > 0 {
+	problems := f.Check()
+	product := ""
+	if problems["type_id"].IsZero() && problems["model_id"].IsZero() {
+		// A model of another type is the form's problem, said with the others.
+		var err error
+		product, err = w.productName(ctx, f.TypeID, f.ModelID)
+		switch {
+		case apperr.CodeOf(err) == apperr.Invalid:
+			problems["model_id"] = apperr.ProblemsOf(err)["model_id"]
+		case err != nil:
+			return res, err
+		}
+	}
+	if len(problems) > 0 {
 		// A good file is kept even when other fields need fixing: the agent
 		// does not have to choose it again.
 		if _, bad := problems["proof"]; f.File != nil && !bad {
@@ -179,10 +192,6 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	if existing, err := w.db.CommissionByKey(ctx, f.Key); err == nil {
 		res.Commission = existing
 		return res, nil // this form was sent already
-	}
-	product, err := w.productName(ctx, f.TypeID, f.ModelID)
-	if err != nil {
-		return res, err
 	}
 	token := ""
 	if f.File != nil { // a new file replaces one kept from an earlier attempt
@@ -211,7 +220,8 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	req := f.request(token)
 	raw, _ := json.Marshal(req)
 	intent := storage.Commission{RequestKey: f.Key, Reference: req.Reference, Type: f.Type, CustomerName: f.Customer.Name,
-		CustomerEmail: f.Customer.Email, ProductLabel: product, TwoWay: f.TwoWay, Request: raw, CreatedBy: storage.UserRef(by)}
+		CustomerEmail: f.Customer.Email, ProductLabel: product, TwoWay: f.TwoWay, Request: raw, CreatedBy: storage.UserRef(by),
+		CreatedAt: w.clock()}
 	if res.UploadID != 0 {
 		intent.UploadID = &res.UploadID
 	}

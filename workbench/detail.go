@@ -3,6 +3,7 @@ package workbench
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,7 +91,15 @@ type Detail struct {
 	Files      []FileInfo
 	// Unconfirmed are notes and messages sent whose outcome is open.
 	Unconfirmed []PendingActivity
+	// Resolution is how the claim ended, once it is sent back or closed; its
+	// reason, and in how many days it was settled (on the service's clock).
+	Resolution       string
+	ResolutionReason string
+	SettledDays      *int
 }
+
+// Resolved says whether the claim is settled with a recorded resolution.
+func (d Detail) Resolved() bool { return d.Resolution != "" }
 
 // DetailOf is a stored commission as the desk shows it: the service's last
 // answer where there is one, else the request we sent. It reads nothing else
@@ -122,6 +131,10 @@ func DetailOf(c storage.Commission) Detail {
 	}
 	if c.State == storage.StateCreated {
 		d.Moves = Moves[c.Status]
+	}
+	if c.Resolution != "" && slices.Contains(Settling, c.Status) {
+		// Recorded before its move: shown once the service has made it.
+		d.Resolution, d.ResolutionReason, d.SettledDays = c.Resolution, c.ResolutionReason, c.SettledDays
 	}
 	return d
 }

@@ -103,7 +103,7 @@ func (w *Workbench) recordOn(ctx context.Context, db *storage.DB, id int64, c *r
 		return err
 	}
 	next := w.now().Add(w.SyncEvery)
-	st := storage.CommissionState{RemoteID: c.ID, Number: c.Number, Status: c.Status, Raw: raw}
+	st := storage.CommissionState{RemoteID: c.ID, Number: c.Number, Status: c.Status, Raw: raw, Lodged: lodged(c)}
 	if openClaim(c) {
 		st.PeriodDays = WarrantyDays
 	}

@@ -54,6 +54,9 @@ type Workbench struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the commission; only then may it be called missing.
 	Settle time.Duration
+	// Clock is the service's clock, on which a claim's days are counted: the
+	// simulated one against the sandbox (nil: the wall clock).
+	Clock func() time.Time
 }
 
 // New returns a workbench.
@@ -72,10 +75,10 @@ func invalid(p apperr.Problems) error {
 	return apperr.Fields("form.see_fields", p)
 }
 
-// openClaim: a warranty claim not yet settled, so its 30 days run (counted
-// from when the agent lodged it).
+// openClaim: a warranty claim not yet settled (sent back, closed or
+// cancelled), so its 30 days run (counted from when the service took it).
 func openClaim(c *returns.Commission) bool {
-	return c.Type == "warranty" && c.Status != "closed" && c.Status != "cancelled"
+	return c.Type == "warranty" && !Settled(c.Status)
 }
 
 // NoAnswer is desk.NoAnswer for the returns desk.
@@ -130,5 +133,5 @@ func statusText(s string) apperr.Text {
 	if s == "" {
 		return apperr.Msg("ret.err.not_created")
 	}
-	return apperr.Word("ret.err.status.", s)
+	return apperr.Word("ret.status.", s)
 }
