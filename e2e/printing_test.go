@@ -32,7 +32,7 @@ func (b *Tab) orderOf(group, town string) {
 // job, as the scheduler would.
 func labelsMade(t *testing.T, env *apptest.Env) {
 	t.Helper()
-	env.Sandbox.Advance(30 * time.Minute)
+	env.Sandbox.Advance(10 * time.Minute) // exported, before the courier picks it up
 	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
 		t.Fatal(err)
 	}
