@@ -170,8 +170,9 @@ func TestKeyboardOnlyClerkJourney(t *testing.T) {
 	}
 	tab.WaitText(`[data-testid=label-box]`, "pending")
 
-	// The label is ready later; the print queue prints it by keyboard.
-	env.Sandbox.Advance(time.Hour)
+	// The label is ready later (before the courier's pickup, 15 minutes after
+	// export); the print queue prints it by keyboard.
+	env.Sandbox.Advance(10 * time.Minute)
 	if _, err := env.App.Jobs.Labels(ctx); err != nil {
 		t.Fatal(err)
 	}
