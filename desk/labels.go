@@ -10,21 +10,57 @@ import (
 
 // labelProblem says why a shipment has no label to print, or nil.
 func labelProblem(s storage.Shipment) error {
-	switch {
-	case s.State != storage.StateCreated:
-		return apperr.New(apperr.Conflict, "ship.err.not_ordered", s.ID)
-	case Cancelled(s):
-		return apperr.New(apperr.Conflict, "ship.err.cancelled", s.ID)
-	case s.Returned || s.Status == shipping.StatusDelivered:
-		return apperr.New(apperr.Conflict, "ship.err.ended", s.ID)
-	case s.LabelMode == shipping.LabelCarrier:
-		return apperr.New(apperr.Conflict, "ship.err.courier_label", s.ID)
-	case s.LabelStatus == shipping.LabelFailed:
-		return apperr.New(apperr.Conflict, "ship.err.label_failed", s.ID)
-	case s.LabelStatus != shipping.LabelReady:
-		return apperr.New(apperr.Conflict, "ship.err.label_pending", s.ID)
+	if why := noLabel(s); why != "" {
+		return apperr.New(apperr.Conflict, "ship.err."+why, s.ID)
 	}
 	return nil
+}
+
+// noLabel says why a shipment has no label ready, as the suffix of its
+// catalog keys; "" when it has one.
+func noLabel(s storage.Shipment) string {
+	switch {
+	case s.State != storage.StateCreated:
+		return "not_ordered"
+	case Cancelled(s):
+		return "cancelled"
+	case s.Returned || s.Status == shipping.StatusDelivered:
+		return "ended"
+	case s.LabelMode == shipping.LabelCarrier:
+		return "courier_label"
+	case s.LabelStatus == shipping.LabelFailed:
+		return "label_failed"
+	case s.LabelStatus != shipping.LabelReady:
+		return "label_pending"
+	}
+	return ""
+}
+
+// NoLabelToPrint says why a shipment's label does not go into a print, as a
+// word for its catalog keys (not_ordered, cancelled, ended, courier_label,
+// label_failed, label_pending, label_free); "" when it goes in.
+func NoLabelToPrint(s storage.Shipment) string {
+	if why := noLabel(s); why != "" {
+		return why
+	}
+	if s.LabelMode == shipping.LabelCode {
+		return "label_free"
+	}
+	return ""
+}
+
+// NotCancellable says why a shipment cannot be cancelled, as a word for its
+// catalog keys (not_ordered, cancelled, with_carrier); "" when it can.
+func NotCancellable(s storage.Shipment) string {
+	switch {
+	case CanCancel(s):
+		return ""
+	case s.State != storage.StateCreated:
+		return "not_ordered"
+	case Cancelled(s):
+		return "cancelled"
+	}
+	return "with_carrier"
 }
 
 // Label fetches the label PDF of one shipment whose label is ready.

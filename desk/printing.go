@@ -155,6 +155,46 @@ func (d *Desk) Handovers(ctx context.Context, day time.Time) ([]Handover, error)
 	if err != nil || len(list) == 0 {
 		return nil, err
 	}
+	return d.handovers(ctx, list, start)
+}
+
+// HandoverCount is the most shipments one hand-over of a selection takes.
+const HandoverCount = MaxPrint
+
+// HandoversOf are the hand-over protocols of chosen shipments, handed over
+// on day: one per carrier and place, as a day's. Only shipments ordered and
+// not cancelled, returned or delivered go on a protocol; the others are left
+// out (the caller counts them). None of them is a conflict.
+func (d *Desk) HandoversOf(ctx context.Context, ids []int64, day time.Time) ([]Handover, error) {
+	if len(ids) == 0 {
+		return nil, apperr.Fields("ship.err.select_labels", apperr.Problems{"ids": apperr.Msg("ship.err.select_one")})
+	}
+	if len(ids) > HandoverCount {
+		return nil, apperr.Fields("print.err.too_many", apperr.Problems{"ids": apperr.Msg("print.err.too_many_field", HandoverCount)})
+	}
+	list, err := d.db.ShipmentsByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	list = slices.DeleteFunc(list, func(s storage.Shipment) bool { return !HandsOver(s) })
+	if len(list) == 0 {
+		return nil, apperr.New(apperr.Conflict, "bulk.err.none_to_hand_over")
+	}
+	slices.SortStableFunc(list, func(a, b storage.Shipment) int {
+		return cmp.Or(cmp.Compare(a.Carrier, b.Carrier), cmp.Compare(a.ID, b.ID))
+	})
+	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, day.Location())
+	return d.handovers(ctx, list, start)
+}
+
+// HandsOver says a shipment can go on a hand-over protocol: it was ordered
+// and is neither cancelled nor at its end.
+func HandsOver(s storage.Shipment) bool {
+	return s.State == storage.StateCreated && !Cancelled(s) && !s.Returned && s.Status != shipping.StatusDelivered
+}
+
+// handovers groups shipments into protocols of a day: one per carrier and place.
+func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start time.Time) ([]Handover, error) {
 	carriers, err := d.db.Carriers(ctx)
 	if err != nil {
 		return nil, err

@@ -72,7 +72,7 @@ FROM generate_series(1, 58) AS i`); err != nil {
 	tab.WaitText(`[data-testid=list-position]`, "26–50 of 60")
 	tab.Submit(`[data-testid=prev-page]`)
 	tab.WaitText(`[data-testid=list-position]`, "1–25 of 60")
-	if rows := tab.Texts(`[data-testid=shipment-list] tbody tr td:nth-child(3)`); len(rows) != 25 || rows[0] == "" || strings.HasPrefix(rows[0], "OLD-") {
+	if rows := tab.Texts(`[data-testid=shipment-list] tbody tr td:nth-child(4)`); len(rows) != 25 || rows[0] == "" || strings.HasPrefix(rows[0], "OLD-") {
 		t.Errorf("back on the first page the newest is not first: %q", rows[:1])
 	}
 	// A reversed range is named next to the dates, with the list kept out.

@@ -29,6 +29,7 @@ type printing interface {
 	PrintLabels(ctx context.Context, w io.Writer, p desk.Print, by int64) (storage.PrintBatch, error)
 	Reprint(ctx context.Context, w io.Writer, batch int64, f printout.Format, start int, by int64) (storage.PrintBatch, error)
 	Handovers(ctx context.Context, day time.Time) ([]desk.Handover, error)
+	HandoversOf(ctx context.Context, ids []int64, day time.Time) ([]desk.Handover, error)
 }
 
 // printReads are the lists of the print queue.
@@ -361,6 +362,12 @@ func (h *Handlers) ManifestPDF(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(ctx, "handover.none", i18n.Date(ctx, day)))
 		return
 	}
+	h.serveProtocols(w, r, list, name)
+}
+
+// serveProtocols draws hand-over protocols as one PDF, each from a new page.
+func (h *Handlers) serveProtocols(w http.ResponseWriter, r *http.Request, list []desk.Handover, name string) {
+	ctx := r.Context()
 	printed := i18n.DateTime(ctx, time.Now())
 	protocols := make([]printout.Protocol, 0, len(list))
 	for _, ho := range list {

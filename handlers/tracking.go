@@ -24,6 +24,7 @@ import (
 type trackingReads interface {
 	ListShipments(ctx context.Context, f storage.ListFilter) (storage.ListPage, error)
 	EachShipment(ctx context.Context, f storage.ListFilter, fn func(storage.Shipment) error) error
+	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
 	Carriers(ctx context.Context) ([]storage.Carrier, error)
 	Scan(ctx context.Context, code string, limit int) ([]storage.Shipment, bool, error)
 	Report(ctx context.Context, from, to time.Time) (storage.Report, error)
@@ -207,6 +208,13 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		v.Rows = append(v.Rows, row)
 	}
 	v.Total = shipmentsText(ctx, page.Total)
+	v.Selection.Query = listHidden(vals)
+	if st := identity.From(ctx); st != nil {
+		v.Selection.CanStorno = st.Role.May(identity.Shipping)
+	}
+	if page.Total > len(page.Shipments) {
+		v.Selection.Whole = i18n.N(ctx, "bulk.whole", page.Total, i18n.Int(ctx, int64(page.Total)))
+	}
 	if len(page.Shipments) > 0 {
 		v.Position = i18n.T(ctx, "fig.list.position", i18n.Int(ctx, int64(page.Start+1)),
 			i18n.Int(ctx, int64(page.Start+len(page.Shipments))), i18n.Int(ctx, int64(page.Total)))
@@ -260,6 +268,13 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "trk.csv.bad_filter"))
 		return
 	}
+	h.writeShipmentsCSV(w, r, func(fn func(storage.Shipment) error) error { return h.ShipReads.EachShipment(ctx, f, fn) })
+}
+
+// writeShipmentsCSV streams the shipments each gives as the list's CSV, in
+// the request's language (see ExportCSV).
+func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, each func(func(storage.Shipment) error) error) {
+	ctx := r.Context()
 	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
 	czech := out.czech
 	header := make([]string, len(csvColumns))
@@ -282,7 +297,7 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 	yes, no := i18n.T(ctx, "trk.csv.yes"), i18n.T(ctx, "trk.csv.no")
 	flusher, _ := w.(http.Flusher)
 	n := 0
-	err := h.ShipReads.EachShipment(ctx, f, func(s storage.Shipment) error {
+	err := each(func(s storage.Shipment) error {
 		cod, cur := "", ""
 		if s.CODValue != nil && s.CODCurrency != nil {
 			cod, cur = out.decimal(*s.CODValue, -1), *s.CODCurrency

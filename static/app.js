@@ -11,11 +11,14 @@
   });
 })();
 
-// Print queue: the header's checkbox ticks all labels or none (it is hidden
-// without this script, where it could do nothing), and shows "some" as
-// mixed. The list refreshes itself every few seconds; the server keeps the
-// ticks it was sent, and a tick changed while the answer was on its way is
-// put back here.
+// Lists with ticks (the print queue, the shipments list): the header's
+// checkbox ticks all rows of its list or none (it is hidden without this
+// script, where it could do nothing), and shows "some" as mixed. A list is
+// an element marked data-select-scope. Where a list offers its whole filter
+// (data-select-whole), choosing it ticks the page too, and a tick taken off
+// the page takes it back. The print queue refreshes itself every few
+// seconds; the server keeps the ticks it was sent, and a tick changed while
+// the answer was on its way is put back here.
 (function () {
   "use strict";
   function boxes(root) {
@@ -31,34 +34,40 @@
     all.checked = list.length > 0 && ticked === list.length;
     all.indeterminate = ticked > 0 && ticked < list.length;
   }
+  function scopeOf(el) {
+    return el instanceof Element ? el.closest("[data-select-scope]") : null;
+  }
   document.addEventListener("change", function (event) {
-    var live = document.getElementById("print-live");
-    if (!live || !live.contains(event.target)) { return; }
-    if (event.target.hasAttribute("data-select-all")) {
-      boxes(live).forEach(function (b) { b.checked = event.target.checked; });
+    var scope = scopeOf(event.target);
+    if (!scope) { return; }
+    var el = event.target;
+    var whole = scope.querySelector("[data-select-whole]");
+    if (el.hasAttribute("data-select-all") || el.hasAttribute("data-select-whole")) {
+      boxes(scope).forEach(function (b) { b.checked = el.checked; });
     }
-    sync(live);
+    if (whole && whole !== el && !el.checked) { whole.checked = false; }
+    sync(scope);
   });
   var before = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "print-live") {
+    var target = event.detail.target;
+    if (target && target.hasAttribute("data-select-scope")) {
       before = {};
-      boxes(event.detail.target).forEach(function (b) { before[b.value] = b.checked; });
+      boxes(target).forEach(function (b) { before[b.value] = b.checked; });
     }
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (!event.detail.target || event.detail.target.id !== "print-live") { return; }
-    if (before) {
-      boxes(event.detail.target).forEach(function (b) {
+    var target = event.detail.target;
+    if (target && target.hasAttribute("data-select-scope") && before) {
+      boxes(target).forEach(function (b) {
         if (Object.prototype.hasOwnProperty.call(before, b.value)) { b.checked = before[b.value]; }
       });
-      before = null;
     }
-    sync(event.detail.target);
+    before = null;
+    start();
   });
   function start() {
-    var live = document.getElementById("print-live");
-    if (live) { sync(live); }
+    document.querySelectorAll("[data-select-scope]").forEach(sync);
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
@@ -156,7 +165,9 @@
   "use strict";
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!(form instanceof HTMLFormElement) || form.method === "dialog" || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")) {
+    // A form that stays on its page (a download, a new tab) may be sent again: data-many-submits.
+    if (!(form instanceof HTMLFormElement) || form.method === "dialog" || form.hasAttribute("hx-post") || form.hasAttribute("hx-get") ||
+        form.hasAttribute("data-many-submits")) {
       return;
     }
     if (form.hasAttribute("data-sent")) {

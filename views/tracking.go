@@ -26,6 +26,7 @@ type ListView struct {
 	Sorts     []Option
 	Sizes     []Option
 	FilterErr string
+	Selection ListSelection
 }
 
 // ListRow is one shipment of the list.

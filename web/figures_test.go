@@ -67,7 +67,7 @@ func readList(t *testing.T, b *apptest.Browser, path string) listPage {
 		toErr:   strings.TrimSpace(doc.Find(`#to-error`).Text()),
 		sizeErr: strings.TrimSpace(doc.Find(`#size-error`).Text()),
 	}
-	doc.Find(`[data-testid=shipment-list] tbody tr td:nth-child(3)`).Each(func(_ int, s *goquery.Selection) {
+	doc.Find(`[data-testid=shipment-list] tbody tr td:nth-child(4)`).Each(func(_ int, s *goquery.Selection) {
 		p.refs = append(p.refs, strings.TrimSpace(s.Text()))
 	})
 	return p

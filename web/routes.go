@@ -83,6 +83,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /tracking", s.only(tracking, h.ShipmentList))
 	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))
 	mux.Handle("GET /scan", s.only(tracking, h.Scan))
+	// The list's selection: labels, storno and protocols are the shipping desk's; the export is the list's.
+	mux.Handle("POST /tracking/selection/labels", s.only(shipping, h.SelectionLabels))
+	mux.Handle("POST /tracking/selection/storno", s.only(shipping, h.SelectionStorno))
+	mux.Handle("POST /tracking/selection/protocol", s.only(shipping, h.SelectionProtocol))
+	mux.Handle("POST /tracking/selection/export", s.only(tracking, h.SelectionExport))
 	// The returns workbench: agents and managers.
 	mux.Handle("GET /returns", s.only(returns, h.Commissions))
 	mux.Handle("GET /returns/new", s.only(returns, h.NewCommission))

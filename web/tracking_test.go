@@ -24,7 +24,7 @@ func placed(t *testing.T, env *apptest.Env, b *apptest.Browser, n int, kv ...str
 	return out
 }
 
-var listRow = regexp.MustCompile(`<tr><td><a href="/shipping/shipments/(\d+)">`)
+var listRow = regexp.MustCompile(`<tr><td class="pick"><input type="checkbox" name="ids" value="\d+"[^>]*></td><td><a href="/shipping/shipments/(\d+)">`)
 
 func listedIDs(body string) []string {
 	var ids []string
