@@ -135,7 +135,7 @@ func TestShipRulesMoveAndDelete(t *testing.T) {
 	}{
 		{c, true, "[A C B]"},
 		{c, true, "[C A B]"},
-		{c, true, "[C A B]"}, // first already
+		{c, true, "[C A B]"},  // first already
 		{b, false, "[C A B]"}, // last already
 		{c, false, "[A C B]"},
 		{a, false, "[C A B]"},
