@@ -139,6 +139,10 @@ func ruleProblems(rp shiprules.Problems) apperr.Problems {
 	return p
 }
 
+// CheckRule is what SaveRule would say of a rule, to show with the problems
+// of reading its form.
+func CheckRule(r shiprules.Rule) apperr.Problems { return ruleProblems(ValidateRule(r.Normalized())) }
+
 // SaveRule checks a manager's rule and stores it: a new one after the
 // others, an edited one in its place. It returns the rule's id.
 func (d *Desk) SaveRule(ctx context.Context, r shiprules.Rule) (int64, error) {
