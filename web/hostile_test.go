@@ -17,6 +17,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
+	"shipdesk/shiprules"
 	"shipdesk/storage"
 	"shipdesk/workbench"
 )
@@ -53,6 +54,7 @@ type hostileRoute struct {
 // hostileSetup is the data the routes' valid forms refer to.
 type hostileSetup struct {
 	shipment, draft, commission, upload, sender, preset, victim string
+	rule                                                        string
 	shipmentForm, commissionForm                                url.Values
 	pickupForm                                                  url.Values
 }
@@ -66,6 +68,15 @@ var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod",
 
 var commissionFields = []string{"key", "type", "type_id", "model_id", "serial", "purchase_date", "fault", "two_way", "reference",
 	"upload_id", "customer_name", "customer_email", "customer_phone", "customer_street", "customer_city", "customer_zip"}
+
+// Every field the offer rules' form reads (desk.ParseRule), with a valid rule.
+var ruleFields = []string{"name", "countries", "cod", "weight_min_kg", "weight_max_kg", "longest_side_max_cm", "dims_sum_max_cm",
+	"delivery", "choice", "carriers", "carrier", "service", "service_id"}
+
+func ruleBase() url.Values {
+	return url.Values{"name": {"Heavy"}, "countries": {"CZ"}, "cod": {"any"}, "weight_min_kg": {"2,5"}, "weight_max_kg": {"30"},
+		"delivery": {"door"}, "choice": {"service"}, "carrier": {"G3A"}, "service": {"Express"}, "service_id": {"701"}}
+}
 
 var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
 
@@ -195,6 +206,14 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 			base:   url.Values{"name": {"G3A"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}},
 			fields: []string{"name", "label_free", "cod_packages"}},
 		{pattern: "GET /metrics", role: manager, path: "/metrics"},
+		{pattern: "GET /shipping/rules", role: manager, path: "/shipping/rules"},
+		{pattern: "POST /shipping/rules", role: manager, path: "/shipping/rules", base: ruleBase(), fields: ruleFields},
+		{pattern: "GET /shipping/rules/{id}", role: manager, path: "/shipping/rules/" + s.rule, params: id},
+		{pattern: "POST /shipping/rules/{id}", role: manager, path: "/shipping/rules/" + s.rule, params: id, base: ruleBase(), fields: ruleFields},
+		{pattern: "POST /shipping/rules/{id}/move", role: manager, path: "/shipping/rules/" + s.rule + "/move", params: id,
+			base: url.Values{"dir": {"up"}}, fields: []string{"dir"}},
+		{pattern: "GET /shipping/rules/{id}/delete", role: manager, path: "/shipping/rules/" + s.rule + "/delete", params: id},
+		{pattern: "POST /shipping/rules/{id}/delete", role: manager, params: id},
 		{pattern: "/", role: clerk, path: "/nowhere", params: []string{"path"}},
 		// Last: they end a session, and failed sign-ins throttle the address.
 		{pattern: "POST /logout", role: clerk, path: "/logout"},
@@ -423,6 +442,11 @@ func hostileEnv(t *testing.T) (*apptest.Env, hostileSetup) {
 		t.Fatal(err)
 	}
 	s.victim = itoa(victim.ID)
+	rule, err := env.App.Desk.SaveRule(ctx, shiprules.Rule{Name: "Cheapest", Choice: shiprules.Cheapest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.rule = itoa(rule)
 
 	addresses, err := env.App.Desk.PickupAddresses(ctx)
 	if err != nil || len(addresses) == 0 {
@@ -514,7 +538,7 @@ func rowCounts(t *testing.T, env *apptest.Env) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, table := range []string{"shipments", "commissions", "senders", "recipients", "package_presets", "users", "pickups",
-		"cart_drafts", "tracking_events", "uploads", "carriers"} {
+		"cart_drafts", "tracking_events", "uploads", "carriers", "ship_rules"} {
 		var n int
 		if err := env.App.DB.SQL().QueryRowContext(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
 			t.Fatalf("count %s: %v", table, err)

@@ -119,6 +119,15 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /connection", s.only(conn, h.Connection))
 	mux.Handle("POST /connection/carriers/{code}", s.only(conn, h.EditCarrier))
 	mux.Handle("GET /metrics", s.scraper(conn, h.MetricsText))
+	// The rules that choose an offer for each row of a batch: managers (with the
+	// Connection area), under the shipping desk.
+	mux.Handle("GET /shipping/rules", s.only(conn, h.Rules))
+	mux.Handle("POST /shipping/rules", s.only(conn, h.AddRule))
+	mux.Handle("GET /shipping/rules/{id}", s.only(conn, h.RuleEdit))
+	mux.Handle("POST /shipping/rules/{id}", s.only(conn, h.SaveRule))
+	mux.Handle("POST /shipping/rules/{id}/move", s.only(conn, h.MoveRule))
+	mux.Handle("GET /shipping/rules/{id}/delete", s.only(conn, h.RuleDeleteConfirm))
+	mux.Handle("POST /shipping/rules/{id}/delete", s.only(conn, h.DeleteRule))
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
 	mux.Handle("/", s.signedIn(h.NotFound))
