@@ -89,6 +89,14 @@ func (p *pdfStream) Write(b []byte) (int, error) {
 // print fails after its first bytes went out, the connection is cut, so the
 // browser shows a failed download rather than a short PDF.
 func (h *Handlers) streamLabels(w http.ResponseWriter, r *http.Request, run func(io.Writer) error) {
+	h.streamLabelsOr(w, r, run, func(err error) {
+		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(r.Context(), err, "")})
+	})
+}
+
+// streamLabelsOr is streamLabels with its own page for an expected failure
+// before the PDF's first bytes.
+func (h *Handlers) streamLabelsOr(w http.ResponseWriter, r *http.Request, run func(io.Writer) error, fail func(error)) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(15 * time.Minute))
 	out := &pdfStream{w: w, name: fmt.Sprintf("labels-%s.pdf", time.Now().In(i18n.ZoneOf(r.Context())).Format("20060102-150405"))}
 	err := run(out)
@@ -100,7 +108,7 @@ func (h *Handlers) streamLabels(w http.ResponseWriter, r *http.Request, run func
 	case apperr.CodeOf(err) == apperr.Internal:
 		h.Fail(w, r, err)
 	default:
-		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(r.Context(), err, "")})
+		fail(err)
 	}
 }
 
@@ -361,6 +369,12 @@ func (h *Handlers) ManifestPDF(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(ctx, "handover.none", i18n.Date(ctx, day)))
 		return
 	}
+	h.serveProtocols(w, r, name, list)
+}
+
+// serveProtocols draws hand-over protocols as one PDF, each from a new page.
+func (h *Handlers) serveProtocols(w http.ResponseWriter, r *http.Request, name string, list []desk.Handover) {
+	ctx := r.Context()
 	printed := i18n.DateTime(ctx, time.Now())
 	protocols := make([]printout.Protocol, 0, len(list))
 	for _, ho := range list {

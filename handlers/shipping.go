@@ -24,6 +24,7 @@ type ShipDesk interface {
 	PickupDesk
 	carrierDesk
 	shipmentPoints
+	batchDesk
 }
 
 // ShipReads are the shipping tables the pages read (storage.DB).
@@ -36,6 +37,7 @@ type ShipReads interface {
 	pickupReads
 	trackingReads
 	figureReads
+	batchReads
 }
 
 // Tracker asks the service about one shipment now (desk.Refresher).
