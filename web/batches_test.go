@@ -193,3 +193,189 @@ func postHTMX(env *apptest.Env, b *apptest.Browser, path string, form url.Values
 	req.Header.Set("HX-Request", "true")
 	return b.Do(req)
 }
+
+func TestBatchPagesRefuseWrongRoleAndAnonymous(t *testing.T) {
+	env := apptest.Start(t)
+	agent, anon := env.SignedIn(identity.Agent), env.NewBrowser()
+	gets := []string{"/shipping/batches", "/shipping/batches/new", "/shipping/batches/1", "/shipping/batches/1/progress",
+		"/shipping/batches/1/labels.pdf", "/shipping/batches/1/handover.pdf"}
+	posts := []string{"/shipping/batches", "/shipping/batch-uploads/1/map", "/shipping/batches/1/rows/1", "/shipping/batches/1/rows/1/offer",
+		"/shipping/batches/1/price", "/shipping/batches/1/order", "/shipping/batches/1/drafts"}
+	for _, p := range gets {
+		if r := agent.Get(p); r.StatusCode != http.StatusForbidden {
+			t.Errorf("agent GET %s: %d", p, r.StatusCode)
+		}
+		if r := anon.Get(p); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/login") {
+			t.Errorf("anonymous GET %s: %d", p, r.StatusCode)
+		}
+	}
+	for _, p := range posts {
+		if r := agent.PostForm(p, url.Values{}); r.StatusCode != http.StatusForbidden {
+			t.Errorf("agent POST %s: %d", p, r.StatusCode)
+		}
+		if r := anon.PostForm(p, url.Values{}); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/login") {
+			t.Errorf("anonymous POST %s: %d", p, r.StatusCode)
+		}
+	}
+	for _, role := range []identity.Role{identity.Clerk, identity.Manager} {
+		if r := env.SignedIn(role).Get("/shipping/batches"); r.StatusCode != 200 {
+			t.Errorf("%s: %d", role, r.StatusCode)
+		}
+	}
+}
+
+func TestBatchHostileInput(t *testing.T) {
+	env, b := deskEnv(t)
+	// Too large: refused with a clear message, the server stays up.
+	huge := bytes.Repeat([]byte("a;b\n"), (11<<20)/4)
+	if r := upload(t, env, b, "huge.csv", huge, map[string]string{"handover": "ONDEMAND"}); r.StatusCode != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(r.Body, "larger than 10 MB") {
+		t.Errorf("huge file: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	// No file, or a form that is no upload.
+	if r := upload(t, env, b, "", nil, map[string]string{"handover": "ONDEMAND"}); r.StatusCode != 422 || !strings.Contains(r.Body, "Choose the file") {
+		t.Errorf("no file: %d", r.StatusCode)
+	}
+	if r := b.PostForm("/shipping/batches", url.Values{"file": {"x"}}); r.StatusCode != 422 {
+		t.Errorf("not multipart: %d", r.StatusCode)
+	}
+	// Not a file of orders: refused, or at most its "columns" offered for mapping.
+	if r := upload(t, env, b, "x.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\xfd"), map[string]string{"handover": "ONDEMAND"}); r.StatusCode != 422 &&
+		!strings.Contains(r.Body, `data-testid="batch-map"`) {
+		t.Errorf("png: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	// A bad hand-over.
+	if r := upload(t, env, b, "orders.csv", ordersCSV(t), map[string]string{"handover": "TELEPORT"}); r.StatusCode != 422 {
+		t.Errorf("handover: %d", r.StatusCode)
+	}
+	// NUL and invalid UTF-8 in cells: the row says so, nothing breaks.
+	csv := "reference;surname;street;city;zip;phone;weight_kg\nA1;Nov\x00ák;Ulice 1;Brno;60200;+420777123456;1\nA2;Dvořák \xff;Ulice 2;Brno;60200;+420777123456;1\n"
+	id := func() int64 {
+		r := upload(t, env, b, "bad.csv", []byte(csv), map[string]string{"handover": "ONDEMAND"})
+		m := batchPath.FindStringSubmatch(r.Header.Get("Location"))
+		if m == nil {
+			t.Fatalf("import: %d %s", r.StatusCode, problemsOf(r.Body))
+		}
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		return n
+	}()
+	rows := settled(t, env, id)
+	if len(rows) != 2 || !strings.Contains(string(rows[0].Problems), "batch.cell.control") || !strings.Contains(string(rows[1].Problems), "batch.cell.unreadable") {
+		t.Errorf("rows: %+v", rows)
+	}
+	// Tampered ids, and a row of another batch.
+	other := importOrders(t, env, b)
+	otherRows := settled(t, env, other)
+	for _, p := range []string{"/shipping/batches/999999", "/shipping/batches/x", "/shipping/batches/-1/progress"} {
+		if r := b.Get(p); r.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, r.StatusCode)
+		}
+	}
+	foreign := "/shipping/batches/" + itoa(id) + "/rows/" + itoa(otherRows[0].ID)
+	if r := b.PostForm(foreign, url.Values{"surname": {"Mallory"}}); r.StatusCode != http.StatusNotFound {
+		t.Errorf("edit a row of another batch: %d", r.StatusCode)
+	}
+	if r, _ := env.App.DB.BatchRow(context.Background(), other, otherRows[0].ID); strings.Contains(string(r.Raw), "Mallory") {
+		t.Error("a row of another batch was changed")
+	}
+	if r := b.PostForm("/shipping/batches/"+itoa(other)+"/rows/"+itoa(otherRows[0].ID)+"/offer", url.Values{"choice": {"99999"}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("a choice not offered: %d", r.StatusCode)
+	}
+	if r := b.Get("/shipping/batches"); r.StatusCode != 200 {
+		t.Errorf("list: %d", r.StatusCode)
+	}
+}
+
+func TestForeignExportMappedOnceIsRemembered(t *testing.T) {
+	env, b := deskEnv(t)
+	export := "Číslo;Zákazník;Adresa;Obec;PSČ;Tel;Váha\nE-1;Nováková;Masarykova 5;Brno;602 00;+420 777 123 456;2\n"
+	r := upload(t, env, b, "shoptet.csv", []byte(export), map[string]string{"handover": "ONDEMAND"})
+	if r.StatusCode != 200 || !strings.Contains(r.Body, `data-testid="batch-map"`) {
+		t.Fatalf("mapping form: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	action := page(t, r.Body).Find(`[data-testid=batch-map]`).AttrOr("action", "")
+	form := url.Values{"source": {"Shoptet"}, "handover": {"ONDEMAND"}, "col_reference": {"Číslo"}, "col_surname": {"Zákazník"},
+		"col_street": {"Adresa"}, "col_city": {"Obec"}, "col_zip": {"PSČ"}, "col_phone": {"Tel"}, "col_weight_kg": {"Váha"}}
+	r = b.PostForm(action, form)
+	if r.StatusCode != http.StatusSeeOther || batchPath.FindStringSubmatch(r.Header.Get("Location")) == nil {
+		t.Fatalf("map: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	// The next file of the source is read with the kept mapping, by name or by its columns.
+	next := strings.Replace(export, "E-1", "E-2", 1)
+	for _, fields := range []map[string]string{{"handover": "ONDEMAND", "source": "Shoptet"}, {"handover": "ONDEMAND"}} {
+		r = upload(t, env, b, "shoptet2.csv", []byte(next), fields)
+		if r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("next file %v: %d %s", fields, r.StatusCode, problemsOf(r.Body))
+		}
+	}
+	if r := b.Get("/shipping/batches/new"); !strings.Contains(r.Body, `<option value="Shoptet">`) {
+		t.Error("the kept source is not offered")
+	}
+	list, _ := env.App.DB.Batches(context.Background(), 10)
+	if len(list) != 3 || list[0].Source != "Shoptet" {
+		t.Errorf("batches: %+v", list)
+	}
+}
+
+// A service that drops some create calls and answers others after shipdesk
+// stopped waiting: every row keeps its one shipment, reconciled by its
+// reference, and none is ordered twice, also after "order it again".
+func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
+	env, b := slowEnv(t)
+	id := importOrders(t, env, b)
+	rows := settled(t, env, id)
+	path := "/shipping/batches/" + itoa(id)
+	for _, r := range rows {
+		if pointRows[r.Line] {
+			var raw map[string]string
+			_ = jsonUnmarshal(r.Raw, &raw)
+			cells := url.Values{}
+			for k, v := range raw {
+				cells.Set(k, v)
+			}
+			cells.Del("point_code")
+			postHTMX(env, b, path+"/rows/"+itoa(r.ID), cells)
+		}
+	}
+	settled(t, env, id)
+	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 3})
+	if r := b.PostForm(path+"/order", url.Values{}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("order: %d", r.StatusCode)
+	}
+	rows = settled(t, env, id)
+	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": int(slow / time.Millisecond), "count": 2})
+	b.PostForm(path+"/order", url.Values{}) // nothing left to order: a second press changes nothing
+	ctx := context.Background()
+	for _, r := range rows {
+		if r.State != storage.RowOrdered || r.ShipmentID == nil {
+			t.Fatalf("line %d: %s %v", r.Line, r.State, r.Error)
+		}
+		s, _ := env.App.DB.ShipmentByID(ctx, *r.ShipmentID)
+		if s.SettlesAt != nil {
+			time.Sleep(time.Until(*s.SettlesAt) + 50*time.Millisecond)
+		}
+	}
+	if err := env.App.Desk.ReconcileAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		s, _ := env.App.DB.ShipmentByID(ctx, *r.ShipmentID)
+		if s.State == storage.StateMissing {
+			// The next two creates answer late (the latency fault): unknown, then adopted.
+			if _, err := env.App.Desk.OrderAgain(ctx, s.ID); err != nil {
+				t.Fatalf("order again %s: %v", s.Reference, err)
+			}
+		}
+	}
+	for _, r := range rows {
+		if s, _ := env.App.DB.ShipmentByID(ctx, *r.ShipmentID); s.SettlesAt != nil {
+			time.Sleep(time.Until(*s.SettlesAt) + 50*time.Millisecond)
+		}
+	}
+	if err := env.App.Desk.ReconcileAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		exactlyOne(t, env, "/shipping/shipments/"+itoa(*r.ShipmentID))
+	}
+}
