@@ -14,8 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"shipdesk/app/apptest"
 	"shipdesk/client/shipping"
+	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/storage"
 )
@@ -163,12 +166,12 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 			t.Errorf("line %d: %s %v", r.Line, r.State, r.Error)
 		}
 	}
-	page, err := env.App.Upstream.Shipping.List(context.Background(), shipping.ListQuery{PerPage: 100})
+	listed, err := env.App.Upstream.Shipping.List(context.Background(), shipping.ListQuery{PerPage: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	refs := map[string]int{}
-	for _, s := range page.Shipments {
+	for _, s := range listed.Shipments {
 		refs[s.Reference]++
 	}
 	for i := 412; i <= 421; i++ {
@@ -176,6 +179,33 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 			t.Errorf("the service holds %d orders of OBJ-2026-0%d", n, i)
 		}
 	}
+	// The labels are made before the courier's pickup; one PDF holds them all,
+	// and each carrier has its hand-over protocol.
+	env.Sandbox.Advance(10 * time.Minute)
+	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	doc = page(t, b.Get(path).Body)
+	if n := doc.Find(`[data-testid=protocol]`).Length(); n == 0 {
+		t.Error("no hand-over protocol offered")
+	}
+	pdf := b.Get(path + "/labels.pdf?format=A6")
+	ids, _ := env.App.DB.BatchShipmentIDs(context.Background(), id)
+	shipments, _ := env.App.DB.ShipmentsByID(context.Background(), ids)
+	printable := 0
+	for _, s := range shipments {
+		if desk.LabelReady(s) { // a courier's own label is not printed here
+			printable++
+		}
+	}
+	if pages := sheetPages(t, pdf.Body); len(pages) != printable || printable < 5 {
+		t.Errorf("labels PDF: %d pages, want %d", len(pages), printable)
+	}
+	doc.Find(`[data-testid=protocol]`).Each(func(_ int, a *goquery.Selection) {
+		if r := b.Get(a.AttrOr("href", "")); r.StatusCode != 200 || !strings.HasPrefix(r.Body, "%PDF-") {
+			t.Errorf("protocol %s: %d", a.AttrOr("href", ""), r.StatusCode)
+		}
+	})
 	// A third press finds nothing to order.
 	if resp := b.PostForm(path+"/order", url.Values{}); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("order again: %d", resp.StatusCode)
