@@ -160,7 +160,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /shipping/batches/{id}", role: clerk, path: batch, params: id},
 		{pattern: "GET /shipping/batches/{id}/progress", role: clerk, path: batch + "/progress", params: id, fields: []string{"working"}},
 		{pattern: "POST /shipping/batches/{id}/rows/{row}", role: clerk, path: batch + "/rows/" + s.batchRow, params: []string{"id", "row"},
-			base: url.Values{"surname": {"Nováková"}, "street": {"Masarykova 5"}, "city": {"Brno"}, "zip": {"602 00"}, "weight_kg": {"2"}},
+			base:   url.Values{"surname": {"Nováková"}, "street": {"Masarykova 5"}, "city": {"Brno"}, "zip": {"602 00"}, "weight_kg": {"2"}},
 			fields: []string{"reference", "surname", "phone", "weight_kg", "cod_amount", "point_code", "note"}},
 		{pattern: "POST /shipping/batches/{id}/rows/{row}/offer", role: clerk, path: batch + "/rows/" + s.batchRow + "/offer",
 			params: []string{"id", "row"}, fields: []string{"choice"}},
