@@ -90,6 +90,14 @@ func (p *pdfStream) Write(b []byte) (int, error) {
 // print fails after its first bytes went out, the connection is cut, so the
 // browser shows a failed download rather than a short PDF.
 func (h *Handlers) streamLabels(w http.ResponseWriter, r *http.Request, run func(io.Writer) error) {
+	h.streamLabelsOr(w, r, run, func(err error) {
+		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(r.Context(), err, "")})
+	})
+}
+
+// streamLabelsOr is streamLabels with its own page for an expected failure
+// before the PDF's first bytes.
+func (h *Handlers) streamLabelsOr(w http.ResponseWriter, r *http.Request, run func(io.Writer) error, fail func(error)) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(15 * time.Minute))
 	out := &pdfStream{w: w, name: fmt.Sprintf("labels-%s.pdf", time.Now().In(i18n.ZoneOf(r.Context())).Format("20060102-150405"))}
 	err := run(out)
@@ -101,7 +109,7 @@ func (h *Handlers) streamLabels(w http.ResponseWriter, r *http.Request, run func
 	case apperr.CodeOf(err) == apperr.Internal:
 		h.Fail(w, r, err)
 	default:
-		h.renderPrintQueue(w, r, statusOf(apperr.CodeOf(err)), views.Form{Message: apperr.MessageOf(r.Context(), err, "")})
+		fail(err)
 	}
 }
 

@@ -25,6 +25,7 @@ type ShipDesk interface {
 	carrierDesk
 	shipmentPoints
 	ruleDesk
+	batchDesk
 }
 
 // ShipReads are the shipping tables the pages read (storage.DB).
@@ -38,6 +39,7 @@ type ShipReads interface {
 	trackingReads
 	figureReads
 	ruleReads
+	batchReads
 }
 
 // Tracker asks the service about one shipment now (desk.Refresher).

@@ -253,3 +253,20 @@ func sampleCells(cells []string, width int) []string {
 	}
 	return out
 }
+
+// Reread reads a row again from its cells as a person corrected them (raw,
+// by field), as Read reads a row of our template: the same cleaning, the same
+// values, the same problems.
+func Reread(line int, raw map[Field]string) Row {
+	cells := make([]string, len(Fields))
+	for i, f := range Fields {
+		cells[i] = raw[f]
+	}
+	m, _ := DetectMapping(Header())
+	row, ok := newLayout(m, Header(), false).makeRow(record{line: line, cells: cells})
+	if !ok {
+		row = Row{Line: line, Raw: map[Field]string{}}
+		row.readOrder(nil)
+	}
+	return row
+}

@@ -55,6 +55,7 @@ type hostileRoute struct {
 type hostileSetup struct {
 	shipment, draft, commission, upload, sender, preset, victim string
 	rule                                                        string
+	batch, batchRow, batchUpload                                string
 	shipmentForm, commissionForm                                url.Values
 	pickupForm                                                  url.Values
 }
@@ -89,6 +90,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 	id := []string{"id"}
 	shipment := "/shipping/shipments/" + s.shipment
 	commission := "/returns/commissions/" + s.commission
+	batch := "/shipping/batches/" + s.batch
 	return []hostileRoute{
 		{pattern: "GET /healthz", path: "/healthz"},
 		{pattern: "GET /readyz", path: "/readyz"},
@@ -168,6 +170,24 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /tracking/selection/export", role: manager, path: "/tracking/selection/export", base: url.Values{"ids": {s.shipment}},
 			fields: append([]string{"ids", "scope"}, listFields...)},
 		{pattern: "POST /shipping/shipments/{id}/refresh", role: clerk, path: shipment + "/refresh", params: id},
+		{pattern: "GET /shipping/batches", role: clerk, path: "/shipping/batches"},
+		{pattern: "GET /shipping/batches/new", role: clerk, path: "/shipping/batches/new"},
+		{pattern: "POST /shipping/batches", role: clerk, path: "/shipping/batches", base: url.Values{"handover": {"ONDEMAND"}, "source": {""}},
+			fields: []string{"handover", "source", "file"}, multipart: true},
+		{pattern: "POST /shipping/batch-uploads/{id}/map", role: clerk, path: "/shipping/batch-uploads/" + s.batchUpload + "/map", params: id,
+			base: url.Values{"source": {"Hostile"}, "handover": {"ONDEMAND"}, "col_surname": {"Kdo"}}, fields: []string{"source", "handover", "col_surname", "col_phone"}},
+		{pattern: "GET /shipping/batches/{id}", role: clerk, path: batch, params: id},
+		{pattern: "GET /shipping/batches/{id}/progress", role: clerk, path: batch + "/progress", params: id, fields: []string{"working"}},
+		{pattern: "POST /shipping/batches/{id}/rows/{row}", role: clerk, path: batch + "/rows/" + s.batchRow, params: []string{"id", "row"},
+			base:   url.Values{"surname": {"Nováková"}, "street": {"Masarykova 5"}, "city": {"Brno"}, "zip": {"602 00"}, "weight_kg": {"2"}},
+			fields: []string{"reference", "surname", "phone", "weight_kg", "cod_amount", "point_code", "note"}},
+		{pattern: "POST /shipping/batches/{id}/rows/{row}/offer", role: clerk, path: batch + "/rows/" + s.batchRow + "/offer",
+			params: []string{"id", "row"}, fields: []string{"choice"}},
+		{pattern: "POST /shipping/batches/{id}/price", role: clerk, path: batch + "/price", params: id},
+		{pattern: "POST /shipping/batches/{id}/order", role: clerk, path: batch + "/order", params: id},
+		{pattern: "POST /shipping/batches/{id}/drafts", role: clerk, params: id},
+		{pattern: "GET /shipping/batches/{id}/labels.pdf", role: clerk, path: batch + "/labels.pdf", params: id, fields: []string{"format", "start"}},
+		{pattern: "GET /shipping/batches/{id}/handover.pdf", role: clerk, path: batch + "/handover.pdf", params: id, fields: []string{"carrier"}},
 		{pattern: "GET /returns", role: agent, path: "/returns", fields: []string{"status", "type", "from", "to", "customer", "product", "after"}},
 		{pattern: "GET /returns/new", role: agent, path: "/returns/new"},
 		{pattern: "GET /returns/new/models", role: agent, path: "/returns/new/models", base: url.Values{"type_id": {s.commissionForm.Get("type_id")}},
@@ -459,6 +479,25 @@ func hostileEnv(t *testing.T) (*apptest.Env, hostileSetup) {
 	p := desk.BlankPickup(clock.Now.Local())
 	s.pickupForm = url.Values{"key": {p.Key}, "address": {itoa(addresses[0].ID)}, "date": {p.Date}, "time_from": {"09:00"},
 		"time_to": {"12:00"}, "packages": {"1"}, "weight": {"3,5"}, "note": {"Ring twice."}}
+
+	// A batch whose rows all need correcting (no phone): nothing of it is
+	// priced or ordered while hostile values are sent; and an upload waiting
+	// for its columns.
+	bad := "reference;surname;street;city;zip;phone;weight_kg\nH-1;Nováková;Masarykova 5;Brno;602 00;;2\n"
+	batch, err := env.App.Desk.ImportBatch(ctx, desk.BatchImport{FileName: "h.csv", Data: []byte(bad), Handover: desk.HandoverOnDemand}, 0)
+	if err != nil || batch.Batch.ID == 0 {
+		t.Fatalf("batch: %v", err)
+	}
+	rows, err := env.App.DB.BatchRows(ctx, batch.Batch.ID)
+	if err != nil || len(rows) != 1 || rows[0].State != storage.RowProblem {
+		t.Fatalf("batch rows: %v %+v", err, rows)
+	}
+	s.batch, s.batchRow = itoa(batch.Batch.ID), itoa(rows[0].ID)
+	foreign, err := env.App.Desk.ImportBatch(ctx, desk.BatchImport{FileName: "f.csv", Data: []byte("Kdo;Tel\nNovák;777\n"), Handover: desk.HandoverOnDemand}, 0)
+	if err != nil || foreign.Mapping == nil {
+		t.Fatalf("upload to map: %v", err)
+	}
+	s.batchUpload = itoa(foreign.Mapping.UploadID)
 	return env, s
 }
 

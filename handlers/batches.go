@@ -1,0 +1,606 @@
+package handlers
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/desk"
+	"shipdesk/httpx"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+	"shipdesk/orderfile"
+	"shipdesk/printout"
+	"shipdesk/storage"
+	"shipdesk/views"
+)
+
+// batchDesk is what the batch pages ask of the desk.
+type batchDesk interface {
+	ImportBatch(ctx context.Context, in desk.BatchImport, by int64) (desk.ImportResult, error)
+	ImportMapped(ctx context.Context, upload int64, m orderfile.Mapping, handover string, by int64) (desk.ImportResult, error)
+	KeptMappings(ctx context.Context) ([]string, error)
+	EditRow(ctx context.Context, batch, id int64, cells map[orderfile.Field]string) (desk.BatchRow, error)
+	PriceBatch(ctx context.Context, batch int64) (int, error)
+	OrderBatch(ctx context.Context, batch int64) (int, error)
+	ChooseRowOffer(ctx context.Context, batch, id int64, choice string) error
+	ResumeBatch(ctx context.Context, batch int64)
+	SendBatchDrafts(ctx context.Context, batch int64, by int64) (int, error)
+	BatchHandovers(ctx context.Context, batch int64, loc *time.Location) ([]desk.Handover, error)
+}
+
+// batchReads are the batch tables the pages read.
+type batchReads interface {
+	Batches(ctx context.Context, limit int) ([]storage.Batch, error)
+	BatchByID(ctx context.Context, id int64) (storage.Batch, error)
+	BatchRows(ctx context.Context, batch int64) ([]storage.BatchRow, error)
+	BatchRow(ctx context.Context, batch, id int64) (storage.BatchRow, error)
+	BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error)
+	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
+}
+
+// uploadLimit is the largest post of the import form: the file's limit and a
+// little for the form around it.
+const uploadLimit = orderfile.MaxBytes + 64<<10
+
+// batchesShown is how many batches the list shows.
+const batchesShown = 100
+
+func (h *Handlers) batchTitle(ctx context.Context, b storage.Batch) string {
+	return i18n.T(ctx, "batch.title", i18n.DateTime(ctx, b.CreatedAt))
+}
+
+// counts are a batch's rows by state in words, in the states' order.
+func counts(ctx context.Context, c map[string]int) []views.BatchCount {
+	var out []views.BatchCount
+	for _, s := range storage.RowStates {
+		if n := c[s]; n > 0 {
+			out = append(out, views.BatchCount{State: s, N: n, Text: i18n.T(ctx, "batch.count", i18n.T(ctx, "batch.state."+s), n)})
+		}
+	}
+	return out
+}
+
+// Batches lists the imported batches.
+func (h *Handlers) Batches(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	list, err := h.ShipReads.Batches(ctx, batchesShown)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	var v views.BatchList
+	for _, b := range list {
+		v.Rows = append(v.Rows, views.BatchListRow{ID: b.ID, Created: i18n.DateTime(ctx, b.CreatedAt), CreatedAt: b.CreatedAt.Format(time.RFC3339),
+			By: b.ByName, Source: sourceName(ctx, b.Source), File: b.FileName, Rows: b.Rows, Counts: counts(ctx, b.Counts)})
+	}
+	h.render(w, r, http.StatusOK, views.BatchesPage(h.page(w, r, i18n.T(ctx, "batches.title"), identity.Shipping), v))
+}
+
+func sourceName(ctx context.Context, s string) string {
+	if s == orderfile.TemplateSource {
+		return i18n.T(ctx, "batches.source.template")
+	}
+	return s
+}
+
+// NewBatch is the import form.
+func (h *Handlers) NewBatch(w http.ResponseWriter, r *http.Request) {
+	h.renderNewBatch(w, r, http.StatusOK, views.Form{Values: map[string]string{"handover": desk.HandoverOnDemand}})
+}
+
+func (h *Handlers) renderNewBatch(w http.ResponseWriter, r *http.Request, status int, f views.Form) {
+	ctx := r.Context()
+	sources, err := h.ShipDesk.KeptMappings(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := views.BatchNew{Form: f, Sources: sources}
+	for _, ho := range []string{desk.HandoverOnDemand, desk.HandoverRegular, desk.HandoverOccasional, desk.HandoverPoint} {
+		v.Handovers = append(v.Handovers, views.Option{Value: ho, Label: i18n.T(ctx, "batches.handover."+ho)})
+	}
+	h.render(w, r, status, views.BatchNewPage(h.page(w, r, i18n.T(ctx, "batches.new"), identity.Shipping), v))
+}
+
+// ImportBatch reads an uploaded file of orders into a new batch, or asks for
+// its columns first.
+func (h *Handlers) ImportBatch(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !h.postedForm(w, r, uploadLimit, i18n.T(ctx, orderfile.KeyTooLarge, orderfile.MaxBytes>>20), i18n.T(ctx, "batches.err.form")) {
+		return
+	}
+	defer func() {
+		if r.MultipartForm != nil {
+			_ = r.MultipartForm.RemoveAll()
+		}
+	}()
+	form := views.Form{Values: map[string]string{"source": strings.TrimSpace(r.PostFormValue("source")), "handover": r.PostFormValue("handover")}, Errors: map[string]string{}}
+	in := desk.BatchImport{Source: form.Values["source"], Handover: form.Values["handover"]}
+	if !validText(in.Source, 100) {
+		form.Errors["source"] = i18n.T(ctx, "batch.err.source")
+		h.renderNewBatch(w, r, http.StatusUnprocessableEntity, form)
+		return
+	}
+	file, header, err := r.FormFile("file")
+	if err != nil {
+		form.Errors["file"] = i18n.T(ctx, "batches.err.no_file")
+		form.Message = form.Errors["file"]
+		h.renderNewBatch(w, r, http.StatusUnprocessableEntity, form)
+		return
+	}
+	defer file.Close()
+	in.FileName = cleanName(header.Filename)
+	in.Data, err = desk.ReadOrders(file)
+	if err == nil {
+		var res desk.ImportResult
+		res, err = h.ShipDesk.ImportBatch(ctx, in, h.userID(r))
+		if err == nil {
+			h.afterImport(w, r, res, in.Handover)
+			return
+		}
+	}
+	if apperr.CodeOf(err) == apperr.Internal {
+		h.Fail(w, r, err)
+		return
+	}
+	form.Message = apperr.MessageOf(ctx, err, "")
+	for k, v := range apperr.FieldsOf(ctx, err) {
+		form.Errors[k] = v
+	}
+	if _, ok := form.Errors["source"]; !ok && form.Errors["handover"] == "" {
+		form.Errors["file"] = form.Message
+	}
+	h.renderNewBatch(w, r, http.StatusUnprocessableEntity, form)
+}
+
+// validText is text a form may carry: valid UTF-8 without control
+// characters, at most limit bytes.
+func validText(s string, limit int) bool {
+	if len(s) > limit || !utf8Valid(s) {
+		return false
+	}
+	return !strings.ContainsFunc(s, func(c rune) bool { return c < 0x20 || c == 0x7f })
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// cleanName is a file's name as kept: its last part, readable, at most 200 bytes.
+func cleanName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.Map(func(c rune) rune {
+		if c < 0x20 || c == 0x7f || c == 0xFFFD {
+			return -1
+		}
+		return c
+	}, strings.ToValidUTF8(s, ""))
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "")
+	}
+	return s
+}
+
+func (h *Handlers) afterImport(w http.ResponseWriter, r *http.Request, res desk.ImportResult, handover string) {
+	if res.Mapping != nil {
+		h.renderMapping(w, r, http.StatusOK, *res.Mapping, handover, views.Form{Values: map[string]string{"source": res.Mapping.Suggested.Source}})
+		return
+	}
+	redirect(w, r, "/shipping/batches/"+strconv.FormatInt(res.Batch.ID, 10))
+}
+
+func (h *Handlers) renderMapping(w http.ResponseWriter, r *http.Request, status int, m desk.MappingNeeded, handover string, f views.Form) {
+	ctx := r.Context()
+	v := views.BatchMapping{Form: f, UploadID: m.UploadID, FileName: m.FileName, Handover: handover, Headers: m.Header}
+	missing := m.Suggested.Missing()
+	problems := map[orderfile.Field]string{}
+	for _, p := range m.Problems {
+		if p.Field != "" {
+			problems[p.Field] = i18n.T(ctx, p.Key, p.Args...)
+		} else {
+			v.Problems = append(v.Problems, i18n.T(ctx, p.Key, p.Args...))
+		}
+	}
+	for _, fd := range orderfile.Fields {
+		mf := views.MapField{Name: string(fd), Label: i18n.T(ctx, orderfile.LabelKey(fd)), Chosen: m.Suggested.Columns[fd],
+			Required: slices.Contains(missing, fd) || slices.Contains([]orderfile.Field{orderfile.Phone, orderfile.WeightKg}, fd), Error: problems[fd]}
+		if i := slices.Index(m.Header, mf.Chosen); i >= 0 && len(m.Sample) > 0 && i < len(m.Sample[0]) {
+			mf.Example = m.Sample[0][i]
+		}
+		if f.Errors[string(fd)] != "" {
+			mf.Error = f.Errors[string(fd)]
+		}
+		v.Fields = append(v.Fields, mf)
+	}
+	h.render(w, r, status, views.BatchMappingPage(h.page(w, r, i18n.T(ctx, "batches.map.title"), identity.Shipping), v))
+}
+
+// MapBatch imports a kept upload with the columns the clerk mapped; the
+// mapping is kept under the source's name.
+func (h *Handlers) MapBatch(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	if !h.postedForm(w, r, 64<<10, "", i18n.T(ctx, "batches.err.form")) {
+		return
+	}
+	m := orderfile.Mapping{Source: strings.TrimSpace(r.PostFormValue("source")), Columns: map[orderfile.Field]string{}}
+	for _, f := range orderfile.Fields {
+		if c := r.PostFormValue("col_" + string(f)); c != "" && validText(c, 400) {
+			m.Columns[f] = c
+		}
+	}
+	handover := r.PostFormValue("handover")
+	res, err := h.ShipDesk.ImportMapped(ctx, id, m, handover, h.userID(r))
+	if err == nil && res.Mapping != nil && validText(m.Source, 100) && m.Source != "" {
+		// The columns still do not fit: the form again, with what is wrong.
+		res.Mapping.Suggested = m
+		h.renderMapping(w, r, http.StatusUnprocessableEntity, *res.Mapping, handover, views.Form{Values: map[string]string{"source": m.Source},
+			Message: i18n.T(ctx, "batches.map.again")})
+		return
+	}
+	if err == nil && !validText(m.Source, 100) {
+		err = apperr.Fields("form.see_fields", apperr.Problems{"source": apperr.Msg("batch.err.source")})
+	}
+	if err == nil {
+		h.afterImport(w, r, res, handover)
+		return
+	}
+	if apperr.CodeOf(err) == apperr.Internal || apperr.Is(err, apperr.NotFound) {
+		h.Fail(w, r, err)
+		return
+	}
+	// The form again from the kept upload, with the problem.
+	again, aerr := h.ShipDesk.ImportMapped(ctx, id, orderfile.Mapping{Source: "-", Columns: map[orderfile.Field]string{"-": "-"}}, handover, h.userID(r))
+	if aerr != nil || again.Mapping == nil {
+		h.ErrorStatus(w, r, http.StatusUnprocessableEntity, apperr.MessageOf(ctx, err, ""))
+		return
+	}
+	again.Mapping.Suggested = m
+	again.Mapping.Problems = nil
+	h.renderMapping(w, r, http.StatusUnprocessableEntity, *again.Mapping, handover, views.Form{Values: map[string]string{"source": m.Source},
+		Message: apperr.MessageOf(ctx, err, ""), Errors: apperr.FieldsOf(ctx, err)})
+}
+
+// batchOf reads the batch of the path; a tampered id is 404.
+func (h *Handlers) batchOf(w http.ResponseWriter, r *http.Request) (storage.Batch, bool) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return storage.Batch{}, false
+	}
+	b, err := h.ShipReads.BatchByID(r.Context(), id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return b, false
+	}
+	return b, true
+}
+
+func rowOf(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("row"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+// BatchPage shows a batch.
+func (h *Handlers) BatchPage(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	h.renderBatch(w, r, b, http.StatusOK, views.Form{})
+}
+
+func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage.Batch, status int, f views.Form) {
+	ctx := r.Context()
+	h.ShipDesk.ResumeBatch(ctx, b.ID)
+	rows, err := h.ShipReads.BatchRows(ctx, b.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b),
+		Summary: i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover))}
+	shipments := map[int64]storage.Shipment{}
+	if ids, err := h.ShipReads.BatchShipmentIDs(ctx, b.ID); err == nil && len(ids) > 0 {
+		list, err := h.ShipReads.ShipmentsByID(ctx, ids)
+		if err != nil {
+			h.Fail(w, r, err)
+			return
+		}
+		for _, s := range list {
+			shipments[s.ID] = s
+			if desk.LabelReady(s) {
+				v.Labels = true
+			}
+		}
+	}
+	for _, row := range rows {
+		dr := desk.ReadBatchRow(row)
+		v.Rows = append(v.Rows, rowView(ctx, dr))
+		switch row.State {
+		case storage.RowReady:
+			v.CanPrice = true
+		case storage.RowPriced:
+			v.CanOrder = true
+		}
+		if (row.State == storage.RowReady || row.State == storage.RowPriced) && row.DraftID == nil {
+			v.CanDraft = true
+		}
+	}
+	if v.Labels {
+		for _, fm := range printout.Formats {
+			v.Formats = append(v.Formats, string(fm))
+		}
+		hos, err := h.ShipDesk.BatchHandovers(ctx, b.ID, i18n.ZoneOf(ctx))
+		if err != nil {
+			h.Fail(w, r, err)
+			return
+		}
+		for _, ho := range hos {
+			v.Protocols = append(v.Protocols, views.BatchProtocol{Carrier: ho.Carrier, Name: ho.CarrierName,
+				Count: i18n.N(ctx, "handover.parcels", len(ho.Parcels))})
+		}
+	}
+	h.render(w, r, status, views.BatchPageView(h.page(w, r, h.batchTitle(ctx, b), identity.Shipping), v))
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func progressOf(ctx context.Context, b storage.Batch) views.BatchProgress {
+	working := b.Counts[storage.RowPricing] + b.Counts[storage.RowOrdering]
+	p := views.BatchProgress{BatchID: b.ID, Working: working > 0, Total: b.Rows, Done: b.Rows - working, Counts: counts(ctx, b.Counts)}
+	switch {
+	case b.Counts[storage.RowOrdering] > 0:
+		p.Text = i18n.T(ctx, "batch.progress.ordering", p.Done, p.Total)
+	case working > 0:
+		p.Text = i18n.T(ctx, "batch.progress.pricing", p.Done, p.Total)
+	default:
+		p.Text = i18n.N(ctx, "batch.progress.done", p.Total)
+	}
+	return p
+}
+
+// BatchProgress is the live part of a batch page. When the work the page
+// was waiting for is done, htmx reloads the page to show the rows.
+func (h *Handlers) BatchProgress(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	h.ShipDesk.ResumeBatch(ctx, b.ID)
+	p := progressOf(ctx, b)
+	if !p.Working && r.URL.Query().Get("working") == "1" && httpx.IsHTMX(r) {
+		w.Header().Set("HX-Refresh", "true")
+	}
+	h.render(w, r, http.StatusOK, views.BatchProgressBar(p))
+}
+
+// rowView is a row in the request's language.
+func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
+	o := r.Order
+	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State,
+		StateText: i18n.T(ctx, "batch.state."+r.State), Editable: desk.Editable(r.State) && r.DraftID == nil && !r.Drafting,
+		CanChoose: r.State == storage.RowPriced && r.DraftID == nil, Error: r.Error.In(ctx)}
+	v.Recipient = desk.Address{Firstname: o.FirstName, Surname: o.Surname, Company: o.Company}.Name()
+	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, o.Country, o.PointCode}, func(s string) bool { return s == "" }), " "))
+	if r.ShipmentID != nil {
+		v.ShipmentID = *r.ShipmentID
+	}
+	if r.DraftID != nil {
+		v.Draft = *r.DraftID
+	}
+	cellErrors := map[string][]string{}
+	for _, p := range r.RowProblems {
+		pv := views.RowProblemView{Field: p.Field, Text: p.Text.In(ctx)}
+		if p.Field != "" {
+			pv.Label = i18n.T(ctx, orderfile.LabelKey(orderfile.Field(p.Field)))
+			cellErrors[p.Field] = append(cellErrors[p.Field], pv.Text)
+		}
+		v.Problems = append(v.Problems, pv)
+	}
+	for _, f := range orderfile.Fields {
+		v.Cells = append(v.Cells, views.CellView{Name: string(f), Label: i18n.T(ctx, orderfile.LabelKey(f)), Value: r.Cells[f],
+			Error: strings.Join(cellErrors[string(f)], " ")})
+	}
+	for _, ro := range r.RowOffers {
+		ov := views.RowOfferView{Choice: ro.Choice, Text: offerText(ro.Offer), Why: ro.Why.In(ctx), Eligible: ro.Eligible,
+			Chosen: ro.Choice == r.BatchRow.Chosen, Price: i18n.Money(ctx, ro.Offer.PriceVAT.Value, ro.Offer.PriceVAT.Currency)}
+		if ov.Chosen {
+			v.Offer = i18n.T(ctx, "batch.offer", ov.Text, ov.Price)
+			v.OfferWhy = ov.Why
+			if r.ChosenBy == "clerk" {
+				v.OfferWhy = i18n.T(ctx, "batch.why.clerk")
+			}
+		}
+		v.Offers = append(v.Offers, ov)
+	}
+	return v
+}
+
+func offerText(o desk.Offer) string {
+	return strings.TrimSpace(o.Carrier + " " + o.Service)
+}
+
+// rowCells reads a row's edit form: each field's text as typed.
+func rowCells(r *http.Request) map[orderfile.Field]string {
+	cells := map[orderfile.Field]string{}
+	for _, f := range orderfile.Fields {
+		if s := r.PostFormValue(string(f)); s != "" {
+			cells[f] = s
+		}
+	}
+	return cells
+}
+
+// EditBatchRow stores a row's corrected cells and checks it again; htmx gets
+// the row back, a plain post the batch page.
+func (h *Handlers) EditBatchRow(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	id, ok := rowOf(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	ctx := r.Context()
+	if !h.postedForm(w, r, 64<<10, "", i18n.T(ctx, "batches.err.form")) {
+		return
+	}
+	row, err := h.ShipDesk.EditRow(ctx, b.ID, id, rowCells(r))
+	h.rowAnswer(w, r, b, row, err)
+}
+
+// rowAnswer answers a post on one row: the row for htmx, the page otherwise.
+func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.Batch, row desk.BatchRow, err error) {
+	ctx := r.Context()
+	switch {
+	case err != nil && (apperr.CodeOf(err) == apperr.Internal || apperr.Is(err, apperr.NotFound)):
+		h.Fail(w, r, err)
+		return
+	case err != nil && !httpx.IsHTMX(r):
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(ctx, err, "")})
+	case err == nil && !httpx.IsHTMX(r):
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "batch.row_saved", row.Line)})
+	}
+	if !httpx.IsHTMX(r) {
+		redirect(w, r, "/shipping/batches/"+strconv.FormatInt(b.ID, 10)+"#row-"+strconv.FormatInt(row.ID, 10))
+		return
+	}
+	v := rowView(ctx, row)
+	status := http.StatusOK
+	if err != nil {
+		v.Message = apperr.MessageOf(ctx, err, "")
+		status = statusOf(apperr.CodeOf(err))
+		w.Header().Set("HX-Reswap", "outerHTML")
+	}
+	h.render(w, r, status, views.BatchRowItem(v))
+}
+
+// ChooseBatchOffer takes another offer for a priced row.
+func (h *Handlers) ChooseBatchOffer(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	id, ok := rowOf(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	ctx := r.Context()
+	if !h.postedForm(w, r, 16<<10, "", i18n.T(ctx, "batches.err.form")) {
+		return
+	}
+	err := h.ShipDesk.ChooseRowOffer(ctx, b.ID, id, r.PostFormValue("choice"))
+	stored, rerr := h.ShipReads.BatchRow(ctx, b.ID, id)
+	if rerr != nil {
+		h.Fail(w, r, rerr)
+		return
+	}
+	h.rowAnswer(w, r, b, desk.ReadBatchRow(stored), err)
+}
+
+// PriceBatch prices again the rows waiting for it.
+func (h *Handlers) PriceBatch(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	n, err := h.ShipDesk.PriceBatch(r.Context(), b.ID)
+	h.finish(w, r, err, i18n.N(r.Context(), "batch.pricing_started", n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
+}
+
+// OrderBatch orders every priced row of the batch.
+func (h *Handlers) OrderBatch(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	n, err := h.ShipDesk.OrderBatch(r.Context(), b.ID)
+	h.finish(w, r, err, i18n.N(r.Context(), "batch.ordering_started", n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
+}
+
+// BatchDrafts sends the batch's ready rows as drafts instead.
+func (h *Handlers) BatchDrafts(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	n, err := h.ShipDesk.SendBatchDrafts(r.Context(), b.ID, h.userID(r))
+	h.finish(w, r, err, i18n.N(r.Context(), "batch.drafts_sent", n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
+}
+
+// BatchLabels writes one PDF of every label of the batch.
+func (h *Handlers) BatchLabels(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	f, start, problem := paper(ctx, r.URL.Query())
+	if problem != "" {
+		h.ErrorStatus(w, r, http.StatusUnprocessableEntity, problem)
+		return
+	}
+	ids, err := h.ShipReads.BatchShipmentIDs(ctx, b.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if len(ids) == 0 {
+		h.ErrorStatus(w, r, http.StatusConflict, i18n.T(ctx, "batch.err.no_labels"))
+		return
+	}
+	ids = ids[:min(len(ids), desk.MaxPrint)]
+	h.streamLabelsOr(w, r, func(out io.Writer) error {
+		_, err := h.ShipDesk.PrintLabels(ctx, out, desk.Print{IDs: ids, Format: f, Start: start}, h.userID(r))
+		return err
+	}, func(err error) {
+		h.ErrorStatus(w, r, statusOf(apperr.CodeOf(err)), apperr.MessageOf(ctx, err, ""))
+	})
+}
+
+// BatchHandover serves the hand-over protocols of the batch's parcels; with
+// carrier, only that carrier's.
+func (h *Handlers) BatchHandover(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	list, err := h.ShipDesk.BatchHandovers(ctx, b.ID, i18n.ZoneOf(ctx))
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	name := "handover-batch-" + strconv.FormatInt(b.ID, 10)
+	if carrier := r.URL.Query().Get("carrier"); carrier != "" {
+		list = slices.DeleteFunc(list, func(ho desk.Handover) bool { return ho.Carrier != carrier })
+		if len(list) > 0 {
+			name += "-" + strings.ToLower(list[0].Carrier)
+		}
+	}
+	if len(list) == 0 {
+		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(ctx, "batch.err.no_protocols"))
+		return
+	}
+	h.serveProtocols(w, r, list, name)
+}

@@ -1,0 +1,318 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"shipdesk/apperr"
+)
+
+// States of a batch row (see the batch_rows table).
+const (
+	RowProblem  = "problem"
+	RowReady    = "ready"
+	RowPricing  = "pricing"
+	RowPriced   = "priced"
+	RowOrdering = "ordering"
+	RowOrdered  = "ordered"
+	RowFailed   = "failed"
+)
+
+// RowStates are the row states in the order a row goes through them.
+var RowStates = []string{RowProblem, RowReady, RowPricing, RowPriced, RowOrdering, RowOrdered, RowFailed}
+
+// Batch is one imported file of orders.
+type Batch struct {
+	ID        int64     `db:"id"`
+	Source    string    `db:"source"`
+	FileName  string    `db:"file_name"`
+	SenderID  *int64    `db:"sender_id"`
+	Handover  string    `db:"handover"`
+	CreatedBy *int64    `db:"created_by"`
+	CreatedAt time.Time `db:"created_at"`
+	// ByName is the username of CreatedBy ("" when the account is gone).
+	ByName string `db:"by_name"`
+	// Counts are the rows by state (lists and the batch page).
+	Counts map[string]int `db:"-"`
+	Rows   int            `db:"-"`
+}
+
+// BatchRow is one order of a batch.
+type BatchRow struct {
+	ID         int64       `db:"id"`
+	BatchID    int64       `db:"batch_id"`
+	Line       int         `db:"line"`
+	Raw        JSON        `db:"raw"`      // {field: text}
+	Parsed     JSON        `db:"parsed"`   // orderfile.Order
+	Problems   JSON        `db:"problems"` // [{field, text}]
+	State      string      `db:"state"`
+	RequestKey string      `db:"request_key"`
+	Offers     JSON        `db:"offers"`
+	Chosen     string      `db:"chosen"`
+	ChosenBy   string      `db:"chosen_by"`
+	Error      apperr.Text `db:"error"`
+	ClaimedAt  *time.Time  `db:"claimed_at"`
+	ShipmentID *int64      `db:"shipment_id"`
+	DraftID    *int64      `db:"draft_id"`
+	Drafting   bool        `db:"drafting"`
+	UpdatedAt  time.Time   `db:"updated_at"`
+}
+
+const batchColumns = `b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, '') AS by_name`
+
+const rowColumns = `id, batch_id, line, raw, parsed, problems, state, request_key, offers, chosen, chosen_by, error,
+claimed_at, shipment_id, draft_id, drafting, updated_at`
+
+// CreateBatch records a batch and its rows in one transaction.
+func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch, error) {
+	err := db.InTx(ctx, func(tx *DB) error {
+		err := sqlxGet(ctx, tx, &b.ID, `INSERT INTO batches (source, file_name, sender_id, handover, created_by)
+VALUES ($1, $2, $3, $4, $5) RETURNING id`, b.Source, b.FileName, b.SenderID, b.Handover, b.CreatedBy)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if _, err := tx.x.ExecContext(ctx, `INSERT INTO batch_rows (batch_id, line, raw, parsed, problems, state, request_key)
+VALUES ($1, $2, $3, $4, $5, $6, $7)`, b.ID, r.Line, r.Raw, r.Parsed, r.Problems, r.State, r.RequestKey); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return b, wrapf(err, "create batch")
+	}
+	return db.BatchByID(ctx, b.ID)
+}
+
+// BatchByID finds a batch with its counts.
+func (db *DB) BatchByID(ctx context.Context, id int64) (Batch, error) {
+	var b Batch
+	err := sqlxGet(ctx, db, &b, `SELECT `+batchColumns+` FROM batches b LEFT JOIN users u ON u.id = b.created_by WHERE b.id = $1`, id)
+	if err != nil {
+		return b, wrapf(notFound(err, "batch.err.no_batch"), "batch %d", id)
+	}
+	counts, err := db.batchCounts(ctx, []int64{id})
+	b.Counts = counts[id]
+	for _, n := range b.Counts {
+		b.Rows += n
+	}
+	return b, err
+}
+
+func (db *DB) batchCounts(ctx context.Context, ids []int64) (map[int64]map[string]int, error) {
+	var list []struct {
+		BatchID int64  `db:"batch_id"`
+		State   string `db:"state"`
+		N       int    `db:"n"`
+	}
+	err := sqlxSelect(ctx, db, &list, `SELECT batch_id, state, count(*) AS n FROM batch_rows WHERE batch_id = ANY($1) GROUP BY batch_id, state`,
+		pqArray(ids))
+	out := map[int64]map[string]int{}
+	for _, c := range list {
+		if out[c.BatchID] == nil {
+			out[c.BatchID] = map[string]int{}
+		}
+		out[c.BatchID][c.State] = c.N
+	}
+	return out, wrapf(err, "count batch rows")
+}
+
+// Batches lists the latest batches, newest first, with their counts.
+func (db *DB) Batches(ctx context.Context, limit int) ([]Batch, error) {
+	var out []Batch
+	err := sqlxSelect(ctx, db, &out, `SELECT `+batchColumns+` FROM batches b LEFT JOIN users u ON u.id = b.created_by
+ORDER BY b.created_at DESC, b.id DESC LIMIT $1`, limit)
+	if err != nil || len(out) == 0 {
+		return out, wrapf(err, "list batches")
+	}
+	ids := make([]int64, len(out))
+	for i, b := range out {
+		ids[i] = b.ID
+	}
+	counts, err := db.batchCounts(ctx, ids)
+	for i := range out {
+		out[i].Counts = counts[out[i].ID]
+		for _, n := range out[i].Counts {
+			out[i].Rows += n
+		}
+	}
+	return out, err
+}
+
+// BatchRows lists a batch's rows in the file's order.
+func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
+	var out []BatchRow
+	err := sqlxSelect(ctx, db, &out, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
+	return out, wrapf(err, "rows of batch %d", batch)
+}
+
+// BatchRow finds one row of a batch; a row of another batch is not found.
+func (db *DB) BatchRow(ctx context.Context, batch, id int64) (BatchRow, error) {
+	var r BatchRow
+	err := sqlxGet(ctx, db, &r, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = $1 AND id = $2`, batch, id)
+	return r, wrapf(notFound(err, "batch.err.no_row"), "row %d of batch %d", id, batch)
+}
+
+// UpdateRowCells stores a row's edited cells and its new check, when the row
+// is still in one of the states from; it says whether it was.
+func (db *DB) UpdateRowCells(ctx context.Context, r BatchRow, from []string) (bool, error) {
+	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET raw = $3, parsed = $4, problems = $5, state = $6, offers = '[]',
+    chosen = '', chosen_by = '', error = '', claimed_at = NULL, updated_at = now()
+WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.Parsed, r.Problems, r.State, pqArray(from))
+	if err != nil {
+		return false, wrapf(err, "update row %d", r.ID)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// QueueRows moves a batch's rows in state from to state to, queued for a
+// worker; the rows moved are returned. Two clerks pressing the same button
+// move each row once: the update is the claim.
+func (db *DB) QueueRows(ctx context.Context, batch int64, from, to string) ([]BatchRow, error) {
+	var out []BatchRow
+	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET state = $3, claimed_at = NULL, error = '', updated_at = now()
+WHERE batch_id = $1 AND state = $2 AND NOT drafting AND draft_id IS NULL RETURNING `+rowColumns, batch, from, to)
+	return out, wrapf(err, "queue rows of batch %d", batch)
+}
+
+// QueueRow moves one row from a state to another (a row ordered again).
+func (db *DB) QueueRow(ctx context.Context, batch, id int64, from, to string) (bool, error) {
+	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $4, claimed_at = NULL, error = '', updated_at = now()
+WHERE batch_id = $1 AND id = $2 AND state = $3 AND draft_id IS NULL`, batch, id, from, to)
+	if err != nil {
+		return false, wrapf(err, "queue row %d", id)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// ClaimRows takes up to limit rows of a batch waiting in state (queued, or
+// claimed before stale by a worker that has gone) for a worker, skipping rows
+// another worker holds.
+func (db *DB) ClaimRows(ctx context.Context, batch int64, state string, now, stale time.Time, limit int) ([]BatchRow, error) {
+	var out []BatchRow
+	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET claimed_at = $3, updated_at = now() WHERE id IN (
+    SELECT id FROM batch_rows WHERE batch_id = $1 AND state = $2 AND (claimed_at IS NULL OR claimed_at < $4)
+    ORDER BY line, id LIMIT $5 FOR UPDATE SKIP LOCKED)
+RETURNING `+rowColumns, batch, state, now, stale, limit)
+	return out, wrapf(err, "claim rows of batch %d", batch)
+}
+
+// Unclaimed says whether a batch has rows in a worker's state that no live
+// worker holds.
+func (db *DB) Unclaimed(ctx context.Context, batch int64, stale time.Time) (bool, error) {
+	var n int
+	err := sqlxGet(ctx, db, &n, `SELECT count(*) FROM batch_rows WHERE batch_id = $1 AND state IN ('pricing', 'ordering')
+    AND (claimed_at IS NULL OR claimed_at < $2)`, batch, stale)
+	return n > 0, wrapf(err, "unclaimed rows of batch %d", batch)
+}
+
+// RowPriced records a row's offers and the chosen one (state priced), or
+// why none fits (state problem, problems). Only a row still being priced by
+// this claim is changed.
+func (db *DB) RowPriced(ctx context.Context, r BatchRow, claimed time.Time) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $3, offers = $4, chosen = $5, chosen_by = $6, problems = $7,
+    claimed_at = NULL, updated_at = now()
+WHERE id = $1 AND state = 'pricing' AND claimed_at = $2`, r.ID, claimed, r.State, r.Offers, r.Chosen, r.ChosenBy, r.Problems)
+	return wrapf(err, "record pricing of row %d", r.ID)
+}
+
+// RowOrdered records a row's order: ordered with its shipment, or failed
+// with why.
+func (db *DB) RowOrdered(ctx context.Context, id int64, shipment *int64, why apperr.Text) error {
+	state := RowOrdered
+	if shipment == nil {
+		state = RowFailed
+	}
+	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $2, shipment_id = $3, error = $4, claimed_at = NULL, updated_at = now()
+WHERE id = $1 AND state = 'ordering'`, id, state, shipment, why)
+	return wrapf(err, "record order of row %d", id)
+}
+
+// ChooseRowOffer records the clerk's choice of another offer of a priced row.
+func (db *DB) ChooseRowOffer(ctx context.Context, batch, id int64, choice string) (bool, error) {
+	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET chosen = $3, chosen_by = 'clerk', updated_at = now()
+WHERE batch_id = $1 AND id = $2 AND state = 'priced'`, batch, id, choice)
+	if err != nil {
+		return false, wrapf(err, "choose offer of row %d", id)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// ClaimDrafts takes a batch's rows that may go as drafts (ready or priced,
+// neither ordered nor sent as a draft) for one sender of drafts.
+func (db *DB) ClaimDrafts(ctx context.Context, batch int64) ([]BatchRow, error) {
+	var out []BatchRow
+	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET drafting = true, updated_at = now()
+WHERE batch_id = $1 AND state IN ('ready', 'priced') AND draft_id IS NULL AND NOT drafting RETURNING `+rowColumns, batch)
+	return out, wrapf(err, "claim drafts of batch %d", batch)
+}
+
+// RowDrafted records the draft a row went as (nil: it did not; why says so).
+func (db *DB) RowDrafted(ctx context.Context, id int64, draft *int64, why apperr.Text) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET drafting = false, draft_id = $2, error = $3, updated_at = now() WHERE id = $1`,
+		id, draft, why)
+	return wrapf(err, "record draft of row %d", id)
+}
+
+// BatchShipmentIDs are the shipments ordered from a batch, in the file's order.
+func (db *DB) BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error) {
+	var out []int64
+	err := sqlxSelect(ctx, db, &out, `SELECT shipment_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL ORDER BY line, id`, batch)
+	return out, wrapf(err, "shipments of batch %d", batch)
+}
+
+// SaveMapping keeps a source's column mapping (JSON) under its name.
+func (db *DB) SaveMapping(ctx context.Context, source string, mapping JSON) error {
+	_, err := db.x.ExecContext(ctx, `INSERT INTO batch_mappings (source, mapping) VALUES ($1, $2)
+ON CONFLICT (source) DO UPDATE SET mapping = EXCLUDED.mapping, updated_at = now()`, source, mapping)
+	return wrapf(err, "save mapping of %s", source)
+}
+
+// StoredMapping is a source's kept mapping.
+type StoredMapping struct {
+	Source  string `db:"source"`
+	Mapping JSON   `db:"mapping"`
+}
+
+// Mappings lists the kept mappings, the latest used first.
+func (db *DB) Mappings(ctx context.Context) ([]StoredMapping, error) {
+	var out []StoredMapping
+	err := sqlxSelect(ctx, db, &out, `SELECT source, mapping FROM batch_mappings ORDER BY updated_at DESC, source LIMIT 100`)
+	return out, wrapf(err, "list mappings")
+}
+
+// KeepUpload keeps an uploaded file while its columns are mapped.
+func (db *DB) KeepUpload(ctx context.Context, name string, data []byte, by *int64) (int64, error) {
+	var id int64
+	err := sqlxGet(ctx, db, &id, `INSERT INTO batch_uploads (file_name, data, created_by) VALUES ($1, $2, $3) RETURNING id`, name, data, by)
+	_, _ = db.x.ExecContext(ctx, `DELETE FROM batch_uploads WHERE created_at < now() - interval '1 day'`)
+	return id, wrapf(err, "keep upload")
+}
+
+// Upload finds a kept upload of a person.
+func (db *DB) Upload(ctx context.Context, id int64, by *int64) (name string, data []byte, err error) {
+	var u struct {
+		Name string `db:"file_name"`
+		Data []byte `db:"data"`
+	}
+	err = sqlxGet(ctx, db, &u, `SELECT file_name, data FROM batch_uploads WHERE id = $1 AND created_by IS NOT DISTINCT FROM $2`, id, by)
+	return u.Name, u.Data, wrapf(notFound(err, "batch.err.no_upload"), "upload %d", id)
+}
+
+// DropUpload forgets a kept upload.
+func (db *DB) DropUpload(ctx context.Context, id int64) error {
+	_, err := db.x.ExecContext(ctx, `DELETE FROM batch_uploads WHERE id = $1`, id)
+	return wrapf(err, "drop upload %d", id)
+}
+
+// PointsByCode finds the points of any carrier with a code.
+func (db *DB) PointsByCode(ctx context.Context, code string) ([]ParcelPoint, error) {
+	var out []ParcelPoint
+	err := sqlxSelect(ctx, db, &out, `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
+    max_length, max_width, max_height, max_weight FROM parcel_points WHERE code = $1 ORDER BY carrier LIMIT 5`, code)
+	return out, wrapf(err, "points with code %s", code)
+}
