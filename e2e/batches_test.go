@@ -10,32 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"shipdesk/app/apptest"
 	"shipdesk/storage"
 )
-
-// batchSettled waits until no row of the clerk's latest batch is being priced
-// or ordered (the work runs in the background), and returns its rows.
-func batchSettled(t *testing.T, env *apptest.Env, batch int64) []storage.BatchRow {
-	t.Helper()
-	for deadline := time.Now().Add(90 * time.Second); ; {
-		rows, err := env.App.DB.BatchRows(context.Background(), batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		busy := false
-		for _, r := range rows {
-			busy = busy || r.State == storage.RowPricing || r.State == storage.RowOrdering
-		}
-		if !busy {
-			return rows
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("batch %d still busy", batch)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
 
 // The clerk imports the documented template, fixes the rows whose point the
 // sandbox does not have, orders every row, and once the labels are made
@@ -54,7 +30,7 @@ func TestClerkRunsADayBatch(t *testing.T) {
 	if _, err := fmt.Sscanf(path, "/shipping/batches/%d", &batch); err != nil {
 		t.Fatalf("after the import the page is %s", path)
 	}
-	rows := batchSettled(t, env, batch)
+	rows := env.SettledBatch(t, batch)
 	tab.Open(path)
 	tab.look("imported")
 
@@ -70,7 +46,7 @@ func TestClerkRunsADayBatch(t *testing.T) {
 		tab.Click(row + ` [data-testid=row-save]`)
 		tab.WaitCount(row+` [data-testid=row-problems]`, 0)
 	}
-	rows = batchSettled(t, env, batch)
+	rows = env.SettledBatch(t, batch)
 	for _, r := range rows {
 		if r.State != storage.RowPriced {
 			t.Fatalf("line %d is %s after the fixes", r.Line, r.State)
@@ -78,7 +54,7 @@ func TestClerkRunsADayBatch(t *testing.T) {
 	}
 	tab.Open(path)
 	tab.Submit(`[data-testid=order-all]`)
-	for _, r := range batchSettled(t, env, batch) {
+	for _, r := range env.SettledBatch(t, batch) {
 		if r.State != storage.RowOrdered {
 			t.Errorf("line %d: %s", r.Line, r.State)
 		}

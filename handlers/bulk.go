@@ -183,14 +183,7 @@ func (h *Handlers) SelectionLabels(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	var ready, left []storage.Shipment
-	for _, s := range list {
-		if desk.NoLabelToPrint(s) == "" {
-			ready = append(ready, s)
-		} else {
-			left = append(left, s)
-		}
-	}
+	ready, left := split(list, desk.NoLabelToPrint)
 	v := views.Bulk{Heading: i18n.T(ctx, "bulk.labels.heading"), Back: sel.back,
 		Notes: append(skipped(ctx, "bulk.skip.", left, desk.NoLabelToPrint), missingLine(ctx, missing)...)}
 	status := http.StatusOK
@@ -236,14 +229,7 @@ func (h *Handlers) SelectionStorno(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	var can, cannot []storage.Shipment
-	for _, s := range list {
-		if desk.NotCancellable(s) == "" {
-			can = append(can, s)
-		} else {
-			cannot = append(cannot, s)
-		}
-	}
+	can, cannot := split(list, desk.NotCancellable)
 	notes := append(skipped(ctx, "bulk.storno.cannot.", cannot, desk.NotCancellable), missingLine(ctx, missing)...)
 	if len(can) == 0 {
 		h.render(w, r, http.StatusConflict, views.BulkPage(h.page(w, r, i18n.T(ctx, "bulk.storno.heading_done"), identity.Tracking),
@@ -351,4 +337,17 @@ func (h *Handlers) SelectionExport(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	})
+}
+
+// split parts shipments by a check that says what stands against each: those
+// it finds nothing against, and the rest.
+func split(list []storage.Shipment, against func(storage.Shipment) string) (ok, rest []storage.Shipment) {
+	for _, s := range list {
+		if against(s) == "" {
+			ok = append(ok, s)
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	return ok, rest
 }

@@ -20,7 +20,7 @@ func TestBatchRowsFollowTheManagersRules(t *testing.T) {
 	if _, err := env.App.DB.SaveShipRule(ctx, shiprules.Rule{Name: "Fastest first", COD: shiprules.CODAny, Delivery: shiprules.DeliveryAny, Choice: shiprules.Fastest}); err != nil {
 		t.Fatal(err)
 	}
-	rows := settled(t, env, importOrders(t, env, b))
+	rows := env.SettledBatch(t, importOrders(t, env, b))
 	priced := 0
 	for _, r := range rows {
 		if r.State != storage.RowPriced {

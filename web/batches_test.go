@@ -65,30 +65,6 @@ func importOrders(t *testing.T, env *apptest.Env, b *apptest.Browser) int64 {
 	return id
 }
 
-// settled waits until no row of the batch is queued for pricing or ordering,
-// and returns its rows.
-func settled(t *testing.T, env *apptest.Env, batch int64) []storage.BatchRow {
-	t.Helper()
-	ctx := context.Background()
-	for deadline := time.Now().Add(90 * time.Second); ; {
-		rows, err := env.App.DB.BatchRows(ctx, batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		busy := false
-		for _, r := range rows {
-			busy = busy || r.State == storage.RowPricing || r.State == storage.RowOrdering
-		}
-		if !busy {
-			return rows
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("batch %d still busy: %v", batch, states(rows))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 func states(rows []storage.BatchRow) map[string]int {
 	out := map[string]int{}
 	for _, r := range rows {
@@ -104,7 +80,7 @@ var pointRows = map[int]bool{4: true, 7: true}
 func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 	env, b := deskEnv(t)
 	id := importOrders(t, env, b)
-	rows := settled(t, env, id)
+	rows := env.SettledBatch(t, id)
 	if len(rows) != 10 {
 		t.Fatalf("rows: %d", len(rows))
 	}
@@ -144,7 +120,7 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 			t.Fatalf("fix row %d: %d %s", r.Line, resp.StatusCode, resp.Body)
 		}
 	}
-	rows = settled(t, env, id)
+	rows = env.SettledBatch(t, id)
 	if s := states(rows); s[storage.RowPriced] != 10 {
 		t.Fatalf("after the fixes: %v", s)
 	}
@@ -160,7 +136,7 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	rows = settled(t, env, id)
+	rows = env.SettledBatch(t, id)
 	for _, r := range rows {
 		if r.State != storage.RowOrdered || r.ShipmentID == nil {
 			t.Errorf("line %d: %s %v", r.Line, r.State, r.Error)
@@ -210,7 +186,7 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 	if resp := b.PostForm(path+"/order", url.Values{}); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("order again: %d", resp.StatusCode)
 	}
-	if n := len(settled(t, env, id)); n != 10 || countCalls(env, "shipments/create") != 10 {
+	if n := len(env.SettledBatch(t, id)); n != 10 || countCalls(env, "shipments/create") != 10 {
 		t.Errorf("create calls: %d", countCalls(env, "shipments/create"))
 	}
 }
@@ -289,13 +265,13 @@ func TestBatchHostileInput(t *testing.T) {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		return n
 	}()
-	rows := settled(t, env, id)
+	rows := env.SettledBatch(t, id)
 	if len(rows) != 2 || !strings.Contains(string(rows[0].Problems), "batch.cell.control") || !strings.Contains(string(rows[1].Problems), "batch.cell.unreadable") {
 		t.Errorf("rows: %+v", rows)
 	}
 	// Tampered ids, and a row of another batch.
 	other := importOrders(t, env, b)
-	otherRows := settled(t, env, other)
+	otherRows := env.SettledBatch(t, other)
 	for _, p := range []string{"/shipping/batches/999999", "/shipping/batches/x", "/shipping/batches/-1/progress"} {
 		if r := b.Get(p); r.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d", p, r.StatusCode)
@@ -353,7 +329,7 @@ func TestForeignExportMappedOnceIsRemembered(t *testing.T) {
 func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
 	env, b := slowEnv(t)
 	id := importOrders(t, env, b)
-	rows := settled(t, env, id)
+	rows := env.SettledBatch(t, id)
 	path := "/shipping/batches/" + itoa(id)
 	for _, r := range rows {
 		if pointRows[r.Line] {
@@ -367,12 +343,12 @@ func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
 			postHTMX(env, b, path+"/rows/"+itoa(r.ID), cells)
 		}
 	}
-	settled(t, env, id)
+	env.SettledBatch(t, id)
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 3})
 	if r := b.PostForm(path+"/order", url.Values{}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("order: %d", r.StatusCode)
 	}
-	rows = settled(t, env, id)
+	rows = env.SettledBatch(t, id)
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": int(slow / time.Millisecond), "count": 2})
 	b.PostForm(path+"/order", url.Values{}) // nothing left to order: a second press changes nothing
 	ctx := context.Background()

@@ -185,3 +185,26 @@ func (e *Env) StopDatabase() {
 	e.T.Helper()
 	pgtest.Stop(e.T, e.App.DB)
 }
+
+// SettledBatch waits until no row of the batch is being priced or ordered
+// (that work runs in the background) and returns its rows.
+func (e *Env) SettledBatch(t testing.TB, batch int64) []storage.BatchRow {
+	t.Helper()
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		rows, err := e.App.DB.BatchRows(context.Background(), batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy := false
+		for _, r := range rows {
+			busy = busy || r.State == storage.RowPricing || r.State == storage.RowOrdering
+		}
+		if !busy {
+			return rows
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("batch %d still busy", batch)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
