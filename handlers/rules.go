@@ -43,16 +43,11 @@ func (h *Handlers) Rules(w http.ResponseWriter, r *http.Request) {
 // RuleEdit shows the rules with the form filled with one of them.
 func (h *Handlers) RuleEdit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	rule, ok := h.ruleOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
-	rule, err := h.ShipReads.ShipRule(ctx, id)
-	if err != nil {
-		h.Fail(w, r, err)
-		return
-	}
+	id := rule.ID
 	v := ruleValues(ctx, rule)
 	v.Form = v.Form.FocusOn("name")
 	v.EditID, v.EditName, v.Action = id, rule.Name, views.RulePath(id)
@@ -308,16 +303,11 @@ func (h *Handlers) MoveRule(w http.ResponseWriter, r *http.Request) {
 // RuleDeleteConfirm asks before a rule is removed.
 func (h *Handlers) RuleDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	rule, ok := h.ruleOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
-	rule, err := h.ShipReads.ShipRule(ctx, id)
-	if err != nil {
-		h.Fail(w, r, err)
-		return
-	}
+	id := rule.ID
 	text := append(ruleConditions(ctx, rule), ruleChoice(ctx, rule), i18n.T(ctx, "shiprules.conf.text"))
 	h.confirmPage(w, r, identity.Shipping, views.Confirm{Heading: i18n.T(ctx, "shiprules.conf.heading", rule.Name), Text: text,
 		Action: views.RulePath(id) + "/delete", Button: i18n.T(ctx, "shiprules.delete"), Keep: i18n.T(ctx, "shiprules.conf.keep"), Back: rulesPath})
@@ -339,4 +329,20 @@ func (h *Handlers) DeleteRule(w http.ResponseWriter, r *http.Request) {
 		err = h.ShipDesk.DeleteRule(ctx, id)
 	}
 	h.finish(w, r, err, i18n.T(ctx, "shiprules.deleted", rule.Name), rulesPath)
+}
+
+// ruleOf is the rule the path names; when there is none, the answer has been
+// written and ok is false.
+func (h *Handlers) ruleOf(w http.ResponseWriter, r *http.Request) (shiprules.Rule, bool) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+		return shiprules.Rule{}, false
+	}
+	rule, err := h.ShipReads.ShipRule(r.Context(), id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return shiprules.Rule{}, false
+	}
+	return rule, true
 }
