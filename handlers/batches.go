@@ -520,32 +520,30 @@ func (h *Handlers) ChooseBatchOffer(w http.ResponseWriter, r *http.Request) {
 
 // PriceBatch prices again the rows waiting for it.
 func (h *Handlers) PriceBatch(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
-	if !ok {
-		return
-	}
-	n, err := h.ShipDesk.PriceBatch(r.Context(), b.ID)
-	h.finish(w, r, err, i18n.N(r.Context(), "batch.pricing_started", n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
+	h.batchStep(w, r, "batch.pricing_started", func(ctx context.Context, id int64) (int, error) { return h.ShipDesk.PriceBatch(ctx, id) })
 }
 
 // OrderBatch orders every priced row of the batch.
 func (h *Handlers) OrderBatch(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
-	if !ok {
-		return
-	}
-	n, err := h.ShipDesk.OrderBatch(r.Context(), b.ID)
-	h.finish(w, r, err, i18n.N(r.Context(), "batch.ordering_started", n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
+	h.batchStep(w, r, "batch.ordering_started", func(ctx context.Context, id int64) (int, error) { return h.ShipDesk.OrderBatch(ctx, id) })
 }
 
 // BatchDrafts sends the batch's ready rows as drafts instead.
 func (h *Handlers) BatchDrafts(w http.ResponseWriter, r *http.Request) {
+	h.batchStep(w, r, "batch.drafts_sent", func(ctx context.Context, id int64) (int, error) {
+		return h.ShipDesk.SendBatchDrafts(ctx, id, h.userID(r))
+	})
+}
+
+// batchStep runs one step over the batch the path names and goes back to its
+// page, saying how many rows the step took (done: a plural key).
+func (h *Handlers) batchStep(w http.ResponseWriter, r *http.Request, done string, step func(context.Context, int64) (int, error)) {
 	b, ok := h.batchOf(w, r)
 	if !ok {
 		return
 	}
-	n, err := h.ShipDesk.SendBatchDrafts(r.Context(), b.ID, h.userID(r))
-	h.finish(w, r, err, i18n.N(r.Context(), "batch.drafts_sent", n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
+	n, err := step(r.Context(), b.ID)
+	h.finish(w, r, err, i18n.N(r.Context(), done, n), "/shipping/batches/"+strconv.FormatInt(b.ID, 10))
 }
 
 // BatchLabels writes one PDF of every label of the batch.
