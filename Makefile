@@ -57,9 +57,12 @@ stop-db:
 chromium:
 	@command -v chromium >/dev/null 2>&1 || scripts/install-chromium.sh
 
+## bench: every benchmark, then one table of the ratios and figures they measured in this run
+## (SHIPDESK_BENCH_SHIPMENTS lowers the big database's size for a quick look)
 bench: test-db
-	@export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@rm -rf var/bench; export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+	@echo; echo "| target | ratio | goal | figures |"; echo "|---|---|---|---|"; cat var/bench/*.md 2>/dev/null || true
 
 test-db:
 	@scripts/pg.sh start $(TEST_PG) --fast >/dev/null

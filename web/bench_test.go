@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"shipdesk/app/apptest"
+	"shipdesk/benchtab"
 	"shipdesk/handlers"
 	"shipdesk/identity"
 	"shipdesk/storage"
@@ -159,6 +160,8 @@ func report(b *testing.B, name string, page, bare latencies) {
 	b.ReportMetric(float64(page.pct(0.99).Microseconds()), "page-p99-µs")
 	b.ReportMetric(float64(bare.pct(0.5).Microseconds()), "sql-p50-µs")
 	b.ReportMetric(float64(page.pct(0.5))/float64(bare.pct(0.5)), "page/sql")
+	benchtab.Ratio(b, name+" page / bare SQL, median", benchtab.Duration("page", page.pct(0.5)), benchtab.Duration("SQL", bare.pct(0.5)), "≤ 2")
+	benchtab.Note(b, name+" page p99", benchtab.Duration("page p99", page.pct(0.99)), benchtab.Duration("SQL p99", bare.pct(0.99)))
 	b.Logf("%s: page median %s p99 %s; bare SQL median %s p99 %s; ratio of medians %.2f (%d requests)", name,
 		page.pct(0.5), page.pct(0.99), bare.pct(0.5), bare.pct(0.99), float64(page.pct(0.5))/float64(bare.pct(0.5)), len(page))
 }
