@@ -31,6 +31,8 @@ type Desk struct {
 	// times read on the same clock as the carrier's events. In sandbox mode it
 	// is the simulator's clock; deadlines and schedules stay on real time.
 	Clock func() time.Time
+
+	runs batchRuns // the batch workers this process runs
 }
 
 // checked is when an answer of the service is recorded: on the service's

@@ -26,6 +26,9 @@ func (d *Desk) MaintainOnce(ctx context.Context) {
 	if err := d.CheckAllPickups(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
 		d.log.Warn("check pickups", "err", err)
 	}
+	if err := d.ResumeBatches(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		d.log.Warn("resume batches", "err", err)
+	}
 	stats, err := d.db.PointStats(ctx)
 	if err != nil {
 		d.log.Warn("parcel point stats", "err", err)

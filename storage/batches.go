@@ -209,6 +209,15 @@ func (db *DB) Unclaimed(ctx context.Context, batch int64, stale time.Time) (bool
 	return n > 0, wrapf(err, "unclaimed rows of batch %d", batch)
 }
 
+// BatchesWaiting are the batches with rows in a worker's state that no live
+// worker holds (claimed before stale, or never).
+func (db *DB) BatchesWaiting(ctx context.Context, stale time.Time) ([]int64, error) {
+	var ids []int64
+	err := sqlxSelect(ctx, db, &ids, `SELECT DISTINCT batch_id FROM batch_rows WHERE state IN ('pricing', 'ordering')
+    AND (claimed_at IS NULL OR claimed_at < $1) ORDER BY batch_id`, stale)
+	return ids, wrapf(err, "batches waiting for a worker")
+}
+
 // RowPriced records a row's offers and the chosen one (state priced), or
 // why none fits (state problem, problems). Only a row still being priced by
 // this claim is changed.

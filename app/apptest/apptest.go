@@ -98,6 +98,13 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
 	}
+	t.Cleanup(func() { // before the database goes: no worker may outlive the test
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := a.Desk.Stop(ctx); err != nil {
+			t.Errorf("stop batch workers: %v", err)
+		}
+	})
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
 	return &Env{T: t, URL: srv.URL, App: a, Server: srv, Sandbox: sb}

@@ -25,6 +25,7 @@ func jobsFlags(fs *flag.FlagSet, j *JobsConfig, inServe bool) {
 	fs.DurationVar(&j.LabelEvery, "label-every", envDuration("SHIPDESK_LABEL_EVERY", 3*time.Minute), "check pending labels this often (env SHIPDESK_LABEL_EVERY)")
 	fs.DurationVar(&j.TrackEvery, "track-every", envDuration("SHIPDESK_TRACK_EVERY", 30*time.Minute), "refresh the tracking of moving shipments this often (env SHIPDESK_TRACK_EVERY)")
 	fs.DurationVar(&j.DiscoverEvery, "discover-every", envDuration("SHIPDESK_DISCOVER_EVERY", 30*time.Minute), "look for shipments made outside shipdesk this often (env SHIPDESK_DISCOVER_EVERY)")
+	fs.DurationVar(&j.Tick, "tick", envDuration("SHIPDESK_JOBS_TICK", 30*time.Second), "look for due work (and batches left by a stopped instance) this often (env SHIPDESK_JOBS_TICK)")
 	fs.IntVar(&j.Batch, "track-batch", envInt("SHIPDESK_TRACK_BATCH", 100), "tracking numbers per call, at most 100 (env SHIPDESK_TRACK_BATCH)")
 }
 
@@ -58,5 +59,6 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	d, wb := app.NewDesks(db, clients, u.Settle, log)
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
 	app.NewJobs(db, d, wb, j.Config, log).Run(ctx)
+	stopBatches(d, log)
 	return nil
 }

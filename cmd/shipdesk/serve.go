@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shipdesk/app"
+	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -105,7 +106,19 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if j.Run { // settle unknown orders, keep caches fresh, poll labels, tracking, commissions
 		go a.Jobs.Run(ctx)
 	} // else `shipdesk jobs` runs them
-	return serveHTTP(ctx, ln, a.Handler, log)
+	err = serveHTTP(ctx, ln, a.Handler, log)
+	stopBatches(a.Desk, log)
+	return err
+}
+
+// stopBatches lets the batch workers finish the rows they hold; what is still
+// queued is taken up by the next instance to start.
+func stopBatches(d *desk.Desk, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), d.OrderTimeout+15*time.Second)
+	defer cancel()
+	if err := d.Stop(ctx); err != nil {
+		log.Warn("shutting down", "err", err)
+	}
 }
 
 // serveHTTP serves until ctx ends, then lets running requests finish.
