@@ -1,22 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"mime/multipart"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
-	"os"
-	"os/exec"
-	"os/signal"
-	"regexp"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,120 +12,8 @@ import (
 
 	"shipdesk/client/shipping"
 	"shipdesk/sandbox/sandboxtest"
-	"shipdesk/storage/pgtest"
 	"shipdesk/upstream"
 )
-
-// asCommand makes the test binary run as the shipdesk command when a test
-// starts it as a child process, so a test can kill a real `serve` outright.
-const asCommand = "SHIPDESK_TEST_AS_COMMAND"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(asCommand) == "1" {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
-	}
-	os.Exit(m.Run())
-}
-
-// child is a `shipdesk serve` in its own process.
-type child struct {
-	cmd  *exec.Cmd
-	URL  string
-	logs *bytes.Buffer
-	mu   *sync.Mutex
-}
-
-var servingOn = regexp.MustCompile(`serving on (http://\S+?)/?$`)
-
-// startServe starts `shipdesk serve` on a free port with flags and env and
-// waits until it serves.
-func startServe(t *testing.T, flags, env []string) *child {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0", "--migrate"}, flags...)...)
-	cmd.Env = append(os.Environ(), append([]string{asCommand + "=1"}, env...)...)
-	c := &child{cmd: cmd, logs: &bytes.Buffer{}, mu: &sync.Mutex{}}
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = lockedWriter{c.mu, c.logs}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.kill() })
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := servingOn.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-		close(found)
-	}()
-	select {
-	case u, ok := <-found:
-		if !ok {
-			t.Fatalf("serve ended before serving:\n%s", c.log())
-		}
-		c.URL = u
-	case <-time.After(time.Minute):
-		t.Fatalf("serve did not start:\n%s", c.log())
-	}
-	return c
-}
-
-func (c *child) log() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.logs.String()
-}
-
-// kill ends the process at once, as a crash or a power cut would.
-func (c *child) kill() {
-	if c.cmd.ProcessState == nil {
-		_ = c.cmd.Process.Kill()
-		_ = c.cmd.Wait()
-	}
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// clerkClient signs in to base as username and keeps the session cookie.
-func clerkClient(t *testing.T, base, username, password string) *http.Client {
-	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp := post(t, c, base, "/login", "application/x-www-form-urlencoded",
-		strings.NewReader(url.Values{"username": {username}, "password": {password}}.Encode()))
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("sign in: %d", resp.StatusCode)
-	}
-	return c
-}
-
-func post(t *testing.T, c *http.Client, base, path, contentType string, body io.Reader) *http.Response {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, base+path, body)
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Origin", base)
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatalf("POST %s: %v", path, err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp
-}
 
 // rowStates counts the batch's rows by state.
 func rowStates(t *testing.T, db *sqlx.DB, batch int64) map[string]int {
@@ -172,39 +47,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // (nobody opens the page) and orders every row once: the service holds one
 // order per row, and each row is bound to it.
 func TestBatchOrderSurvivesAKilledServer(t *testing.T) {
-	dsn := pgtest.URL(t)
-	sb := sandboxtest.Start(t)
-	env := []string{"DATABASE_URL=" + dsn, "SESSION_KEY=" + strings.Repeat("s", 32), "SHIPDESK_VAR_DIR=" + t.TempDir(),
-		"SHIPPING_BASE_URL=" + sb.URL, "SHIPPING_API_KEY=" + sandboxtest.ShippingKey,
-		"RETURNS_BASE_URL=" + sb.Returns, "RETURNS_API_KEY=" + sandboxtest.ReturnsKey,
-		"SHIPDESK_UPSTREAM_TIMEOUT=3s", "SHIPDESK_SETTLE=2s", "SHIPDESK_JOBS_TICK=1s", "SHIPDESK_LANG=en"}
-	first := startServe(t, []string{"--seed-demo"}, env) // a sender to ship from
-	t.Setenv("DATABASE_URL", dsn)
-	if code, out := shipdesk(t, "a-strong-password-1\n", "user", "add", "--username", "clara", "--role", "clerk", "--password-stdin"); code != 0 {
-		t.Fatalf("user add: %s", out)
-	}
-	db, err := sqlx.Open("postgres", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-
-	clerk := clerkClient(t, first.URL, "clara", "a-strong-password-1")
-	data, err := os.ReadFile("../../examples/orders.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	_ = mw.WriteField("handover", "ONDEMAND")
-	fw, _ := mw.CreateFormFile("file", "orders.csv")
-	_, _ = fw.Write(data)
-	_ = mw.Close()
-	resp := post(t, clerk, first.URL, "/shipping/batches", mw.FormDataContentType(), &body)
-	var batch int64
-	if _, err := fmt.Sscanf(resp.Header.Get("Location"), "/shipping/batches/%d", &batch); err != nil {
-		t.Fatalf("import: %d %q\n%s", resp.StatusCode, resp.Header.Get("Location"), first.log())
-	}
+	c := newCluster(t)
+	first := c.serve()
+	db, sb := c.DB, c.SB
+	clerk := c.clerk(first.URL)
+	batch := batchOf(t, upload(t, clerk, first.URL, "orders.csv", exampleOrders(t), map[string]string{"handover": "ONDEMAND"}))
 	waitFor(t, "the batch priced", func() bool {
 		s := rowStates(t, db, batch)
 		return s["pricing"] == 0 && s["priced"] > 0
@@ -225,7 +72,7 @@ func TestBatchOrderSurvivesAKilledServer(t *testing.T) {
 		t.Fatalf("the batch was not cut midway: %v", before)
 	}
 
-	second := startServe(t, nil, env)
+	second := c.serve()
 	waitFor(t, "the second instance to finish the batch", func() bool {
 		s := rowStates(t, db, batch)
 		return s["ordering"] == 0
