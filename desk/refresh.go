@@ -150,20 +150,27 @@ func (f *Refresher) recordLabel(ctx context.Context, s storage.Shipment, si ship
 	return f.d.db.RecordLabelCheck(ctx, s.ID, reply, f.d.checked(now), next)
 }
 
-// recordTracking stores one shipment's tracking and schedules the next update
-// while it moves; it returns the number of events received.
-func (f *Refresher) recordTracking(ctx context.Context, id int64, tr shipping.Tracking, now time.Time) (int, error) {
+// tracked is what is stored of one shipment's tracking answer, with the next
+// update while it moves.
+func (f *Refresher) tracked(id int64, tr shipping.Tracking, now time.Time) storage.Tracked {
 	textin.FromService(&tr)
 	events, err := EventsOf(tr)
 	if err != nil {
 		f.d.log.Warn("tracking event with a bad date", "shipment", id, "err", err)
 	}
-	var next *time.Time
+	t := storage.Tracked{ID: id, Status: tr.Status, Returned: tr.Returned, Events: events}
 	if tr.Status != shipping.StatusDelivered && tr.Status != shipping.StatusCancelled {
-		t := now.Add(f.cfg.TrackEvery)
-		next = &t
+		next := now.Add(f.cfg.TrackEvery)
+		t.Next = &next
 	}
-	return len(events), f.d.db.RecordTracking(ctx, id, tr.Status, tr.Returned, events, f.d.checked(now), next)
+	return t
+}
+
+// recordTracking stores one shipment's tracking and schedules the next update
+// while it moves; it returns the number of events received.
+func (f *Refresher) recordTracking(ctx context.Context, id int64, tr shipping.Tracking, now time.Time) (int, error) {
+	t := f.tracked(id, tr, now)
+	return len(t.Events), f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, f.d.checked(now))
 }
 
 // Labels asks about the labels of a batch of shipments in one detail call and
@@ -190,8 +197,8 @@ func (f *Refresher) Labels(ctx context.Context, batch []storage.Shipment) (Refre
 }
 
 // Tracking refreshes the tracking of a batch of shipments (at most 100) in one
-// call and records each; arrived and cancelled shipments are not due again.
-// An error means the call failed and nothing was stored.
+// call and records the answers together; arrived and cancelled shipments are
+// not due again. An error means the call failed and nothing was stored.
 func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Refreshed, error) {
 	var res Refreshed
 	tracks, err := f.tracking(ctx, batch)
@@ -199,19 +206,34 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 		return res, err
 	}
 	now := f.now()
+	answered := make([]storage.Tracked, 0, len(batch))
 	for _, s := range batch {
 		tr, ok := tracks[s.Tracking()]
 		if !ok {
 			res.Failed = append(res.Failed, s.ID)
 			continue
 		}
-		n, err := f.recordTracking(ctx, s.ID, tr, now)
-		if err != nil { // one bad answer must not stop the others
-			f.d.log.Error("store tracking", "shipment", s.ID, "err", err)
-			res.Failed = append(res.Failed, s.ID)
+		answered = append(answered, f.tracked(s.ID, tr, now))
+	}
+	err = f.d.db.RecordTrackings(ctx, answered, f.d.checked(now))
+	if err == nil {
+		for _, t := range answered {
+			res.Events += len(t.Events)
+		}
+		return res, nil
+	}
+	if ctx.Err() != nil {
+		return res, err
+	}
+	f.d.log.Warn("store tracking of a batch; storing one by one", "shipments", len(answered), "err", err)
+	// One bad answer must not stop the others.
+	for _, t := range answered {
+		if err := f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, f.d.checked(now)); err != nil {
+			f.d.log.Error("store tracking", "shipment", t.ID, "err", err)
+			res.Failed = append(res.Failed, t.ID)
 			continue
 		}
-		res.Events += n
+		res.Events += len(t.Events)
 	}
 	return res, nil
 }

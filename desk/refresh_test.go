@@ -186,3 +186,30 @@ func TestRefreshNowRecordsLabelAndTracking(t *testing.T) {
 		t.Errorf("%d events stored, the service has %d", len(events), want)
 	}
 }
+
+// A batch's answers are stored together; when that fails, one by one, so one
+// answer that cannot be stored does not keep the others from being recorded.
+func TestOneUnstorableAnswerLeavesTheBatchRecorded(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	batch := e.order(3)
+	e.sb.Advance(20 * time.Minute)
+	// The middle shipment goes from the database while its answer is on the way.
+	if _, err := e.db.SQL().Exec(`DELETE FROM shipments WHERE id = $1`, batch[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.refresher().Tracking(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Failed) != 1 || res.Failed[0] != batch[1].ID {
+		t.Errorf("failed %v, want only %d", res.Failed, batch[1].ID)
+	}
+	for _, s := range []storage.Shipment{batch[0], batch[2]} {
+		got := e.shipment(s.ID)
+		events, _ := e.db.Events(ctx, s.ID)
+		if got.Status != "INTRANSIT" || len(events) == 0 || res.Events == 0 {
+			t.Errorf("shipment %d: %s with %d events (%d received)", s.ID, got.Status, len(events), res.Events)
+		}
+	}
+}

@@ -260,3 +260,94 @@ func TestTrackingWithoutEventsYet(t *testing.T) {
 		t.Errorf("not recorded: %+v", got)
 	}
 }
+
+// Two instances share an interval's tracking: every shipment is fetched once,
+// by one of them, and recorded as the service reports it. Claims are taken one
+// after the other, so every call but the very last carries a full batch: the
+// two make ⌈N / batch⌉ calls between them, each ⌈its share / batch⌉.
+func TestTwoPollersTrackInFullBatches(t *testing.T) {
+	e := desktest.Start(t)
+	ctx := context.Background()
+	const batch = 100
+	// Some arrive during the interval, the others move on.
+	ids := e.OrderMany(600)
+	e.Sandbox.Advance(70 * time.Minute)
+	ids = append(ids, e.OrderMany(450)...)
+	e.Sandbox.Advance(20 * time.Minute)
+	n := len(ids)
+	a, b := newPoller(t, e, "a", batch), newPoller(t, e, "b", batch)
+	trackAll(ctx, a, b)
+	seen := map[int64]string{}
+	total := 0
+	for _, p := range []*poller{a, b} {
+		if p.err != nil || p.stats.Failed != 0 {
+			t.Fatalf("%s: %+v %v", p.name, p.stats, p.err)
+		}
+		for _, id := range p.stats.Handled {
+			if other, dup := seen[id]; dup {
+				t.Errorf("shipment %d fetched by %s and %s", id, other, p.name)
+			}
+			seen[id] = p.name
+		}
+		calls := p.calls("shipments/tracking")
+		if want := ceilDiv(len(p.stats.Handled), batch); calls != want || p.stats.Calls != calls {
+			t.Errorf("%s: %d tracking calls (%d counted by the runner) for %d shipments in batches of %d, want %d",
+				p.name, calls, p.stats.Calls, len(p.stats.Handled), batch, want)
+		}
+		total += calls
+		t.Logf("%s: %d shipments, %d calls", p.name, len(p.stats.Handled), calls)
+	}
+	if total != ceilDiv(n, batch) {
+		t.Errorf("%d tracking calls for %d shipments in batches of %d, want %d", total, n, batch, ceilDiv(n, batch))
+	}
+	// Each shipment holds what the service says of it, recorded in batches.
+	delivered := 0
+	for lo := 0; lo < n; lo += batch {
+		var numbers []string
+		byNumber := map[string]storage.Shipment{}
+		for _, id := range ids[lo:min(lo+batch, n)] {
+			if seen[id] == "" {
+				t.Errorf("shipment %d never fetched", id)
+			}
+			s := e.Shipment(id)
+			numbers = append(numbers, s.Tracking())
+			byNumber[s.Tracking()] = s
+		}
+		tracks, err := e.Ship.Tracking(ctx, numbers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for number, s := range byNumber {
+			tr := tracks[number]
+			events, err := e.DB.Events(ctx, s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			for i, list := range tr.Packages {
+				want += len(list)
+				if len(list) > 0 && (i >= len(s.Packages) || s.Packages[i].Status != list[0].Status) {
+					t.Errorf("%s package %d: stored %+v, the service says %s", number, i, s.Packages, list[0].Status)
+				}
+			}
+			if s.Status != tr.Status || s.Returned != tr.Returned || len(events) != want || want == 0 {
+				t.Errorf("%s: stored %s (returned %v) with %d events; the service says %s (returned %v) with %d",
+					number, s.Status, s.Returned, len(events), tr.Status, tr.Returned, want)
+			}
+			if s.Status == "DELIVERED" {
+				delivered++
+				if s.DeliveredAt == nil {
+					t.Errorf("%s delivered without a delivery time", number)
+				}
+			}
+		}
+	}
+	if delivered != 600 {
+		t.Errorf("%d delivered, want the 600 ordered first", delivered)
+	}
+	// The arrived ones are done; the others are due again after the interval.
+	a.runner.Now = func() time.Time { return time.Now().Add(31 * time.Minute) }
+	if st, err := a.runner.Tracking(ctx); err != nil || st.Shipments != 450 {
+		t.Errorf("the next interval: %+v %v, want the 450 still moving", st, err)
+	}
+}

@@ -26,9 +26,22 @@ type Claim struct {
 	Lease time.Duration
 }
 
-// claimDue marks due shipments as held and returns them. FOR UPDATE SKIP LOCKED
-// and the lease make sure two instances never take the same shipment.
-func (db *DB) claimDue(ctx context.Context, c Claim, due, order string) ([]Shipment, error) {
+// Advisory lock class of the pollers' claims (the two-key form, beside sign-in's).
+const lockClassClaim = 7310
+
+// claimWait is the longest a claim waits for the one before it; a claim that
+// waits longer fails, and the poller tries again on its next tick.
+const claimWait = "10s"
+
+// claimDue marks due shipments as held and returns them, in the order of the
+// due index (index and order must match it, so a claim reads one batch of
+// entries). Claims of one kind are taken one after the other (an advisory
+// lock until the claim commits), so each sees every claim before it: a claim
+// takes a full batch while Limit shipments are due and free, and only the
+// last of an interval's work takes fewer. FOR UPDATE SKIP LOCKED still passes
+// over a row another writer holds at that moment; the lease makes sure two
+// instances never take the same shipment.
+func (db *DB) claimDue(ctx context.Context, c Claim, kind, due, order string) ([]Shipment, error) {
 	q := `
 UPDATE shipments SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
 WHERE id IN (
@@ -39,22 +52,32 @@ WHERE id IN (
     FOR UPDATE SKIP LOCKED)
 RETURNING ` + shipmentColumns
 	var out []Shipment
-	err := sqlxSelect(ctx, db, &out, q, c.Now, c.Lease.Microseconds(), c.Who, c.Limit)
+	err := db.InTx(ctx, func(tx *DB) error {
+		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, claimWait); err != nil {
+			return err
+		}
+		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClassClaim, kind); err != nil {
+			return err
+		}
+		return sqlxSelect(ctx, tx, &out, q, c.Now, c.Lease.Microseconds(), c.Who, c.Limit)
+	})
 	return out, wrapf(err, "claim shipments for %s", c.Who)
 }
 
-// ClaimLabelChecks takes shipments whose label is pending and due a check.
+// ClaimLabelChecks takes shipments whose label is pending and due a check
+// (index shipments_label_due_idx).
 func (db *DB) ClaimLabelChecks(ctx context.Context, c Claim) ([]Shipment, error) {
-	return db.claimDue(ctx, c,
+	return db.claimDue(ctx, c, "label",
 		`state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL AND COALESCE(next_label_check_at, '-infinity') <= $1`,
-		`next_label_check_at NULLS FIRST, id`)
+		`COALESCE(next_label_check_at, '-infinity'), id`)
 }
 
-// ClaimTracking takes shipments still on their way and due a tracking update.
+// ClaimTracking takes shipments still on their way and due a tracking update
+// (index shipments_track_due_idx).
 func (db *DB) ClaimTracking(ctx context.Context, c Claim) ([]Shipment, error) {
-	return db.claimDue(ctx, c,
+	return db.claimDue(ctx, c, "tracking",
 		`state = 'created' AND NOT tracking_done AND cancelled_at IS NULL AND COALESCE(next_track_at, '-infinity') <= $1`,
-		`next_track_at NULLS FIRST, id`)
+		`COALESCE(next_track_at, '-infinity'), id`)
 }
 
 // RecordLabelCheck stores a detail answer, releases the claim and schedules the
@@ -69,42 +92,76 @@ func (db *DB) RecordLabelCheck(ctx context.Context, id int64, r Reply, now time.
 	})
 }
 
-// RecordTracking stores a tracking answer: new events (those seen before are
-// skipped), the status, per-package statuses, returned and delivered, and the
-// next update (nil: the shipment has arrived or was cancelled).
+// Tracked is one shipment's tracking answer: its status, whether it goes
+// back to the sender, its events and when it is next due (nil: it has arrived
+// or was cancelled).
+type Tracked struct {
+	ID       int64      `json:"id"`
+	Status   string     `json:"status"`
+	Returned bool       `json:"returned"`
+	Events   []Event    `json:"-"`
+	Next     *time.Time `json:"next"`
+}
+
+// trackedEvent is an event of a batch, with its shipment.
+type trackedEvent struct {
+	ShipmentID int64 `json:"shipment_id"`
+	Event
+}
+
+// RecordTracking stores one shipment's tracking answer (RecordTrackings).
 func (db *DB) RecordTracking(ctx context.Context, id int64, status string, returned bool, events []Event, now time.Time, next *time.Time) error {
-	if events == nil {
-		events = []Event{} // a shipment the carrier has not scanned yet
+	return db.RecordTrackings(ctx, []Tracked{{ID: id, Status: status, Returned: returned, Events: events, Next: next}}, now)
+}
+
+// RecordTrackings stores the tracking answers of a batch of shipments in one
+// transaction of two statements, whatever the batch's size: new events (those
+// seen before are skipped), each shipment's status, per-package statuses,
+// returned and delivered, its next update, and the release of its claim.
+func (db *DB) RecordTrackings(ctx context.Context, batch []Tracked, now time.Time) error {
+	if len(batch) == 0 {
+		return nil
 	}
-	doc, err := json.Marshal(events)
+	events := []trackedEvent{}
+	for _, t := range batch {
+		for _, e := range t.Events {
+			events = append(events, trackedEvent{ShipmentID: t.ID, Event: e})
+		}
+	}
+	eventDoc, err := json.Marshal(events)
 	if err != nil {
-		return fmt.Errorf("encode events of %d: %w", id, err)
+		return fmt.Errorf("encode events of %d shipments: %w", len(batch), err)
+	}
+	shipmentDoc, err := json.Marshal(batch)
+	if err != nil {
+		return fmt.Errorf("encode tracking of %d shipments: %w", len(batch), err)
 	}
 	return db.InTx(ctx, func(tx *DB) error {
 		_, err := tx.x.ExecContext(ctx, `
 INSERT INTO tracking_events (shipment_id, package_index, occurred, status, name, location)
-SELECT $1, package_index, occurred, status, name, location
-FROM jsonb_to_recordset($2::jsonb) AS e(package_index int, occurred timestamp, status text, name text, location text)
-ON CONFLICT DO NOTHING`, id, string(doc))
+SELECT shipment_id, package_index, occurred, status, name, location
+FROM jsonb_to_recordset($1::jsonb) AS e(shipment_id bigint, package_index int, occurred timestamp, status text, name text, location text)
+ON CONFLICT DO NOTHING`, string(eventDoc))
 		if err != nil {
-			return fmt.Errorf("store events of %d: %w", id, err)
+			return fmt.Errorf("store events of %d shipments: %w", len(batch), err)
 		}
 		// Each package takes the status of its newest event; delivered_at is the
 		// newest DELIVERED event.
 		_, err = tx.x.ExecContext(ctx, `
-UPDATE shipments s SET status = $2, returned = $3, last_checked_at = $4, next_track_at = $5, claimed_until = NULL,
-    poll_failures = 0, tracking_done = $5::timestamptz IS NULL,
-    cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(s.cancelled_at, $4) ELSE s.cancelled_at END,
-    delivered_at = CASE WHEN $2 = 'DELIVERED' THEN COALESCE(s.delivered_at,
-        (SELECT max(occurred) FROM tracking_events WHERE shipment_id = s.id AND status = 'DELIVERED') AT TIME ZONE current_setting('TimeZone'), $4)
+UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at = $2, next_track_at = t.next, claimed_until = NULL,
+    poll_failures = 0, tracking_done = t.next IS NULL,
+    cancelled_at = CASE WHEN t.status = 'CANCELLED' THEN COALESCE(s.cancelled_at, $2) ELSE s.cancelled_at END,
+    delivered_at = CASE WHEN t.status = 'DELIVERED' THEN COALESCE(s.delivered_at,
+        (SELECT max(occurred) FROM tracking_events WHERE shipment_id = s.id AND status = 'DELIVERED') AT TIME ZONE current_setting('TimeZone'), $2)
         ELSE s.delivered_at END,
     packages = COALESCE((
         SELECT jsonb_agg(CASE WHEN latest.status IS NULL THEN p.pkg ELSE jsonb_set(p.pkg, '{status}', to_jsonb(latest.status)) END ORDER BY p.idx)
         FROM jsonb_array_elements(s.packages) WITH ORDINALITY AS p(pkg, idx)
         LEFT JOIN LATERAL (SELECT status FROM tracking_events e WHERE e.shipment_id = s.id AND e.package_index = p.idx - 1
             ORDER BY occurred DESC LIMIT 1) latest ON true), '[]')
-WHERE id = $1`, id, status, returned, now, next)
-		return wrapf(err, "record tracking of %d", id)
+FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, status text, returned boolean, next timestamptz)
+WHERE s.id = t.id`, string(shipmentDoc), now)
+		return wrapf(err, "record tracking of %d shipments", len(batch))
 	})
 }
 

@@ -5,6 +5,7 @@ package desktest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/requestkey"
 	"shipdesk/sandbox/sandboxtest"
+	sbshipping "shipdesk/sandbox/shipping"
 	"shipdesk/storage"
 	"shipdesk/storage/pgtest"
 )
@@ -26,19 +28,35 @@ type Env struct {
 	Ship    *shipping.Client
 	Metrics *transport.Metrics
 	Now     time.Time
+
+	many int // OrderMany's calls, which name their references
 }
 
 // Start makes an Env; its clock stands where the sandbox's does.
 func Start(t testing.TB) *Env {
 	t.Helper()
+	return On(t, sandboxtest.Start(t), pgtest.New(t))
+}
+
+// On makes an Env of a running sandbox and a migrated database.
+func On(t testing.TB, sb *sandboxtest.Env, db *storage.DB) *Env {
+	t.Helper()
 	m := transport.NewMetrics()
-	sb := sandboxtest.Start(t)
 	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Metrics: m,
 		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Env{T: t, Sandbox: sb, DB: pgtest.New(t), Ship: c, Metrics: m, Now: sandboxtest.Epoch}
+	return &Env{T: t, Sandbox: sb, DB: db, Ship: c, Metrics: m, Now: sandboxtest.Epoch}
+}
+
+// order is the order of one shipment that tests make.
+func order(ref string) shipping.Order {
+	return shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
+		Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
+		From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
+		To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
+		Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
 }
 
 // Order creates n shipments at the service and records them as the desk does.
@@ -48,12 +66,7 @@ func (e *Env) Order(n int) []storage.Shipment {
 	var out []storage.Shipment
 	for i := range n {
 		ref := fmt.Sprintf("REF-%s-%d", e.T.Name(), i)
-		o := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-			Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
-			From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
-			To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
-			Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
-		created, err := e.Ship.Create(ctx, o)
+		created, err := e.Ship.Create(ctx, order(ref))
 		if err != nil {
 			e.T.Fatal(err)
 		}
@@ -71,6 +84,68 @@ func (e *Env) Order(n int) []storage.Shipment {
 		out = append(out, s)
 	}
 	return out
+}
+
+// OrderMany makes n shipments like Order's at the sandbox at once
+// (sbshipping.Service.CreateMany, not n calls) and stores them in one INSERT as
+// the desk knows created shipments once their labels are ready: exported, due
+// a tracking update. It returns their ids. Tests and benchmarks of the pollers
+// at scale start here.
+func (e *Env) OrderMany(n int) []int64 {
+	e.T.Helper()
+	e.many++
+	body, err := json.Marshal(order(fmt.Sprintf("MANY-%d-%s", e.many, e.T.Name())))
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	made, err := e.Sandbox.Sandbox.Shipping.CreateMany(sandboxtest.ShippingKey, body, n)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	type row struct {
+		sbshipping.Made
+		Packages storage.Packages
+	}
+	rows := make([]row, len(made))
+	for i, m := range made {
+		rows[i] = row{Made: m}
+		for _, p := range m.Packages {
+			rows[i].Packages = append(rows[i].Packages, storage.PackageInfo{Number: p, Status: "EXPORTED"})
+		}
+	}
+	doc, err := json.Marshal(rows)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	res, err := e.DB.SQL().Query(`
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
+    tracking_number, order_id, order_number, order_token, status, label_mode, label_status, packages,
+    created_at, ordered_at, last_checked_at)
+SELECT gen_random_uuid(), m->>'Reference', 'created', '{}', m->>'Carrier', (m->>'ServiceID')::int, 'Malá', 'Brno',
+    m->>'TrackingNumber', (m->>'OrderID')::bigint, m->>'OrderNumber', m->>'OrderToken', 'EXPORTED', m->>'LabelMode', 'READY',
+    m->'Packages', $2, $2, $2
+FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(m, i)
+ORDER BY i
+RETURNING id`, string(doc), e.Now)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Close()
+	ids := make([]int64, 0, n)
+	for res.Next() {
+		var id int64
+		if err := res.Scan(&id); err != nil {
+			e.T.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := res.Err(); err != nil {
+		e.T.Fatal(err)
+	}
+	if _, err := e.DB.SQL().Exec(`ANALYZE shipments`); err != nil {
+		e.T.Fatal(err)
+	}
+	return ids
 }
 
 // Shipment reads a shipment again.

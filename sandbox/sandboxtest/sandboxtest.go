@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +34,9 @@ type Env struct {
 	Sandbox *sandbox.Sandbox
 	URL     string // base of the shipping and cart APIs and of /sandbox/
 	Returns string // base of the returns API
+
+	mu       sync.Mutex
+	requests map[string]int64 // by path, when started by StartCounting
 }
 
 // Start runs a sandbox with a frozen clock until the test ends. Its answer
@@ -56,6 +61,37 @@ func StartShapes(t testing.TB, shapes string) *Env {
 	}
 	t.Cleanup(func() { sb.Close() })
 	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns"}
+}
+
+// StartCounting runs a sandbox like Start that also counts the requests it
+// receives on each path, whoever sends them (processes under test too).
+func StartCounting(t testing.TB) *Env {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: os.Getenv("SANDBOX_SHAPES")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{T: t, Sandbox: sb, requests: map[string]int64{}}
+	h := sb.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		e.requests[r.URL.Path]++
+		e.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		sb.Close()
+	})
+	e.URL, e.Returns = srv.URL, srv.URL+"/returns"
+	return e
+}
+
+// Requests is the number of requests received on path so far (StartCounting).
+func (e *Env) Requests(path string) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.requests[path]
 }
 
 // Control calls a /sandbox/ control and fails the test unless it succeeds.

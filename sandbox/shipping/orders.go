@@ -116,13 +116,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	if refuse(w, errs, refusal) {
 		return
 	}
-	s.nextOrder++
-	o := &order{ID: s.nextOrder, Number: fmt.Sprintf("SO%08d", s.nextOrder), Token: randomToken(), Account: -1,
-		Payment: req.PaymentType, Currency: req.Currency, Created: now}
-	if acct != nil {
-		o.Account = acct.Index
-	}
-	s.orders[o.ID] = o
+	o := s.newOrder(acct, req, now)
 	created := []any{}
 	for i, pl := range plans {
 		sh := s.newShipment(o, req.Shipments[i], pl, now)
@@ -132,6 +126,18 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	apijson.Write(w, http.StatusOK, "Order was successfully created", map[string]any{
 		"order": o.Token, "order_number": o.Number, "shipments": created,
 	})
+}
+
+// newOrder stores a new order of acct (nil: no valid key), still without shipments.
+func (s *Service) newOrder(acct *account, req orderReq, now time.Time) *order {
+	s.nextOrder++
+	o := &order{ID: s.nextOrder, Number: fmt.Sprintf("SO%08d", s.nextOrder), Token: randomToken(), Account: -1,
+		Payment: req.PaymentType, Currency: req.Currency, Created: now}
+	if acct != nil {
+		o.Account = acct.Index
+	}
+	s.orders[o.ID] = o
+	return o
 }
 
 // createdView is one created shipment: its tracking number in the minimal

@@ -60,17 +60,31 @@ func URL(t testing.TB) string {
 // New returns a migrated database, closed and dropped when t ends.
 func New(t testing.TB) *storage.DB {
 	t.Helper()
-	db := Empty(t)
+	db, _ := NewWithURL(t)
+	return db
+}
+
+// NewWithURL returns a migrated database and its URL, for tests that also
+// start processes on it; it is closed and dropped when t ends.
+func NewWithURL(t testing.TB) (*storage.DB, string) {
+	t.Helper()
+	url := URL(t)
+	db := open(t, url)
 	if err := db.MigrateUp(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatalf("migrate test database: %v", err)
 	}
-	return db
+	return db, url
 }
 
 // Empty returns an unmigrated database, closed and dropped when t ends.
 func Empty(t testing.TB) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(context.Background(), URL(t))
+	return open(t, URL(t))
+}
+
+func open(t testing.TB, url string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), url)
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
