@@ -474,9 +474,9 @@ func (d *Desk) PriceBatch(ctx context.Context, batch int64) (int, error) {
 	if _, err := d.db.BatchByID(ctx, batch); err != nil {
 		return 0, err
 	}
-	rows, err := d.db.QueueRows(ctx, batch, storage.RowReady, storage.RowPricing)
+	n, err := d.db.QueueRows(ctx, batch, storage.RowReady, storage.RowPricing)
 	d.startBatch(batch)
-	return len(rows), err
+	return n, err
 }
 
 // OrderBatch orders every priced row of a batch, each once: the rows are
@@ -487,15 +487,15 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 	if _, err := d.db.BatchByID(ctx, batch); err != nil {
 		return 0, err
 	}
-	rows, err := d.db.QueueRows(ctx, batch, storage.RowPriced, storage.RowOrdering)
+	n, err := d.db.QueueRows(ctx, batch, storage.RowPriced, storage.RowOrdering)
 	if err != nil {
 		return 0, err
 	}
 	d.startBatch(batch)
-	if len(rows) == 0 {
+	if n == 0 {
 		return 0, apperr.New(apperr.Conflict, "batch.err.nothing_to_order")
 	}
-	return len(rows), nil
+	return n, nil
 }
 
 // ChooseRowOffer lets the clerk take another of a priced row's offers.
