@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -56,6 +57,22 @@ func StartShapes(t testing.TB, shapes string) *Env {
 	}
 	t.Cleanup(func() { sb.Close() })
 	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns"}
+}
+
+// StartThrough runs a sandbox like StartShapes whose requests pass through
+// wrap first (a benchmark records the calls it is asked, to make them again).
+func StartThrough(t testing.TB, shapes string, wrap func(http.Handler) http.Handler) *Env {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: shapes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(wrap(sb.Handler()))
+	t.Cleanup(func() {
+		srv.Close()
+		sb.Close()
+	})
+	return &Env{T: t, Sandbox: sb, URL: srv.URL, Returns: srv.URL + "/returns"}
 }
 
 // Control calls a /sandbox/ control and fails the test unless it succeeds.
