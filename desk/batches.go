@@ -208,9 +208,10 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 		b.SenderID = &blank.SenderID
 	}
 	rows := make([]storage.BatchRow, 0, len(f.Rows))
+	basis := d.basisOf(ctx, b)
 	for _, r := range f.Rows {
 		row := storage.BatchRow{Line: r.Line, RequestKey: requestkey.New()}
-		d.checkRow(ctx, b, &row, r)
+		d.checkRow(ctx, basis, b, &row, r)
 		rows = append(rows, row)
 	}
 	created, err := d.db.CreateBatch(ctx, b, rows)
@@ -351,10 +352,18 @@ func rowField(field string) string {
 // with the shop's bank details filled in as the form fills them; its
 // problems are the reader's.
 func (d *Desk) rowForm(ctx context.Context, b storage.Batch, key string, o orderfile.Order) (Form, apperr.Problems, error) {
+	s, err := d.db.Settings(ctx)
+	return d.rowFormWith(ctx, b, key, o, s, err)
+}
+
+// rowFormWith is rowForm with the shop's bank details read before (and
+// the error of reading them).
+func (d *Desk) rowFormWith(ctx context.Context, b storage.Batch, key string, o orderfile.Order, s storage.ShippingSettings, serr error) (Form, apperr.Problems, error) {
 	f, p := ParseForm(rowValues(b, key, o))
-	if err := d.FillCOD(ctx, &f); err != nil {
-		return f, p, err
+	if serr != nil {
+		return f, p, serr
 	}
+	fillCOD(&f, s)
 	if f.DeliveryBranch != "" {
 		if pt, ok := d.pointByCode(ctx, f.DeliveryBranch); ok {
 			// Delivered to a point: the point is the address the offers are asked for.
@@ -364,6 +373,26 @@ func (d *Desk) rowForm(ctx context.Context, b storage.Batch, key string, o order
 		}
 	}
 	return f, p, nil
+}
+
+// rowBasis is what each row of a batch is checked against, read once for
+// all the rows of a file: the shop's bank details and the batch's sender.
+type rowBasis struct {
+	settings    storage.ShippingSettings
+	settingsErr error
+	senderID    int64
+	from        storage.Sender
+	fromErr     error
+}
+
+func (d *Desk) basisOf(ctx context.Context, b storage.Batch) rowBasis {
+	rb := rowBasis{}
+	rb.settings, rb.settingsErr = d.db.Settings(ctx)
+	if b.SenderID != nil {
+		rb.senderID = *b.SenderID
+	}
+	rb.from, rb.fromErr = d.sender(ctx, Form{SenderID: rb.senderID})
+	return rb
 }
 
 // pointByCode finds a point of any carrier by its code.
@@ -377,7 +406,7 @@ func (d *Desk) pointByCode(ctx context.Context, code string) (storage.ParcelPoin
 
 // checkRow checks a row read from the file by the form's rules and stores
 // its cells, values, problems and state in row.
-func (d *Desk) checkRow(ctx context.Context, b storage.Batch, row *storage.BatchRow, r orderfile.Row) {
+func (d *Desk) checkRow(ctx context.Context, basis rowBasis, b storage.Batch, row *storage.BatchRow, r orderfile.Row) {
 	var problems []RowProblem
 	for _, p := range r.Problems {
 		problems = append(problems, RowProblem{Field: string(p.Field), Text: apperr.Msg(p.Key, p.Args...)})
@@ -398,12 +427,15 @@ func (d *Desk) checkRow(ctx context.Context, b storage.Batch, row *storage.Batch
 			}
 		}
 	}
-	f, p, err := d.rowForm(ctx, b, row.RequestKey, r.Order)
+	f, p, err := d.rowFormWith(ctx, b, row.RequestKey, r.Order, basis.settings, basis.settingsErr)
 	if err != nil {
 		d.log.Warn("batch row: bank details", "err", err)
 	}
 	add(p)
-	from, err := d.sender(ctx, f)
+	from, err := basis.from, basis.fromErr
+	if f.SenderID != basis.senderID {
+		from, err = d.sender(ctx, f)
+	}
 	if err != nil {
 		add(apperr.ProblemsOf(err))
 	}
@@ -451,7 +483,7 @@ func (d *Desk) EditRow(ctx context.Context, batch, id int64, cells map[orderfile
 	if !Editable(row.State) {
 		return ReadBatchRow(row), apperr.New(apperr.Conflict, "batch.err.not_editable")
 	}
-	d.checkRow(ctx, b, &row, orderfile.Reread(row.Line, cells))
+	d.checkRow(ctx, d.basisOf(ctx, b), b, &row, orderfile.Reread(row.Line, cells))
 	ok, err := d.db.UpdateRowCells(ctx, row, editable)
 	if err != nil {
 		return BatchRow{}, err
@@ -474,9 +506,9 @@ func (d *Desk) PriceBatch(ctx context.Context, batch int64) (int, error) {
 	if _, err := d.db.BatchByID(ctx, batch); err != nil {
 		return 0, err
 	}
-	rows, err := d.db.QueueRows(ctx, batch, storage.RowReady, storage.RowPricing)
+	n, err := d.db.QueueRows(ctx, batch, storage.RowReady, storage.RowPricing)
 	d.startBatch(batch)
-	return len(rows), err
+	return n, err
 }
 
 // OrderBatch orders every priced row of a batch, each once: the rows are
@@ -487,15 +519,15 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 	if _, err := d.db.BatchByID(ctx, batch); err != nil {
 		return 0, err
 	}
-	rows, err := d.db.QueueRows(ctx, batch, storage.RowPriced, storage.RowOrdering)
+	n, err := d.db.QueueRows(ctx, batch, storage.RowPriced, storage.RowOrdering)
 	if err != nil {
 		return 0, err
 	}
 	d.startBatch(batch)
-	if len(rows) == 0 {
+	if n == 0 {
 		return 0, apperr.New(apperr.Conflict, "batch.err.nothing_to_order")
 	}
-	return len(rows), nil
+	return n, nil
 }
 
 // ChooseRowOffer lets the clerk take another of a priced row's offers.

@@ -48,52 +48,59 @@ func printable(s storage.Shipment) bool {
 	return labelProblem(s) == nil && s.LabelMode != shipping.LabelCode
 }
 
+// printChunk is how many shipments a print reads at a time: a print of
+// hundreds holds a few of them and a few labels at a time.
+const printChunk = 50
+
+// LabelFetches is how many labels a print asks the service for at once,
+// after the first, which is asked for alone (a service that fails says so
+// in one call). They are placed on the sheet in order as they come.
+const LabelFetches = BatchWorkers
+
 // PrintLabels writes one PDF of the labels of the shipments onto w, in the
 // format asked for, and records the print as a batch (which marks the labels
 // printed). Shipments without a label ready are left out; when none has one,
-// nothing is written. Labels are fetched from the service and written one at a
-// time. When the service fails after some labels are written, the PDF ends with
-// them and only they are recorded: the rest stay in the queue.
+// nothing is written. Labels are fetched from the service a few at a time and
+// written one at a time, in order. When the service fails after some labels
+// are written, the PDF ends with them and only they are recorded: the rest
+// stay in the queue.
 func (d *Desk) PrintLabels(ctx context.Context, w io.Writer, p Print, by int64) (storage.PrintBatch, error) {
 	if err := p.check(); err != nil {
 		return storage.PrintBatch{}, err
 	}
-	list, err := d.db.ShipmentsByID(ctx, p.IDs)
-	if err != nil {
-		return storage.PrintBatch{}, err
-	}
-	order := make(map[int64]int, len(p.IDs))
-	for i, id := range p.IDs {
-		if _, seen := order[id]; !seen {
-			order[id] = i
+	ids := make([]int64, 0, len(p.IDs))
+	seen := make(map[int64]bool, len(p.IDs))
+	for _, id := range p.IDs {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
 		}
 	}
-	slices.SortFunc(list, func(a, b storage.Shipment) int { return cmp.Compare(order[a.ID], order[b.ID]) })
-	list = slices.DeleteFunc(list, func(s storage.Shipment) bool { return !printable(s) })
-	if len(list) == 0 {
-		return storage.PrintBatch{}, apperr.New(apperr.Conflict, "ship.err.none_ready")
-	}
+	fetching, stop := context.WithCancel(ctx)
+	defer stop()
 	sheet := printout.NewSheet(w, p.Format, p.Start)
 	var printed []int64
-	for _, s := range list {
-		pdf, err := d.ship.Label(ctx, []string{s.Tracking()})
+	for next := range d.fetchLabels(fetching, ids) {
+		got := <-next
+		err := got.err
 		if err == nil {
-			err = sheet.Add(pdf)
+			err = sheet.Add(got.pdf)
 			if err != nil && sheet.Labels() == 0 {
-				err = &apperr.Error{Code: apperr.Unavailable, Err: err,
-					Message: apperr.Msg("print.err.unreadable", s.Tracking())}
+				err = &apperr.Error{Code: apperr.Unavailable, Err: err, Message: apperr.Msg("print.err.unreadable", got.s.Tracking())}
 			}
-		} else {
-			err = UpstreamError("ship.doing.labels", err)
 		}
 		if err != nil {
 			if len(printed) == 0 || ctx.Err() != nil {
 				return storage.PrintBatch{}, err
 			}
-			d.log.Warn("print ends early", "printed", len(printed), "selected", len(list), "shipment", s.ID, "err", err)
+			d.log.Warn("print ends early", "printed", len(printed), "selected", len(ids), "shipment", got.s.ID, "err", err)
+			stop()
 			break
 		}
-		printed = append(printed, s.ID)
+		printed = append(printed, got.s.ID)
+	}
+	if len(printed) == 0 {
+		return storage.PrintBatch{}, apperr.New(apperr.Conflict, "ship.err.none_ready")
 	}
 	if err := sheet.Close(); err != nil {
 		return storage.PrintBatch{}, err
@@ -105,6 +112,84 @@ func (d *Desk) PrintLabels(ctx context.Context, w io.Writer, p Print, by int64) 
 	}
 	// The PDF is out: the record is kept even when the clerk's browser has gone.
 	return d.db.RecordPrintBatch(context.WithoutCancel(ctx), b)
+}
+
+// fetchedLabel is a shipment's label as the service sent it, or why not.
+type fetchedLabel struct {
+	s   storage.Shipment
+	pdf []byte
+	err error
+}
+
+// fetchLabels asks the service for the labels of the printable shipments
+// among ids: the shipments are read a chunk at a time, the first label is
+// asked for alone, the others up to LabelFetches at once. Each label comes
+// on its own channel, and the channels come in the order of ids; a failure
+// comes as a label with its error, and nothing after it. Ending ctx stops
+// the asking.
+func (d *Desk) fetchLabels(ctx context.Context, ids []int64) <-chan chan fetchedLabel {
+	queue := make(chan chan fetchedLabel, LabelFetches-1)
+	go func() {
+		defer close(queue)
+		queued := func(ch chan fetchedLabel) bool {
+			select {
+			case queue <- ch:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		first := true
+		for chunk := range slices.Chunk(ids, printChunk) {
+			list, err := d.printableOf(ctx, chunk)
+			if err != nil {
+				ch := make(chan fetchedLabel, 1)
+				ch <- fetchedLabel{err: err}
+				queued(ch)
+				return
+			}
+			for _, s := range list {
+				ch := make(chan fetchedLabel, 1)
+				if first {
+					first = false
+					got := d.fetchLabel(ctx, s)
+					ch <- got
+					if !queued(ch) || got.err != nil {
+						return
+					}
+					continue
+				}
+				if !queued(ch) {
+					return
+				}
+				go func() { ch <- d.fetchLabel(ctx, s) }()
+			}
+		}
+	}()
+	return queue
+}
+
+func (d *Desk) fetchLabel(ctx context.Context, s storage.Shipment) fetchedLabel {
+	pdf, err := d.ship.Label(ctx, []string{s.Tracking()})
+	if err != nil {
+		err = UpstreamError("ship.doing.labels", err)
+	}
+	return fetchedLabel{s: s, pdf: pdf, err: err}
+}
+
+// printableOf reads shipments and keeps those whose label goes into a
+// print, in the order of ids.
+func (d *Desk) printableOf(ctx context.Context, ids []int64) ([]storage.Shipment, error) {
+	list, err := d.db.ShipmentsByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	order := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		order[id] = i
+	}
+	slices.SortFunc(list, func(a, b storage.Shipment) int { return cmp.Compare(order[a.ID], order[b.ID]) })
+	return slices.DeleteFunc(list, func(s storage.Shipment) bool { return !printable(s) }), nil
 }
 
 // Reprint prints a batch's shipments again, in the format asked for; the

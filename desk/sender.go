@@ -28,6 +28,12 @@ func (d *Desk) FillCOD(ctx context.Context, f *Form) error {
 	if err != nil {
 		return err
 	}
+	fillCOD(f, s)
+	return nil
+}
+
+// fillCOD fills the form's empty bank details from the shop's settings.
+func fillCOD(f *Form, s storage.ShippingSettings) {
 	fill := func(dst *string, v string) {
 		if *dst == "" {
 			*dst = v
@@ -37,7 +43,6 @@ func (d *Desk) FillCOD(ctx context.Context, f *Form) error {
 	fill(&f.BankAccount, s.BankAccount)
 	fill(&f.BankCode, s.BankCode)
 	fill(&f.BankCurrency, s.BankCurrency)
-	return nil
 }
 
 func (d *Desk) sender(ctx context.Context, f Form) (storage.Sender, error) {

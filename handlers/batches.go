@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -38,7 +39,8 @@ type batchDesk interface {
 type batchReads interface {
 	Batches(ctx context.Context, limit int) ([]storage.Batch, error)
 	BatchByID(ctx context.Context, id int64) (storage.Batch, error)
-	BatchRows(ctx context.Context, batch int64) ([]storage.BatchRow, error)
+	EachBatchRow(ctx context.Context, batch int64, fn func(storage.BatchRow) error) error
+	Draftable(ctx context.Context, batch int64) (int, error)
 	BatchRow(ctx context.Context, batch, id int64) (storage.BatchRow, error)
 	BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error)
 	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
@@ -300,42 +302,22 @@ func (h *Handlers) BatchPage(w http.ResponseWriter, r *http.Request) {
 	h.renderBatch(w, r, b, http.StatusOK, views.Form{})
 }
 
+// renderBatch draws a batch's page. Its rows are read and drawn one at a
+// time onto the answer (streamPage): a batch of hundreds holds none of them.
 func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage.Batch, status int, f views.Form) {
 	ctx := r.Context()
 	h.ShipDesk.ResumeBatch(ctx, b.ID)
-	rows, err := h.ShipReads.BatchRows(ctx, b.ID)
+	draftable, err := h.ShipReads.Draftable(ctx, b.ID)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
 	}
 	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b),
-		Summary: i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover))}
-	shipments := map[int64]storage.Shipment{}
-	if ids, err := h.ShipReads.BatchShipmentIDs(ctx, b.ID); err == nil && len(ids) > 0 {
-		list, err := h.ShipReads.ShipmentsByID(ctx, ids)
-		if err != nil {
-			h.Fail(w, r, err)
-			return
-		}
-		for _, s := range list {
-			shipments[s.ID] = s
-			if desk.LabelReady(s) {
-				v.Labels = true
-			}
-		}
-	}
-	for _, row := range rows {
-		dr := desk.ReadBatchRow(row)
-		v.Rows = append(v.Rows, rowView(ctx, dr))
-		switch row.State {
-		case storage.RowReady:
-			v.CanPrice = true
-		case storage.RowPriced:
-			v.CanOrder = true
-		}
-		if (row.State == storage.RowReady || row.State == storage.RowPriced) && row.DraftID == nil {
-			v.CanDraft = true
-		}
+		Summary:  i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover)),
+		CanPrice: b.Counts[storage.RowReady] > 0, CanOrder: b.Counts[storage.RowPriced] > 0, CanDraft: draftable > 0}
+	if v.Labels, err = h.batchLabelReady(ctx, b.ID); err != nil {
+		h.Fail(w, r, err)
+		return
 	}
 	if v.Labels {
 		for _, fm := range printout.Formats {
@@ -351,7 +333,41 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 				Count: i18n.N(ctx, "handover.parcels", len(ho.Parcels))})
 		}
 	}
-	h.render(w, r, status, views.BatchPageView(h.page(w, r, h.batchTitle(ctx, b), identity.Shipping), v))
+	var rowsErr error
+	v.Rows = func(yield func(views.BatchRowView) bool) {
+		rowsErr = h.ShipReads.EachBatchRow(ctx, b.ID, func(row storage.BatchRow) error {
+			if !yield(rowView(ctx, desk.ReadBatchRow(row))) {
+				return errStopped
+			}
+			return nil
+		})
+		if errors.Is(rowsErr, errStopped) {
+			rowsErr = nil
+		}
+	}
+	h.streamPage(w, r, status, views.BatchPageView(h.page(w, r, h.batchTitle(ctx, b), identity.Shipping), v), func() error { return rowsErr })
+}
+
+// errStopped ends a streamed read whose reader has stopped.
+var errStopped = errors.New("stopped")
+
+// batchLabelReady says whether some shipment of the batch has a label to
+// print, reading its shipments a few at a time until one has.
+func (h *Handlers) batchLabelReady(ctx context.Context, batch int64) (bool, error) {
+	ids, err := h.ShipReads.BatchShipmentIDs(ctx, batch)
+	if err != nil {
+		return false, err
+	}
+	for chunk := range slices.Chunk(ids, 50) {
+		list, err := h.ShipReads.ShipmentsByID(ctx, chunk)
+		if err != nil {
+			return false, err
+		}
+		if slices.ContainsFunc(list, desk.LabelReady) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func cmpOr(a, b string) string {

@@ -3,6 +3,7 @@
 package handlers
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -124,6 +125,49 @@ func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c 
 	w.Header().Add("Vary", "HX-Request")
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// streamPage renders a long page onto the answer as it is drawn, so a page
+// of hundreds of rows holds none of them at once. The first bytes go once a
+// buffer is full: a failure before them gets the error page; a failure after
+// them cuts the connection, so the browser shows a failed load rather than
+// half a page. failed is the error of what the page read as it was drawn.
+func (h *Handlers) streamPage(w http.ResponseWriter, r *http.Request, status int, c templ.Component, failed func() error) {
+	out := &pageStream{w: w, status: status}
+	buf := bufio.NewWriterSize(out, 64<<10)
+	err := c.Render(r.Context(), buf)
+	if err == nil {
+		err = failed()
+	}
+	if err == nil {
+		err = buf.Flush()
+	}
+	switch {
+	case err == nil:
+	case out.started:
+		h.Log.Error("page cut short", "err", err, "request_id", httpx.RequestID(r.Context()), "path", r.URL.Path)
+		panic(http.ErrAbortHandler)
+	default:
+		h.Fail(w, r, err)
+	}
+}
+
+// pageStream writes a page's headers before its first bytes.
+type pageStream struct {
+	w       http.ResponseWriter
+	status  int
+	started bool
+}
+
+func (p *pageStream) Write(b []byte) (int, error) {
+	if !p.started {
+		p.started = true
+		p.w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		p.w.Header().Set("Cache-Control", "no-store")
+		p.w.Header().Add("Vary", "HX-Request")
+		p.w.WriteHeader(p.status)
+	}
+	return p.w.Write(b)
 }
 
 // redirect answers a successful post: 303 to target, or HX-Redirect for htmx.

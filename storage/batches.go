@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"shipdesk/apperr"
@@ -71,9 +72,19 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, b.Source, b.FileName, b.SenderID, b.H
 		if err != nil {
 			return err
 		}
-		for _, r := range rows {
+		// The rows go a thousand to a statement: a file of 10,000 orders is
+		// ten round trips, not 10,000.
+		for chunk := range slices.Chunk(rows, 1000) {
+			lines := make([]int64, len(chunk))
+			var raw, parsed, problems, states, keys []string
+			for i, r := range chunk {
+				lines[i] = int64(r.Line)
+				raw, parsed, problems = append(raw, r.Raw.text()), append(parsed, r.Parsed.text()), append(problems, r.Problems.text())
+				states, keys = append(states, r.State), append(keys, r.RequestKey)
+			}
 			if _, err := tx.x.ExecContext(ctx, `INSERT INTO batch_rows (batch_id, line, raw, parsed, problems, state, request_key)
-VALUES ($1, $2, $3, $4, $5, $6, $7)`, b.ID, r.Line, r.Raw, r.Parsed, r.Problems, r.State, r.RequestKey); err != nil {
+SELECT $1, * FROM unnest($2::int[], $3::text[]::jsonb[], $4::text[]::jsonb[], $5::text[]::jsonb[], $6::text[], $7::text[])`,
+				b.ID, pqArray(lines), pqArray(raw), pqArray(parsed), pqArray(problems), pqArray(states), pqArray(keys)); err != nil {
 				return err
 			}
 		}
@@ -147,6 +158,35 @@ func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
 	return out, wrapf(err, "rows of batch %d", batch)
 }
 
+// EachBatchRow calls fn for each of a batch's rows in the file's order,
+// streaming them from the database, so a page of a large batch holds one
+// row at a time. An error of fn ends the reading and is returned.
+func (db *DB) EachBatchRow(ctx context.Context, batch int64, fn func(BatchRow) error) error {
+	rows, err := db.x.QueryxContext(ctx, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
+	if err != nil {
+		return wrapf(err, "rows of batch %d", batch)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r BatchRow
+		if err := rows.StructScan(&r); err != nil {
+			return wrapf(err, "rows of batch %d", batch)
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return wrapf(rows.Err(), "rows of batch %d", batch)
+}
+
+// Draftable counts a batch's rows that may still go as drafts: ready or
+// priced, and not sent as one.
+func (db *DB) Draftable(ctx context.Context, batch int64) (int, error) {
+	var n int
+	err := sqlxGet(ctx, db, &n, `SELECT count(*) FROM batch_rows WHERE batch_id = $1 AND state IN ('ready', 'priced') AND draft_id IS NULL`, batch)
+	return n, wrapf(err, "draftable rows of batch %d", batch)
+}
+
 // BatchRow finds one row of a batch; a row of another batch is not found.
 func (db *DB) BatchRow(ctx context.Context, batch, id int64) (BatchRow, error) {
 	var r BatchRow
@@ -168,13 +208,17 @@ WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.
 }
 
 // QueueRows moves a batch's rows in state from to state to, queued for a
-// worker; the rows moved are returned. Two clerks pressing the same button
-// move each row once: the update is the claim.
-func (db *DB) QueueRows(ctx context.Context, batch int64, from, to string) ([]BatchRow, error) {
-	var out []BatchRow
-	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET state = $3, claimed_at = NULL, error = '', updated_at = now()
-WHERE batch_id = $1 AND state = $2 AND NOT drafting AND draft_id IS NULL RETURNING `+rowColumns, batch, from, to)
-	return out, wrapf(err, "queue rows of batch %d", batch)
+// worker, and says how many it moved (it reads none of them back: a batch
+// may be large). Two clerks pressing the same button move each row once:
+// the update is the claim.
+func (db *DB) QueueRows(ctx context.Context, batch int64, from, to string) (int, error) {
+	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $3, claimed_at = NULL, error = '', updated_at = now()
+WHERE batch_id = $1 AND state = $2 AND NOT drafting AND draft_id IS NULL`, batch, from, to)
+	if err != nil {
+		return 0, wrapf(err, "queue rows of batch %d", batch)
+	}
+	n, err := res.RowsAffected()
+	return int(n), wrapf(err, "queue rows of batch %d", batch)
 }
 
 // QueueRow moves one row from a state to another (a row ordered again).

@@ -57,10 +57,15 @@ type JSON []byte
 
 // Value stores the raw JSON.
 func (j JSON) Value() (driver.Value, error) {
+	return j.text(), nil
+}
+
+// text is the JSON as stored ("null" when empty).
+func (j JSON) text() string {
 	if len(j) == 0 {
-		return "null", nil
+		return "null"
 	}
-	return string(j), nil
+	return string(j)
 }
 
 // Scan reads the raw JSON.

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"iter"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -55,7 +56,7 @@ type BatchPage struct {
 	ID        int64
 	Summary   string
 	Progress  BatchProgress
-	Rows      []BatchRowView
+	Rows      iter.Seq[BatchRowView] // read as the page is drawn
 	CanPrice  bool
 	CanOrder  bool
 	CanDraft  bool

@@ -1622,7 +1622,7 @@ func BatchPageView(p Page, v BatchPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, r := range v.Rows {
+			for r := range v.Rows {
 				templ_7745c5c3_Err = BatchRowItem(r).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -77,6 +77,13 @@ func StartWith(t testing.TB, db *storage.DB) *Env {
 	return startOn(t, db, sandboxtest.Start(t), Options{})
 }
 
+// StartOn runs the dashboard on a database and a sandbox the caller
+// prepared (a benchmark's sandbox records what it is asked).
+func StartOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
+	t.Helper()
+	return startOn(t, db, sb, Options{})
+}
+
 func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
 	t.Helper()
 	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,

@@ -63,27 +63,37 @@ func StartShapes(t testing.TB, shapes string) *Env {
 	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns"}
 }
 
-// StartCounting runs a sandbox like Start that also counts the requests it
-// receives on each path, whoever sends them (processes under test too).
-func StartCounting(t testing.TB) *Env {
+// StartThrough runs a sandbox like StartShapes whose requests pass through
+// wrap first (a benchmark records the calls it is asked, to make them again).
+func StartThrough(t testing.TB, shapes string, wrap func(http.Handler) http.Handler) *Env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: os.Getenv("SANDBOX_SHAPES")})
+	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: shapes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Env{T: t, Sandbox: sb, requests: map[string]int64{}}
-	h := sb.Handler()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e.mu.Lock()
-		e.requests[r.URL.Path]++
-		e.mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
+	srv := httptest.NewServer(wrap(sb.Handler()))
 	t.Cleanup(func() {
 		srv.Close()
 		sb.Close()
 	})
-	e.URL, e.Returns = srv.URL, srv.URL+"/returns"
+	return &Env{T: t, Sandbox: sb, URL: srv.URL, Returns: srv.URL + "/returns"}
+}
+
+// StartCounting runs a sandbox like Start that also counts the requests it
+// receives on each path, whoever sends them (processes under test too).
+func StartCounting(t testing.TB) *Env {
+	t.Helper()
+	requests := map[string]int64{}
+	var e *Env
+	e = StartThrough(t, os.Getenv("SANDBOX_SHAPES"), func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			e.mu.Lock()
+			e.requests[r.URL.Path]++
+			e.mu.Unlock()
+			h.ServeHTTP(w, r)
+		})
+	})
+	e.requests = requests
 	return e
 }
 

@@ -1,0 +1,683 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"shipdesk/app/apptest"
+	"shipdesk/benchtab"
+	"shipdesk/client/shipping"
+	"shipdesk/client/transport"
+	"shipdesk/desk"
+	"shipdesk/identity"
+	"shipdesk/orderfile"
+	"shipdesk/sandbox/sandboxtest"
+	"shipdesk/storage"
+	"shipdesk/storage/pgtest"
+)
+
+// The batch benchmarks: a day's file imported, priced, ordered and printed
+// through the dashboard against the in-process sandbox, beside the same
+// upstream calls made straight through the client, one after another and
+// as many at a time as the batch makes them.
+
+// benchOrder is order i of a generated day's file in our template's
+// columns: a Czech address the sandbox prices and orders, every third with
+// cash on delivery, every fifth insured; numbers as numbers.
+func benchOrder(prefix string, i int) []any {
+	places := [][3]string{
+		{"Praha 10", "100 00", "Vinohradská"}, {"Brno", "602 00", "Masarykova"}, {"Ostrava", "702 00", "Nádražní"},
+		{"Plzeň", "301 00", "Americká"}, {"Olomouc", "779 00", "Třída Svobody"}, {"Liberec", "460 01", "Pražská"},
+		{"Zlín", "760 01", "Štefánikova"}, {"České Budějovice", "370 01", "Husova"}, {"Hradec Králové", "500 02", "Palackého"},
+		{"Pardubice", "530 02", "Třída Míru"},
+	}
+	firsts := []string{"Jana", "Petr", "Lucie", "Tomáš", "Marie", "Jiří", "Kateřina", "Martin", "Eva", "Ondřej"}
+	surnames := []string{"Nováková", "Dvořák", "Černá", "Procházka", "Svobodová", "Kučera", "Marková", "Němec", "Veselá", "Horák"}
+	p := places[i%len(places)]
+	var cod, currency, insured any
+	if i%3 == 0 {
+		cod, currency = 300+i%40*25, "CZK"
+	}
+	if i%5 == 0 {
+		insured = 2000 + i%7*500
+	}
+	return []any{fmt.Sprintf("%s-%05d", prefix, i+1), firsts[i%len(firsts)], surnames[(i/len(firsts))%len(surnames)], nil,
+		fmt.Sprintf("%s %d", p[2], 1+i%300), p[0], p[1], "CZ", fmt.Sprintf("+420 7%02d %03d %03d", 20+i%80, (i*7)%1000, (i*13)%1000),
+		fmt.Sprintf("zakaznik%d@example.cz", i), float64(1+i%8) + float64(i%10)/10, 20 + i%30, 15 + i%20, 5 + i%15,
+		cod, currency, insured, nil, nil}
+}
+
+// benchOrders is a CSV file in our template of n generated orders, their
+// references starting with prefix, as Czech Excel saves it.
+func benchOrders(prefix string, n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("\ufeff" + strings.Join(orderfile.Header(), ";") + "\r\n")
+	for i := range n {
+		for j, v := range benchOrder(prefix, i) {
+			if j > 0 {
+				b.WriteByte(';')
+			}
+			switch v := v.(type) {
+			case nil:
+			case float64:
+				b.WriteString(strings.Replace(strconv.FormatFloat(v, 'f', -1, 64), ".", ",", 1))
+			default:
+				fmt.Fprint(&b, v)
+			}
+		}
+		b.WriteString("\r\n")
+	}
+	return b.Bytes()
+}
+
+// benchWorkbook is the same file as an XLSX workbook.
+func benchWorkbook(b *testing.B, prefix string, n int) []byte {
+	b.Helper()
+	x := excelize.NewFile()
+	defer x.Close()
+	sw, err := x.NewStreamWriter("Sheet1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	header := make([]any, len(orderfile.Header()))
+	for i, h := range orderfile.Header() {
+		header[i] = h
+	}
+	if err := sw.SetRow("A1", header); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		if err := sw.SetRow("A"+strconv.Itoa(i+2), benchOrder(prefix, i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	buf, err := x.WriteToBuffer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// upstreamCall is one call the sandbox was asked.
+type upstreamCall struct {
+	Op    string // rates/get, shipments/create, …
+	Query string
+	Body  []byte
+}
+
+// callRecorder keeps the shipping API calls the sandbox is asked while on.
+type callRecorder struct {
+	on    atomic.Bool
+	mu    sync.Mutex
+	calls []upstreamCall
+}
+
+func (c *callRecorder) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c.on.Load() && strings.HasPrefix(r.URL.Path, "/api/v1/") {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			c.mu.Lock()
+			c.calls = append(c.calls, upstreamCall{Op: strings.TrimPrefix(r.URL.Path, "/api/v1/"), Query: r.URL.RawQuery, Body: body})
+			c.mu.Unlock()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (c *callRecorder) take() []upstreamCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.calls
+	c.calls = nil
+	return out
+}
+
+// batchEnv is a dashboard with the demo sender, the pickup points and a
+// signed-in clerk, on a sandbox whose calls rec records (nil: none).
+func batchEnv(b *testing.B, rec *callRecorder) (*apptest.Env, *apptest.Browser) {
+	b.Helper()
+	wrap := func(h http.Handler) http.Handler { return h }
+	if rec != nil {
+		wrap = rec.wrap
+	}
+	env := apptest.StartOn(b, pgtest.New(b), sandboxtest.StartThrough(b, "", wrap)) // the documented answers
+	ctx := context.Background()
+	if err := env.App.Desk.SeedDemo(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if n, err := env.App.Desk.RefreshPoints(ctx); err != nil || n < 1000 {
+		b.Fatalf("refresh points: %d %v", n, err)
+	}
+	return env, env.SignedIn(identity.Clerk)
+}
+
+// uploadOrders posts a file to the import form and returns the new batch.
+func uploadOrders(b *testing.B, env *apptest.Env, br *apptest.Browser, name string, data []byte) int64 {
+	b.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("handover", desk.HandoverOnDemand)
+	fw, _ := mw.CreateFormFile("file", name)
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, env.URL+"/shipping/batches", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", env.URL)
+	resp := br.Do(req)
+	m := batchPath.FindStringSubmatch(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || m == nil {
+		b.Fatalf("import %s: %d %s", name, resp.StatusCode, problemsOf(resp.Body))
+	}
+	id, _ := strconv.ParseInt(m[1], 10, 64)
+	return id
+}
+
+// batchRun is what one batch took.
+type batchRun struct {
+	id                               int64
+	priced, ordered, labelled, total time.Duration
+	pdfBytes                         int64
+}
+
+// runBatch does what a clerk's browser does with a day's file of n orders:
+// uploads it, opens the batch's page, follows its progress until the rows
+// are priced and opens the page again, orders them all and follows the
+// progress again; then the courier's labels are made (the sandbox's clock
+// moves on, the label poller looks) and the one PDF of the batch's labels is
+// downloaded and read to its end.
+func runBatch(b *testing.B, env *apptest.Env, br *apptest.Browser, prefix string, n int) batchRun {
+	b.Helper()
+	var r batchRun
+	data := benchOrders(prefix, n)
+	start := time.Now()
+	r.id = uploadOrders(b, env, br, prefix+".csv", data)
+	path := "/shipping/batches/" + itoa(r.id)
+	openPage(b, env, br, path)
+	follow(b, env, br, path)
+	openPage(b, env, br, path)
+	if c := batchCounts(b, env, r.id); c[storage.RowPriced] != n {
+		b.Fatalf("priced: %v, want %d", c, n)
+	}
+	r.priced = time.Since(start)
+	if resp := br.PostForm(path+"/order", nil); resp.StatusCode != http.StatusSeeOther {
+		b.Fatalf("order: %d", resp.StatusCode)
+	}
+	openPage(b, env, br, path)
+	follow(b, env, br, path)
+	openPage(b, env, br, path)
+	if c := batchCounts(b, env, r.id); c[storage.RowOrdered] != n {
+		b.Fatalf("ordered: %v, want %d", c, n)
+	}
+	r.ordered = time.Since(start)
+	env.Sandbox.Advance(10 * time.Minute)
+	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	r.labelled = time.Since(start)
+	r.pdfBytes = downloadLabels(b, env, br, r.id)
+	r.total = time.Since(start)
+	return r
+}
+
+// openPage reads a batch's page as the browser does, without keeping it.
+func openPage(b *testing.B, env *apptest.Env, br *apptest.Browser, path string) {
+	b.Helper()
+	resp, err := br.Client.Get(env.URL + path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+	}
+}
+
+// follow asks for the batch's progress as its page does (htmx) until the
+// answer says the work is done.
+func follow(b *testing.B, env *apptest.Env, br *apptest.Browser, path string) {
+	b.Helper()
+	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		req, _ := http.NewRequest(http.MethodGet, env.URL+path+"/progress?working=1", nil)
+		req.Header.Set("HX-Request", "true")
+		resp := br.Do(req)
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("progress: %d", resp.StatusCode)
+		}
+		if resp.Header.Get("HX-Refresh") == "true" {
+			return
+		}
+	}
+	b.Fatalf("%s: still working", path)
+}
+
+// batchCounts are the batch's rows by state.
+func batchCounts(b *testing.B, env *apptest.Env, id int64) map[string]int {
+	b.Helper()
+	bt, err := env.App.DB.BatchByID(context.Background(), id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bt.Counts
+}
+
+// downloadLabels reads the batch's label PDF to its end without keeping it.
+func downloadLabels(b *testing.B, env *apptest.Env, br *apptest.Browser, id int64) int64 {
+	b.Helper()
+	resp, err := br.Client.Get(env.URL + "/shipping/batches/" + itoa(id) + "/labels.pdf?format=A6")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tail tailWriter
+	n, err := io.Copy(&tail, resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK || !tail.pdf() {
+		b.Fatalf("labels PDF: %d, %d bytes, %v", resp.StatusCode, n, err)
+	}
+	return n
+}
+
+// lastPrint is how many labels the last print held.
+func lastPrint(b *testing.B, env *apptest.Env) int {
+	b.Helper()
+	list, err := env.App.DB.RecentPrintBatches(context.Background(), 1)
+	if err != nil || len(list) == 0 {
+		b.Fatalf("the print was not recorded: %v", err)
+	}
+	return list[0].Labels
+}
+
+// tailWriter keeps a PDF's first and last bytes only.
+type tailWriter struct {
+	head, tail []byte
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	if len(t.head) < 5 {
+		t.head = append(t.head, p[:min(len(p), 5-len(t.head))]...)
+	}
+	t.tail = append(t.tail, p...)
+	if len(t.tail) > 64 {
+		t.tail = append(t.tail[:0], t.tail[len(t.tail)-64:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailWriter) pdf() bool {
+	return string(t.head) == "%PDF-" && bytes.HasSuffix(t.tail, []byte("%%EOF\n"))
+}
+
+// rowCalls are the calls of one row: its offers, its order.
+type rowCalls struct {
+	ref            string
+	rates, ordered []upstreamCall
+}
+
+// callPlan is a batch's upstream calls by phase: per row its offers (asked
+// at the same time) and its order (checked, then created), then the label
+// checks and the label fetches, one after another as the batch makes them.
+type callPlan struct {
+	rows           []*rowCalls
+	details, label []upstreamCall
+	n              int
+}
+
+// planOf sorts recorded calls into a plan; old names a batch shipment's
+// tracking number and order token by its reference.
+func planOf(b *testing.B, calls []upstreamCall) callPlan {
+	b.Helper()
+	var p callPlan
+	byRef := map[string]*rowCalls{}
+	row := func(ref string) *rowCalls {
+		if byRef[ref] == nil {
+			byRef[ref] = &rowCalls{ref: ref}
+			p.rows = append(p.rows, byRef[ref])
+		}
+		return byRef[ref]
+	}
+	for _, c := range calls {
+		switch c.Op {
+		case "rates/get":
+			var req shipping.RateRequest
+			if err := json.Unmarshal(c.Body, &req); err != nil || req.Reference == "" {
+				b.Fatalf("rates/get without a reference: %v %s", err, c.Body)
+			}
+			r := row(req.Reference)
+			r.rates = append(r.rates, c)
+		case "shipments/validate", "shipments/create":
+			var o shipping.Order
+			if err := json.Unmarshal(c.Body, &o); err != nil || len(o.Shipments) != 1 {
+				b.Fatalf("%s: %v %s", c.Op, err, c.Body)
+			}
+			r := row(o.Shipments[0].Reference)
+			r.ordered = append(r.ordered, c)
+		case "shipments/detail":
+			p.details = append(p.details, c)
+		case "shipments/label":
+			p.label = append(p.label, c)
+		default:
+			b.Fatalf("the batch made a call the plan does not know: %s", c.Op)
+		}
+	}
+	p.n = len(calls)
+	return p
+}
+
+// replayer makes a plan's calls again through the shipping client against a
+// sandbox of its own.
+type replayer struct {
+	b        *testing.B
+	sb       *sandboxtest.Env
+	client   *shipping.Client
+	metrics  *transport.Metrics
+	old      map[string]string // the batch's tracking numbers and order tokens → reference
+	mu       sync.Mutex
+	tracking map[string]string // reference → tracking number here
+	token    map[string]string // reference → order token here
+}
+
+func newReplayer(b *testing.B, old map[string]string) *replayer {
+	b.Helper()
+	sb := sandboxtest.StartShapes(b, "") // the documented answers, as the batch's sandbox
+	m := transport.NewMetrics()
+	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Timeout: 10 * time.Second, Metrics: m})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &replayer{b: b, sb: sb, client: c, metrics: m, old: old, tracking: map[string]string{}, token: map[string]string{}}
+}
+
+// calls counts the calls made.
+func (r *replayer) calls() int {
+	n := 0
+	for _, c := range r.metrics.Counters() {
+		n += int(c.Calls)
+	}
+	return n
+}
+
+// each runs do for 0…n-1, at most workers at a time.
+func each(n, workers int, do func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				do(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// run makes the plan's calls: rows workers at a time (each row's offers
+// asked at the same time, as the desk asks them, or one after another when
+// workers is 1), the label checks one after another, and the labels as a
+// print asks for them: the first alone, then labelWorkers at a time.
+func (r *replayer) run(p callPlan, workers, labelWorkers int) (total time.Duration, phases [4]time.Duration) {
+	ctx := context.Background()
+	fail := func(op string, err error) {
+		if err != nil {
+			r.b.Errorf("replay %s: %v", op, err)
+		}
+	}
+	start := time.Now()
+	each(len(p.rows), workers, func(i int) {
+		rates := p.rows[i].rates
+		ask := func(j int) {
+			var req shipping.RateRequest
+			_ = json.Unmarshal(rates[j].Body, &req)
+			_, err := r.client.Rates(ctx, req)
+			fail("rates/get", err)
+		}
+		if workers == 1 {
+			for j := range rates {
+				ask(j)
+			}
+			return
+		}
+		each(len(rates), len(rates), ask)
+	})
+	phases[0] = time.Since(start)
+	each(len(p.rows), workers, func(i int) {
+		for _, c := range p.rows[i].ordered {
+			var o shipping.Order
+			_ = json.Unmarshal(c.Body, &o)
+			if c.Op == "shipments/validate" {
+				fail(c.Op, r.client.Validate(ctx, o))
+				continue
+			}
+			created, err := r.client.Create(ctx, o)
+			fail(c.Op, err)
+			if err == nil {
+				r.mu.Lock()
+				r.tracking[p.rows[i].ref], r.token[p.rows[i].ref] = created.Shipments[0].TrackingNumber, created.OrderToken
+				r.mu.Unlock()
+			}
+		}
+	})
+	phases[1] = time.Since(start)
+	r.sb.Advance(10 * time.Minute)
+	for _, c := range p.details {
+		req := r.detailRequest(c.Body)
+		_, err := r.client.Detail(ctx, req, strings.Contains(c.Query, "tracking=1"))
+		fail(c.Op, err)
+	}
+	phases[2] = time.Since(start)
+	label := func(i int) {
+		_, err := r.client.Label(ctx, r.detailRequest(p.label[i].Body).Shipments)
+		fail(p.label[i].Op, err)
+	}
+	if len(p.label) > 0 {
+		label(0) // a print asks for its first label alone
+		each(len(p.label)-1, labelWorkers, func(i int) { label(i + 1) })
+	}
+	phases[3] = time.Since(start)
+	return phases[3], phases
+}
+
+// detailRequest is a recorded request naming the batch's shipments, with
+// this sandbox's numbers and tokens of the same orders.
+func (r *replayer) detailRequest(body []byte) shipping.DetailRequest {
+	var req shipping.DetailRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		r.b.Fatalf("detail or label request: %v", err)
+	}
+	for i, n := range req.Shipments {
+		req.Shipments[i] = r.tracking[r.old[n]]
+	}
+	for i, t := range req.Tokens {
+		req.Tokens[i] = r.token[r.old[t]]
+	}
+	return req
+}
+
+// batchNames maps the batch's tracking numbers and order tokens to their
+// references.
+func batchNames(b *testing.B, env *apptest.Env, id int64) map[string]string {
+	b.Helper()
+	ctx := context.Background()
+	ids, err := env.App.DB.BatchShipmentIDs(ctx, id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	list, err := env.App.DB.ShipmentsByID(ctx, ids)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, s := range list {
+		out[s.Tracking()] = s.Reference
+		if s.OrderToken != nil {
+			out[*s.OrderToken] = s.Reference
+		}
+	}
+	return out
+}
+
+// batchRows is the size of the timed batch.
+const batchRows = 500
+
+// BenchmarkBatch500 times a batch of 500 imported rows priced, ordered and
+// printed through the dashboard, and the same upstream calls made straight
+// through the client: one after another (what the batch's concurrency
+// gains) and as many at a time as the batch makes them (what our own layers
+// cost: the database, the checks, the pages).
+func BenchmarkBatch500(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		rec := &callRecorder{}
+		env, br := batchEnv(b, rec)
+		rec.on.Store(true)
+		b.StartTimer()
+		run := runBatch(b, env, br, "BENCH", batchRows)
+		b.StopTimer()
+		rec.on.Store(false)
+		plan := planOf(b, rec.take())
+		old := batchNames(b, env, run.id)
+		seq := newReplayer(b, old)
+		tSeq, seqPhases := seq.run(plan, 1, 1)
+		bare := newReplayer(b, old)
+		tBare, barePhases := bare.run(plan, desk.BatchWorkers, desk.LabelFetches)
+		if seq.calls() != plan.n || bare.calls() != plan.n {
+			b.Fatalf("the batch made %d calls, the replays %d and %d", plan.n, seq.calls(), bare.calls())
+		}
+
+		b.ReportMetric(float64(run.total)/float64(tSeq), "batch/seq")
+		b.ReportMetric(float64(run.total)/float64(tBare), "batch/bare")
+		b.ReportMetric(float64(plan.n), "upstream-calls")
+		target := fmt.Sprintf("batch of %d rows", batchRows)
+		total := benchtab.Duration("batch", run.total)
+		benchtab.Ratio(b, target+" / the same calls one after another", total, benchtab.Duration("sequential calls", tSeq), "< 1")
+		benchtab.Ratio(b, target+" / the same calls as concurrent", total, benchtab.Duration("bare calls", tBare), "≤ 2")
+		counts := map[string]int{"shipments/detail": len(plan.details), "shipments/label": len(plan.label)}
+		for _, r := range plan.rows {
+			for _, c := range append(slices.Clone(r.rates), r.ordered...) {
+				counts[c.Op]++
+			}
+		}
+		figs := []benchtab.Figure{{What: "in all", Value: float64(plan.n), Unit: "calls"}}
+		for _, op := range []string{"rates/get", "shipments/validate", "shipments/create", "shipments/detail", "shipments/label"} {
+			figs = append(figs, benchtab.Figure{What: op, Value: float64(counts[op]), Unit: "calls"})
+		}
+		benchtab.Note(b, target+": upstream calls", figs...)
+		phases := func(who string, p [4]time.Duration, more ...benchtab.Figure) {
+			benchtab.Note(b, target+": phases, "+who, append([]benchtab.Figure{benchtab.Duration("priced", p[0]), benchtab.Duration("ordered", p[1]-p[0]),
+				benchtab.Duration("labels checked", p[2]-p[1]), benchtab.Duration("labels fetched", p[3]-p[2])}, more...)...)
+		}
+		phases("batch (with its pages; the PDF read to its end)", [4]time.Duration{run.priced, run.ordered, run.labelled, run.total},
+			benchtab.MiB("PDF", uint64(run.pdfBytes)))
+		phases("bare calls", barePhases)
+		phases("sequential calls", seqPhases)
+		b.StartTimer()
+	}
+}
+
+// BenchmarkBatchMemory measures the peak heap of the same batch at 100 and
+// at 500 rows, and of the batch's label PDF of 50 and of 500 labels: flat,
+// when nothing holds all rows or all labels at once. The dashboard, the
+// sandbox and the benchmark's browser share the heap measured; the
+// sandbox's drawing of each label is most of what the PDF's peak shows.
+func BenchmarkBatchMemory(b *testing.B) {
+	peak := map[int]uint64{}
+	var pdf50, pdf500 uint64
+	var labels50, labels500 int
+	for _, n := range []int{100, batchRows} {
+		b.Run(fmt.Sprintf("%d-rows", n), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				env, br := batchEnv(b, nil)
+				b.StartTimer()
+				var run batchRun
+				peak[n] = benchtab.PeakHeap(func() { run = runBatch(b, env, br, "MEM", n) })
+				b.StopTimer()
+				b.ReportMetric(float64(peak[n])/(1<<20), "peak-MiB")
+				if n == batchRows {
+					small := runBatch(b, env, br, "SMALL", 50)
+					pdf50 = benchtab.PeakHeap(func() { downloadLabels(b, env, br, small.id) })
+					labels50 = lastPrint(b, env)
+					pdf500 = benchtab.PeakHeap(func() { downloadLabels(b, env, br, run.id) })
+					labels500 = lastPrint(b, env)
+				}
+				b.StartTimer()
+			}
+		})
+	}
+	if peak[100] == 0 || peak[batchRows] == 0 || pdf50 == 0 {
+		return
+	}
+	benchtab.Ratio(b, fmt.Sprintf("batch peak heap, %d rows / 100 rows", batchRows), benchtab.MiB(fmt.Sprintf("%d rows", batchRows), peak[batchRows]),
+		benchtab.MiB("100 rows", peak[100]), "≈ 1 (flat)")
+	benchtab.Ratio(b, "batch labels PDF peak heap, 500 rows / 50 rows", benchtab.MiB(fmt.Sprintf("%d labels", labels500), pdf500),
+		benchtab.MiB(fmt.Sprintf("%d labels", labels50), pdf50), "≈ 1 (flat)")
+}
+
+// importRows is the size of the largest file the import takes.
+const importRows = orderfile.MaxRows
+
+// BenchmarkBatchImport10000 uploads the largest file of orders the import
+// takes, as CSV and as XLSX, through the import form into PostgreSQL: the
+// time the upload takes and the peak heap meanwhile. The pricing the import
+// starts is stopped after each file: it is the batch benchmarks' part.
+func BenchmarkBatchImport10000(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		env, br := batchEnv(b, nil)
+		files := []struct {
+			kind, name string
+			data       []byte
+		}{
+			{"CSV", "orders.csv", benchOrders("CSV", importRows)},
+			{"XLSX", "orders.xlsx", benchWorkbook(b, "XLSX", importRows)},
+		}
+		for _, f := range files {
+			var id int64
+			start := time.Now()
+			b.StartTimer()
+			peak := benchtab.PeakHeap(func() { id = uploadOrders(b, env, br, f.name, f.data) })
+			b.StopTimer()
+			took := time.Since(start)
+			if c := batchCounts(b, env, id); c[storage.RowReady]+c[storage.RowPricing]+c[storage.RowPriced] != importRows {
+				b.Fatalf("%s: %v, want %d rows without problems", f.kind, c, importRows)
+			}
+			stopPricing(b, env, id)
+			b.ReportMetric(float64(took.Milliseconds()), f.kind+"-ms")
+			benchtab.Note(b, fmt.Sprintf("import of %d rows (%s)", importRows, f.kind), benchtab.Duration("upload", took),
+				benchtab.MiB("peak heap", peak), benchtab.MiB("file", uint64(len(f.data))))
+		}
+		b.StartTimer()
+	}
+}
+
+// stopPricing stops the pricing an import started: its rows are put back
+// to ready (a clerk's "price" would queue them again), so the worker finds
+// none left and the next measurement runs alone.
+func stopPricing(b *testing.B, env *apptest.Env, id int64) {
+	b.Helper()
+	if _, err := env.App.DB.SQL().Exec(`UPDATE batch_rows SET state = 'ready', claimed_at = NULL WHERE batch_id = $1 AND state = 'pricing'`, id); err != nil {
+		b.Fatal(err)
+	}
+}
