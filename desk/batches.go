@@ -90,11 +90,13 @@ type MappingNeeded struct {
 // BatchImport is a file of orders a clerk uploads.
 type BatchImport struct {
 	FileName string
-	Data     []byte // at most orderfile.MaxBytes (the reader refuses more)
-	Source   string // the source's name: its kept mapping reads the file; "" : ours or any kept one that fits
-	Handover string
-	Mapping  *orderfile.Mapping // columns mapped by the clerk (kept under Mapping.Source)
-	Upload   int64              // the kept upload the mapping is for
+	// ContentType is the type the upload says it has; "" when none.
+	ContentType string
+	Data        []byte // at most orderfile.MaxBytes (the reader refuses more)
+	Source      string // the source's name: its kept mapping reads the file; "" : ours or any kept one that fits
+	Handover    string
+	Mapping     *orderfile.Mapping // columns mapped by the clerk (kept under Mapping.Source)
+	Upload      int64              // the kept upload the mapping is for
 }
 
 // ImportResult is a new batch, or the columns to map first.
@@ -136,6 +138,9 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 	case HandoverOnDemand, HandoverRegular, HandoverOccasional, HandoverPoint:
 	default:
 		return ImportResult{}, apperr.Fields("form.see_fields", apperr.Problems{"handover": apperr.Msg("ship.err.handover")})
+	}
+	if p := orderfile.CheckType(in.ContentType); p != nil {
+		return ImportResult{}, fileError(&orderfile.File{Problems: []orderfile.Problem{*p}})
 	}
 	m := in.Mapping
 	source := cmp.Or(in.Source, orderfile.TemplateSource)

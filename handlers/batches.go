@@ -135,7 +135,7 @@ func (h *Handlers) ImportBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
-	in.FileName = cleanName(header.Filename)
+	in.FileName, in.ContentType = cleanName(header.Filename), header.Header.Get("Content-Type")
 	in.Data, err = desk.ReadOrders(file)
 	if err == nil {
 		var res desk.ImportResult
