@@ -1,9 +1,12 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +35,7 @@ type batchDesk interface {
 	ResumeBatch(ctx context.Context, batch int64)
 	SendBatchDrafts(ctx context.Context, batch int64, by int64) (int, error)
 	BatchHandovers(ctx context.Context, batch int64, loc *time.Location) ([]desk.Handover, error)
+	BatchLabelFree(ctx context.Context, batch int64) ([]desk.LabelFreeParcel, error)
 }
 
 // batchReads are the batch tables the pages read.
@@ -291,13 +295,28 @@ func rowOf(r *http.Request) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// BatchPage shows a batch.
+// BatchPage shows a batch: its rows under the filter the address names
+// (state), with one row opened (open, a row's id) for a browser without
+// htmx.
 func (h *Handlers) BatchPage(w http.ResponseWriter, r *http.Request) {
 	b, ok := h.batchOf(w, r)
 	if !ok {
 		return
 	}
 	h.renderBatch(w, r, b, http.StatusOK, views.Form{})
+}
+
+// rowFilter reads the rows' filter of a query or form: "all" when none is
+// named; ok is false when the one named is not known (all rows are shown).
+func rowFilter(values url.Values) (filter string, ok bool) {
+	v := values.Get("state")
+	switch {
+	case v == "":
+		return desk.RowsAll, true
+	case slices.Contains(desk.RowFilters, v):
+		return v, true
+	}
+	return desk.RowsAll, false
 }
 
 func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage.Batch, status int, f views.Form) {
@@ -308,8 +327,21 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b),
+	filter, known := rowFilter(r.URL.Query())
+	open, _ := strconv.ParseInt(r.URL.Query().Get("open"), 10, 64)
+	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b), Filter: filter, Total: len(rows),
 		Summary: i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover))}
+	if !known {
+		v.FilterProblem = i18n.T(ctx, "batch.filter.unknown")
+	}
+	counts := map[string]int{}
+	for _, row := range rows {
+		counts[row.State]++
+	}
+	for _, fv := range desk.RowFilters {
+		v.Filters = append(v.Filters, views.BatchFilter{Value: fv, Text: i18n.T(ctx, "batch.filter."+fv), N: desk.RowFilterCount(fv, counts),
+			Current: fv == filter})
+	}
 	shipments := map[int64]storage.Shipment{}
 	if ids, err := h.ShipReads.BatchShipmentIDs(ctx, b.ID); err == nil && len(ids) > 0 {
 		list, err := h.ShipReads.ShipmentsByID(ctx, ids)
@@ -317,16 +349,21 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 			h.Fail(w, r, err)
 			return
 		}
+		labelFree := 0
 		for _, s := range list {
 			shipments[s.ID] = s
 			if desk.LabelReady(s) {
 				v.Labels = true
 			}
+			if s.State == storage.StateCreated && !desk.Cancelled(s) && desk.LabelFree(s) {
+				labelFree++
+			}
+		}
+		if labelFree > 0 {
+			v.Codes = i18n.N(ctx, "batch.codes_pdf", labelFree)
 		}
 	}
 	for _, row := range rows {
-		dr := desk.ReadBatchRow(row)
-		v.Rows = append(v.Rows, rowView(ctx, dr))
 		switch row.State {
 		case storage.RowReady:
 			v.CanPrice = true
@@ -336,6 +373,12 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 		if (row.State == storage.RowReady || row.State == storage.RowPriced) && row.DraftID == nil {
 			v.CanDraft = true
 		}
+		if !desk.InRowFilter(filter, row.State) {
+			continue
+		}
+		rv := rowView(ctx, desk.ReadBatchRow(row))
+		rv.Filter, rv.Open = filter, row.ID == open
+		v.Rows = append(v.Rows, rv)
 	}
 	if v.Labels {
 		for _, fm := range printout.Formats {
@@ -397,6 +440,12 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State,
 		StateText: i18n.T(ctx, "batch.state."+r.State), Editable: desk.Editable(r.State) && r.DraftID == nil && !r.Drafting,
 		CanChoose: r.State == storage.RowPriced && r.DraftID == nil, Error: r.Error.In(ctx)}
+	if o.WeightKg > 0 {
+		v.Weight = i18n.T(ctx, "batch.kg", i18n.Number(ctx, o.WeightKg, decimalsOf(o.WeightKg)))
+	}
+	if o.COD {
+		v.COD = i18n.Money(ctx, o.CODAmount, cmpOr(o.CODCurrency, "CZK"))
+	}
 	v.Recipient = desk.Address{Firstname: o.FirstName, Surname: o.Surname, Company: o.Company}.Name()
 	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, o.Country, o.PointCode}, func(s string) bool { return s == "" }), " "))
 	if r.ShipmentID != nil {
@@ -419,7 +468,7 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 			Error: strings.Join(cellErrors[string(f)], " ")})
 	}
 	for _, ro := range r.RowOffers {
-		ov := views.RowOfferView{Choice: ro.Choice, Text: offerText(ro.Offer), Why: ro.Why.In(ctx), Eligible: ro.Eligible,
+		ov := views.RowOfferView{Choice: ro.Choice, Text: offerText(ro.Offer), Why: ro.Why.In(ctx), Eligible: ro.Choosable(),
 			Chosen: ro.Choice == r.BatchRow.Chosen, Price: i18n.Money(ctx, ro.Offer.PriceVAT.Value, ro.Offer.PriceVAT.Currency)}
 		if ov.Chosen {
 			v.Offer = i18n.T(ctx, "batch.offer", ov.Text, ov.Price)
@@ -435,6 +484,17 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 
 func offerText(o desk.Offer) string {
 	return strings.TrimSpace(o.Carrier + " " + o.Service)
+}
+
+// decimalsOf is how many decimals a weight is written with: as many as it
+// has, at most three.
+func decimalsOf(x float64) int {
+	for d := 0; d < 3; d++ {
+		if s := strconv.FormatFloat(x, 'f', d, 64); s == strconv.FormatFloat(x, 'f', -1, 64) {
+			return d
+		}
+	}
+	return 3
 }
 
 // rowCells reads a row's edit form: each field's text as typed.
@@ -468,9 +528,12 @@ func (h *Handlers) EditBatchRow(w http.ResponseWriter, r *http.Request) {
 	h.rowAnswer(w, r, b, row, err)
 }
 
-// rowAnswer answers a post on one row: the row for htmx, the page otherwise.
+// rowAnswer answers a post on one row: the row for htmx, the page
+// otherwise. A row that still has problems stays open; one that is priced
+// or ordered now asks for itself until it is done.
 func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.Batch, row desk.BatchRow, err error) {
 	ctx := r.Context()
+	filter, _ := rowFilter(r.PostForm)
 	switch {
 	case err != nil && (apperr.CodeOf(err) == apperr.Internal || apperr.Is(err, apperr.NotFound)):
 		h.Fail(w, r, err)
@@ -480,11 +543,25 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 	case err == nil && !httpx.IsHTMX(r):
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "batch.row_saved", row.Line)})
 	}
+	open := err != nil || len(row.RowProblems) > 0
 	if !httpx.IsHTMX(r) {
-		redirect(w, r, "/shipping/batches/"+strconv.FormatInt(b.ID, 10)+"#row-"+strconv.FormatInt(row.ID, 10))
+		to := "/shipping/batches/" + strconv.FormatInt(b.ID, 10)
+		q := url.Values{}
+		if filter != desk.RowsAll {
+			q.Set("state", filter)
+		}
+		if open {
+			q.Set("open", strconv.FormatInt(row.ID, 10))
+		}
+		if len(q) > 0 {
+			to += "?" + q.Encode()
+		}
+		redirect(w, r, to+"#row-"+strconv.FormatInt(row.ID, 10))
 		return
 	}
 	v := rowView(ctx, row)
+	v.Filter, v.Open = filter, open
+	v.Poll = !open && working(row.State)
 	status := http.StatusOK
 	if err != nil {
 		v.Message = apperr.MessageOf(ctx, err, "")
@@ -492,6 +569,54 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 		w.Header().Set("HX-Reswap", "outerHTML")
 	}
 	h.render(w, r, status, views.BatchRowItem(v))
+}
+
+// working says whether a row in this state is being priced or ordered.
+func working(state string) bool { return state == storage.RowPricing || state == storage.RowOrdering }
+
+// BatchRow is one row of a batch page for htmx: opened (open=1) with its
+// offers and edit form, or closed; a row being priced or ordered after a
+// change (poll=1) asks again until it is done. A browser without htmx is
+// sent to the page with the row opened.
+func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	id, ok := rowOf(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	ctx := r.Context()
+	stored, err := h.ShipReads.BatchRow(ctx, b.ID, id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	filter, _ := rowFilter(q)
+	open := q.Get("open") == "1"
+	w.Header().Set("Vary", "HX-Request")
+	if !httpx.IsHTMX(r) {
+		to := url.Values{}
+		if filter != desk.RowsAll {
+			to.Set("state", filter)
+		}
+		if open {
+			to.Set("open", strconv.FormatInt(id, 10))
+		}
+		path := "/shipping/batches/" + strconv.FormatInt(b.ID, 10)
+		if len(to) > 0 {
+			path += "?" + to.Encode()
+		}
+		redirect(w, r, path+"#row-"+strconv.FormatInt(id, 10))
+		return
+	}
+	v := rowView(ctx, desk.ReadBatchRow(stored))
+	v.Filter, v.Open = filter, open
+	v.Poll = !open && q.Get("poll") == "1" && working(stored.State)
+	h.render(w, r, http.StatusOK, views.BatchRowItem(v))
 }
 
 // ChooseBatchOffer takes another offer for a priced row.
@@ -601,4 +726,42 @@ func (h *Handlers) BatchHandover(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.serveProtocols(w, r, list, name)
+}
+
+// BatchCodes serves one sheet of the codes of the batch's label-free
+// shipments: what the clerk shows at the carrier's point instead of a label.
+func (h *Handlers) BatchCodes(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	list, err := h.ShipDesk.BatchLabelFree(ctx, b.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if len(list) == 0 {
+		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(ctx, "batch.err.no_label_free"))
+		return
+	}
+	sheet := printout.CodeSheet{Title: i18n.T(ctx, "codes.title", h.batchTitle(ctx, b)), Lead: i18n.T(ctx, "codes.lead"),
+		Printed: i18n.T(ctx, "handover.printed", i18n.DateTime(ctx, h.now()))}
+	for _, p := range list {
+		row := printout.CodeRow{Reference: p.Reference, Recipient: p.Recipient, Town: p.City, Carrier: p.CarrierName, Tracking: p.Tracking,
+			NoCode: i18n.T(ctx, "codes.not_yet")}
+		if len(p.Codes) == 0 {
+			sheet.Rows = append(sheet.Rows, row)
+		}
+		for _, c := range p.Codes {
+			row.Code = c
+			sheet.Rows = append(sheet.Rows, row)
+		}
+	}
+	var buf bytes.Buffer
+	if err := printout.Codes(ctx, &buf, sheet); err != nil {
+		h.Fail(w, r, fmt.Errorf("draw label-free codes of batch %d: %w", b.ID, err))
+		return
+	}
+	servePDF(w, "codes-batch-"+strconv.FormatInt(b.ID, 10)+".pdf", buf.Bytes())
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"net/url"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -55,14 +56,28 @@ type BatchPage struct {
 	ID        int64
 	Summary   string
 	Progress  BatchProgress
-	Rows      []BatchRowView
+	Rows      []BatchRowView // the rows the filter shows
 	CanPrice  bool
 	CanOrder  bool
 	CanDraft  bool
 	Labels    bool // some shipment of the batch has a label
 	Formats   []string
 	Protocols []BatchProtocol
+	Codes     string // the link to the sheet of label-free codes, in words; "" when the batch has no label-free shipment
 	Form      Form
+	// Filters are the filter's choices with their counts; FilterProblem says
+	// the address named a filter there is not (all rows are shown).
+	Filters       []BatchFilter
+	Filter        string
+	FilterProblem string
+	Total         int // rows of the batch
+}
+
+// BatchFilter is one choice of the rows' filter.
+type BatchFilter struct {
+	Value, Text string
+	N           int
+	Current     bool
 }
 
 // BatchProtocol is a link to one carrier's hand-over protocol of the batch.
@@ -83,10 +98,15 @@ type BatchProgress struct {
 // BatchRowView is one row of a batch.
 type BatchRowView struct {
 	ID, BatchID int64
+	Filter      string // the page's filter, kept by the row's links and forms
+	Open        bool   // the row's offers and edit form are shown
+	Poll        bool   // the row is being priced or ordered after a change: it asks for itself
 	Line        int
 	Reference   string
 	Recipient   string
 	Place       string
+	Weight      string
+	COD         string
 	State       string
 	StateText   string
 	Problems    []RowProblemView
@@ -110,7 +130,7 @@ type RowProblemView struct {
 // RowOfferView is one offer of a row.
 type RowOfferView struct {
 	Choice, Text, Price, Why string
-	Chosen, Eligible         bool
+	Chosen, Eligible         bool // Eligible: the clerk may choose it
 }
 
 // CellView is one cell of a row's edit form.
@@ -128,6 +148,45 @@ func rowURL(batch, row int64, rest string) templ.SafeURL {
 
 func rowID(id int64) string { return "row-" + strconv.FormatInt(id, 10) }
 
+// batchPageURL is the batch page with a filter and a row opened (0: none),
+// at that row.
+func batchPageURL(batch int64, filter string, open int64) templ.SafeURL {
+	q := url.Values{}
+	if filter != "" && filter != "all" {
+		q.Set("state", filter)
+	}
+	if open != 0 {
+		q.Set("open", strconv.FormatInt(open, 10))
+	}
+	u := "/shipping/batches/" + strconv.FormatInt(batch, 10)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	if open != 0 {
+		u += "#" + rowID(open)
+	}
+	return templ.SafeURL(u)
+}
+
+// rowPartURL is one row of the batch page, for htmx: opened or closed.
+func rowPartURL(r BatchRowView, open bool) string {
+	q := url.Values{}
+	if r.Filter != "" && r.Filter != "all" {
+		q.Set("state", r.Filter)
+	}
+	if open {
+		q.Set("open", "1")
+	}
+	if r.Poll && !open {
+		q.Set("poll", "1")
+	}
+	u := string(rowURL(r.BatchID, r.ID, ""))
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
 func cellID(row int64, name string) string { return rowID(row) + "-" + name }
 
 func percent(done, total int) string {
@@ -135,4 +194,15 @@ func percent(done, total int) string {
 		return "0"
 	}
 	return strconv.Itoa(done * 100 / total)
+}
+
+// autofocusCell says whether the cell i of an opened row takes the focus:
+// the first with a problem, else the first.
+func autofocusCell(r BatchRowView, i int) bool {
+	for j, c := range r.Cells {
+		if c.Error != "" {
+			return i == j
+		}
+	}
+	return i == 0
 }
