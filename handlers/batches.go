@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -447,7 +448,14 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 		v.COD = i18n.Money(ctx, o.CODAmount, cmpOr(o.CODCurrency, "CZK"))
 	}
 	v.Recipient = desk.Address{Firstname: o.FirstName, Surname: o.Surname, Company: o.Company}.Name()
-	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, o.Country, o.PointCode}, func(s string) bool { return s == "" }), " "))
+	country := o.Country
+	if country == "CZ" {
+		country = "" // the shop's own country goes without saying
+	}
+	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, country}, func(s string) bool { return s == "" }), " "))
+	if o.PointCode != "" {
+		v.Point = i18n.T(ctx, "batch.point", o.PointCode)
+	}
 	if r.ShipmentID != nil {
 		v.ShipmentID = *r.ShipmentID
 	}
@@ -467,11 +475,29 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 		v.Cells = append(v.Cells, views.CellView{Name: string(f), Label: i18n.T(ctx, orderfile.LabelKey(f)), Value: r.Cells[f],
 			Error: strings.Join(cellErrors[string(f)], " ")})
 	}
-	for _, ro := range r.RowOffers {
-		ov := views.RowOfferView{Choice: ro.Choice, Text: offerText(ro.Offer), Why: ro.Why.In(ctx), Eligible: ro.Choosable(),
+	// The offers the clerk may take first, cheapest first; then the others.
+	offers := slices.Clone(r.RowOffers)
+	slices.SortStableFunc(offers, func(a, b desk.RowOffer) int {
+		if a.Choosable() != b.Choosable() {
+			if a.Choosable() {
+				return -1
+			}
+			return 1
+		}
+		if !a.Choosable() {
+			return 0
+		}
+		return cmp.Compare(a.Offer.PriceVAT.Value, b.Offer.PriceVAT.Value)
+	})
+	for _, ro := range offers {
+		text := offerText(ro.Offer)
+		if ro.Offer.LabelFree {
+			text = i18n.T(ctx, "batch.offer_label_free", text)
+		}
+		ov := views.RowOfferView{Choice: ro.Choice, Text: text, Why: ro.Why.In(ctx), Eligible: ro.Choosable(),
 			Chosen: ro.Choice == r.BatchRow.Chosen, Price: i18n.Money(ctx, ro.Offer.PriceVAT.Value, ro.Offer.PriceVAT.Currency)}
 		if ov.Chosen {
-			v.Offer = i18n.T(ctx, "batch.offer", ov.Text, ov.Price)
+			v.Offer, v.OfferPrice = ov.Text, ov.Price
 			v.OfferWhy = ov.Why
 			if r.ChosenBy == "clerk" {
 				v.OfferWhy = i18n.T(ctx, "batch.why.clerk")

@@ -104,13 +104,15 @@ type BatchRowView struct {
 	Line        int
 	Reference   string
 	Recipient   string
-	Place       string
+	Place       string // postcode and town (and country abroad)
+	Point       string // the pickup point the row names, in words
 	Weight      string
 	COD         string
 	State       string
 	StateText   string
 	Problems    []RowProblemView
 	Offer       string // the chosen offer, in words
+	OfferPrice  string
 	OfferWhy    string
 	Offers      []RowOfferView
 	Editable    bool
