@@ -72,7 +72,9 @@ func TestClerkRunsADayBatch(t *testing.T) {
 		tab.Click(row + ` [data-testid=row-save]`)
 		tab.WaitCount(row+` [data-testid=row-problems]`, 0)
 		tab.WaitCount(row+` [data-testid=row-form]`, 0)
+		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`) // back on the row
 		tab.WaitText(row+` [data-testid=row-state]`, "Priced") // the row asks for itself until it is priced
+		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`)
 	}
 	rows = env.SettledBatch(t, batch)
 	for _, r := range rows {
@@ -101,6 +103,9 @@ func TestClerkRunsADayBatch(t *testing.T) {
 	tab.Click(`[data-testid=batch-row][data-line="3"] [data-testid=row-edit]`)
 	tab.WaitCount(`[data-testid=batch-row][data-line="3"] [data-testid=row-form]`, 1)
 	tab.shots("row-opened-cs")
+	tab.Click(`[data-testid=batch-row][data-line="3"] [data-testid=row-close]`)
+	tab.WaitCount(`[data-testid=batch-row][data-line="3"] [data-testid=row-form]`, 0)
+	tab.waitFocus(`[data-testid=batch-row][data-line="3"] [data-testid=row-edit]`)
 
 	tab.Open(path)
 	tab.Submit(`[data-testid=order-all]`)

@@ -588,6 +588,7 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 	v := rowView(ctx, row)
 	v.Filter, v.Open = filter, open
 	v.Poll = !open && working(row.State)
+	v.FocusToggle = !open
 	status := http.StatusOK
 	if err != nil {
 		v.Message = apperr.MessageOf(ctx, err, "")
@@ -642,6 +643,7 @@ func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
 	v := rowView(ctx, desk.ReadBatchRow(stored))
 	v.Filter, v.Open = filter, open
 	v.Poll = !open && q.Get("poll") == "1" && working(stored.State)
+	v.FocusToggle = !open && q.Get("poll") != "1" // closed by the clerk, not asked again by itself
 	h.render(w, r, http.StatusOK, views.BatchRowItem(v))
 }
 

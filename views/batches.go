@@ -101,6 +101,7 @@ type BatchRowView struct {
 	Filter      string // the page's filter, kept by the row's links and forms
 	Open        bool   // the row's offers and edit form are shown
 	Poll        bool   // the row is being priced or ordered after a change: it asks for itself
+	FocusToggle bool   // the row was just closed: the focus goes back to its button (to the row while it has none)
 	Line        int
 	Reference   string
 	Recipient   string

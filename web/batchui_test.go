@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -463,5 +464,48 @@ func TestBatchRowAndCodesRefuseWrongRoleAndAnonymous(t *testing.T) {
 	manager := env.SignedIn(identity.Manager)
 	if r := manager.Get("/shipping/batches/1/codes.pdf"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("manager, a batch there is not: %d", r.StatusCode)
+	}
+}
+
+// A day of three hundred orders is one table of three hundred lines, none
+// carrying its edit form until it is opened; the filter's counts add up.
+func TestBatchOfHundredsOfRowsIsOneTable(t *testing.T) {
+	env, b := deskEnv(t)
+	var csv strings.Builder
+	csv.WriteString("reference;surname;street;city;zip;phone;weight_kg;point_code\n")
+	for i := range 300 {
+		point := ""
+		if i%50 == 7 {
+			point = "ZZ" + itoa(int64(i)) // no such point: the row has a problem
+		}
+		csv.WriteString("D-" + itoa(int64(1000+i)) + ";Nováková;Masarykova " + itoa(int64(i+1)) + ";Brno;602 00;+420 777 123 456;1,5;" + point + "\n")
+	}
+	r := upload(t, env, b, "day.csv", []byte(csv.String()), map[string]string{"handover": "ONDEMAND"})
+	m := batchPath.FindStringSubmatch(r.Header.Get("Location"))
+	if m == nil {
+		t.Fatalf("import: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	path := m[0]
+	// While the rows are priced the page shows every row and its progress.
+	doc := page(t, b.Get(path).Body)
+	if n := len(lines(doc)); n != 300 {
+		t.Errorf("%d rows while pricing", n)
+	}
+	id, _ := strconv.ParseInt(m[1], 10, 64)
+	env.SettledBatch(t, id)
+	resp := b.Get(path)
+	doc = page(t, resp.Body)
+	if n := len(lines(doc)); n != 300 || doc.Find(`[data-testid=row-form]`).Length() != 0 || doc.Find(`input`).Length() > 20 {
+		t.Errorf("%d rows, %d edit forms, %d inputs", n, doc.Find(`[data-testid=row-form]`).Length(), doc.Find(`input`).Length())
+	}
+	counts := filterCounts(doc)
+	if counts["all"] != "300" || counts["problems"] != "6" || counts["ready"] != "294" {
+		t.Errorf("counts %v", counts)
+	}
+	if len(resp.Body) > 1<<20 {
+		t.Errorf("the page of 300 rows is %d kB", len(resp.Body)>>10)
+	}
+	if n := len(lines(page(t, b.Get(path+"?state=problems").Body))); n != 6 {
+		t.Errorf("%d rows with problems", n)
 	}
 }
