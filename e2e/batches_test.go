@@ -73,7 +73,7 @@ func TestClerkRunsADayBatch(t *testing.T) {
 		tab.WaitCount(row+` [data-testid=row-problems]`, 0)
 		tab.WaitCount(row+` [data-testid=row-form]`, 0)
 		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`) // back on the row
-		tab.WaitText(row+` [data-testid=row-state]`, "Priced") // the row asks for itself until it is priced
+		tab.WaitText(row+` [data-testid=row-state]`, "Priced")                                  // the row asks for itself until it is priced
 		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`)
 	}
 	rows = env.SettledBatch(t, batch)
