@@ -72,8 +72,10 @@ func TestClerkRunsADayBatch(t *testing.T) {
 		tab.Click(row + ` [data-testid=row-save]`)
 		tab.WaitCount(row+` [data-testid=row-problems]`, 0)
 		tab.WaitCount(row+` [data-testid=row-form]`, 0)
-		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`) // back on the row
-		tab.WaitText(row+` [data-testid=row-state]`, "Priced")                                  // the row asks for itself until it is priced
+		// The focus is back on the row, which asks for itself until it is
+		// priced, and stays there.
+		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`)
+		tab.WaitText(row+` [data-testid=row-state]`, "Priced")
 		tab.waitFocus(row + ` [data-testid=row-reference], ` + row + ` [data-testid=row-edit]`)
 	}
 	rows = env.SettledBatch(t, batch)
