@@ -67,6 +67,12 @@ func LabelFree(s storage.Shipment) bool {
 	return s.LabelMode == shipping.LabelCode || s.LabelMode == "" && s.LabelLess
 }
 
+// OnCodeSheet says whether a shipment goes on its batch's sheet of
+// label-free codes: ordered, not cancelled, label-free.
+func OnCodeSheet(s storage.Shipment) bool {
+	return s.State == storage.StateCreated && !Cancelled(s) && LabelFree(s)
+}
+
 // HandoverCodes are the codes a label-free shipment's packages are handed
 // over with.
 func HandoverCodes(s storage.Shipment) []string {
@@ -105,7 +111,7 @@ func (d *Desk) BatchLabelFree(ctx context.Context, batch int64) ([]LabelFreeParc
 	var out []LabelFreeParcel
 	for _, id := range ids {
 		s, ok := byID[id]
-		if !ok || s.State != storage.StateCreated || Cancelled(s) || !LabelFree(s) {
+		if !ok || !OnCodeSheet(s) {
 			continue
 		}
 		out = append(out, LabelFreeParcel{ShipmentID: s.ID, Reference: s.Reference, Recipient: s.RecipientName, City: s.RecipientCity,

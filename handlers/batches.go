@@ -356,7 +356,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 			if desk.LabelReady(s) {
 				v.Labels = true
 			}
-			if s.State == storage.StateCreated && !desk.Cancelled(s) && desk.LabelFree(s) {
+			if desk.OnCodeSheet(s) {
 				labelFree++
 			}
 		}
