@@ -330,7 +330,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 	}
 	filter, known := rowFilter(r.URL.Query())
 	open, _ := strconv.ParseInt(r.URL.Query().Get("open"), 10, 64)
-	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b), Filter: filter, Total: len(rows),
+	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b), Filter: filter,
 		Summary: i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover))}
 	if !known {
 		v.FilterProblem = i18n.T(ctx, "batch.filter.unknown")

@@ -70,7 +70,6 @@ type BatchPage struct {
 	Filters       []BatchFilter
 	Filter        string
 	FilterProblem string
-	Total         int // rows of the batch
 }
 
 // BatchFilter is one choice of the rows' filter.
