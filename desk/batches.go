@@ -42,11 +42,18 @@ type RowProblem struct {
 
 // RowOffer is one offer of a priced row and why it was or was not chosen.
 type RowOffer struct {
-	Offer    Offer       `json:"offer"`
-	Choice   string      `json:"choice"`
-	Eligible bool        `json:"eligible"` // the clerk may choose it
-	Why      apperr.Text `json:"why"`
+	Offer    Offer  `json:"offer"`
+	Choice   string `json:"choice"`
+	Eligible bool   `json:"eligible"` // the clerk may choose it, and the rules or the cheapest may
+	// ByHand: only the clerk may choose it. A label-free offer fits a row
+	// but not the batch's hand-over: the clerk who takes it takes the parcel
+	// to one of the carrier's points and hands it over with its code.
+	ByHand bool        `json:"by_hand,omitempty"`
+	Why    apperr.Text `json:"why"`
 }
+
+// Choosable says whether the clerk may choose the offer for the row.
+func (o RowOffer) Choosable() bool { return o.Eligible || o.ByHand }
 
 // BatchRow is a batch row as the desk reads it.
 type BatchRow struct {
@@ -90,11 +97,13 @@ type MappingNeeded struct {
 // BatchImport is a file of orders a clerk uploads.
 type BatchImport struct {
 	FileName string
-	Data     []byte // at most orderfile.MaxBytes (the reader refuses more)
-	Source   string // the source's name: its kept mapping reads the file; "" : ours or any kept one that fits
-	Handover string
-	Mapping  *orderfile.Mapping // columns mapped by the clerk (kept under Mapping.Source)
-	Upload   int64              // the kept upload the mapping is for
+	// ContentType is the type the upload says it has; "" when none.
+	ContentType string
+	Data        []byte // at most orderfile.MaxBytes (the reader refuses more)
+	Source      string // the source's name: its kept mapping reads the file; "" : ours or any kept one that fits
+	Handover    string
+	Mapping     *orderfile.Mapping // columns mapped by the clerk (kept under Mapping.Source)
+	Upload      int64              // the kept upload the mapping is for
 }
 
 // ImportResult is a new batch, or the columns to map first.
@@ -136,6 +145,9 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 	case HandoverOnDemand, HandoverRegular, HandoverOccasional, HandoverPoint:
 	default:
 		return ImportResult{}, apperr.Fields("form.see_fields", apperr.Problems{"handover": apperr.Msg("ship.err.handover")})
+	}
+	if p := orderfile.CheckType(in.ContentType); p != nil {
+		return ImportResult{}, fileError(&orderfile.File{Problems: []orderfile.Problem{*p}})
 	}
 	m := in.Mapping
 	source := cmp.Or(in.Source, orderfile.TemplateSource)
@@ -537,7 +549,7 @@ func (d *Desk) ChooseRowOffer(ctx context.Context, batch, id int64, choice strin
 		return err
 	}
 	r := ReadBatchRow(row)
-	fits := slices.ContainsFunc(r.RowOffers, func(o RowOffer) bool { return o.Choice == choice && o.Eligible })
+	fits := slices.ContainsFunc(r.RowOffers, func(o RowOffer) bool { return o.Choice == choice && o.Choosable() })
 	if !fits {
 		return apperr.New(apperr.Invalid, "batch.err.offer_not_offered")
 	}
@@ -772,14 +784,14 @@ func chooseOffer(f Form, offers []Offer, pointCarrier string) (notes []RowOffer,
 		switch {
 		case !o.Selectable:
 			n.Why = apperr.Msg("batch.why.not_selectable")
-		case o.LabelFree:
-			n.Why = apperr.Msg("batch.why.label_free")
 		case toPoint && !o.DeliveryRequired:
 			n.Why = apperr.Msg("batch.why.to_address")
 		case toPoint && !strings.EqualFold(o.Carrier, pointCarrier):
 			n.Why = apperr.Msg("batch.why.other_carrier", pointCarrier)
 		case !toPoint && o.DeliveryRequired:
 			n.Why = apperr.Msg("batch.why.to_point")
+		case o.LabelFree:
+			n.Why, n.ByHand = apperr.Msg("batch.why.label_free"), true
 		default:
 			n.Eligible = true
 			if chosen < 0 || o.PriceVAT.Value < notes[chosen].Offer.PriceVAT.Value {
@@ -811,10 +823,7 @@ func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchR
 	case !ok:
 		err = apperr.New(apperr.Invalid, "batch.err.no_offer")
 	default:
-		f.Offer = chosen.Offer
-		if !f.Offer.DeliveryRequired {
-			f.DeliveryBranch = ""
-		}
+		f.take(chosen.Offer)
 	}
 	var s storage.Shipment
 	if err == nil {
@@ -867,7 +876,7 @@ func (d *Desk) SendBatchDrafts(ctx context.Context, batch int64, by int64) (sent
 		r := ReadBatchRow(row)
 		f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order)
 		if chosen, ok := r.Chosen(); ok {
-			f.Offer = chosen.Offer
+			f.take(chosen.Offer)
 		}
 		var draft storage.Draft
 		if err == nil {

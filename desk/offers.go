@@ -192,17 +192,24 @@ func (d *Desk) Choose(ctx context.Context, f *Form, choice string) ([]Offer, err
 	}
 	for _, o := range offers {
 		if o.Choice() == choice && o.Selectable {
-			f.Offer = o
-			if f.Offer.Carrier != "" && !o.DeliveryRequired {
-				f.DeliveryBranch = ""
-			}
-			if o.LabelFree { // handed over at any of the carrier's points, with a code
-				f.Handover, f.PickupBranch, f.LabelLess = HandoverPoint, "", true
-			}
+			f.take(o)
 			return offers, nil
 		}
 	}
 	return offers, apperr.Fields("ship.err.offer_gone", apperr.Problems{"offer": apperr.Msg("ship.err.offer_below")})
+}
+
+// take makes o the form's offer: a service that delivers to the address
+// drops the delivery point; a label-free offer is handed over at any of the
+// carrier's points, with a code instead of a label.
+func (f *Form) take(o Offer) {
+	f.Offer = o
+	if f.Offer.Carrier != "" && !o.DeliveryRequired {
+		f.DeliveryBranch = ""
+	}
+	if o.LabelFree {
+		f.Handover, f.PickupBranch, f.LabelLess = HandoverPoint, "", true
+	}
 }
 
 // FormProblems are what the form's own rules find before offers are asked,

@@ -1,10 +1,14 @@
 package handlers
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +37,7 @@ type batchDesk interface {
 	ResumeBatch(ctx context.Context, batch int64)
 	SendBatchDrafts(ctx context.Context, batch int64, by int64) (int, error)
 	BatchHandovers(ctx context.Context, batch int64, loc *time.Location) ([]desk.Handover, error)
+	BatchLabelFree(ctx context.Context, batch int64) ([]desk.LabelFreeParcel, error)
 }
 
 // batchReads are the batch tables the pages read.
@@ -137,7 +142,7 @@ func (h *Handlers) ImportBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
-	in.FileName = cleanName(header.Filename)
+	in.FileName, in.ContentType = cleanName(header.Filename), header.Header.Get("Content-Type")
 	in.Data, err = desk.ReadOrders(file)
 	if err == nil {
 		var res desk.ImportResult
@@ -293,13 +298,28 @@ func rowOf(r *http.Request) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// BatchPage shows a batch.
+// BatchPage shows a batch: its rows under the filter the address names
+// (state), with one row opened (open, a row's id) for a browser without
+// htmx.
 func (h *Handlers) BatchPage(w http.ResponseWriter, r *http.Request) {
 	b, ok := h.batchOf(w, r)
 	if !ok {
 		return
 	}
 	h.renderBatch(w, r, b, http.StatusOK, views.Form{})
+}
+
+// rowFilter reads the rows' filter of a query or form: "all" when none is
+// named; ok is false when the one named is not known (all rows are shown).
+func rowFilter(values url.Values) (filter string, ok bool) {
+	v := values.Get("state")
+	switch {
+	case v == "":
+		return desk.RowsAll, true
+	case slices.Contains(desk.RowFilters, v):
+		return v, true
+	}
+	return desk.RowsAll, false
 }
 
 // renderBatch draws a batch's page. Its rows are read and drawn one at a
@@ -312,12 +332,28 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b),
+	filter, known := rowFilter(r.URL.Query())
+	open, _ := strconv.ParseInt(r.URL.Query().Get("open"), 10, 64)
+	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b), Filter: filter,
 		Summary:  i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover)),
 		CanPrice: b.Counts[storage.RowReady] > 0, CanOrder: b.Counts[storage.RowPriced] > 0, CanDraft: draftable > 0}
-	if v.Labels, err = h.batchLabelReady(ctx, b.ID); err != nil {
+	if !known {
+		v.FilterProblem = i18n.T(ctx, "batch.filter.unknown")
+	}
+	for _, fv := range desk.RowFilters {
+		n := desk.RowFilterCount(fv, b.Counts)
+		v.Filters = append(v.Filters, views.BatchFilter{Value: fv, Text: i18n.T(ctx, "batch.filter."+fv), N: n, Current: fv == filter})
+		if fv == filter {
+			v.Shown = n
+		}
+	}
+	var codes int
+	if v.Labels, codes, err = h.batchPrints(ctx, b.ID); err != nil {
 		h.Fail(w, r, err)
 		return
+	}
+	if codes > 0 {
+		v.Codes = i18n.N(ctx, "batch.codes_pdf", codes)
 	}
 	if v.Labels {
 		for _, fm := range printout.Formats {
@@ -336,7 +372,12 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 	var rowsErr error
 	v.Rows = func(yield func(views.BatchRowView) bool) {
 		rowsErr = h.ShipReads.EachBatchRow(ctx, b.ID, func(row storage.BatchRow) error {
-			if !yield(rowView(ctx, desk.ReadBatchRow(row))) {
+			if !desk.InRowFilter(filter, row.State) {
+				return nil
+			}
+			rv := rowView(ctx, desk.ReadBatchRow(row))
+			rv.Filter, rv.Open = filter, row.ID == open
+			if !yield(rv) {
 				return errStopped
 			}
 			return nil
@@ -351,23 +392,27 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 // errStopped ends a streamed read whose reader has stopped.
 var errStopped = errors.New("stopped")
 
-// batchLabelReady says whether some shipment of the batch has a label to
-// print, reading its shipments a few at a time until one has.
-func (h *Handlers) batchLabelReady(ctx context.Context, batch int64) (bool, error) {
+// batchPrints says whether some shipment of the batch has a label to print
+// and how many go on the sheet of label-free codes, reading its shipments a
+// few at a time.
+func (h *Handlers) batchPrints(ctx context.Context, batch int64) (labels bool, codes int, err error) {
 	ids, err := h.ShipReads.BatchShipmentIDs(ctx, batch)
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
 	for chunk := range slices.Chunk(ids, 50) {
 		list, err := h.ShipReads.ShipmentsByID(ctx, chunk)
 		if err != nil {
-			return false, err
+			return false, 0, err
 		}
-		if slices.ContainsFunc(list, desk.LabelReady) {
-			return true, nil
+		labels = labels || slices.ContainsFunc(list, desk.LabelReady)
+		for _, s := range list {
+			if desk.OnCodeSheet(s) {
+				codes++
+			}
 		}
 	}
-	return false, nil
+	return labels, codes, nil
 }
 
 func cmpOr(a, b string) string {
@@ -413,8 +458,21 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State,
 		StateText: i18n.T(ctx, "batch.state."+r.State), Editable: desk.Editable(r.State) && r.DraftID == nil && !r.Drafting,
 		CanChoose: r.State == storage.RowPriced && r.DraftID == nil, Error: r.Error.In(ctx)}
+	if o.WeightKg > 0 {
+		v.Weight = i18n.T(ctx, "batch.kg", i18n.Number(ctx, o.WeightKg, decimalsOf(o.WeightKg)))
+	}
+	if o.COD {
+		v.COD = i18n.Money(ctx, o.CODAmount, cmpOr(o.CODCurrency, "CZK"))
+	}
 	v.Recipient = desk.Address{Firstname: o.FirstName, Surname: o.Surname, Company: o.Company}.Name()
-	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, o.Country, o.PointCode}, func(s string) bool { return s == "" }), " "))
+	country := o.Country
+	if country == "CZ" {
+		country = "" // the shop's own country goes without saying
+	}
+	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, country}, func(s string) bool { return s == "" }), " "))
+	if o.PointCode != "" {
+		v.Point = i18n.T(ctx, "batch.point", o.PointCode)
+	}
 	if r.ShipmentID != nil {
 		v.ShipmentID = *r.ShipmentID
 	}
@@ -434,11 +492,29 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 		v.Cells = append(v.Cells, views.CellView{Name: string(f), Label: i18n.T(ctx, orderfile.LabelKey(f)), Value: r.Cells[f],
 			Error: strings.Join(cellErrors[string(f)], " ")})
 	}
-	for _, ro := range r.RowOffers {
-		ov := views.RowOfferView{Choice: ro.Choice, Text: offerText(ro.Offer), Why: ro.Why.In(ctx), Eligible: ro.Eligible,
+	// The offers the clerk may take first, cheapest first; then the others.
+	offers := slices.Clone(r.RowOffers)
+	slices.SortStableFunc(offers, func(a, b desk.RowOffer) int {
+		if a.Choosable() != b.Choosable() {
+			if a.Choosable() {
+				return -1
+			}
+			return 1
+		}
+		if !a.Choosable() {
+			return 0
+		}
+		return cmp.Compare(a.Offer.PriceVAT.Value, b.Offer.PriceVAT.Value)
+	})
+	for _, ro := range offers {
+		text := offerText(ro.Offer)
+		if ro.Offer.LabelFree {
+			text = i18n.T(ctx, "batch.offer_label_free", text)
+		}
+		ov := views.RowOfferView{Choice: ro.Choice, Text: text, Why: ro.Why.In(ctx), Eligible: ro.Choosable(),
 			Chosen: ro.Choice == r.BatchRow.Chosen, Price: i18n.Money(ctx, ro.Offer.PriceVAT.Value, ro.Offer.PriceVAT.Currency)}
 		if ov.Chosen {
-			v.Offer = i18n.T(ctx, "batch.offer", ov.Text, ov.Price)
+			v.Offer, v.OfferPrice = ov.Text, ov.Price
 			v.OfferWhy = ov.Why
 			if r.ChosenBy == "clerk" {
 				v.OfferWhy = i18n.T(ctx, "batch.why.clerk")
@@ -451,6 +527,17 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 
 func offerText(o desk.Offer) string {
 	return strings.TrimSpace(o.Carrier + " " + o.Service)
+}
+
+// decimalsOf is how many decimals a weight is written with: as many as it
+// has, at most three.
+func decimalsOf(x float64) int {
+	for d := 0; d < 3; d++ {
+		if s := strconv.FormatFloat(x, 'f', d, 64); s == strconv.FormatFloat(x, 'f', -1, 64) {
+			return d
+		}
+	}
+	return 3
 }
 
 // rowCells reads a row's edit form: each field's text as typed.
@@ -484,9 +571,12 @@ func (h *Handlers) EditBatchRow(w http.ResponseWriter, r *http.Request) {
 	h.rowAnswer(w, r, b, row, err)
 }
 
-// rowAnswer answers a post on one row: the row for htmx, the page otherwise.
+// rowAnswer answers a post on one row: the row for htmx, the page
+// otherwise. A row that still has problems stays open; one that is priced
+// or ordered now asks for itself until it is done.
 func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.Batch, row desk.BatchRow, err error) {
 	ctx := r.Context()
+	filter, _ := rowFilter(r.PostForm)
 	switch {
 	case err != nil && (apperr.CodeOf(err) == apperr.Internal || apperr.Is(err, apperr.NotFound)):
 		h.Fail(w, r, err)
@@ -496,11 +586,26 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 	case err == nil && !httpx.IsHTMX(r):
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "batch.row_saved", row.Line)})
 	}
+	open := err != nil || len(row.RowProblems) > 0
 	if !httpx.IsHTMX(r) {
-		redirect(w, r, "/shipping/batches/"+strconv.FormatInt(b.ID, 10)+"#row-"+strconv.FormatInt(row.ID, 10))
+		to := "/shipping/batches/" + strconv.FormatInt(b.ID, 10)
+		q := url.Values{}
+		if filter != desk.RowsAll {
+			q.Set("state", filter)
+		}
+		if open {
+			q.Set("open", strconv.FormatInt(row.ID, 10))
+		}
+		if len(q) > 0 {
+			to += "?" + q.Encode()
+		}
+		redirect(w, r, to+"#row-"+strconv.FormatInt(row.ID, 10))
 		return
 	}
 	v := rowView(ctx, row)
+	v.Filter, v.Open = filter, open
+	v.Poll = !open && working(row.State)
+	v.FocusToggle = !open
 	status := http.StatusOK
 	if err != nil {
 		v.Message = apperr.MessageOf(ctx, err, "")
@@ -508,6 +613,55 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 		w.Header().Set("HX-Reswap", "outerHTML")
 	}
 	h.render(w, r, status, views.BatchRowItem(v))
+}
+
+// working says whether a row in this state is being priced or ordered.
+func working(state string) bool { return state == storage.RowPricing || state == storage.RowOrdering }
+
+// BatchRow is one row of a batch page for htmx: opened (open=1) with its
+// offers and edit form, or closed; a row being priced or ordered after a
+// change (poll=1) asks again until it is done. A browser without htmx is
+// sent to the page with the row opened.
+func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	id, ok := rowOf(r)
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	ctx := r.Context()
+	stored, err := h.ShipReads.BatchRow(ctx, b.ID, id)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	filter, _ := rowFilter(q)
+	open := q.Get("open") == "1"
+	w.Header().Set("Vary", "HX-Request")
+	if !httpx.IsHTMX(r) {
+		to := url.Values{}
+		if filter != desk.RowsAll {
+			to.Set("state", filter)
+		}
+		if open {
+			to.Set("open", strconv.FormatInt(id, 10))
+		}
+		path := "/shipping/batches/" + strconv.FormatInt(b.ID, 10)
+		if len(to) > 0 {
+			path += "?" + to.Encode()
+		}
+		redirect(w, r, path+"#row-"+strconv.FormatInt(id, 10))
+		return
+	}
+	v := rowView(ctx, desk.ReadBatchRow(stored))
+	v.Filter, v.Open = filter, open
+	v.Poll = !open && q.Get("poll") == "1" && working(stored.State)
+	v.FocusToggle = !open && q.Get("poll") != "1" // closed by the clerk, not asked again by itself
+	h.render(w, r, http.StatusOK, views.BatchRowItem(v))
 }
 
 // ChooseBatchOffer takes another offer for a priced row.
@@ -617,4 +771,42 @@ func (h *Handlers) BatchHandover(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.serveProtocols(w, r, list, name)
+}
+
+// BatchCodes serves one sheet of the codes of the batch's label-free
+// shipments: what the clerk shows at the carrier's point instead of a label.
+func (h *Handlers) BatchCodes(w http.ResponseWriter, r *http.Request) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	list, err := h.ShipDesk.BatchLabelFree(ctx, b.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if len(list) == 0 {
+		h.ErrorStatus(w, r, http.StatusNotFound, i18n.T(ctx, "batch.err.no_label_free"))
+		return
+	}
+	sheet := printout.CodeSheet{Title: i18n.T(ctx, "codes.title", h.batchTitle(ctx, b)), Lead: i18n.T(ctx, "codes.lead"),
+		Printed: i18n.T(ctx, "handover.printed", i18n.DateTime(ctx, h.now()))}
+	for _, p := range list {
+		row := printout.CodeRow{Reference: p.Reference, Recipient: p.Recipient, Town: p.City, Carrier: p.CarrierName, Tracking: p.Tracking,
+			NoCode: i18n.T(ctx, "codes.not_yet")}
+		if len(p.Codes) == 0 {
+			sheet.Rows = append(sheet.Rows, row)
+		}
+		for _, c := range p.Codes {
+			row.Code = c
+			sheet.Rows = append(sheet.Rows, row)
+		}
+	}
+	var buf bytes.Buffer
+	if err := printout.Codes(ctx, &buf, sheet); err != nil {
+		h.Fail(w, r, fmt.Errorf("draw label-free codes of batch %d: %w", b.ID, err))
+		return
+	}
+	servePDF(w, "codes-batch-"+strconv.FormatInt(b.ID, 10)+".pdf", buf.Bytes())
 }

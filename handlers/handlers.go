@@ -134,7 +134,7 @@ func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c 
 // half a page. failed is the error of what the page read as it was drawn.
 func (h *Handlers) streamPage(w http.ResponseWriter, r *http.Request, status int, c templ.Component, failed func() error) {
 	out := &pageStream{w: w, status: status}
-	buf := bufio.NewWriterSize(out, 64<<10)
+	buf := bufio.NewWriterSize(out, 16<<10) // a few rows of a long table per write
 	err := c.Render(r.Context(), buf)
 	if err == nil {
 		err = failed()

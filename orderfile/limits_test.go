@@ -341,7 +341,7 @@ func TestEveryKeyIsInTheCatalog(t *testing.T) {
 		orderfile.KeyTooLarge: {10}, orderfile.KeyTooManyRows: {10000}, orderfile.KeyTooManyColumns: {200},
 		orderfile.KeyNoSheet: {"List1"}, orderfile.KeyColumnMissing: {"PSČ"}, orderfile.KeyColumnTwice: {"PSČ"},
 		orderfile.KeyRowCells: {6, 8}, orderfile.KeyRowTooLong: {256}, orderfile.KeyTooLong: {1000},
-		orderfile.KeyCurrencyTwo: {"EUR", "CZK"},
+		orderfile.KeyCurrencyTwo: {"EUR", "CZK"}, orderfile.KeyWrongType: {"image/png"},
 	}
 	used := slices.Clone(orderfile.Keys)
 	for _, f := range orderfile.Fields {

@@ -47,4 +47,5 @@ const (
 // Keys are every problem key the package uses.
 var Keys = []string{KeyEmpty, KeyNoOrders, KeyTooLarge, KeyTooManyRows, KeyTooManyColumns, KeyOldExcel, KeyNotXLSX, KeyEncoding,
 	KeyNoSheet, KeyUnmapped, KeyColumnMissing, KeyColumnTwice, KeyRowQuote, KeyRowCells, KeyRowTooLong,
-	KeyUnreadable, KeyControl, KeyTooLong, KeyFormula, KeyNumber, KeyNegative, KeyCountry, KeyCurrency, KeyCurrencyTwo}
+	KeyUnreadable, KeyControl, KeyTooLong, KeyFormula, KeyNumber, KeyNegative, KeyCountry, KeyCurrency, KeyCurrencyTwo,
+	KeyNotOrders, KeyWrongType}

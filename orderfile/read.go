@@ -106,6 +106,9 @@ func Read(r io.Reader, m *Mapping) (*File, error) {
 		}
 		return f, nil
 	}
+	if head, _ := br.Peek(kindSize); binaryFile(head) {
+		return f.refuse(Problem{Key: KeyNotOrders}), nil
+	}
 	f.Format = "csv"
 	text, encoding := decodeText(br)
 	c, err := newCSVSource(text)

@@ -2,6 +2,7 @@ package views
 
 import (
 	"iter"
+	"net/url"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -56,14 +57,28 @@ type BatchPage struct {
 	ID        int64
 	Summary   string
 	Progress  BatchProgress
-	Rows      iter.Seq[BatchRowView] // read as the page is drawn
+	Rows      iter.Seq[BatchRowView] // the rows the filter shows, read as the page is drawn
+	Shown     int                    // how many rows the filter shows
 	CanPrice  bool
 	CanOrder  bool
 	CanDraft  bool
 	Labels    bool // some shipment of the batch has a label
 	Formats   []string
 	Protocols []BatchProtocol
+	Codes     string // the link to the sheet of label-free codes, in words; "" when the batch has no label-free shipment
 	Form      Form
+	// Filters are the filter's choices with their counts; FilterProblem says
+	// the address named a filter there is not (all rows are shown).
+	Filters       []BatchFilter
+	Filter        string
+	FilterProblem string
+}
+
+// BatchFilter is one choice of the rows' filter.
+type BatchFilter struct {
+	Value, Text string
+	N           int
+	Current     bool
 }
 
 // BatchProtocol is a link to one carrier's hand-over protocol of the batch.
@@ -84,14 +99,22 @@ type BatchProgress struct {
 // BatchRowView is one row of a batch.
 type BatchRowView struct {
 	ID, BatchID int64
+	Filter      string // the page's filter, kept by the row's links and forms
+	Open        bool   // the row's offers and edit form are shown
+	Poll        bool   // the row is being priced or ordered after a change: it asks for itself
+	FocusToggle bool   // the row was just closed: the focus goes back to its button (to the row while it has none)
 	Line        int
 	Reference   string
 	Recipient   string
-	Place       string
+	Place       string // postcode and town (and country abroad)
+	Point       string // the pickup point the row names, in words
+	Weight      string
+	COD         string
 	State       string
 	StateText   string
 	Problems    []RowProblemView
 	Offer       string // the chosen offer, in words
+	OfferPrice  string
 	OfferWhy    string
 	Offers      []RowOfferView
 	Editable    bool
@@ -111,7 +134,7 @@ type RowProblemView struct {
 // RowOfferView is one offer of a row.
 type RowOfferView struct {
 	Choice, Text, Price, Why string
-	Chosen, Eligible         bool
+	Chosen, Eligible         bool // Eligible: the clerk may choose it
 }
 
 // CellView is one cell of a row's edit form.
@@ -129,6 +152,45 @@ func rowURL(batch, row int64, rest string) templ.SafeURL {
 
 func rowID(id int64) string { return "row-" + strconv.FormatInt(id, 10) }
 
+// batchPageURL is the batch page with a filter and a row opened (0: none),
+// at that row.
+func batchPageURL(batch int64, filter string, open int64) templ.SafeURL {
+	q := url.Values{}
+	if filter != "" && filter != "all" {
+		q.Set("state", filter)
+	}
+	if open != 0 {
+		q.Set("open", strconv.FormatInt(open, 10))
+	}
+	u := "/shipping/batches/" + strconv.FormatInt(batch, 10)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	if open != 0 {
+		u += "#" + rowID(open)
+	}
+	return templ.SafeURL(u)
+}
+
+// rowPartURL is one row of the batch page, for htmx: opened or closed.
+func rowPartURL(r BatchRowView, open bool) string {
+	q := url.Values{}
+	if r.Filter != "" && r.Filter != "all" {
+		q.Set("state", r.Filter)
+	}
+	if open {
+		q.Set("open", "1")
+	}
+	if r.Poll && !open {
+		q.Set("poll", "1")
+	}
+	u := string(rowURL(r.BatchID, r.ID, ""))
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
 func cellID(row int64, name string) string { return rowID(row) + "-" + name }
 
 func percent(done, total int) string {
@@ -136,4 +198,15 @@ func percent(done, total int) string {
 		return "0"
 	}
 	return strconv.Itoa(done * 100 / total)
+}
+
+// autofocusCell says whether the cell i of an opened row takes the focus:
+// the first with a problem, else the first.
+func autofocusCell(r BatchRowView, i int) bool {
+	for j, c := range r.Cells {
+		if c.Error != "" {
+			return i == j
+		}
+	}
+	return i == 0
 }
