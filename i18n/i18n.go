@@ -44,8 +44,13 @@ func (l Lang) Tag() language.Tag {
 
 // Parse reads a language code ("cs", "en-GB"); ok is false for other languages.
 func Parse(s string) (Lang, bool) {
-	base := Lang(strings.ToLower(strings.SplitN(strings.TrimSpace(s), "-", 2)[0]))
-	return base, slices.Contains(Langs, base)
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "-")
+	for _, l := range Langs {
+		if strings.EqualFold(first, string(l)) {
+			return l, true
+		}
+	}
+	return Lang(strings.ToLower(first)), false
 }
 
 // message is one entry: a text, or plural forms by CLDR category.

@@ -197,8 +197,12 @@ func (f *Feed) publish(c Change) {
 
 func (f *Feed) since() time.Duration { return time.Since(f.start) }
 
+// hangAfter is how long a listener may hear no ping while the database
+// answers them before it counts as hanging.
+const hangAfter = 10 * time.Second
+
 // run keeps a listener and hands what it hears to the subscribers. A listener
-// that hears no ping for a few seconds while the database answers the pings
+// that hears no ping for hangAfter while the database answers the pings
 // hangs: it is dropped and a new one made.
 func (f *Feed) run() {
 	defer f.done.Done()
@@ -255,8 +259,8 @@ func (f *Feed) listen(l *pq.Listener, first bool) bool {
 			}
 			f.publish(Change{Lost: true})
 		case <-check.C:
-			if f.answering.Load() && f.since()-time.Duration(f.heard.Load()) > 3*time.Second {
-				f.log.Warn("change feed: no ping came back for three seconds while the database answers; connecting again")
+			if f.answering.Load() && f.since()-time.Duration(f.heard.Load()) > hangAfter {
+				f.log.Warn("change feed: no ping came back for ten seconds while the database answers; connecting again")
 				return true
 			}
 		case n, ok := <-l.Notify:

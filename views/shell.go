@@ -77,3 +77,135 @@ func keptPart(ctx context.Context, part string, p Page, draw func(Page) templ.Co
 		return err
 	})
 }
+
+// Layout draws the page shell around its children. Between the pages a staff
+// member opens in one language and area the shell differs only in its title
+// and its path (which the language switch and the sandbox clock post back):
+// it is drawn once with stand-ins for both, kept in pieces, and put together
+// around each page with the page's own, escaped as drawing them escapes them.
+// A page with flashes, and any shell whose stand-ins do not come out whole,
+// is drawn in full (drawLayout).
+func Layout(p Page) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		sh := shellOf(ctx, p)
+		if sh == nil {
+			return drawLayout(p).Render(ctx, w)
+		}
+		children := templ.GetChildren(ctx)
+		ctx = templ.ClearChildren(ctx)
+		for _, pc := range sh {
+			if _, err := io.WriteString(w, pc.text); err != nil {
+				return err
+			}
+			var err error
+			switch pc.hole {
+			case holeTitle:
+				_, err = io.WriteString(w, templ.EscapeString(p.Title))
+			case holePath:
+				_, err = io.WriteString(w, templ.EscapeString(p.Path))
+			case holeChildren:
+				if children != nil {
+					err = children.Render(ctx, w)
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// A kept shell is text and holes: after each piece's text, its hole.
+type shellPiece struct {
+	text string
+	hole byte // 0 (none: the last piece), holeTitle, holePath or holeChildren
+}
+
+const (
+	holeTitle    = 'T'
+	holePath     = 'P'
+	holeChildren = 'C'
+	standIn      = "\ue000" // a private-use character around a hole's letter; escaping leaves it be
+)
+
+// shellKey is everything the shell depends on besides its title, path and
+// flashes.
+type shellKey struct {
+	lang     i18n.Lang
+	sandbox  bool
+	signedIn bool
+	username string
+	role     identity.Role
+	area     identity.Area
+}
+
+var keptShells = struct {
+	sync.RWMutex
+	m map[shellKey][]shellPiece // nil: this shell is drawn in full
+}{m: map[shellKey][]shellPiece{}}
+
+// shellOf is the kept shell for p, drawn now if it is not kept yet; nil when
+// p is to be drawn in full.
+func shellOf(ctx context.Context, p Page) []shellPiece {
+	if len(p.Flashes) > 0 {
+		return nil
+	}
+	k := shellKey{lang: i18n.LangOf(ctx), sandbox: p.Sandbox, area: p.Area}
+	if p.Staff != nil {
+		k.signedIn, k.username, k.role = true, p.Staff.Username, p.Staff.Role
+	}
+	keptShells.RLock()
+	sh, ok := keptShells.m[k]
+	keptShells.RUnlock()
+	if ok {
+		return sh
+	}
+	sh = drawShell(ctx, k)
+	keptShells.Lock()
+	if len(keptShells.m) >= maxKeptParts {
+		clear(keptShells.m)
+	}
+	keptShells.m[k] = sh
+	keptShells.Unlock()
+	return sh
+}
+
+// drawShell draws the shell of k with stand-ins and cuts it at them.
+func drawShell(ctx context.Context, k shellKey) []shellPiece {
+	p := Page{Title: standIn + string(holeTitle) + standIn, Path: standIn + string(holePath) + standIn,
+		Sandbox: k.sandbox, Area: k.area}
+	if k.signedIn {
+		p.Staff = &identity.Staff{Username: k.username, Role: k.role}
+	}
+	children := templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, standIn+string(holeChildren)+standIn)
+		return err
+	})
+	var b strings.Builder
+	if err := drawLayout(p).Render(templ.WithChildren(ctx, children), &b); err != nil {
+		return nil
+	}
+	parts := strings.Split(b.String(), standIn)
+	if len(parts)%2 == 0 {
+		return nil
+	}
+	var sh []shellPiece
+	seen := map[byte]int{}
+	for i := 0; i < len(parts); i += 2 {
+		pc := shellPiece{text: parts[i]}
+		if i+1 < len(parts) {
+			h := parts[i+1]
+			if len(h) != 1 || (h[0] != holeTitle && h[0] != holePath && h[0] != holeChildren) {
+				return nil // a stand-in came out changed: draw in full
+			}
+			pc.hole = h[0]
+			seen[pc.hole]++
+		}
+		sh = append(sh, pc)
+	}
+	if seen[holeChildren] != 1 || seen[holeTitle] != 1 {
+		return nil
+	}
+	return sh
+}

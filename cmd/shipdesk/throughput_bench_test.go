@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -74,8 +75,10 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 		env = append(env, "SHIPDESK_PPROF_ADDR="+pprofAddr)
 	}
 	serve := startServer(b, shipdeskBin, env, "serve", "--addr", "127.0.0.1:0", "--database-url", dbURL, "--var-dir", b.TempDir())
-	bare := startServer(b, bareBin, nil)
 	cookie := signIn(b, serve.url, "bench", password)
+	// The bare handler also replays the 404 page as recorded: what serving
+	// those bytes costs net/http, without making them.
+	bare := startServer(b, bareBin, []string{"BARE_REPLAY=" + record(b, serve.url, "/no-such-page", cookie)})
 
 	d := benchSeconds()
 	type target struct {
@@ -85,6 +88,7 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	}
 	targets := []target{
 		{"bare", bare.url, "/", "", http.StatusOK, bare.cmd.Process.Pid},
+		{"replay", bare.url, "/replay", "", http.StatusNotFound, bare.cmd.Process.Pid},
 		{"signin", serve.url, "/login", "", http.StatusOK, serve.cmd.Process.Pid},
 		{"404", serve.url, "/no-such-page", cookie, http.StatusNotFound, serve.cmd.Process.Pid},
 		{"home", serve.url, "/", cookie, http.StatusOK, serve.cmd.Process.Pid},
@@ -94,7 +98,7 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 		checkPage(b, t.base, t.path, t.cookie, t.status)
 		hammer(b, t.base, t.path, t.cookie, t.status, time.Second) // warm up
 		var stopProfile func()
-		if pprofAddr != "" && t.name != "bare" {
+		if pprofAddr != "" && t.pid == serve.cmd.Process.Pid {
 			stopProfile = profile(b, pprofAddr, filepath.Join(profileDir, t.name), d)
 		}
 		cpu := cpuTime(b, t.pid)
@@ -119,6 +123,7 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	benchtab.Ratio(b, "signed-in 404 / bare net/http, 64 connections", reqs("404", rate["404"]), bareFig, "≥ 0.5")
 	benchtab.Ratio(b, "signed-in home / bare net/http, 64 connections", reqs("home", rate["home"]), bareFig, "≥ 0.25")
 	benchtab.Ratio(b, "sign-in page / bare net/http, 64 connections", reqs("sign-in", rate["signin"]), bareFig, "")
+	benchtab.Ratio(b, "the 404 page's bytes replayed by the bare handler / bare net/http", reqs("replayed 404", rate["replay"]), bareFig, "")
 	benchtab.Ratio(b, "shipdesk serve peak RSS under load / 100 MiB", benchtab.MiB("VmHWM", hwm),
 		benchtab.Figure{What: "limit", Value: 100, Unit: "MiB"}, "≤ 1")
 }
@@ -197,6 +202,30 @@ func startServer(tb testing.TB, bin string, env []string, args ...string) server
 		tb.Fatalf("%s did not start serving within a minute", bin)
 	}
 	return server{}
+}
+
+// record fetches path and keeps the answer (status, headers but the date,
+// body) in a file for the bare handler to replay.
+func record(tb testing.TB, base, path, cookie string) string {
+	tb.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	req.Header.Set("Cookie", cookie)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp.Header.Del("Date")
+	b, err := json.Marshal(map[string]any{"status": resp.StatusCode, "headers": resp.Header, "body": string(body)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	name := filepath.Join(tb.TempDir(), "answer.json")
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return name
 }
 
 // freeAddr is a loopback address nobody listens on now.
