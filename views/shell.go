@@ -43,9 +43,9 @@ func keyPage(k partKey) Page {
 	return Page{Staff: &identity.Staff{Username: k.username, Role: k.role}, Area: k.area}
 }
 
-// maxKeptParts bounds the kept parts (a few per staff member); past it they
-// are drawn afresh.
-const maxKeptParts = 4096
+// maxKeptParts bounds the kept parts and shells (a few per staff member and
+// area, a few kilobytes each); past it they are drawn afresh.
+const maxKeptParts = 1024
 
 var keptParts = struct {
 	sync.RWMutex
