@@ -49,7 +49,14 @@ type Options struct {
 	// Lang is the installation's language; Zone the shop's time zone.
 	Lang i18n.Lang
 	Zone *time.Location
+	// ListenURL is where the change feed listens (LISTEN needs a connection
+	// of its own: not through a pooler in transaction mode); empty: the
+	// database's URL.
+	ListenURL string
 }
+
+// AttentionMaxAge is how old the home page's counts may be.
+const AttentionMaxAge = 2 * time.Second
 
 // NewDesks builds the shipping desk and the returns workbench on the service's
 // clients: create calls are limited by the upstream time limit, and an order
@@ -97,14 +104,45 @@ type App struct {
 	Jobs     *jobs.Runner // the pollers; serve runs them, tests call their cycles
 	Bench    *workbench.Workbench
 	Handler  http.Handler
+	// Feed follows the changes that end sessions, for the cache of live
+	// sessions; Close stops it.
+	Feed *storage.Feed
 }
 
-// New assembles the dashboard on an open, migrated database.
-func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
+// Close stops what New started in the background (the change feed).
+func (a *App) Close() {
+	if a.Feed != nil {
+		a.Feed.Close()
+	}
+}
+
+// cachedAttention reads the home page's counts from a short cache.
+type cachedAttention struct {
+	handlers.ShipReads
+	cache *storage.AttentionCache
+}
+
+func (c cachedAttention) Attention(ctx context.Context, now time.Time) (storage.Attention, error) {
+	return c.cache.Attention(ctx, now)
+}
+
+// New assembles the dashboard on an open, migrated database and starts its
+// change feed; Close stops it.
+func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	if o.MaxSession == 0 {
 		o.MaxSession = 12 * time.Hour
 	}
-	accounts, err := staff.New(db, staff.Config{IdleTimeout: o.IdleTimeout, AbsoluteTimeout: o.MaxSession, BcryptCost: o.BcryptCost, Throttle: o.Throttle})
+	feed, err := db.OpenFeed(o.ListenURL, log)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			feed.Close()
+		}
+	}()
+	accounts, err := staff.New(db, staff.Config{IdleTimeout: o.IdleTimeout, AbsoluteTimeout: o.MaxSession, BcryptCost: o.BcryptCost, Throttle: o.Throttle,
+		Changes: feed})
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +162,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
 	h.Link = o.Upstream
-	a := &App{DB: db, Staff: accounts, Upstream: o.Upstream}
+	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream, Feed: feed}
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
 	if o.Upstream.IsSandbox() {
 		h.Now = o.Upstream.Now // the pages read the simulator's clock, as the desk records on it
@@ -141,7 +179,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (*App, error) {
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
 	h.Returns, h.ReturnsStore = a.Bench, db
-	h.ShipDesk, h.ShipReads, h.Tracker, h.RefreshAfter = a.Desk, db, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
+	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
+	h.ShipReads = cachedAttention{ShipReads: db, cache: db.NewAttentionCache(AttentionMaxAge)}
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -112,17 +113,22 @@ func (h *Handlers) actor(r *http.Request) staff.Actor {
 }
 
 // render writes a component with status. It renders into a buffer first, so a
-// template error becomes a clean 500 instead of half a page.
+// template error becomes a clean 500 instead of half a page, and the answer
+// goes out with its length in one piece rather than in chunks.
 func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(buf)
+	buf.Reset()
+	if err := c.Render(r.Context(), buf); err != nil {
 		h.Log.Error("render", "err", err, "request_id", httpx.RequestID(r.Context()))
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Add("Vary", "HX-Request")
+	hd := w.Header()
+	hd["Content-Type"] = htmlType
+	hd["Cache-Control"] = noStore
+	hd["Vary"] = append(hd["Vary"], "HX-Request")
+	hd["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
@@ -168,6 +174,22 @@ func (p *pageStream) Write(b []byte) (int, error) {
 		p.w.WriteHeader(p.status)
 	}
 	return p.w.Write(b)
+}
+
+// Header values every page shares (net/http only reads them).
+var (
+	htmlType = []string{"text/html; charset=utf-8"}
+	noStore  = []string{"no-store"}
+)
+
+// pageBuffers keep the buffers pages are rendered into, so a page costs no
+// growing of one.
+var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+
+func putPageBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 1<<20 { // a huge page's buffer is not kept
+		pageBuffers.Put(b)
+	}
 }
 
 // redirect answers a successful post: 303 to target, or HX-Redirect for htmx.
@@ -238,8 +260,12 @@ func (h *Handlers) databaseDown(ctx context.Context) bool {
 func (h *Handlers) ErrorStatus(w http.ResponseWriter, r *http.Request, status int, text string) {
 	ctx := r.Context()
 	key := errorKey(status)
-	if text == "" {
+	switch {
+	case text != "":
+	case key == "error.500": // the one text that names the request
 		text = i18n.T(ctx, key+".text", httpx.RequestID(ctx))
+	default:
+		text = i18n.T(ctx, key+".text")
 	}
 	title := i18n.T(ctx, key+".title")
 	if httpx.IsHTMX(r) {

@@ -7,6 +7,7 @@
 package i18n
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -42,8 +44,13 @@ func (l Lang) Tag() language.Tag {
 
 // Parse reads a language code ("cs", "en-GB"); ok is false for other languages.
 func Parse(s string) (Lang, bool) {
-	base := Lang(strings.ToLower(strings.SplitN(strings.TrimSpace(s), "-", 2)[0]))
-	return base, slices.Contains(Langs, base)
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "-")
+	for _, l := range Langs {
+		if strings.EqualFold(first, string(l)) {
+			return l, true
+		}
+	}
+	return Lang(strings.ToLower(first)), false
 }
 
 // message is one entry: a text, or plural forms by CLDR category.
@@ -248,13 +255,51 @@ var matcher = language.NewMatcher([]language.Tag{language.Czech, language.Englis
 // Negotiate picks the best catalog for an Accept-Language header; fallback
 // when the header names none of ours.
 func Negotiate(acceptLanguage string, fallback Lang) Lang {
+	if l, ok := negotiated(acceptLanguage); ok {
+		return cmp.Or(l, fallback)
+	}
+	l := negotiate(acceptLanguage)
+	remember(acceptLanguage, l)
+	return cmp.Or(l, fallback)
+}
+
+// negotiate is Negotiate without a fallback: "" when no catalog fits.
+func negotiate(acceptLanguage string) Lang {
 	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
 	if err != nil || len(tags) == 0 {
-		return fallback
+		return ""
 	}
 	_, index, confidence := matcher.Match(tags...)
 	if confidence == language.No {
-		return fallback
+		return ""
 	}
 	return Langs[index]
+}
+
+// The few Accept-Language headers the staff's browsers send are negotiated
+// once each, not on every request.
+var negotiations struct {
+	sync.RWMutex
+	m map[string]Lang
+}
+
+const maxNegotiations, maxNegotiatedHeader = 256, 200
+
+func negotiated(header string) (Lang, bool) {
+	negotiations.RLock()
+	defer negotiations.RUnlock()
+	l, ok := negotiations.m[header]
+	return l, ok
+}
+
+func remember(header string, l Lang) {
+	if len(header) > maxNegotiatedHeader {
+		return
+	}
+	negotiations.Lock()
+	defer negotiations.Unlock()
+	if negotiations.m == nil || len(negotiations.m) >= maxNegotiations {
+		negotiations.m = map[string]Lang{}
+	}
+	negotiations.m[header] = l
 }

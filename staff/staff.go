@@ -28,6 +28,9 @@ type Config struct {
 	BcryptCost      int
 	Throttle        Throttle
 	Now             func() time.Time
+	// Changes, when set, lets the service keep live sessions in memory and
+	// check them without a query while the feed is fresh (sessioncache.go).
+	Changes Changes
 }
 
 // Service signs staff in and manages accounts.
@@ -36,6 +39,10 @@ type Service struct {
 	cfg   Config
 	hash  hasher
 	dummy string // a hash to check against when the user is unknown, for even timing
+	cache *sessionCache
+	// settle is how long a change to sessions waits after its commit
+	// (storage.RevocationWait): then no instance's cache answers without it.
+	settle time.Duration
 }
 
 // New returns a Service; zero Config fields get defaults.
@@ -60,7 +67,30 @@ func New(db *storage.DB, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{db: db, cfg: cfg, hash: h, dummy: dummy}, nil
+	s := &Service{db: db, cfg: cfg, hash: h, dummy: dummy, settle: storage.RevocationWait}
+	if cfg.Changes != nil {
+		s.cache = newSessionCache(cfg.Changes)
+	}
+	return s, nil
+}
+
+// settled waits, after a change to who a session is (sign-out, disabled,
+// password reset, language) has committed, until no instance's cache of
+// live sessions can answer without it (sessioncache.go): the change takes
+// effect on the next request, wherever it goes. The instances that cache
+// are not known here (the command line changes accounts too), so every such
+// change waits.
+func (s *Service) settled() {
+	time.Sleep(s.settle)
+}
+
+// SessionCacheStats counts the session checks answered from memory and those
+// that asked the database (0, 0 without a cache).
+func (s *Service) SessionCacheStats() (hits, misses int64) {
+	if s.cache == nil {
+		return 0, 0
+	}
+	return s.cache.hits.Load(), s.cache.misses.Load()
 }
 
 // IdleTimeout is how long an unused session lives.
@@ -182,30 +212,51 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*identity.Sta
 	if token == "" {
 		return nil, apperr.New(apperr.Unauthorized, "staff.sign_in")
 	}
-	h := hashToken(token)
-	live, err := s.db.LiveSession(ctx, h, s.cfg.IdleTimeout)
+	h := sha256.Sum256([]byte(token))
+	now := s.cfg.Now()
+	var gen uint64
+	if s.cache != nil {
+		st, touch, ok, g := s.cache.get(h, now, s.cfg.IdleTimeout)
+		if ok {
+			if touch {
+				if err := s.db.TouchSession(ctx, h[:]); err != nil {
+					s.cache.drop(h)
+					return nil, err
+				}
+			}
+			return &st, nil
+		}
+		gen = g
+	}
+	live, err := s.db.LiveSession(ctx, h[:], s.cfg.IdleTimeout)
 	if err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			return nil, apperr.New(apperr.Unauthorized, "login.session_ended")
 		}
 		return nil, err
 	}
-	// Touch at most once a minute: the idle clock needs no finer grain and this
-	// keeps page views from writing on every request.
-	if s.cfg.Now().Sub(live.LastSeenAt) > time.Minute {
-		if err := s.db.TouchSession(ctx, h); err != nil {
+	// Touch at most once a minute (touchEvery).
+	lastSeen := live.LastSeenAt
+	if now.Sub(lastSeen) > touchEvery {
+		if err := s.db.TouchSession(ctx, h[:]); err != nil {
 			return nil, err
 		}
+		lastSeen = now
 	}
-	return &identity.Staff{ID: live.UserID, Username: live.Username, Role: live.Role, Lang: live.Lang}, nil
+	st := identity.Staff{ID: live.UserID, Username: live.Username, Role: live.Role, Lang: live.Lang}
+	if s.cache != nil {
+		s.cache.put(h, cachedSession{staff: st, lastSeen: lastSeen, expires: live.ExpiresAt}, gen)
+	}
+	return &st, nil
 }
 
-// SignOut ends the session of token.
+// SignOut ends the session of token; when it returns, no instance accepts
+// the session any more.
 func (s *Service) SignOut(ctx context.Context, st *identity.Staff, token, address string) error {
 	if token == "" {
 		return nil
 	}
-	return s.db.InTx(ctx, func(tx *storage.DB) error {
+	err := s.db.InTx(ctx, func(tx *storage.DB) error {
 		if err := tx.RevokeSession(ctx, hashToken(token)); err != nil {
 			return err
 		}
@@ -214,6 +265,11 @@ func (s *Service) SignOut(ctx context.Context, st *identity.Staff, token, addres
 		}
 		return tx.Audit(ctx, &st.ID, st.Username, "sign-out", st.Username, nil, address)
 	})
+	if err != nil {
+		return err
+	}
+	s.settled()
+	return nil
 }
 
 func newToken() (string, []byte, error) {
@@ -235,5 +291,9 @@ func (s *Service) SetLanguage(ctx context.Context, st *identity.Staff, lang stri
 	if st == nil {
 		return apperr.New(apperr.Unauthorized, "staff.sign_in_first")
 	}
-	return s.db.SetLanguage(ctx, st.ID, lang)
+	if err := s.db.SetLanguage(ctx, st.ID, lang); err != nil {
+		return err
+	}
+	s.settled() // the next page, on any instance, is in the new language
+	return nil
 }

@@ -20,6 +20,7 @@ import (
 type DB struct {
 	x    sqlx.ExtContext
 	pool *sqlx.DB
+	url  string // for the change feed's own connection
 }
 
 // Open connects to PostgreSQL and checks the connection.
@@ -37,7 +38,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &DB{x: pool, pool: pool}, nil
+	return &DB{x: pool, pool: pool, url: url}, nil
 }
 
 // Close closes the pool.
@@ -59,7 +60,7 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&DB{x: tx, pool: db.pool}); err != nil {
+	if err := fn(&DB{x: tx, pool: db.pool, url: db.url}); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

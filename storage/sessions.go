@@ -16,6 +16,7 @@ type SessionStaff struct {
 	Lang       string        `db:"lang"` // "": the installation's default
 	CreatedAt  time.Time     `db:"created_at"`
 	LastSeenAt time.Time     `db:"last_seen_at"`
+	ExpiresAt  time.Time     `db:"expires_at"`
 }
 
 const insertSession = `
@@ -33,7 +34,7 @@ func (db *DB) CreateSession(ctx context.Context, tokenHash []byte, userID int64,
 // A session is live while it is not revoked, not past its absolute expiry, not idle
 // for longer than the idle limit, and its user is not disabled.
 const selectLiveSession = `
-SELECT s.user_id, u.username, u.role, COALESCE(u.lang, '') AS lang, s.created_at, s.last_seen_at
+SELECT s.user_id, u.username, u.role, COALESCE(u.lang, '') AS lang, s.created_at, s.last_seen_at, s.expires_at
 FROM staff_sessions s JOIN users u ON u.id = s.user_id
 WHERE s.token_hash = $1
   AND s.revoked_at IS NULL

@@ -8,34 +8,34 @@ import (
 	"shipdesk/views"
 )
 
-// whoHolder lets the authentication middleware tell the request log who asked.
-type whoHolder struct{ name string }
-
-type whoKey struct{}
-
-func withWho(ctx context.Context, w *whoHolder) context.Context {
-	return context.WithValue(ctx, whoKey{}, w)
+// requestState is what the middleware learns about a request as it goes, in
+// one value of the request's context (set by logRequests): who asked, for
+// the request log; whether the request came with a session that is no longer
+// live, so the sign-in page can say why the person has to sign in again; and
+// the session cookie, read once.
+type requestState struct {
+	who        string
+	ended      bool
+	cookie     cookieState
+	cookieRead bool
 }
 
-func whoOf(ctx context.Context) *whoHolder {
-	if w, ok := ctx.Value(whoKey{}).(*whoHolder); ok {
-		return w
+type stateKey struct{}
+
+func withState(ctx context.Context, s *requestState) context.Context {
+	return context.WithValue(ctx, stateKey{}, s)
+}
+
+// stateOf is the request's state; outside logRequests (tests of one
+// middleware) a fresh one, so writes to it go nowhere.
+func stateOf(ctx context.Context) *requestState {
+	if s, ok := ctx.Value(stateKey{}).(*requestState); ok {
+		return s
 	}
-	return &whoHolder{}
+	return &requestState{}
 }
 
-type endedKey struct{}
-
-// withSessionEnded marks a request that came with a session that is no longer live,
-// so the sign-in page can say why the person has to sign in again.
-func withSessionEnded(ctx context.Context) context.Context {
-	return context.WithValue(ctx, endedKey{}, true)
-}
-
-func sessionEnded(ctx context.Context) bool {
-	v, _ := ctx.Value(endedKey{}).(bool)
-	return v
-}
+func sessionEnded(ctx context.Context) bool { return stateOf(ctx).ended }
 
 func flashSessionEnded(r *http.Request) views.Flash {
 	return views.Flash{Kind: "info", Text: i18n.T(r.Context(), "login.session_ended")}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"shipdesk/apperr"
@@ -68,19 +70,17 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // query may hold a customer's name), status, size, duration and who. Never
 // cookies, form values or keys.
 func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+	ids := newRequestIDs()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
-		if !requestIDPattern.MatchString(id) {
-			b := make([]byte, 8)
-			_, _ = rand.Read(b)
-			id = hex.EncodeToString(b)
+		if id == "" || !requestIDPattern.MatchString(id) {
+			id = ids.next()
 		}
-		w.Header().Set("X-Request-Id", id)
+		w.Header()["X-Request-Id"] = []string{id}
 		sw := &statusWriter{ResponseWriter: w}
-		r = r.WithContext(httpx.WithRequestID(r.Context(), id))
-		who := &whoHolder{}
-		r = r.WithContext(withWho(r.Context(), who))
+		state := &requestState{}
+		r = r.WithContext(withState(httpx.WithRequestID(r.Context(), id), state))
 		next.ServeHTTP(sw, r)
 		if sw.status == 0 {
 			sw.status = http.StatusOK // net/http answers 200 when a handler writes nothing
@@ -96,9 +96,33 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
 			slog.Duration("duration", time.Since(start)),
-			slog.String("user", who.name),
+			slog.String("user", state.who),
 		)
 	})
+}
+
+// requestIDs makes request ids: a random prefix per process and a counter,
+// unique without asking the kernel for randomness on every request.
+type requestIDs struct {
+	prefix [8]byte
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	ids := &requestIDs{}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	hex.Encode(ids.prefix[:], b[:])
+	return ids
+}
+
+func (ids *requestIDs) next() string {
+	var id [16]byte
+	copy(id[:8], ids.prefix[:])
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(ids.n.Add(1)))
+	hex.Encode(id[8:], n[:])
+	return string(id[:])
 }
 
 // recoverPanics turns a panic into a 500 page and a logged stack, so one bad
@@ -126,17 +150,27 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; " +
 	"form-action 'self'; frame-ancestors 'none'"
 
+// securityHeaders are the same on every answer; their values are shared
+// (net/http only reads them), so setting them allocates nothing.
+var securityHeaderValues = map[string][]string{
+	"Content-Security-Policy":    {contentSecurityPolicy},
+	"X-Content-Type-Options":     {"nosniff"},
+	"Referrer-Policy":            {"same-origin"},
+	"X-Frame-Options":            {"DENY"},
+	"Cross-Origin-Opener-Policy": {"same-origin"},
+	"Permissions-Policy":         {"camera=(), microphone=(), geolocation=(), payment=()"},
+}
+
+var hstsValue = []string{"max-age=31536000"}
+
 func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		for k, v := range securityHeaderValues {
+			h[k] = v
+		}
 		if httpx.IsHTTPS(r, trustProxy) {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
+			h["Strict-Transport-Security"] = hstsValue
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -154,7 +188,10 @@ func localize(fallback i18n.Lang, zone *time.Location, next http.Handler) http.H
 				lang = l
 			}
 		}
-		ctx := i18n.WithZone(i18n.WithLang(r.Context(), lang), zone)
+		ctx := i18n.WithLang(r.Context(), lang)
+		if zone != i18n.ZoneOf(ctx) { // the default needs no value
+			ctx = i18n.WithZone(ctx, zone)
+		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -171,14 +208,14 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		st, err := s.staff.Authenticate(r.Context(), token)
 		switch {
 		case err == nil:
-			whoOf(r.Context()).name = st.Username
+			stateOf(r.Context()).who = st.Username
 			ctx := identity.With(r.Context(), st)
-			if l, ok := i18n.Parse(st.Lang); ok {
+			if l, ok := i18n.Parse(st.Lang); ok && l != i18n.LangOf(ctx) {
 				ctx = i18n.WithLang(ctx, l)
 			}
 			r = r.WithContext(ctx)
 		case apperr.Is(err, apperr.Unauthorized):
-			r = r.WithContext(withSessionEnded(r.Context()))
+			stateOf(r.Context()).ended = true
 		default:
 			// Sessions live in the database: it is not answering.
 			s.h.Fail(w, r, apperr.New(apperr.Unavailable, "error.unavailable"))

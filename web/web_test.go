@@ -236,6 +236,9 @@ func TestNotFoundPage(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(resp.Body, "Page not found") {
 		t.Fatalf("%d", resp.StatusCode)
 	}
+	if strings.Contains(resp.Body, "%!") {
+		t.Errorf("the page has a formatting mistake: %s", resp.Body[strings.Index(resp.Body, "%!"):])
+	}
 }
 
 func TestHealthAndReadiness(t *testing.T) {

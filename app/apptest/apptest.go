@@ -58,6 +58,7 @@ type Options struct {
 	Shapes          string        // "" : SANDBOX_SHAPES
 	UpstreamTimeout time.Duration // time limit of one upstream call (0: 10 s)
 	Settle          time.Duration // settle window of create calls (0: the default)
+	ListenURL       string        // where the change feed connects ("": the database)
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -71,7 +72,8 @@ func StartOptions(t testing.TB, o Options) *Env {
 }
 
 // StartWith runs the dashboard on a database the caller prepared (benchmarks
-// fill one with a million shipments first).
+// fill one with a million shipments first). Two dashboards started on the
+// same database are two instances of one installation.
 func StartWith(t testing.TB, db *storage.DB) *Env {
 	t.Helper()
 	return startOn(t, db, sandboxtest.Start(t), Options{})
@@ -82,6 +84,15 @@ func StartWith(t testing.TB, db *storage.DB) *Env {
 func StartOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
 	t.Helper()
 	return startOn(t, db, sb, Options{})
+}
+
+// StartWithOptions is StartWith with options.
+func StartWithOptions(t testing.TB, db *storage.DB, o Options) *Env {
+	t.Helper()
+	if o.Shapes == "" {
+		o.Shapes = os.Getenv("SANDBOX_SHAPES")
+	}
+	return startOn(t, db, sandboxtest.StartShapes(t, o.Shapes), o)
 }
 
 func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
@@ -100,7 +111,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		KnownCarriers: app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
 		Settle:        o.Settle,
 		Lang:          i18n.English, // the tests read the English texts unless they choose
-
+		ListenURL:     o.ListenURL,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
@@ -112,6 +123,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 			t.Errorf("stop batch workers: %v", err)
 		}
 	})
+	t.Cleanup(a.Close)
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
 	return &Env{T: t, URL: srv.URL, App: a, Server: srv, Sandbox: sb}
