@@ -1,10 +1,10 @@
 package handlers
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,10 +28,11 @@ func startCSV(ctx context.Context, w http.ResponseWriter, filename string) *csvF
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, filename))
 	w.Header().Set("Cache-Control", "no-store")
+	buf := bufio.NewWriterSize(w, 64<<10) // csv.Writer writes through it as it is
 	if czech {
-		_, _ = io.WriteString(w, "\ufeff")
+		_, _ = buf.WriteString("\ufeff")
 	}
-	out := csv.NewWriter(w)
+	out := csv.NewWriter(buf)
 	if czech {
 		out.Comma = ';'
 	}
