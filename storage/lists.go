@@ -277,13 +277,7 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	if err != nil {
 		return ListPage{}, err
 	}
-	countSQL, countArgs := countQuery(c.where(), f.Exact || f.Last), slices.Clone(c.args)
-	total := make(chan countResult, 1)
-	if _, inTx := db.x.(*sqlx.Tx); inTx {
-		total <- db.count(ctx, countSQL, countArgs)
-	} else {
-		go func() { total <- db.count(ctx, countSQL, countArgs) }()
-	}
+	total := db.countBeside(ctx, countQuery(c.where(), f.Exact || f.Last), slices.Clone(c.args))
 
 	limit := f.limit()
 	if f.After != "" || f.Before != "" {
@@ -355,6 +349,18 @@ func (db *DB) count(ctx context.Context, q string, args []any) countResult {
 	var r countResult
 	r.err = sqlxGet(ctx, db, &r.n, q, args...)
 	return r
+}
+
+// countBeside runs a count on a connection of its own while the caller reads
+// its rows (in a transaction, first: a transaction is one connection).
+func (db *DB) countBeside(ctx context.Context, q string, args []any) <-chan countResult {
+	total := make(chan countResult, 1)
+	if _, inTx := db.x.(*sqlx.Tx); inTx {
+		total <- db.count(ctx, q, args)
+	} else {
+		go func() { total <- db.count(ctx, q, args) }()
+	}
+	return total
 }
 
 // countQuery counts the shipments where holds: all of them when exact,

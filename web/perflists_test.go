@@ -275,3 +275,39 @@ WHERE datname = current_database() AND query LIKE '%/* shipments export */%' AND
 		}
 	}
 }
+
+// A picker search that matches more points than are counted says "more
+// than 1000", in both languages; a narrower one gives the exact number.
+func TestPointPickerCountsOnlySoFar(t *testing.T) {
+	env, b := deskEnv(t)
+	var points []storage.ParcelPoint
+	for i := range storage.PointsCountCap + 100 {
+		points = append(points, storage.ParcelPoint{ID: int64(500000 + i), Carrier: "G1", Code: "GX" + strconv.Itoa(i),
+			Name: "Trafika Brno " + strconv.Itoa(i), Street: "Masarykova " + strconv.Itoa(i%90+1), City: "Brno", Zip: "602 00", Country: "CZ"})
+	}
+	if err := env.App.DB.UpsertPoints(context.Background(), points, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "G1", "offer_delivery", "true")
+	ask := func(q string) (string, int) {
+		resp := b.PostForm("/shipping/points?for=delivery", with(form, "delivery_q", q))
+		if resp.StatusCode != 200 {
+			t.Fatalf("picker %q: %d", q, resp.StatusCode)
+		}
+		d := page(t, resp.Body)
+		return strings.TrimSpace(d.Find(`[data-testid=delivery-points-status]`).Text()), d.Find(`input[name=delivery_branch]`).Length()
+	}
+	if status, n := ask("brno"); n != 15 || status != "Showing 15 of more than 1000 points: type more to narrow the list." {
+		t.Errorf("brno: %d points, %q", n, status)
+	}
+	if status, n := ask(""); n != 15 || status != "Showing 15 of more than 1000 points in Brno: type more to narrow the list." {
+		t.Errorf("nothing typed: %d points, %q", n, status)
+	}
+	if status, n := ask("trafika brno 105"); n != 11 || status != "" { // 105 and 1050–1059: all shown
+		t.Errorf("trafika brno 105: %d points, %q", n, status)
+	}
+	b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/shipping/new"}})
+	if status, _ := ask("brno"); status != "Zobrazeno 15 z více než 1000 míst: hledání upřesníte dalšími písmeny." {
+		t.Errorf("Czech: %q", status)
+	}
+}
