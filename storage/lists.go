@@ -287,8 +287,7 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	if !forward {
 		order = f.reverseOrder()
 	}
-	var rows []Shipment
-	err = sqlxSelect(ctx, db, &rows, `SELECT `+listColumns+` FROM shipments WHERE `+c.where()+` ORDER BY `+order+` LIMIT `+strconv.Itoa(limit+1), c.args...)
+	rows, err := db.listRows(ctx, c, order, limit+1)
 	n := <-total
 	if err != nil {
 		return ListPage{}, fmt.Errorf("list shipments: %w", err)
@@ -372,11 +371,56 @@ func countQuery(where string, exact bool) string {
 	return `SELECT count(*) FROM (SELECT FROM shipments WHERE ` + where + ` LIMIT ` + strconv.Itoa(CountCap+1) + `) AS capped`
 }
 
-// ListSQL is the list's bare query, for the benchmark that compares a page
-// with its queries.
-func (f ListFilter) ListSQL() (string, []any, error) {
-	where, args, err := f.where()
-	return `SELECT ` + listColumns + ` FROM shipments WHERE ` + where + ` ORDER BY ` + f.orderBy() + ` LIMIT ` + strconv.Itoa(f.limit()+1), args, err
+// walkRows is how many rows in the list's order the first query of a text
+// filter reads at most (see rowsQueries).
+const walkRows = 1000
+
+// rowsQueries are the statements that read n rows of the list in order: one,
+// or for a text filter two. No index holds a text filter's matches in the
+// list's order, and the planner guesses where they lie: reading the order's
+// index until n match costs little when matches are many and spread, and a
+// second or more when they gather far down the order ("nováková 12" sorted
+// by name: every match among the N's, after a hundred thousand others).
+// So the first statement reads at most walkRows rows in order and keeps the
+// matches; when they are fewer than n (fewer than one in twenty there), the
+// second reads every match first, by the text's own index, and sorts them:
+// cheap for the few matches that make a walk fail, and never the walk of a
+// hundred thousand rows.
+func (c *conditions) rowsQueries(order string, n int) (first, fallback string) {
+	limit := ` LIMIT ` + strconv.Itoa(n)
+	text, others := c.split()
+	if text == "" {
+		return `SELECT ` + listColumns + ` FROM shipments WHERE ` + others + ` ORDER BY ` + order + limit, ""
+	}
+	first = `SELECT ` + listColumns + ` FROM (SELECT ` + listColumns + `, ` + text + ` AS hit FROM shipments WHERE ` + others +
+		` ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(walkRows) + `) AS walk WHERE hit ORDER BY ` + order + limit
+	fallback = `WITH hits AS MATERIALIZED (SELECT ` + listColumns + ` FROM shipments WHERE ` + c.where() + `) SELECT ` +
+		listColumns + ` FROM hits ORDER BY ` + order + limit
+	return first, fallback
+}
+
+// listRows reads n rows of the list in order by rowsQueries.
+func (db *DB) listRows(ctx context.Context, c conditions, order string, n int) ([]Shipment, error) {
+	first, fallback := c.rowsQueries(order, n)
+	var rows []Shipment
+	if err := sqlxSelect(ctx, db, &rows, first, c.args...); err != nil || len(rows) == n || fallback == "" {
+		return rows, err
+	}
+	rows = nil
+	err := sqlxSelect(ctx, db, &rows, fallback, c.args...)
+	return rows, err
+}
+
+// ListSQL are the list's bare queries of a first page, for the benchmark that
+// compares a page with its queries: the page runs the first, and the
+// fallback ("" when none) when the first gave fewer than Limit+1 rows.
+func (f ListFilter) ListSQL() (first, fallback string, args []any, err error) {
+	c, err := f.filter()
+	if err != nil {
+		return "", "", nil, err
+	}
+	first, fallback = c.rowsQueries(f.orderBy(), f.limit()+1)
+	return first, fallback, c.args, nil
 }
 
 // CountSQL is the list's count of the filter, for the same benchmark: a page

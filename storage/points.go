@@ -204,9 +204,11 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 		args = append(args, "% "+likeEscape(words[0])+"%")
 		first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
 	}
+	// The page's ids from parcel_points_pick_idx alone, then their points.
+	order := ` ORDER BY ` + first + `city, name, id`
 	query := `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
     max_length, max_width, max_height, max_weight
-FROM parcel_points WHERE ` + where.String() + ` ORDER BY ` + first + `city, name, id LIMIT ` + strconv.Itoa(q.Limit)
+FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE ` + where.String() + order + ` LIMIT ` + strconv.Itoa(q.Limit) + `)` + order
 	var out PointsFound
 	err := sqlxSelect(ctx, db, &out.Points, query, args...)
 	n := <-total

@@ -163,8 +163,20 @@ func BenchmarkBigDatabase(b *testing.B) {
 		for i := range len(page) {
 			v, _ := url.ParseQuery(lists[i%len(lists)])
 			f, _, _ := handlers.ParseListQuery(v)
-			r := timeQuery(b, db, f.ListSQL)
-			c := timeQuery(b, db, f.CountSQL)
+			first, fallback, args, err := f.ListSQL()
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, got := timeQuery(b, db, first, args)
+			if got < f.Limit+1 && fallback != "" { // as the page does
+				again, _ := timeQuery(b, db, fallback, args)
+				r += again
+			}
+			countSQL, countArgs, err := f.CountSQL()
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, _ := timeQuery(b, db, countSQL, countArgs)
 			rows, count, bare = append(rows, r), append(count, c), append(bare, r+c)
 		}
 		report(b, "list", page, bare, "its SQL (rows + count)", 50*time.Millisecond)
@@ -271,23 +283,21 @@ func BenchmarkBigDatabase(b *testing.B) {
 }
 
 // timeQuery runs one of the list's bare queries and reads its rows.
-func timeQuery(b *testing.B, db *storage.DB, sqlOf func() (string, []any, error)) time.Duration {
+func timeQuery(b *testing.B, db *storage.DB, q string, args []any) (time.Duration, int) {
 	b.Helper()
-	q, args, err := sqlOf()
-	if err != nil {
-		b.Fatal(err)
-	}
 	start := time.Now()
 	rows, err := db.SQL().QueryContext(context.Background(), q, args...)
 	if err != nil {
 		b.Fatal(err)
 	}
+	n := 0
 	for rows.Next() {
+		n++
 	}
 	if err := rows.Close(); err != nil {
 		b.Fatal(err)
 	}
-	return time.Since(start)
+	return time.Since(start), n
 }
 
 // download reads a CSV export to the end, as a client saving it would, and
@@ -352,7 +362,7 @@ func report(b *testing.B, name string, page, bare latencies, sqlIs string, p99Go
 	benchtab.Ratio(b, name+" page / "+sqlIs+", median", benchtab.Duration("page", page.pct(0.5)), benchtab.Duration("SQL", bare.pct(0.5)), "≤ 2")
 	benchtab.Ratio(b, name+" page p99 / "+p99Goal.String(), benchtab.Duration("page p99", page.pct(0.99)), benchtab.Duration("goal", p99Goal), "≤ 1")
 	benchtab.Note(b, name+" p50, p99", benchtab.Duration("page p50", page.pct(0.5)), benchtab.Duration("page p99", page.pct(0.99)),
-		benchtab.Duration("SQL p50", bare.pct(0.5)), benchtab.Duration("SQL p99", bare.pct(0.99)), benchtab.Figure{What: "requests", Value: float64(len(page))})
+		benchtab.Duration("SQL p50", bare.pct(0.5)), benchtab.Duration("SQL p99", bare.pct(0.99)), benchtab.Figure{What: "over", Value: float64(len(page)), Unit: "requests"})
 	b.Logf("%s: page median %s p99 %s; bare SQL median %s p99 %s; ratio of medians %.2f (%d requests)", name,
 		page.pct(0.5), page.pct(0.99), bare.pct(0.5), bare.pct(0.99), float64(page.pct(0.5))/float64(bare.pct(0.5)), len(page))
 }
