@@ -468,7 +468,8 @@ func ExportRowOf(s Shipment) ExportRow {
 // query among the server's activity.
 const exportColumns = `/* shipments export */ id, created_at, reference, coalesce(tracking_number, ''), recipient_name, recipient_city,
 carrier, service_name, state, status, label_mode, label_status, returned,
-CASE WHEN cod_currency IS NULL THEN 0 ELSE coalesce(cod_value, 0) END::float8, coalesce(cod_currency, ''),
+CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN 0 ELSE cod_value END::float8,
+CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN '' ELSE cod_currency END,
 delivered_at, last_checked_at, origin`
 
 // ExportSQL is the export's query of the filter, for the benchmark that
