@@ -318,28 +318,69 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 const csvFlushRows = 1000
 
 // writeShipmentsCSV streams the shipments each gives as the list's CSV, in
-// the request's language (see ExportCSV): each row is written into a buffer
-// as it comes from the database and the buffer goes out every csvFlushRows
-// rows, so the export's memory does not grow with its size.
+// the request's language (see ExportCSV): each row is put together in one
+// line buffer as it comes from the database and written into the download's
+// buffer, which goes out every csvFlushRows rows; the export's memory does
+// not grow with its size.
 func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, each func(func(*storage.ExportRow) error) error) {
 	ctx := r.Context()
 	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
-	header := make([]string, len(csvColumns))
-	for i, c := range csvColumns {
-		header[i] = i18n.T(ctx, "trk.csv."+c)
+	line := out.newLine()
+	for _, c := range csvColumns {
+		line.text(i18n.T(ctx, "trk.csv."+c))
 	}
-	_ = out.Write(header)
-	rec := newShipmentRecord(ctx, out.czech)
+	_, _ = out.buf.Write(line.end())
+	yes, no := i18n.T(ctx, "trk.csv.yes"), i18n.T(ctx, "trk.csv.no")
+	// when writes a time: local in Czech, RFC 3339 in English; none: nothing.
+	when := func(t time.Time) {
+		at := line.open()
+		switch {
+		case t.IsZero():
+		case out.czech:
+			line.buf = i18n.AppendDateTime(ctx, line.buf, t)
+		default:
+			line.buf = t.AppendFormat(line.buf, time.RFC3339)
+		}
+		line.close(at)
+	}
 	flusher, _ := w.(http.Flusher)
 	n := 0
 	err := each(func(s *storage.ExportRow) error {
-		if err := out.Write(rec.of(s, out)); err != nil {
-			return err
+		line.start()
+		at := line.open()
+		line.buf = strconv.AppendInt(line.buf, s.ID, 10)
+		line.close(at)
+		when(s.CreatedAt)
+		line.text(csvSafe(s.Reference))
+		line.text(s.TrackingNumber)
+		line.text(csvSafe(s.RecipientName))
+		line.text(csvSafe(s.RecipientCity))
+		line.text(s.Carrier)
+		line.text(csvSafe(s.ServiceName))
+		line.text(s.State)
+		line.text(s.Status)
+		line.text(s.LabelMode)
+		line.text(s.LabelStatus)
+		returned := no
+		if s.Returned {
+			returned = yes
+		}
+		line.text(returned)
+		at = line.open()
+		if s.CODCurrency != "" {
+			line.buf = out.appendDecimal(line.buf, s.CODValue)
+		}
+		line.close(at)
+		line.text(s.CODCurrency)
+		when(s.DeliveredAt)
+		when(s.LastCheckedAt)
+		line.text(s.Origin)
+		if _, err := out.buf.Write(line.end()); err != nil {
+			return err // the client went away
 		}
 		if n++; n%csvFlushRows == 0 {
-			out.Flush()
-			if err := out.Error(); err != nil {
-				return err // the client went away
+			if err := out.buf.Flush(); err != nil {
+				return err
 			}
 			if flusher != nil {
 				flusher.Flush()
@@ -347,56 +388,12 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 		}
 		return nil
 	})
-	out.Flush()
+	_ = out.buf.Flush()
 	if err != nil && ctx.Err() == nil {
 		// The header is out: the truncated file must not pass as complete.
 		h.Log.Error("csv export", "err", err)
 		_, _ = fmt.Fprintf(w, "\n# export stopped: %s\n", i18n.T(ctx, "trk.csv.stopped"))
 	}
-}
-
-// shipmentRecord makes the export's cells of one row, in one slice used
-// again for every row.
-type shipmentRecord struct {
-	cells   []string
-	yes, no string
-	zone    *time.Location
-	czech   bool
-	ctx     context.Context
-}
-
-func newShipmentRecord(ctx context.Context, czech bool) *shipmentRecord {
-	return &shipmentRecord{cells: make([]string, len(csvColumns)), yes: i18n.T(ctx, "trk.csv.yes"), no: i18n.T(ctx, "trk.csv.no"),
-		zone: i18n.ZoneOf(ctx), czech: czech, ctx: ctx}
-}
-
-// when is a time as the export writes it: local in Czech, RFC 3339 in
-// English; "" for none.
-func (rec *shipmentRecord) when(t time.Time) string {
-	switch {
-	case t.IsZero():
-		return ""
-	case rec.czech:
-		return i18n.DateTime(rec.ctx, t)
-	}
-	return t.Format(time.RFC3339)
-}
-
-func (rec *shipmentRecord) of(s *storage.ExportRow, out *csvFile) []string {
-	c := rec.cells
-	c[0], c[1], c[2], c[3] = strconv.FormatInt(s.ID, 10), rec.when(s.CreatedAt), csvSafe(s.Reference), s.TrackingNumber
-	c[4], c[5], c[6], c[7] = csvSafe(s.RecipientName), csvSafe(s.RecipientCity), s.Carrier, csvSafe(s.ServiceName)
-	c[8], c[9], c[10], c[11] = s.State, s.Status, s.LabelMode, s.LabelStatus
-	c[12] = rec.no
-	if s.Returned {
-		c[12] = rec.yes
-	}
-	c[13], c[14] = "", ""
-	if s.CODCurrency != "" {
-		c[13], c[14] = out.decimal(s.CODValue, -1), s.CODCurrency
-	}
-	c[15], c[16], c[17] = rec.when(s.DeliveredAt), rec.when(s.LastCheckedAt), s.Origin
-	return c
 }
 
 // csvColumns are the export's columns; their headers are in the catalog as
