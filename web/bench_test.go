@@ -145,16 +145,17 @@ func BenchmarkBigDatabase(b *testing.B) {
 	ctx := context.Background()
 	lists := []string{"", "status=ACTIVE", "status=DELIVERED&carrier=G3A", "q=brno", "q=nov%C3%A1kov%C3%A1+12&sort=recipient", "status=LABEL_FAILED", "from=2026-06-01&to=2026-06-30"}
 
+	// Each page is measured next to its bare SQL, one right after the other,
+	// so both meet the same load of this machine.
 	b.Run("list", func(b *testing.B) {
-		page := measure(b, 50*len(lists), func(i int) {
+		// The page runs two queries: its rows, and beside them the filter's
+		// count (up to storage.CountCap). Its bare SQL is both, one after the other.
+		var rows, count latencies
+		page, bare := measure(b, 50*len(lists), func(i int) {
 			if resp := br.Get("/tracking?" + lists[i%len(lists)]); resp.StatusCode != http.StatusOK {
 				b.Fatalf("%s: %d", lists[i%len(lists)], resp.StatusCode)
 			}
-		})
-		// The page runs two queries: its rows, and beside them the filter's
-		// count (up to storage.CountCap). Its bare SQL is both, one after the other.
-		var bare, rows, count latencies
-		for i := range len(page) {
+		}, func(i int) time.Duration {
 			v, _ := url.ParseQuery(lists[i%len(lists)])
 			f, _, _ := handlers.ParseListQuery(v)
 			first, fallback, args, err := f.ListSQL()
@@ -171,8 +172,9 @@ func BenchmarkBigDatabase(b *testing.B) {
 				b.Fatal(err)
 			}
 			c, _ := timeQuery(b, db, countSQL, countArgs)
-			rows, count, bare = append(rows, r), append(count, c), append(bare, r+c)
-		}
+			rows, count = append(rows, r), append(count, c)
+			return r + c
+		})
 		report(b, "list", page, bare, "its SQL (rows + count)", 50*time.Millisecond)
 		benchtab.Note(b, "list SQL alone", benchtab.Duration("rows p50", rows.pct(0.5)), benchtab.Duration("rows p99", rows.pct(0.99)),
 			benchtab.Duration("count p50", count.pct(0.5)), benchtab.Duration("count p99", count.pct(0.99)))
@@ -181,21 +183,18 @@ func BenchmarkBigDatabase(b *testing.B) {
 	})
 
 	b.Run("scan", func(b *testing.B) {
-		page := measure(b, 350, func(i int) {
-			code := fmt.Sprintf("T%010d", 1+(i*7919)%n)
-			if resp := br.Get("/scan?q=" + code); resp.StatusCode != http.StatusSeeOther {
-				b.Fatalf("scan %s: %d", code, resp.StatusCode)
+		code := func(i int) string { return fmt.Sprintf("T%010d", 1+(i*7919)%n) }
+		page, bare := measure(b, 350, func(i int) {
+			if resp := br.Get("/scan?q=" + code(i)); resp.StatusCode != http.StatusSeeOther {
+				b.Fatalf("scan %s: %d", code(i), resp.StatusCode)
 			}
-		})
-		var bare latencies
-		for i := range len(page) {
-			code := fmt.Sprintf("T%010d", 1+(i*7919)%n)
+		}, func(i int) time.Duration {
 			start := time.Now()
-			if _, exact, err := db.Scan(ctx, code, 10); err != nil || !exact {
-				b.Fatalf("bare scan %s: %v", code, err)
+			if _, exact, err := db.Scan(ctx, code(i), 10); err != nil || !exact {
+				b.Fatalf("bare scan %s: %v", code(i), err)
 			}
-			bare = append(bare, time.Since(start))
-		}
+			return time.Since(start)
+		})
 		report(b, "scan", page, bare, "its SQL", 20*time.Millisecond)
 	})
 
@@ -205,24 +204,23 @@ func BenchmarkBigDatabase(b *testing.B) {
 		typed := []string{"", "b", "br", "brn", "brno", "brno mas", "p", "pl", "plz", "plzen", "370 01", "hradec palack", "kosice 12", "a"}
 		form := url.Values{"offer_service_id": {"102"}, "offer_carrier": {"G1"}, "offer_delivery": {"true"},
 			"to_country": {"CZ"}, "to_city": {"Brno"}, "pkg_weight": {"2"}, "pkg_length": {"30"}, "pkg_width": {"20"}, "pkg_height": {"10"}}
-		page := measure(b, 25*len(typed), func(i int) {
+		fit := storage.FitOf([][3]float64{{30, 20, 10}}, []float64{2})
+		page, bare := measure(b, 25*len(typed), func(i int) {
 			form.Set("delivery_q", typed[i%len(typed)])
 			resp := clerk.PostForm("/shipping/points?for=delivery", form)
 			if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Body, `data-testid="delivery-points"`) {
 				b.Fatalf("points %q: %d", typed[i%len(typed)], resp.StatusCode)
 			}
-		})
-		var bare latencies
-		fit := storage.FitOf([][3]float64{{30, 20, 10}}, []float64{2})
-		for i := range len(page) {
-			q := cmp.Or(typed[i%len(typed)], "Brno")
+		}, func(i int) time.Duration {
+			// Its storage call: the page's points and, beside them, their count.
 			start := time.Now()
-			if _, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "G1", Country: "CZ", Text: q, Fit: fit, Limit: desk.PointsShown}); err != nil {
+			q := storage.PointQuery{Carrier: "G1", Country: "CZ", Text: cmp.Or(typed[i%len(typed)], "Brno"), Fit: fit, Limit: desk.PointsShown}
+			if _, err := db.FindPoints(ctx, q); err != nil {
 				b.Fatal(err)
 			}
-			bare = append(bare, time.Since(start))
-		}
-		report(b, fmt.Sprintf("point picker (%d points)", points), page, bare, "its SQL", 20*time.Millisecond)
+			return time.Since(start)
+		})
+		report(b, fmt.Sprintf("point picker (%d points)", points), page, bare, "its SQL (points + count)", 20*time.Millisecond)
 	})
 
 	b.Run("export", func(b *testing.B) {
@@ -269,24 +267,25 @@ func BenchmarkBigDatabase(b *testing.B) {
 	})
 }
 
-// measure times request(i) for i = 0, 1, … while b.Loop runs and then, the
-// timer stopped, until there are least of them: a p99 of a few dozen
-// requests would only be their slowest.
-func measure(b *testing.B, least int, request func(i int)) latencies {
-	var l latencies
-	timed := func() {
+// measure times request(i) and then its bare SQL for i = 0, 1, … while
+// b.Loop runs and then, the timer stopped, until there are least of each: a
+// p99 of a few dozen requests would only be their slowest.
+func measure(b *testing.B, least int, request func(i int), bare func(i int) time.Duration) (page, sql latencies) {
+	one := func() {
+		i := len(page)
 		start := time.Now()
-		request(len(l))
-		l = append(l, time.Since(start))
+		request(i)
+		page = append(page, time.Since(start))
+		sql = append(sql, bare(i))
 	}
 	for b.Loop() {
-		timed()
+		one()
 	}
 	b.StopTimer()
-	for len(l) < least {
-		timed()
+	for len(page) < least {
+		one()
 	}
-	return l
+	return page, sql
 }
 
 // timeQuery runs one of the list's bare queries and reads its rows.
