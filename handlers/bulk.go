@@ -318,7 +318,7 @@ func (h *Handlers) SelectionExport(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if sel.whole {
 		f := sel.filter
-		h.writeShipmentsCSV(w, r, func(fn func(storage.Shipment) error) error { return h.ShipReads.EachShipment(ctx, f, fn) })
+		h.writeShipmentsCSV(w, r, func(fn func(*storage.ExportRow) error) error { return h.ShipReads.ExportShipments(ctx, f, fn) })
 		return
 	}
 	list, _, ok := h.selected(w, r, sel)
@@ -329,9 +329,10 @@ func (h *Handlers) SelectionExport(w http.ResponseWriter, r *http.Request) {
 		h.bulkProblem(w, r, http.StatusUnprocessableEntity, sel, i18n.N(ctx, "bulk.missing", len(sel.ids)))
 		return
 	}
-	h.writeShipmentsCSV(w, r, func(fn func(storage.Shipment) error) error {
+	h.writeShipmentsCSV(w, r, func(fn func(*storage.ExportRow) error) error {
 		for _, s := range list {
-			if err := fn(s); err != nil {
+			row := storage.ExportRowOf(s)
+			if err := fn(&row); err != nil {
 				return err
 			}
 		}

@@ -262,7 +262,7 @@ func (h *Handlers) findPoints(ctx context.Context, f desk.Form, v url.Values, ki
 
 // pointsView is a picker's list as the page shows it.
 func pointsView(ctx context.Context, kind string, s pointSearch, selected string) views.PointsView {
-	return views.PointsView{Kind: kind, Points: pointRows(ctx, s.found.Points), Total: s.found.Total,
+	return views.PointsView{Kind: kind, Points: pointRows(ctx, s.found.Points), Total: s.found.Total, TooMany: s.found.More,
 		Query: s.query, Town: s.town, Selected: selected}
 }
 

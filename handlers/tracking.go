@@ -24,6 +24,7 @@ import (
 type trackingReads interface {
 	ListShipments(ctx context.Context, f storage.ListFilter) (storage.ListPage, error)
 	EachShipment(ctx context.Context, f storage.ListFilter, fn func(storage.Shipment) error) error
+	ExportShipments(ctx context.Context, f storage.ListFilter, fn func(*storage.ExportRow) error) error
 	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
 	Carriers(ctx context.Context) ([]storage.Carrier, error)
 	Scan(ctx context.Context, code string, limit int) ([]storage.Shipment, bool, error)
@@ -38,11 +39,15 @@ func ParseListQuery(q url.Values) (storage.ListFilter, map[string]string, map[st
 
 // listParams are the list's query parameters: its filter, its page size and
 // where the page is (cursors of the rows next to it, or the last page).
-var listParams = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
+var listParams = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "count", "after", "before", "last"}
 
-// pageParams say where a page is: no field shows them, so their problems are
-// told above the list.
+// pageParams say where a page is.
 var pageParams = []string{"after", "before", "last"}
+
+// linkParams come only from links the list made (where a page is, whether
+// to count to the end): no field shows them, so their problems are told
+// above the list.
+var linkParams = append(slices.Clone(pageParams), "count")
 
 // parseListQuery is ParseListQuery with the problems in the request's
 // language. Every problem is named on its field: unreadable or overlong
@@ -83,6 +88,12 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 		} else {
 			f.Limit = n
 		}
+	}
+	switch {
+	case errs["count"] != "" || (vals["count"] != "" && vals["count"] != "all"):
+		errs["count"] = i18n.T(ctx, "perf.list.err.count") // only a link of the list sets it
+	case vals["count"] == "all":
+		f.Exact = true
 	}
 	damaged := i18n.T(ctx, "rec.page_link")
 	if (f.After != "" && f.Before != "") || (f.Last && (vals["last"] != "1" || f.After != "" || f.Before != "")) {
@@ -165,13 +176,26 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: i18n.T(ctx, "trk.list.status."+s)})
 	}
-	carriers, err := h.ShipReads.Carriers(ctx)
-	if err != nil {
-		h.Fail(w, r, err)
-		return
+	// The carriers of the filter's choice are read beside the page's rows.
+	type carriersRead struct {
+		list []storage.Carrier
+		err  error
 	}
-	for _, c := range carriers {
-		v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: cmp.Or(c.Name, c.Code)})
+	carriersDone := make(chan carriersRead, 1)
+	go func() {
+		list, err := h.ShipReads.Carriers(ctx)
+		carriersDone <- carriersRead{list, err}
+	}()
+	carriers := func() bool {
+		c := <-carriersDone
+		if c.err != nil {
+			h.Fail(w, r, c.err)
+			return false
+		}
+		for _, c := range c.list {
+			v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: cmp.Or(c.Name, c.Code)})
+		}
+		return true
 	}
 	filter := map[string]string{} // the filter without the page's place
 	for k, x := range vals {
@@ -181,6 +205,9 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	}
 	title := i18n.T(ctx, "trk.title")
 	refuse := func(problem string) {
+		if !carriers() {
+			return
+		}
 		v.FilterErr = problem
 		if problem == i18n.T(ctx, "rec.page_link") {
 			v.FirstURL = views.QueryURL("/tracking", filter)
@@ -197,7 +224,11 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
+		<-carriersDone
 		h.Fail(w, r, err)
+		return
+	}
+	if !carriers() {
 		return
 	}
 	for _, s := range page.Shipments {
@@ -207,22 +238,33 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	v.Total = shipmentsText(ctx, page.Total)
+	total := i18n.Int(ctx, int64(page.Total))
 	v.Selection.Query = listHidden(vals)
 	if st := identity.From(ctx); st != nil {
 		v.Selection.CanStorno = st.Role.May(identity.Shipping)
-	}
-	if page.Total > len(page.Shipments) {
-		v.Selection.Whole = i18n.N(ctx, "bulk.whole", page.Total, i18n.Int(ctx, int64(page.Total)))
-	}
-	if len(page.Shipments) > 0 {
-		v.Position = i18n.T(ctx, "fig.list.position", i18n.Int(ctx, int64(page.Start+1)),
-			i18n.Int(ctx, int64(page.Start+len(page.Shipments))), i18n.Int(ctx, int64(page.Total)))
 	}
 	at := func(k, x string) string {
 		q := maps.Clone(filter)
 		q[k] = x
 		return views.QueryURL("/tracking", q)
+	}
+	switch {
+	case page.More: // counted as far as CountCap: how many more, the manager may ask
+		v.Total = i18n.T(ctx, "perf.list.total_more", total)
+		v.CountURL = at("count", "all")
+		v.Selection.Whole = i18n.T(ctx, "perf.list.whole_more", total)
+	default:
+		v.Total = shipmentsText(ctx, page.Total)
+		if page.Total > len(page.Shipments) {
+			v.Selection.Whole = i18n.N(ctx, "bulk.whole", page.Total, total)
+		}
+	}
+	if len(page.Shipments) > 0 {
+		position := "fig.list.position"
+		if page.More {
+			position = "perf.list.position_more"
+		}
+		v.Position = i18n.T(ctx, position, i18n.Int(ctx, int64(page.Start+1)), i18n.Int(ctx, int64(page.Start+len(page.Shipments))), total)
 	}
 	if page.Prev != "" {
 		v.FirstURL, v.PrevURL = views.QueryURL("/tracking", filter), at("before", page.Prev)
@@ -233,6 +275,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		v.NextURL, v.LastURL = at("after", page.Next), at("last", "1")
 	}
 	delete(filter, "size")
+	delete(filter, "count")
 	v.CSVURL = views.QueryURL("/tracking.csv", filter)
 	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, title, identity.Tracking), v))
 }
@@ -243,12 +286,12 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 func filterProblem(ctx context.Context, errs map[string]string) string {
 	var parts []string
 	for k := range errs {
-		if !slices.Contains(pageParams, k) {
+		if !slices.Contains(linkParams, k) {
 			parts = append(parts, i18n.T(ctx, "fig.list.fix"))
 			break
 		}
 	}
-	for _, k := range pageParams {
+	for _, k := range linkParams {
 		if errs[k] != "" {
 			parts = append(parts, errs[k])
 			break
@@ -268,59 +311,85 @@ func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
 		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "trk.csv.bad_filter"))
 		return
 	}
-	h.writeShipmentsCSV(w, r, func(fn func(storage.Shipment) error) error { return h.ShipReads.EachShipment(ctx, f, fn) })
+	h.writeShipmentsCSV(w, r, func(fn func(*storage.ExportRow) error) error { return h.ShipReads.ExportShipments(ctx, f, fn) })
 }
 
+// csvFlushRows is how many rows of an export go to the client at once.
+const csvFlushRows = 1000
+
 // writeShipmentsCSV streams the shipments each gives as the list's CSV, in
-// the request's language (see ExportCSV).
-func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, each func(func(storage.Shipment) error) error) {
+// the request's language (see ExportCSV): each row is put together in one
+// line buffer as it comes from the database and written into the download's
+// buffer, which goes out every csvFlushRows rows; the export's memory does
+// not grow with its size.
+func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, each func(func(*storage.ExportRow) error) error) {
 	ctx := r.Context()
 	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
-	czech := out.czech
-	header := make([]string, len(csvColumns))
-	for i, c := range csvColumns {
-		header[i] = i18n.T(ctx, "trk.csv."+c)
+	line := out.newLine()
+	for _, c := range csvColumns {
+		line.text(i18n.T(ctx, "trk.csv."+c))
 	}
-	_ = out.Write(header)
-	when := func(t time.Time) string {
-		if czech {
-			return i18n.DateTime(ctx, t)
-		}
-		return t.Format(time.RFC3339)
-	}
-	whenOrEmpty := func(t *time.Time) string {
-		if t == nil {
-			return ""
-		}
-		return when(*t)
-	}
+	_, _ = out.buf.Write(line.end())
 	yes, no := i18n.T(ctx, "trk.csv.yes"), i18n.T(ctx, "trk.csv.no")
+	// when writes a time: local in Czech, RFC 3339 in English; none: nothing.
+	when := func(t time.Time) {
+		at := line.open()
+		switch {
+		case t.IsZero():
+		case out.czech:
+			line.buf = i18n.AppendDateTime(ctx, line.buf, t)
+		default:
+			line.buf = t.AppendFormat(line.buf, time.RFC3339)
+		}
+		line.close(at)
+	}
 	flusher, _ := w.(http.Flusher)
 	n := 0
-	err := each(func(s storage.Shipment) error {
-		cod, cur := "", ""
-		if s.CODValue != nil && s.CODCurrency != nil {
-			cod, cur = out.decimal(*s.CODValue, -1), *s.CODCurrency
-		}
+	err := each(func(s *storage.ExportRow) error {
+		line.start()
+		at := line.open()
+		line.buf = strconv.AppendInt(line.buf, s.ID, 10)
+		line.close(at)
+		when(s.CreatedAt)
+		line.text(csvSafe(s.Reference))
+		line.text(s.TrackingNumber)
+		line.text(csvSafe(s.RecipientName))
+		line.text(csvSafe(s.RecipientCity))
+		line.text(s.Carrier)
+		line.text(csvSafe(s.ServiceName))
+		line.text(s.State)
+		line.text(s.Status)
+		line.text(s.LabelMode)
+		line.text(s.LabelStatus)
 		returned := no
 		if s.Returned {
 			returned = yes
 		}
-		if err := out.Write([]string{strconv.FormatInt(s.ID, 10), when(s.CreatedAt), csvSafe(s.Reference), s.Tracking(),
-			csvSafe(s.RecipientName), csvSafe(s.RecipientCity), s.Carrier, csvSafe(s.ServiceName), s.State, s.Status,
-			s.LabelMode, s.LabelStatus, returned, cod, cur, whenOrEmpty(s.DeliveredAt), whenOrEmpty(s.LastCheckedAt), s.Origin}); err != nil {
-			return err
+		line.text(returned)
+		at = line.open()
+		if s.CODCurrency != "" {
+			line.buf = out.appendDecimal(line.buf, s.CODValue)
 		}
-		if n++; n%500 == 0 {
-			out.Flush()
+		line.close(at)
+		line.text(s.CODCurrency)
+		when(s.DeliveredAt)
+		when(s.LastCheckedAt)
+		line.text(s.Origin)
+		if _, err := out.buf.Write(line.end()); err != nil {
+			return err // the client went away
+		}
+		if n++; n%csvFlushRows == 0 {
+			if err := out.buf.Flush(); err != nil {
+				return err
+			}
 			if flusher != nil {
 				flusher.Flush()
 			}
 		}
 		return nil
 	})
-	out.Flush()
-	if err != nil {
+	_ = out.buf.Flush()
+	if err != nil && ctx.Err() == nil {
 		// The header is out: the truncated file must not pass as complete.
 		h.Log.Error("csv export", "err", err)
 		_, _ = fmt.Fprintf(w, "\n# export stopped: %s\n", i18n.T(ctx, "trk.csv.stopped"))

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/base64"
 	"fmt"
 	"slices"
@@ -28,7 +29,21 @@ type ListFilter struct {
 	Before string // cursor of the first row of the next page: the page before it
 	Last   bool   // the last page
 	Limit  int    // rows per page, 1 to 200 (the list offers PageSizes); otherwise 50
+	// Exact counts the filter's total in full, however large: asked for by
+	// the manager ("count them all"), and always on the last page, whose
+	// place among the rows needs it. Otherwise the count stops at CountCap.
+	Exact bool
 }
+
+// CountCap is how far a page counts its filter: a filter that holds more
+// says "more than 2 000", and the manager may ask for the whole count.
+// Counting all of a large filter reads every row it holds (a million: a
+// hundred milliseconds and more, against a millisecond for the page's rows,
+// an index range of fifty); a count that stops at the 2 001st row costs a
+// few milliseconds when an index holds the filter (carrier and status
+// together: shipments_carrier_status_idx), a few tens when the rows must be
+// read to know (a text, one match in eight: sixteen thousand rows).
+const CountCap = 2000
 
 // PageSizes are the page sizes the list offers; DefaultPageSize is the one
 // it opens with.
@@ -224,16 +239,24 @@ func CheckCursor(sort, s string) error {
 // there is none), how many shipments the filter holds and where the page is
 // among them.
 type ListPage struct {
+	// Shipments hold the list's columns (listColumns): not the order as it
+	// was sent, its packages or its errors, which only a shipment's page shows.
 	Shipments []Shipment
 	Next      string // the page after this one
 	Prev      string // the page before this one
-	Total     int    // shipments of the filter, all pages
-	Start     int    // place of the first row among Total, from 0
+	Total     int    // shipments of the filter, all pages (CountCap when More)
+	More      bool   // the filter holds more than Total (CountCap): it was not counted to the end
+	Start     int    // place of the first row among all of the filter's, from 0
 }
+
+// listColumns are what a row of the list shows and its page links need.
+const listColumns = `id, reference, state, carrier, service_name, recipient_name, recipient_city, tracking_number,
+status, label_mode, label_status, returned, created_at, last_checked_at, printed_at, origin`
 
 // ListShipments returns one page, keyset-paged in both directions: the cost
 // of a page does not grow with how far the manager has paged. The total of
-// the filter is one count over the filter's indexes, run beside the page.
+// the filter is one count, run beside the page, that stops at CountCap
+// unless the filter asks for an exact count or the page is the last one.
 func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error) {
 	c, err := f.filter()
 	if err != nil {
@@ -255,13 +278,7 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	if err != nil {
 		return ListPage{}, err
 	}
-	countSQL, countArgs := `SELECT count(*) FROM shipments WHERE `+c.where(), slices.Clone(c.args)
-	total := make(chan countResult, 1)
-	if _, inTx := db.x.(*sqlx.Tx); inTx {
-		total <- db.count(ctx, countSQL, countArgs)
-	} else {
-		go func() { total <- db.count(ctx, countSQL, countArgs) }()
-	}
+	total := db.countBeside(ctx, countQuery(c.where(), f.Exact || f.Last), slices.Clone(c.args))
 
 	limit := f.limit()
 	if f.After != "" || f.Before != "" {
@@ -271,8 +288,7 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	if !forward {
 		order = f.reverseOrder()
 	}
-	var rows []Shipment
-	err = sqlxSelect(ctx, db, &rows, `SELECT `+shipmentColumns+` FROM shipments WHERE `+c.where()+` ORDER BY `+order+fmt.Sprintf(` LIMIT %d`, limit+1), c.args...)
+	rows, err := db.listRows(ctx, c, order, limit+1)
 	n := <-total
 	if err != nil {
 		return ListPage{}, fmt.Errorf("list shipments: %w", err)
@@ -295,6 +311,9 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 		}
 	}
 	page := ListPage{Shipments: rows, Total: n.n}
+	if !f.Exact && !f.Last && n.n > CountCap {
+		page.Total, page.More = CountCap, true
+	}
 	switch {
 	case f.After != "":
 		page.Start = cur.pos + 1
@@ -303,7 +322,10 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	case f.Last:
 		page.Start = n.n - len(rows)
 	}
-	page.Start = max(0, min(page.Start, n.n-len(rows)))
+	if !page.More {
+		page.Start = min(page.Start, n.n-len(rows))
+	}
+	page.Start = max(0, page.Start)
 	if len(rows) == 0 {
 		return page, nil
 	}
@@ -329,22 +351,171 @@ func (db *DB) count(ctx context.Context, q string, args []any) countResult {
 	return r
 }
 
-// ListSQL is the list's bare query, for the benchmark that compares a page
-// with its query.
-func (f ListFilter) ListSQL() (string, []any, error) {
-	where, args, err := f.where()
-	return `SELECT ` + shipmentColumns + ` FROM shipments WHERE ` + where + ` ORDER BY ` + f.orderBy() + fmt.Sprintf(` LIMIT %d`, f.limit()+1), args, err
+// countBeside runs a count on a connection of its own while the caller reads
+// its rows (in a transaction, first: a transaction is one connection).
+func (db *DB) countBeside(ctx context.Context, q string, args []any) <-chan countResult {
+	total := make(chan countResult, 1)
+	if _, inTx := db.x.(*sqlx.Tx); inTx {
+		total <- db.count(ctx, q, args)
+	} else {
+		go func() { total <- db.count(ctx, q, args) }()
+	}
+	return total
+}
+
+// countQuery counts the shipments where holds: all of them when exact,
+// otherwise CountCap and one more at most, which says there are more.
+func countQuery(where string, exact bool) string {
+	if exact {
+		return `SELECT count(*) FROM shipments WHERE ` + where
+	}
+	return `SELECT count(*) FROM (SELECT FROM shipments WHERE ` + where + ` LIMIT ` + strconv.Itoa(CountCap+1) + `) AS capped`
+}
+
+// walkRows is how many rows in the list's order the first query of a text
+// filter reads at most (see rowsQueries).
+const walkRows = 1000
+
+// rowsQueries are the statements that read n rows of the list in order: one,
+// or for a text filter two. No index holds a text filter's matches in the
+// list's order, and the planner guesses where they lie: reading the order's
+// index until n match costs little when matches are many and spread, and a
+// second or more when they gather far down the order ("nováková 12" sorted
+// by name: every match among the N's, after a hundred thousand others).
+// So the first statement reads at most walkRows rows in order and keeps the
+// matches; when they are fewer than n (fewer than one in twenty there), the
+// second reads every match first, by the text's own index, and sorts them:
+// cheap for the few matches that make a walk fail, and never the walk of a
+// hundred thousand rows.
+func (c *conditions) rowsQueries(order string, n int) (first, fallback string) {
+	limit := ` LIMIT ` + strconv.Itoa(n)
+	text, others := c.split()
+	if text == "" {
+		return `SELECT ` + listColumns + ` FROM shipments WHERE ` + others + ` ORDER BY ` + order + limit, ""
+	}
+	first = `SELECT ` + listColumns + ` FROM (SELECT ` + listColumns + `, ` + text + ` AS hit FROM shipments WHERE ` + others +
+		` ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(walkRows) + `) AS walk WHERE hit ORDER BY ` + order + limit
+	fallback = `WITH hits AS MATERIALIZED (SELECT ` + listColumns + ` FROM shipments WHERE ` + c.where() + `) SELECT ` +
+		listColumns + ` FROM hits ORDER BY ` + order + limit
+	return first, fallback
+}
+
+// listRows reads n rows of the list in order by rowsQueries.
+func (db *DB) listRows(ctx context.Context, c conditions, order string, n int) ([]Shipment, error) {
+	first, fallback := c.rowsQueries(order, n)
+	var rows []Shipment
+	if err := sqlxSelect(ctx, db, &rows, first, c.args...); err != nil || len(rows) == n || fallback == "" {
+		return rows, err
+	}
+	rows = nil
+	err := sqlxSelect(ctx, db, &rows, fallback, c.args...)
+	return rows, err
+}
+
+// ListSQL are the list's bare queries of a first page, for the benchmark that
+// compares a page with its queries: the page runs the first, and the
+// fallback ("" when none) when the first gave fewer than Limit+1 rows.
+func (f ListFilter) ListSQL() (first, fallback string, args []any, err error) {
+	c, err := f.filter()
+	if err != nil {
+		return "", "", nil, err
+	}
+	first, fallback = c.rowsQueries(f.orderBy(), f.limit()+1)
+	return first, fallback, c.args, nil
 }
 
 // CountSQL is the list's count of the filter, for the same benchmark: a page
-// runs it beside ListSQL.
+// (not the last) runs it beside ListSQL.
 func (f ListFilter) CountSQL() (string, []any, error) {
 	c, err := f.filter()
-	return `SELECT count(*) FROM shipments WHERE ` + c.where(), c.args, err
+	return countQuery(c.where(), f.Exact), c.args, err
+}
+
+// ExportRow is one shipment as the list's CSV export writes it.
+type ExportRow struct {
+	ID                         int64
+	CreatedAt                  time.Time
+	Reference, TrackingNumber  string // TrackingNumber: "" until the service confirmed the order
+	RecipientName              string
+	RecipientCity              string
+	Carrier, ServiceName       string
+	State, Status              string
+	LabelMode, LabelStatus     string
+	Returned                   bool
+	CODValue                   float64 // with CODCurrency; both zero without cash on delivery
+	CODCurrency                string
+	DeliveredAt, LastCheckedAt time.Time // zero: not (yet)
+	Origin                     string
+}
+
+// ExportRowOf is the export's row of a shipment read whole.
+func ExportRowOf(s Shipment) ExportRow {
+	r := ExportRow{ID: s.ID, CreatedAt: s.CreatedAt, Reference: s.Reference, TrackingNumber: s.Tracking(),
+		RecipientName: s.RecipientName, RecipientCity: s.RecipientCity, Carrier: s.Carrier, ServiceName: s.ServiceName,
+		State: s.State, Status: s.Status, LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, Returned: s.Returned, Origin: s.Origin}
+	if s.CODValue != nil && s.CODCurrency != nil {
+		r.CODValue, r.CODCurrency = *s.CODValue, *s.CODCurrency
+	}
+	if s.DeliveredAt != nil {
+		r.DeliveredAt = *s.DeliveredAt
+	}
+	if s.LastCheckedAt != nil {
+		r.LastCheckedAt = *s.LastCheckedAt
+	}
+	return r
+}
+
+// exportColumns are ExportRow's columns, in its order; the comment names the
+// query among the server's activity.
+const exportColumns = `/* shipments export */ id, created_at, reference, coalesce(tracking_number, ''), recipient_name, recipient_city,
+carrier, service_name, state, status, label_mode, label_status, returned,
+CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN 0 ELSE cod_value END::float8,
+CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN '' ELSE cod_currency END,
+delivered_at, last_checked_at, origin`
+
+// ExportSQL is the export's query of the filter, for the benchmark that
+// compares the export with PostgreSQL's COPY of the same query.
+func (f ListFilter) ExportSQL() (string, []any, error) {
+	f.After, f.Before, f.Last = "", "", false
+	where, args, err := f.where()
+	return `SELECT ` + exportColumns + ` FROM shipments WHERE ` + where + ` ORDER BY ` + f.orderBy(), args, err
+}
+
+// ExportShipments calls fn for every shipment of the filter in the list's
+// order, as the rows arrive from the database: an export of any size holds
+// one row, which fn gets each time anew (the same ExportRow, overwritten).
+func (db *DB) ExportShipments(ctx context.Context, f ListFilter, fn func(*ExportRow) error) error {
+	q, args, err := f.ExportSQL()
+	if err != nil {
+		return err
+	}
+	rows, err := db.x.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("export shipments: %w", err)
+	}
+	defer rows.Close()
+	var r ExportRow
+	var delivered, checked sql.NullTime
+	dest := []any{&r.ID, &r.CreatedAt, &r.Reference, &r.TrackingNumber, &r.RecipientName, &r.RecipientCity,
+		&r.Carrier, &r.ServiceName, &r.State, &r.Status, &r.LabelMode, &r.LabelStatus, &r.Returned,
+		&r.CODValue, &r.CODCurrency, &delivered, &checked, &r.Origin}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("export shipments: %w", err)
+		}
+		r.DeliveredAt, r.LastCheckedAt = delivered.Time, checked.Time // zero when NULL
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export shipments: %w", err)
+	}
+	return nil
 }
 
 // EachShipment calls fn for every shipment of the filter, streaming rows from
-// the database, so an export of any size holds one row at a time.
+// the database, so a selection of any size holds one row at a time.
 func (db *DB) EachShipment(ctx context.Context, f ListFilter, fn func(Shipment) error) error {
 	f.After, f.Before, f.Last = "", "", false
 	where, args, err := f.where()

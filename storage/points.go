@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -164,11 +165,18 @@ func (db *DB) SearchPoints(ctx context.Context, q PointQuery) ([]ParcelPoint, er
 // PointsFound is one page of a point search and how many points match in all.
 type PointsFound struct {
 	Points []ParcelPoint
-	Total  int
+	Total  int  // points that match (PointsCountCap when More)
+	More   bool // more than PointsCountCap match: they were not counted to the end
 }
 
-// FindPoints is SearchPoints that also counts every point that matches, so
-// the picker can say there are more than it shows.
+// PointsCountCap is how far a search counts the points that match: past a
+// thousand the clerk types more rather than reads the number, and a search
+// for one letter would otherwise count every point of the carrier.
+const PointsCountCap = 1000
+
+// FindPoints is SearchPoints that also counts the points that match (up to
+// PointsCountCap), beside the page, so the picker can say there are more than
+// it shows.
 func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error) {
 	if q.Limit <= 0 || q.Limit > 100 {
 		q.Limit = 20
@@ -188,26 +196,34 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 		args = append(args, "%"+likeEscape(w)+"%")
 		fmt.Fprintf(&where, ` AND search LIKE $%d`, len(args))
 	}
+	total := db.countBeside(ctx, `SELECT count(*) FROM (SELECT FROM parcel_points WHERE `+where.String()+
+		` LIMIT `+strconv.Itoa(PointsCountCap+1)+`) AS capped`, slices.Clone(args))
 	first := ""
 	if len(words) > 0 {
 		// Points whose words start with what was typed come first ("brn" → Brno).
 		args = append(args, "% "+likeEscape(words[0])+"%")
 		first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
 	}
+	// The page's ids from parcel_points_pick_idx alone, then their points.
+	order := ` ORDER BY ` + first + `city, name, id`
 	query := `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
-    max_length, max_width, max_height, max_weight, count(*) OVER () AS total
-FROM parcel_points WHERE ` + where.String() + ` ORDER BY ` + first + `city, name, id LIMIT ` + fmt.Sprint(q.Limit)
-	var rows []struct {
-		ParcelPoint
-		Total int `db:"total"`
-	}
-	if err := sqlxSelect(ctx, db, &rows, query, args...); err != nil {
+    max_length, max_width, max_height, max_weight
+FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE ` + where.String() + order + ` LIMIT ` + strconv.Itoa(q.Limit) + `)` + order
+	var out PointsFound
+	err := sqlxSelect(ctx, db, &out.Points, query, args...)
+	n := <-total
+	if err != nil {
 		return PointsFound{}, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
 	}
-	out := PointsFound{Points: make([]ParcelPoint, 0, len(rows))}
-	for _, r := range rows {
-		out.Points = append(out.Points, r.ParcelPoint)
-		out.Total = r.Total
+	if n.err != nil {
+		return PointsFound{}, fmt.Errorf("count parcel points of %s: %w", q.Carrier, n.err)
+	}
+	if out.Points == nil {
+		out.Points = []ParcelPoint{}
+	}
+	out.Total = max(n.n, len(out.Points))
+	if out.Total > PointsCountCap {
+		out.Total, out.More = PointsCountCap, true
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 type conditions struct {
 	parts []string
 	args  []any
+	text  int // 1 + the place in parts of the condition contains added; 0: none
 }
 
 // arg adds an argument and returns its placeholder.
@@ -42,6 +44,7 @@ func (c *conditions) created(from, to time.Time) {
 func (c *conditions) contains(expr, text string) {
 	if t := strings.ToLower(strings.TrimSpace(text)); t != "" {
 		c.add("lower(" + expr + ") LIKE " + c.arg("%"+likeEscape(t)+"%"))
+		c.text = len(c.parts)
 	}
 }
 
@@ -50,4 +53,14 @@ func (c *conditions) where() string {
 		return "true"
 	}
 	return strings.Join(c.parts, " AND ")
+}
+
+// split is the condition contains added ("" when none) and the others.
+func (c *conditions) split() (text, others string) {
+	if c.text == 0 {
+		return "", c.where()
+	}
+	rest := *c
+	rest.parts = append(slices.Clone(c.parts[:c.text-1]), c.parts[c.text:]...)
+	return c.parts[c.text-1], rest.where()
 }

@@ -69,6 +69,7 @@ type PointsView struct {
 	Kind     string // pickup or delivery
 	Points   []PointRow
 	Total    int    // points that match in all; more than shown: the clerk should type more
+	TooMany  bool   // more than Total match: they were counted only so far
 	Query    string // what the clerk typed; empty: the town was searched
 	Town     string // searched while nothing is typed: the recipient's or the sender's town
 	Selected string // the chosen point's code

@@ -19,7 +19,8 @@ type ListView struct {
 	PrevURL   string // "" on the first page
 	FirstURL  string // "" on the first page
 	CSVURL    string
-	Total     string // "1 234 shipments"
+	Total     string // "1 234 shipments", "more than 2 000 shipments"
+	CountURL  string // the list counted to the end, when Total stopped counting
 	Position  string // "51–100 of 1 234"; "" when the page is empty
 	Statuses  []Option
 	Carriers  []Option

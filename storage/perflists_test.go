@@ -1,0 +1,117 @@
+package storage_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"shipdesk/storage"
+	"shipdesk/storage/pgtest"
+)
+
+// A search that matches more points than PointsCountCap counts only so far
+// and says so; one below it counts exactly. Either way the page is the first
+// points in the picker's order.
+func TestFindPointsCountsOnlySoFar(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	storePoints(t, db, fakePoints(4*storage.PointsCountCap+400)) // 1 100 points of g1
+	many, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "point", Limit: 15})
+	if err != nil || !many.More || many.Total != storage.PointsCountCap || len(many.Points) != 15 {
+		t.Fatalf("a broad search: %d points, total %d, more %v, %v", len(many.Points), many.Total, many.More, err)
+	}
+	all, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "point", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range many.Points {
+		if p.ID != all[i].ID {
+			t.Fatalf("point %d is %d, want %d: a page of 15 is not the first 15 of 100", i, p.ID, all[i].ID)
+		}
+	}
+	few, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 15})
+	if err != nil || few.More || few.Total != 220 || len(few.Points) != 15 {
+		t.Errorf("Plzeň: %d points, total %d, more %v, %v; want 15 of 220", len(few.Points), few.Total, few.More, err)
+	}
+	// In a transaction (one connection) the count runs first; the answer is the same.
+	err = db.InTx(ctx, func(tx *storage.DB) error {
+		in, err := tx.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 15})
+		if err == nil && (in.Total != few.Total || in.More || len(in.Points) != 15) {
+			t.Errorf("in a transaction: %d of %d", len(in.Points), in.Total)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A text filter's page is read in the list's order whether its matches are
+// many and spread (the first rows in order hold them) or few and gathered far
+// down the order (the matches are read first, then sorted): every page, both
+// ways, is what the export of the same filter lists in the same order.
+func TestTextFilterPagesWhereverItsMatchesLie(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	// 3 000 shipments in Praha and Brno; 70 of them for Zuzana, last by name.
+	_, err := db.SQL().Exec(`
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
+    tracking_number, status, label_mode, label_status, created_at)
+SELECT gen_random_uuid(), 'TXT-' || i, 'created', '{}', 'G3A', 301,
+    CASE WHEN i % 43 = 0 THEN 'Zuzana ' ELSE 'Anna ' END || lpad(i::text, 4, '0'),
+    CASE WHEN i % 2 = 0 THEN 'Brno' ELSE 'Praha' END, 'G3T' || lpad(i::text, 8, '0'), 'INTRANSIT', 'PRINT', 'READY',
+    now() - i * interval '1 minute'
+FROM generate_series(1, 3000) AS i`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []storage.ListFilter{
+		{Text: "zuzana", Sort: "recipient", Limit: 25}, // few, gathered at the end of the order
+		{Text: "zuzana", Limit: 25},                    // few, spread over time
+		{Text: "brno", Sort: "recipient", Limit: 25},   // many, spread
+		{Text: "brno", Sort: "old", Limit: 100},
+		{Text: "nobody", Limit: 25},
+	} {
+		var want []int64
+		if err := db.EachShipment(ctx, f, func(s storage.Shipment) error { want = append(want, s.ID); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		page := f
+		for range 200 {
+			p, err := db.ListShipments(ctx, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, idsOf(p.Shipments)...)
+			if p.Next == "" {
+				break
+			}
+			page.After = p.Next
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: pages give %d shipments, the export %d; first %v, want %v", f, len(got), len(want), got[:min(5, len(got))], want[:min(5, len(want))])
+		}
+		// Backwards from the last page, each page the rows at its place.
+		last := f
+		last.Last = true
+		p, err := db.ListShipments(ctx, last)
+		for pages := 0; err == nil && pages < 200; pages++ {
+			if p.Start+len(p.Shipments) > len(want) || !slices.Equal(idsOf(p.Shipments), want[p.Start:p.Start+len(p.Shipments)]) {
+				t.Fatalf("%+v backwards: the page at %d has %v", f, p.Start, idsOf(p.Shipments))
+			}
+			if p.Prev == "" {
+				break
+			}
+			prev := f
+			prev.Before = p.Prev
+			p, err = db.ListShipments(ctx, prev)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Start != 0 {
+			t.Errorf("%+v backwards: stopped at %d", f, p.Start)
+		}
+	}
+}
