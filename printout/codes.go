@@ -15,6 +15,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"shipdesk/i18n"
+	"shipdesk/pdffont"
 )
 
 // CodeSheet is the sheet of a batch's label-free shipments: each with the
@@ -47,9 +48,9 @@ const (
 // Codes draws the sheet on A4 pages.
 func Codes(ctx context.Context, w io.Writer, s CodeSheet) error {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	pdf.AddUTF8FontFromBytes(fontSans, "", goregular.TTF)
-	pdf.AddUTF8FontFromBytes(fontSans, "B", gobold.TTF)
-	pdf.AddUTF8FontFromBytes(fontMono, "B", gomonobold.TTF)
+	pdffont.Add(pdf, fontSans, "", goregular.TTF)
+	pdffont.Add(pdf, fontSans, "B", gobold.TTF)
+	pdffont.Add(pdf, fontMono, "B", gomonobold.TTF)
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetCreator("shipdesk", true)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"shipdesk/i18n"
+	"shipdesk/pdffont"
 )
 
 // Protocol is one hand-over protocol: the parcels one carrier takes from one
@@ -39,8 +40,8 @@ const fontSans = "Go"
 // starting on a page of its own with its signature block at its end.
 func Protocols(ctx context.Context, w io.Writer, list []Protocol) error {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	pdf.AddUTF8FontFromBytes(fontSans, "", goregular.TTF)
-	pdf.AddUTF8FontFromBytes(fontSans, "B", gobold.TTF)
+	pdffont.Add(pdf, fontSans, "", goregular.TTF)
+	pdffont.Add(pdf, fontSans, "B", gobold.TTF)
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetCreator("shipdesk", true)

@@ -6,6 +6,8 @@ import (
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/gomonobold"
 	"golang.org/x/image/font/gofont/goregular"
+
+	"shipdesk/pdffont"
 )
 
 // The PDF core fonts cover only Windows-1252, so "Nováková, Žďár nad Sázavou"
@@ -19,9 +21,9 @@ const (
 // newPDF starts a portrait document of a page size ("A6", "A4") with the fonts.
 func newPDF(size string) *fpdf.Fpdf {
 	pdf := fpdf.New("P", "mm", size, "")
-	pdf.AddUTF8FontFromBytes(fontSans, "", goregular.TTF)
-	pdf.AddUTF8FontFromBytes(fontSans, "B", gobold.TTF)
-	pdf.AddUTF8FontFromBytes(fontMono, "", gomono.TTF)
-	pdf.AddUTF8FontFromBytes(fontMono, "B", gomonobold.TTF)
+	pdffont.Add(pdf, fontSans, "", goregular.TTF)
+	pdffont.Add(pdf, fontSans, "B", gobold.TTF)
+	pdffont.Add(pdf, fontMono, "", gomono.TTF)
+	pdffont.Add(pdf, fontMono, "B", gomonobold.TTF)
 	return pdf
 }
