@@ -10,7 +10,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 )
 
-// Add registers a TrueType font under family and style for this document only.
-func Add(pdf *fpdf.Fpdf, family, style string, ttf []byte) {
+// Register registers a TrueType font under family and style for this document only.
+func Register(pdf *fpdf.Fpdf, family, style string, ttf []byte) {
 	pdf.AddUTF8FontFromBytes(family, style, bytes.Clone(ttf))
 }

@@ -22,7 +22,7 @@ func TestDocumentsDrawnTogetherShareNoFontBytes(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			pdf := fpdf.New("P", "mm", "A4", "")
-			Add(pdf, "sans", "", gomono.TTF)
+			Register(pdf, "sans", "", gomono.TTF)
 			pdf.AddPage()
 			pdf.SetFont("sans", "", 12)
 			pdf.Cell(40, 10, "Příliš žluťoučký kůň")

@@ -48,9 +48,9 @@ const (
 // Codes draws the sheet on A4 pages.
 func Codes(ctx context.Context, w io.Writer, s CodeSheet) error {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	pdffont.Add(pdf, fontSans, "", goregular.TTF)
-	pdffont.Add(pdf, fontSans, "B", gobold.TTF)
-	pdffont.Add(pdf, fontMono, "B", gomonobold.TTF)
+	pdffont.Register(pdf, fontSans, "", goregular.TTF)
+	pdffont.Register(pdf, fontSans, "B", gobold.TTF)
+	pdffont.Register(pdf, fontMono, "B", gomonobold.TTF)
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetCreator("shipdesk", true)

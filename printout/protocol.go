@@ -40,8 +40,8 @@ const fontSans = "Go"
 // starting on a page of its own with its signature block at its end.
 func Protocols(ctx context.Context, w io.Writer, list []Protocol) error {
 	pdf := fpdf.New("P", "mm", "A4", "")
-	pdffont.Add(pdf, fontSans, "", goregular.TTF)
-	pdffont.Add(pdf, fontSans, "B", gobold.TTF)
+	pdffont.Register(pdf, fontSans, "", goregular.TTF)
+	pdffont.Register(pdf, fontSans, "B", gobold.TTF)
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetCreator("shipdesk", true)

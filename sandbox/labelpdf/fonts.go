@@ -21,9 +21,9 @@ const (
 // newPDF starts a portrait document of a page size ("A6", "A4") with the fonts.
 func newPDF(size string) *fpdf.Fpdf {
 	pdf := fpdf.New("P", "mm", size, "")
-	pdffont.Add(pdf, fontSans, "", goregular.TTF)
-	pdffont.Add(pdf, fontSans, "B", gobold.TTF)
-	pdffont.Add(pdf, fontMono, "", gomono.TTF)
-	pdffont.Add(pdf, fontMono, "B", gomonobold.TTF)
+	pdffont.Register(pdf, fontSans, "", goregular.TTF)
+	pdffont.Register(pdf, fontSans, "B", gobold.TTF)
+	pdffont.Register(pdf, fontMono, "", gomono.TTF)
+	pdffont.Register(pdf, fontMono, "B", gomonobold.TTF)
 	return pdf
 }
