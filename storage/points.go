@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ParcelPoint is a pickup or delivery point cached from parcelpoints/list.
@@ -199,16 +200,31 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 	total := db.countBeside(ctx, `SELECT count(*) FROM (SELECT FROM parcel_points WHERE `+where.String()+
 		` LIMIT `+strconv.Itoa(PointsCountCap+1)+`) AS capped`, slices.Clone(args))
 	first := ""
+	limit := ` LIMIT ` + strconv.Itoa(q.Limit)
+	// The page's ids from parcel_points_pick_idx alone, then their points.
+	ids := `SELECT id FROM parcel_points WHERE ` + where.String() + ` ORDER BY city, name, id` + limit
 	if len(words) > 0 {
 		// Points whose words start with what was typed come first ("brn" → Brno).
 		args = append(args, "% "+likeEscape(words[0])+"%")
 		first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
+		ids = `SELECT id FROM parcel_points WHERE ` + where.String() + ` ORDER BY ` + first + `city, name, id` + limit
+		if oneLetters(words) {
+			// One letter matches most points, and sorting them all costs more
+			// than the rest of the search: walk the index in the picker's
+			// order instead, once for points with a word that starts with
+			// the letter and once for the others, each to the page's end.
+			args = append(args, likeEscape(words[0])+"%")
+			starts := fmt.Sprintf(`(search LIKE $%d OR search LIKE $%d)`, len(args), len(args)-1)
+			walk := func(rank, cond string) string {
+				return `(SELECT id, ` + rank + ` AS rank, city, name FROM parcel_points WHERE ` + where.String() + ` AND ` + cond +
+					` ORDER BY city, name, id` + limit + `)`
+			}
+			ids = `SELECT id FROM (` + walk("0", starts) + ` UNION ALL ` + walk("1", "NOT "+starts) + `) AS walks ORDER BY rank, city, name, id` + limit
+		}
 	}
-	// The page's ids from parcel_points_pick_idx alone, then their points.
-	order := ` ORDER BY ` + first + `city, name, id`
 	query := `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
     max_length, max_width, max_height, max_weight
-FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE ` + where.String() + order + ` LIMIT ` + strconv.Itoa(q.Limit) + `)` + order
+FROM parcel_points WHERE id IN (` + ids + `) ORDER BY ` + first + `city, name, id`
 	var out PointsFound
 	err := sqlxSelect(ctx, db, &out.Points, query, args...)
 	n := <-total
@@ -226,6 +242,16 @@ FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE ` + where.Str
 		out.Total, out.More = PointsCountCap, true
 	}
 	return out, nil
+}
+
+// oneLetters says whether every word is a single letter.
+func oneLetters(words []string) bool {
+	for _, w := range words {
+		if utf8.RuneCountInString(w) > 1 {
+			return false
+		}
+	}
+	return len(words) > 0
 }
 
 // PointByCode finds a point of a carrier.
