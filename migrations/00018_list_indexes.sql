@@ -10,8 +10,10 @@
 -- parcel_points_pick_idx alone: its conditions (fit, weight, words) and its
 -- order (city, name, id) are all there, so a search among a carrier's ten
 -- thousand points reads the index's few hundred pages, not the table's every
--- page, and a search of one letter walks it in order and stops at the page's
--- end; only the fifteen points it shows are read from the table.
+-- page, and a search of words too short for the trigram index (one or two
+-- letters, which most points match) walks it in order and stops at the
+-- page's end instead of sorting every match; only the fifteen points it
+-- shows are read from the table.
 
 -- +goose Up
 CREATE INDEX shipments_carrier_status_idx ON shipments (carrier, status, created_at DESC, id DESC);

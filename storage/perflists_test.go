@@ -120,14 +120,14 @@ FROM generate_series(1, 3000) AS i`)
 	}
 }
 
-// A search of one letter walks the index in the picker's order instead of
-// sorting every match: its page is the same as the sorted one, points with a
-// word that starts with the letter first.
-func TestFindPointsOfOneLetterAsSorted(t *testing.T) {
+// A search of words shorter than three letters walks the index in the
+// picker's order instead of sorting every match: its page is the same as the
+// sorted one, points with a word that starts with the first word first.
+func TestFindPointsOfShortWordsAsSorted(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	storePoints(t, db, fakePoints(3000))
-	for _, text := range []string{"a", "p", "B", "ž", "h k", "%", "_", "1", "q"} {
+	for _, text := range []string{"a", "p", "B", "ž", "h k", "%", "_", "1", "q", "br", "pl", "ov", "po 1", "rn", "a%", "zz"} {
 		words := strings.Fields(storage.Fold(text))
 		where, args := `carrier = 'g1'`, []any{}
 		for _, w := range words {
