@@ -2,8 +2,12 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/lib/pq"
 
 	"shipdesk/storage"
 	"shipdesk/storage/pgtest"
@@ -112,6 +116,40 @@ FROM generate_series(1, 3000) AS i`)
 		}
 		if p.Start != 0 {
 			t.Errorf("%+v backwards: stopped at %d", f, p.Start)
+		}
+	}
+}
+
+// A search of words shorter than three letters walks the index in the
+// picker's order instead of sorting every match: its page is the same as the
+// sorted one, points with a word that starts with the first word first.
+func TestFindPointsOfShortWordsAsSorted(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	storePoints(t, db, fakePoints(3000))
+	for _, text := range []string{"a", "p", "B", "ž", "h k", "%", "_", "1", "q", "br", "pl", "ov", "po 1", "rn", "a%", "zz"} {
+		words := strings.Fields(storage.Fold(text))
+		where, args := `carrier = 'g1'`, []any{}
+		for _, w := range words {
+			args = append(args, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w)+"%")
+			where += fmt.Sprintf(` AND search LIKE $%d`, len(args))
+		}
+		args = append(args, "% "+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(words[0])+"%")
+		var want []int64
+		if err := db.SQL().QueryRowContext(ctx, `SELECT coalesce(array_agg(id), '{}') FROM (SELECT id FROM parcel_points WHERE `+where+
+			fmt.Sprintf(` ORDER BY (' ' || search) LIKE $%d DESC, city, name, id LIMIT 15) AS page`, len(args)), args...).Scan(pq.Array(&want)); err != nil {
+			t.Fatal(err)
+		}
+		found, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: text, Limit: 15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, p := range found.Points {
+			got = append(got, p.ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", text, got, want)
 		}
 	}
 }

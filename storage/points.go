@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ParcelPoint is a pickup or delivery point cached from parcelpoints/list.
@@ -198,19 +199,22 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 	}
 	total := db.countBeside(ctx, `SELECT count(*) FROM (SELECT FROM parcel_points WHERE `+where.String()+
 		` LIMIT `+strconv.Itoa(PointsCountCap+1)+`) AS capped`, slices.Clone(args))
-	first := ""
-	if len(words) > 0 {
-		// Points whose words start with what was typed come first ("brn" → Brno).
-		args = append(args, "% "+likeEscape(words[0])+"%")
-		first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
-	}
-	// The page's ids from parcel_points_pick_idx alone, then their points.
-	order := ` ORDER BY ` + first + `city, name, id`
-	query := `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
-    max_length, max_width, max_height, max_weight
-FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE ` + where.String() + order + ` LIMIT ` + strconv.Itoa(q.Limit) + `)` + order
 	var out PointsFound
-	err := sqlxSelect(ctx, db, &out.Points, query, args...)
+	var err error
+	if len(words) > 0 && shortWords(words) {
+		out.Points, err = db.pointsInTwoWalks(ctx, where.String(), args, words[0], q.Limit)
+	} else {
+		first := ""
+		if len(words) > 0 {
+			// Points whose words start with what was typed come first ("brn" → Brno).
+			args = append(args, "% "+likeEscape(words[0])+"%")
+			first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
+		}
+		// The page's ids from parcel_points_pick_idx alone, then their points.
+		order := ` ORDER BY ` + first + `city, name, id`
+		err = sqlxSelect(ctx, db, &out.Points, `SELECT `+pointColumns+` FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE `+
+			where.String()+order+` LIMIT `+strconv.Itoa(q.Limit)+`)`+order, args...)
+	}
 	n := <-total
 	if err != nil {
 		return PointsFound{}, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
@@ -228,11 +232,48 @@ FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE ` + where.Str
 	return out, nil
 }
 
+// pointColumns are ParcelPoint's columns.
+const pointColumns = `id, carrier, code, name, street, city, zip, country, is_locker, location_id,
+    max_length, max_width, max_height, max_weight`
+
+// shortWords says whether every word is shorter than three letters: no
+// trigram of the search's index narrows such a search, and most points
+// match it.
+func shortWords(words []string) bool {
+	for _, w := range words {
+		if utf8.RuneCountInString(w) >= 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// pointsInTwoWalks finds the first limit points where holds in the picker's
+// order, those with a word that starts with first before the others, without
+// sorting every match: the first walk reads parcel_points_pick_idx in order
+// for points with such a word and stops at limit; only when it finds fewer,
+// a second walk reads on for the others.
+func (db *DB) pointsInTwoWalks(ctx context.Context, where string, args []any, first string, limit int) ([]ParcelPoint, error) {
+	args = append(slices.Clone(args), likeEscape(first)+"%", "% "+likeEscape(first)+"%")
+	starts := fmt.Sprintf(`(search LIKE $%d OR search LIKE $%d)`, len(args)-1, len(args))
+	walk := func(cond string, n int) ([]ParcelPoint, error) {
+		var out []ParcelPoint
+		err := sqlxSelect(ctx, db, &out, `SELECT `+pointColumns+` FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE `+
+			where+` AND `+cond+` ORDER BY city, name, id LIMIT `+strconv.Itoa(n)+`) ORDER BY city, name, id`, args...)
+		return out, err
+	}
+	points, err := walk(starts, limit)
+	if err != nil || len(points) == limit {
+		return points, err
+	}
+	rest, err := walk(`NOT `+starts, limit-len(points))
+	return append(points, rest...), err
+}
+
 // PointByCode finds a point of a carrier.
 func (db *DB) PointByCode(ctx context.Context, carrier, code string) (ParcelPoint, error) {
 	var p ParcelPoint
-	err := sqlxGet(ctx, db, &p, `SELECT id, carrier, code, name, street, city, zip, country, is_locker, location_id,
-    max_length, max_width, max_height, max_weight FROM parcel_points WHERE carrier = $1 AND code = $2`, carrier, code)
+	err := sqlxGet(ctx, db, &p, `SELECT `+pointColumns+` FROM parcel_points WHERE carrier = $1 AND code = $2`, carrier, code)
 	if err != nil {
 		return p, fmt.Errorf("parcel point %s/%s: %w", carrier, code, notFound(err, "rec.no_point", code, carrier))
 	}

@@ -117,8 +117,11 @@ func benchPoints(b *testing.B, db *storage.DB, n int) {
 			batch = batch[:0]
 		}
 	}
-	if _, err := db.SQL().Exec(`VACUUM ANALYZE parcel_points`); err != nil {
-		b.Fatal(err)
+	// Twice, as for the shipments: the second pass marks the pages all-visible.
+	for _, q := range []string{`VACUUM ANALYZE parcel_points`, `VACUUM parcel_points`} {
+		if _, err := db.SQL().Exec(q); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
