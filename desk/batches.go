@@ -905,12 +905,8 @@ func (d *Desk) SendBatchDrafts(ctx context.Context, batch int64, by int64) (sent
 // carrier and place, as the day's protocols have them, with only the
 // batch's parcels.
 func (d *Desk) BatchHandovers(ctx context.Context, batch int64, loc *time.Location) ([]Handover, error) {
-	ids, err := d.db.BatchShipmentIDs(ctx, batch)
+	ids, list, err := d.batchShipments(ctx, batch)
 	if err != nil || len(ids) == 0 {
-		return nil, err
-	}
-	list, err := d.db.ShipmentsByID(ctx, ids)
-	if err != nil {
 		return nil, err
 	}
 	days := map[string]time.Time{}

@@ -88,25 +88,17 @@ func HandoverCodes(s storage.Shipment) []string {
 // BatchLabelFree lists a batch's label-free shipments in the file's order;
 // cancelled ones are left out.
 func (d *Desk) BatchLabelFree(ctx context.Context, batch int64) ([]LabelFreeParcel, error) {
-	ids, err := d.db.BatchShipmentIDs(ctx, batch)
+	ids, list, err := d.batchShipments(ctx, batch)
 	if err != nil || len(ids) == 0 {
-		return nil, err
-	}
-	list, err := d.db.ShipmentsByID(ctx, ids)
-	if err != nil {
 		return nil, err
 	}
 	byID := map[int64]storage.Shipment{}
 	for _, s := range list {
 		byID[s.ID] = s
 	}
-	carriers, err := d.db.Carriers(ctx)
+	names, err := d.carrierNames(ctx)
 	if err != nil {
 		return nil, err
-	}
-	names := map[string]string{}
-	for _, c := range carriers {
-		names[c.Code] = c.Name
 	}
 	var out []LabelFreeParcel
 	for _, id := range ids {

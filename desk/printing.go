@@ -278,15 +278,35 @@ func HandsOver(s storage.Shipment) bool {
 	return s.State == storage.StateCreated && !Cancelled(s) && !s.Returned && s.Status != shipping.StatusDelivered
 }
 
-// handovers groups shipments into protocols of a day: one per carrier and place.
-func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start time.Time) ([]Handover, error) {
+// carrierNames are the carriers' names by code.
+func (d *Desk) carrierNames(ctx context.Context) (map[string]string, error) {
 	carriers, err := d.db.Carriers(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names := map[string]string{}
+	names := make(map[string]string, len(carriers))
 	for _, c := range carriers {
 		names[c.Code] = c.Name
+	}
+	return names, nil
+}
+
+// batchShipments are a batch's shipment ids in the file's order and the
+// shipments themselves.
+func (d *Desk) batchShipments(ctx context.Context, batch int64) ([]int64, []storage.Shipment, error) {
+	ids, err := d.db.BatchShipmentIDs(ctx, batch)
+	if err != nil || len(ids) == 0 {
+		return nil, nil, err
+	}
+	list, err := d.db.ShipmentsByID(ctx, ids)
+	return ids, list, err
+}
+
+// handovers groups shipments into protocols of a day: one per carrier and place.
+func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start time.Time) ([]Handover, error) {
+	names, err := d.carrierNames(ctx)
+	if err != nil {
+		return nil, err
 	}
 	senders, err := d.db.Senders(ctx)
 	if err != nil {

@@ -298,6 +298,20 @@ func rowOf(r *http.Request) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
+// batchRowOf reads the batch and the row id a row's path names; when there is
+// none the answer is written.
+func (h *Handlers) batchRowOf(w http.ResponseWriter, r *http.Request) (storage.Batch, int64, bool) {
+	b, ok := h.batchOf(w, r)
+	if !ok {
+		return b, 0, false
+	}
+	id, ok := rowOf(r)
+	if !ok {
+		h.NotFound(w, r)
+	}
+	return b, id, ok
+}
+
 // BatchPage shows a batch: its rows under the filter the address names
 // (state), with one row opened (open, a row's id) for a browser without
 // htmx.
@@ -554,13 +568,8 @@ func rowCells(r *http.Request) map[orderfile.Field]string {
 // EditBatchRow stores a row's corrected cells and checks it again; htmx gets
 // the row back, a plain post the batch page.
 func (h *Handlers) EditBatchRow(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
+	b, id, ok := h.batchRowOf(w, r)
 	if !ok {
-		return
-	}
-	id, ok := rowOf(r)
-	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	ctx := r.Context()
@@ -623,13 +632,8 @@ func working(state string) bool { return state == storage.RowPricing || state ==
 // change (poll=1) asks again until it is done. A browser without htmx is
 // sent to the page with the row opened.
 func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
+	b, id, ok := h.batchRowOf(w, r)
 	if !ok {
-		return
-	}
-	id, ok := rowOf(r)
-	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	ctx := r.Context()
@@ -666,13 +670,8 @@ func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
 
 // ChooseBatchOffer takes another offer for a priced row.
 func (h *Handlers) ChooseBatchOffer(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
+	b, id, ok := h.batchRowOf(w, r)
 	if !ok {
-		return
-	}
-	id, ok := rowOf(r)
-	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	ctx := r.Context()
