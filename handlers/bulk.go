@@ -89,6 +89,16 @@ func (h *Handlers) readSelection(w http.ResponseWriter, r *http.Request) (select
 	return sel, true
 }
 
+// selectedShipments reads a selection from the request and its shipments;
+// when either cannot be had the answer is written.
+func (h *Handlers) selectedShipments(w http.ResponseWriter, r *http.Request) (sel selection, list []storage.Shipment, missing int, ok bool) {
+	if sel, ok = h.readSelection(w, r); !ok {
+		return sel, nil, 0, false
+	}
+	list, missing, ok = h.selected(w, r, sel)
+	return sel, list, missing, ok
+}
+
 // selected loads the shipments of a selection, at most bulkLimit of them, in
 // the list's order; missing counts the ticked ids that name no shipment.
 // Too large a filter is answered here, and ok is false.
@@ -174,11 +184,7 @@ func missingLine(ctx context.Context, n int) []string {
 // the print, which are left out and why, and the paper. The print itself is
 // the print queue's (POST /shipping/print).
 func (h *Handlers) SelectionLabels(w http.ResponseWriter, r *http.Request) {
-	sel, ok := h.readSelection(w, r)
-	if !ok {
-		return
-	}
-	list, missing, ok := h.selected(w, r, sel)
+	sel, list, missing, ok := h.selectedShipments(w, r)
 	if !ok {
 		return
 	}
@@ -220,11 +226,7 @@ func (h *Handlers) SelectionLabels(w http.ResponseWriter, r *http.Request) {
 // cancelled, after a confirm step that lists them and those that cannot be.
 // Each goes through the desk's storno; those the service refuses are said.
 func (h *Handlers) SelectionStorno(w http.ResponseWriter, r *http.Request) {
-	sel, ok := h.readSelection(w, r)
-	if !ok {
-		return
-	}
-	list, missing, ok := h.selected(w, r, sel)
+	sel, list, missing, ok := h.selectedShipments(w, r)
 	if !ok {
 		return
 	}
@@ -278,11 +280,7 @@ func (h *Handlers) SelectionStorno(w http.ResponseWriter, r *http.Request) {
 // SelectionProtocol serves the hand-over protocols of a selection as one
 // PDF: one protocol per carrier and place, handed over today.
 func (h *Handlers) SelectionProtocol(w http.ResponseWriter, r *http.Request) {
-	sel, ok := h.readSelection(w, r)
-	if !ok {
-		return
-	}
-	list, _, ok := h.selected(w, r, sel)
+	sel, list, _, ok := h.selectedShipments(w, r)
 	if !ok {
 		return
 	}
