@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/handlers"
 	"shipdesk/i18n"
@@ -63,17 +64,13 @@ const AttentionMaxAge = 2 * time.Second
 // is called missing only after that limit plus the settle window. Both `serve`
 // and `shipdesk jobs` build them here.
 func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *slog.Logger) (*desk.Desk, *workbench.Workbench) {
-	d := desk.New(db, up.Shipping, up.Cart, log)
-	wb := workbench.New(db, up.Returns, log)
+	d := desk.New(db, up.Shipping, up.Cart, up.Clock(), log)
+	wb := workbench.New(db, up.Returns, up.Clock(), log)
 	if up.Config.Timeout > 0 {
 		d.OrderTimeout, wb.CreateTimeout = up.Config.Timeout, up.Config.Timeout
 	}
 	if settle > 0 {
 		d.Settle, wb.Settle = settle, settle
-	}
-	if up.IsSandbox() {
-		// One clock in sandbox mode: the simulator's (upstream.Clients.Now).
-		d.Clock, wb.Clock = up.Now, up.Now
 	}
 	return d, wb
 }
@@ -81,8 +78,8 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *s
 // NewJobs builds the pollers of both desks: the runner claims due work and
 // hands it to the desks, which ask the service and record the answers. Both
 // `serve` and `shipdesk jobs` build them here, on the desks of NewDesks.
-func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, log *slog.Logger) *jobs.Runner {
-	return jobs.New(db, d, wb, cfg, log)
+func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, clk *clock.Clock, log *slog.Logger) *jobs.Runner {
+	return jobs.New(db, d, wb, cfg, clk, log)
 }
 
 // SandboxCarriers are the in-process sandbox's carriers for the carrier table.
@@ -141,12 +138,16 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 			feed.Close()
 		}
 	}()
+	// Sessions and sign-in are measured in real time, judged by the database's
+	// own clock: a simulated week must sign nobody out. Everything the shop's
+	// parcels and claims record or show is on the service's clock (upstream).
+	wall := clock.Real()
 	accounts, err := staff.New(db, staff.Config{IdleTimeout: o.IdleTimeout, AbsoluteTimeout: o.MaxSession, BcryptCost: o.BcryptCost, Throttle: o.Throttle,
-		Changes: feed})
+		Changes: feed, Clock: wall})
 	if err != nil {
 		return nil, err
 	}
-	sess, err := web.NewSessions(o.SessionKey, o.MaxSession, o.TrustProxy)
+	sess, err := web.NewSessions(o.SessionKey, o.MaxSession, o.TrustProxy, wall)
 	if err != nil {
 		return nil, err
 	}
@@ -164,9 +165,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	h.Link = o.Upstream
 	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream, Feed: feed}
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
-	if o.Upstream.IsSandbox() {
-		h.Now = o.Upstream.Now // the pages read the simulator's clock, as the desk records on it
-	}
+	h.Clock = o.Upstream.Clock() // the pages read the clock the desks record on
 	if len(o.KnownCarriers) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -177,9 +176,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	if o.RefreshAfter == 0 {
 		o.RefreshAfter = 3 * time.Second
 	}
-	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, log)
+	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, o.Upstream.Clock(), log)
 	h.Returns, h.ReturnsStore = a.Bench, db
-	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Desk.Refresher(o.Jobs.Refresh(), nil), o.RefreshAfter
+	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.ShipReads = cachedAttention{ShipReads: db, cache: db.NewAttentionCache(AttentionMaxAge)}
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone})

@@ -9,6 +9,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/client/cart"
 	"shipdesk/client/shipping"
+	"shipdesk/clock"
 	"shipdesk/serviceerr"
 	"shipdesk/storage"
 )
@@ -19,40 +20,31 @@ type Desk struct {
 	ship *shipping.Client
 	cart *cart.Client
 	log  *slog.Logger
-	now  func() time.Time
+	// clock is the dashboard's one clock: every time the desk records (when
+	// the service was asked, deadlines, schedules) is read from it.
+	clock *clock.Clock
 	// OrderTimeout bounds one create call and what follows it; the call goes on
 	// when the clerk's browser goes away, so its answer is never lost.
 	OrderTimeout time.Duration
 	// Settle is how long after a create call's time limit the service may
 	// still create the order; only then may an order be called missing.
 	Settle time.Duration
-	// Clock, when set, is the service's clock: when an answer of the service
-	// was recorded ("last checked", cancelled) is written on it, so those
-	// times read on the same clock as the carrier's events. In sandbox mode it
-	// is the simulator's clock; deadlines and schedules stay on real time.
-	Clock func() time.Time
 
 	runs batchRuns // the batch workers this process runs
 }
 
-// checked is when an answer of the service is recorded: on the service's
-// clock when the desk has one, else at now.
-func (d *Desk) checked(now time.Time) time.Time {
-	if d.Clock != nil {
-		return d.Clock()
-	}
-	return now
-}
+// now is the time on the dashboard's clock.
+func (d *Desk) now() time.Time { return d.clock.Now() }
 
 // DefaultSettle is the settle window when none is configured.
 const DefaultSettle = 3 * time.Minute
 
-// New returns a desk.
-func New(db *storage.DB, ship *shipping.Client, c *cart.Client, log *slog.Logger) *Desk {
+// New returns a desk on the dashboard's clock.
+func New(db *storage.DB, ship *shipping.Client, c *cart.Client, clk *clock.Clock, log *slog.Logger) *Desk {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Desk{db: db, ship: ship, cart: c, log: log, now: time.Now, OrderTimeout: 60 * time.Second, Settle: DefaultSettle}
+	return &Desk{db: db, ship: ship, cart: c, log: log, clock: clk, OrderTimeout: 60 * time.Second, Settle: DefaultSettle}
 }
 
 // invalid turns problems into an Invalid error the form shows field by field.

@@ -91,7 +91,7 @@ func (d *Desk) Storno(ctx context.Context, id int64) (storage.Shipment, error) {
 	if err := d.ship.Storno(ctx, []string{s.Tracking()}); err != nil {
 		return s, UpstreamError("ship.doing.cancel", err)
 	}
-	if err := d.db.MarkCancelled(ctx, id, d.checked(d.now())); err != nil {
+	if err := d.db.MarkCancelled(ctx, id, d.now()); err != nil {
 		return s, err
 	}
 	return d.db.ShipmentByID(ctx, id)

@@ -59,7 +59,7 @@ func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) 
 	if !ok {
 		return s, apperr.New(apperr.Unavailable, "ship.err.no_report", s.Tracking())
 	}
-	if err := d.db.RecordState(ctx, id, stateOf(s, si), d.checked(d.now())); err != nil {
+	if err := d.db.RecordState(ctx, id, stateOf(s, si), d.now()); err != nil {
 		return s, err
 	}
 	return d.db.ShipmentByID(ctx, id)
@@ -78,12 +78,10 @@ type RefreshConfig struct {
 type Refresher struct {
 	d   *Desk
 	cfg RefreshConfig
-	now func() time.Time
 }
 
-// Refresher returns a refresher of the desk's shipments on the clock now
-// (nil: the desk's clock).
-func (d *Desk) Refresher(cfg RefreshConfig, now func() time.Time) *Refresher {
+// Refresher returns a refresher of the desk's shipments, on the desk's clock.
+func (d *Desk) Refresher(cfg RefreshConfig) *Refresher {
 	set := func(v *time.Duration, def time.Duration) {
 		if *v <= 0 {
 			*v = def
@@ -92,10 +90,7 @@ func (d *Desk) Refresher(cfg RefreshConfig, now func() time.Time) *Refresher {
 	set(&cfg.LabelEvery, 3*time.Minute)
 	set(&cfg.TrackEvery, 30*time.Minute)
 	set(&cfg.CallTimeout, 30*time.Second)
-	if now == nil {
-		now = d.now
-	}
-	return &Refresher{d: d, cfg: cfg, now: now}
+	return &Refresher{d: d, cfg: cfg}
 }
 
 // Refreshed is what one batch brought.
@@ -147,7 +142,7 @@ func (f *Refresher) recordLabel(ctx context.Context, s storage.Shipment, si ship
 		t := now.Add(f.cfg.LabelEvery)
 		next = &t
 	}
-	return f.d.db.RecordLabelCheck(ctx, s.ID, reply, f.d.checked(now), next)
+	return f.d.db.RecordLabelCheck(ctx, s.ID, reply, now, next)
 }
 
 // tracked is what is stored of one shipment's tracking answer, with the next
@@ -170,7 +165,7 @@ func (f *Refresher) tracked(id int64, tr shipping.Tracking, now time.Time) stora
 // while it moves; it returns the number of events received.
 func (f *Refresher) recordTracking(ctx context.Context, id int64, tr shipping.Tracking, now time.Time) (int, error) {
 	t := f.tracked(id, tr, now)
-	return len(t.Events), f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, f.d.checked(now))
+	return len(t.Events), f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, now)
 }
 
 // Labels asks about the labels of a batch of shipments in one detail call and
@@ -181,7 +176,7 @@ func (f *Refresher) Labels(ctx context.Context, batch []storage.Shipment) (Refre
 	if err != nil {
 		return res, err
 	}
-	now := f.now()
+	now := f.d.now()
 	for _, s := range batch {
 		si, ok := details[s.Tracking()]
 		if !ok { // not reported: ask again later, as for a failure
@@ -205,7 +200,7 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 	if err != nil {
 		return res, err
 	}
-	now := f.now()
+	now := f.d.now()
 	answered := make([]storage.Tracked, 0, len(batch))
 	for _, s := range batch {
 		tr, ok := tracks[s.Tracking()]
@@ -215,7 +210,7 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 		}
 		answered = append(answered, f.tracked(s.ID, tr, now))
 	}
-	err = f.d.db.RecordTrackings(ctx, answered, f.d.checked(now))
+	err = f.d.db.RecordTrackings(ctx, answered, now)
 	if err == nil {
 		for _, t := range answered {
 			res.Events += len(t.Events)
@@ -228,7 +223,7 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 	f.d.log.Warn("store tracking of a batch; storing one by one", "shipments", len(answered), "err", err)
 	// One bad answer must not stop the others.
 	for _, t := range answered {
-		if err := f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, f.d.checked(now)); err != nil {
+		if err := f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, now); err != nil {
 			f.d.log.Error("store tracking", "shipment", t.ID, "err", err)
 			res.Failed = append(res.Failed, t.ID)
 			continue
@@ -255,7 +250,7 @@ func (f *Refresher) RefreshNow(ctx context.Context, id int64) error {
 			return UpstreamError("ship.doing.refresh_label", err)
 		}
 		if si, ok := details[s.Tracking()]; ok {
-			if err := f.recordLabel(ctx, s, si, f.now()); err != nil {
+			if err := f.recordLabel(ctx, s, si, f.d.now()); err != nil {
 				return err
 			}
 		}
@@ -265,7 +260,7 @@ func (f *Refresher) RefreshNow(ctx context.Context, id int64) error {
 		return UpstreamError("ship.doing.refresh_tracking", err)
 	}
 	if tr, ok := tracks[s.Tracking()]; ok {
-		_, err = f.recordTracking(ctx, id, tr, f.now())
+		_, err = f.recordTracking(ctx, id, tr, f.d.now())
 	}
 	return err
 }
@@ -314,7 +309,7 @@ func (f *Refresher) Discover(ctx context.Context, page int) (Found, error) {
 	if err != nil {
 		return found, err
 	}
-	now := f.now()
+	now := f.d.now()
 	for _, si := range res.Shipments {
 		if known[si.TrackingNumber] {
 			continue

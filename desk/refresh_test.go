@@ -29,24 +29,22 @@ type refreshEnv struct {
 	sb   *sandboxtest.Env
 	db   *storage.DB
 	ship *shipping.Client
-	now  time.Time
 }
 
 func start(t *testing.T) *refreshEnv {
 	t.Helper()
 	d := desktest.Start(t)
-	return &refreshEnv{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship, now: d.Now}
+	return &refreshEnv{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship}
 }
 
 // refresher refreshes through a desk on the env's client, on the env's clock.
 func (e *refreshEnv) refresher() *desk.Refresher {
-	d := desk.New(e.db, e.ship, nil, nil)
-	return d.Refresher(desk.RefreshConfig{LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, func() time.Time { return e.now })
+	d := desk.New(e.db, e.ship, nil, e.Clock, nil)
+	return d.Refresher(desk.RefreshConfig{LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute})
 }
 
 // order creates n shipments at the service and records them as the desk does.
 func (e *refreshEnv) order(n int) []storage.Shipment {
-	e.Env.Now = e.now
 	return e.Order(n)
 }
 
@@ -137,7 +135,7 @@ func TestNULInTrackingEventsIsStoredCleaned(t *testing.T) {
 	e.ship = c
 	f := e.refresher()
 	e.sb.Advance(2 * time.Hour)
-	e.now = e.now.Add(time.Hour)
+	e.Clock.Advance(time.Hour)
 	if raw, _ := c.Tracking(ctx, []string{s.Tracking()}); len(raw[s.Tracking()].Packages) == 0 ||
 		!strings.HasPrefix(raw[s.Tracking()].Packages[0][0].Name, "\x00") {
 		t.Fatalf("the proxy did not inject a NUL: %+v", raw)
@@ -171,7 +169,7 @@ func TestRefreshNowRecordsLabelAndTracking(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.shipment(s.ID)
-	if got.LabelStatus != "READY" || got.LastCheckedAt == nil || !got.LastCheckedAt.Equal(e.now) {
+	if got.LabelStatus != "READY" || got.LastCheckedAt == nil || !got.LastCheckedAt.Equal(e.Clock.Now()) {
 		t.Errorf("after refresh now: label %s, checked %v", got.LabelStatus, got.LastCheckedAt)
 	}
 	tr, err := e.ship.Tracking(ctx, []string{s.Tracking()})

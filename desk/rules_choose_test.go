@@ -22,7 +22,7 @@ func rulesDesk(t *testing.T) (*desk.Desk, *storage.DB, desk.Form) {
 	t.Helper()
 	e := desktest.Start(t)
 	ctx := context.Background()
-	d := desk.New(e.DB, e.Ship, nil, nil)
+	d := desk.New(e.DB, e.Ship, nil, e.Clock, nil)
 	from, err := e.DB.SaveSender(ctx, storage.Sender{Label: "Shop", Address: storage.Address{Company: "Shop", Street: "A 1", City: "Praha",
 		Zip: "110 00", Country: "CZ", Phone: "+420601000000"}})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/a-h/templ"
 
 	"shipdesk/apperr"
+	"shipdesk/clock"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -74,18 +75,13 @@ type Handlers struct {
 	Returns      ReturnsBench // the returns workbench: every write of the returns pages
 	ReturnsStore ReturnsStore // what the returns pages read straight from storage
 	TrustProxy   bool         // believe X-Forwarded-For / -Proto from a reverse proxy
-	// Now is the dashboard's clock (nil: real time); in sandbox mode the
-	// simulator's, as the app wiring sets it.
-	Now func() time.Time
+	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
+	// every time a page shows or a handler hands down is read from it.
+	Clock *clock.Clock
 }
 
 // now is the time on the dashboard's clock.
-func (h *Handlers) now() time.Time {
-	if h.Now != nil {
-		return h.Now()
-	}
-	return time.Now()
-}
+func (h *Handlers) now() time.Time { return h.Clock.Now() }
 
 // page builds the layout model for a request; it takes the pending flashes.
 func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, area identity.Area) views.Page {

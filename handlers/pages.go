@@ -15,7 +15,7 @@ import (
 func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var alerts []views.Alert
-	if a, err := h.ShipReads.Attention(ctx, time.Now()); err != nil {
+	if a, err := h.ShipReads.Attention(ctx, h.now()); err != nil {
 		h.Log.Warn("attention counts", "err", err) // the home page works without them
 	} else {
 		role := identity.From(ctx).Role

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
@@ -98,8 +99,8 @@ func (h *Handlers) streamLabels(w http.ResponseWriter, r *http.Request, run func
 // streamLabelsOr is streamLabels with its own page for an expected failure
 // before the PDF's first bytes.
 func (h *Handlers) streamLabelsOr(w http.ResponseWriter, r *http.Request, run func(io.Writer) error, fail func(error)) {
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(15 * time.Minute))
-	out := &pdfStream{w: w, name: fmt.Sprintf("labels-%s.pdf", time.Now().In(i18n.ZoneOf(r.Context())).Format("20060102-150405"))}
+	_ = http.NewResponseController(w).SetWriteDeadline(clock.Deadline(15 * time.Minute))
+	out := &pdfStream{w: w, name: fmt.Sprintf("labels-%s.pdf", h.now().In(i18n.ZoneOf(r.Context())).Format("20060102-150405"))}
 	err := run(out)
 	switch {
 	case err == nil:
@@ -307,9 +308,9 @@ func (h *Handlers) Reprint(w http.ResponseWriter, r *http.Request) {
 
 // handoverDay reads the day of the protocols (today when none is given) in
 // the shop's zone; ok is false when what was given is no date.
-func handoverDay(r *http.Request) (time.Time, bool) {
+func (h *Handlers) handoverDay(r *http.Request) (time.Time, bool) {
 	loc := i18n.ZoneOf(r.Context())
-	today := time.Now().In(loc)
+	today := h.now().In(loc)
 	s := strings.TrimSpace(r.URL.Query().Get("date"))
 	if s == "" {
 		return today, true
@@ -324,7 +325,7 @@ func handoverDay(r *http.Request) (time.Time, bool) {
 // Manifest shows a day's hand-over protocols: one per carrier and place.
 func (h *Handlers) Manifest(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	day, ok := handoverDay(r)
+	day, ok := h.handoverDay(r)
 	list, err := h.ShipDesk.Handovers(ctx, day)
 	if err != nil {
 		h.Fail(w, r, err)
@@ -347,7 +348,7 @@ func (h *Handlers) Manifest(w http.ResponseWriter, r *http.Request) {
 // page; with carrier, only that carrier's.
 func (h *Handlers) ManifestPDF(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	day, ok := handoverDay(r)
+	day, ok := h.handoverDay(r)
 	if !ok {
 		h.ErrorStatus(w, r, http.StatusUnprocessableEntity, i18n.T(ctx, "handover.bad_date"))
 		return
@@ -376,7 +377,7 @@ func (h *Handlers) ManifestPDF(w http.ResponseWriter, r *http.Request) {
 // serveProtocols draws hand-over protocols as one PDF, each from a new page.
 func (h *Handlers) serveProtocols(w http.ResponseWriter, r *http.Request, list []desk.Handover, name string) {
 	ctx := r.Context()
-	printed := i18n.DateTime(ctx, time.Now())
+	printed := i18n.DateTime(ctx, h.now())
 	protocols := make([]printout.Protocol, 0, len(list))
 	for _, ho := range list {
 		v := protocolView(ctx, ho)

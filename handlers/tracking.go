@@ -324,7 +324,7 @@ const csvFlushRows = 1000
 // not grow with its size.
 func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, each func(func(*storage.ExportRow) error) error) {
 	ctx := r.Context()
-	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", time.Now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
+	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", h.now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
 	line := out.newLine()
 	for _, c := range csvColumns {
 		line.text(i18n.T(ctx, "trk.csv."+c))
@@ -475,7 +475,7 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v := views.ReportView{}
 	zone := i18n.ZoneOf(ctx)
-	today := time.Now().In(zone)
+	today := h.now().In(zone)
 	to := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, zone).AddDate(0, 0, 1)
 	from := to.AddDate(0, 0, -30)
 	if s := strings.TrimSpace(q.Get("from")); s != "" {

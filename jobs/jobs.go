@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/storage"
 	"shipdesk/workbench"
@@ -69,24 +70,29 @@ type Runner struct {
 	bench   *workbench.Workbench
 	cfg     Config
 	log     *slog.Logger
-	// Now is the runner's clock, on which claims are made and answers
-	// recorded; tests move it.
-	Now func() time.Time
+	clock   *clock.Clock // the dashboard's one clock: claims are made on it
 
 	lastDiscover time.Time
 }
 
 // New returns a runner of the shipping desk's pollers and, when bench is not
 // nil, of the returns desk's commission poller.
-func New(db *storage.DB, d *desk.Desk, bench *workbench.Workbench, cfg Config, log *slog.Logger) *Runner {
+// It runs on the dashboard's clock; the refresher it hands its batches to is
+// the one the pages' refresh uses too (Refresher).
+func New(db *storage.DB, d *desk.Desk, bench *workbench.Workbench, cfg Config, clk *clock.Clock, log *slog.Logger) *Runner {
 	cfg.defaults()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &Runner{db: db, desk: d, bench: bench, cfg: cfg, log: log, Now: time.Now}
-	r.refresh = d.Refresher(cfg.Refresh(), func() time.Time { return r.Now() })
-	return r
+	return &Runner{db: db, desk: d, bench: bench, cfg: cfg, log: log, clock: clk, refresh: d.Refresher(cfg.Refresh())}
 }
+
+// Refresher is the pollers' refresher, which the pages share: a shipment's
+// state is asked for and recorded one way.
+func (r *Runner) Refresher() *desk.Refresher { return r.refresh }
+
+// now is the time on the dashboard's clock.
+func (r *Runner) now() time.Time { return r.clock.Now() }
 
 // Stats counts what one cycle did.
 type Stats struct {
@@ -133,11 +139,11 @@ func (r *Runner) Cycle(ctx context.Context) {
 			r.log.Info("commissions refreshed", "commissions", len(s.Handled))
 		}
 	}
-	if r.Now().Sub(r.lastDiscover) >= r.cfg.DiscoverEvery {
+	if r.now().Sub(r.lastDiscover) >= r.cfg.DiscoverEvery {
 		if s, err := r.Discover(ctx); err != nil && ctx.Err() == nil {
 			r.log.Warn("discovery poller", "err", err)
 		} else {
-			r.lastDiscover = r.Now()
+			r.lastDiscover = r.now()
 			if s.Shipments > 0 {
 				r.log.Info("shipments found at the service", "shipments", s.Shipments)
 			}
@@ -146,7 +152,7 @@ func (r *Runner) Cycle(ctx context.Context) {
 }
 
 func (r *Runner) claim() storage.Claim {
-	return storage.Claim{Who: r.cfg.Instance, Now: r.Now(), Limit: r.cfg.Batch, Lease: r.cfg.Lease}
+	return storage.Claim{Who: r.cfg.Instance, Now: r.now(), Limit: r.cfg.Batch, Lease: r.cfg.Lease}
 }
 
 func idsOf(batch []storage.Shipment) []int64 {
@@ -163,7 +169,7 @@ func (r *Runner) backOff(ctx context.Context, ids []int64, label bool, base time
 	if len(ids) == 0 {
 		return nil
 	}
-	return r.db.PollFailed(ctx, ids, label, r.Now(), base, r.cfg.MaxBackoff)
+	return r.db.PollFailed(ctx, ids, label, r.now(), base, r.cfg.MaxBackoff)
 }
 
 // Labels checks every shipment whose label is pending and due, in batches of
@@ -262,7 +268,7 @@ func (r *Runner) Commissions(ctx context.Context) (Stats, error) {
 		failed := r.bench.RefreshCommissions(ctx, batch)
 		st.Failed += len(failed)
 		if len(failed) > 0 {
-			if err := r.db.CommissionSyncFailed(ctx, failed, r.Now(), r.bench.PollEvery(), r.cfg.MaxBackoff); err != nil {
+			if err := r.db.CommissionSyncFailed(ctx, failed, r.now(), r.bench.PollEvery(), r.cfg.MaxBackoff); err != nil {
 				return st, err
 			}
 		}

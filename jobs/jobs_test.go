@@ -22,27 +22,24 @@ type env struct {
 	db      *storage.DB
 	ship    *shipping.Client
 	metrics *transport.Metrics
-	now     time.Time
 }
 
 func start(t *testing.T) *env {
 	t.Helper()
 	d := desktest.Start(t)
-	return &env{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship, metrics: d.Metrics, now: d.Now}
+	return &env{Env: d, t: t, sb: d.Sandbox, db: d.DB, ship: d.Ship, metrics: d.Metrics}
 }
 
 // runner is a poller of a shipping desk on the shared database whose clock the
 // test moves.
 func (e *env) runner(name string, batch int) *jobs.Runner {
-	d := desk.New(e.db, e.ship, nil, nil)
-	r := jobs.New(e.db, d, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, nil)
-	r.Now = func() time.Time { return e.now }
+	d := desk.New(e.db, e.ship, nil, e.Clock, nil)
+	r := jobs.New(e.db, d, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, e.Clock, nil)
 	return r
 }
 
 // order creates n shipments at the service and records them as shipdesk does.
 func (e *env) order(n int) []storage.Shipment {
-	e.Env.Now = e.now
 	return e.Order(n)
 }
 
@@ -80,14 +77,14 @@ func TestPollersFollowAShipmentToDelivery(t *testing.T) {
 	}
 	// The carrier takes it over; the next check finds the label.
 	e.sb.Advance(20 * time.Minute)
-	e.now = e.now.Add(3 * time.Minute)
+	e.Clock.Advance(3 * time.Minute)
 	if st, err := r.Labels(ctx); err != nil || st.Shipments != 1 {
 		t.Fatalf("second label check: %+v %v", st, err)
 	}
 	if got := e.shipment(s.ID); got.LabelStatus != "READY" {
 		t.Fatalf("after export the label is %s", got.LabelStatus)
 	}
-	e.now = e.now.Add(3 * time.Minute)
+	e.Clock.Advance(3 * time.Minute)
 	if st, _ := r.Labels(ctx); st.Shipments != 0 {
 		t.Errorf("a ready label is still polled: %+v", st)
 	}
@@ -104,7 +101,7 @@ func TestPollersFollowAShipmentToDelivery(t *testing.T) {
 			t.Fatalf("step %d: %d events stored, the service has %d", step, len(events), want)
 		}
 		e.sb.Advance(30 * time.Minute)
-		e.now = e.now.Add(30 * time.Minute)
+		e.Clock.Advance(30 * time.Minute)
 	}
 	got := e.shipment(s.ID)
 	if got.Status != "DELIVERED" || got.DeliveredAt == nil {
@@ -115,7 +112,7 @@ func TestPollersFollowAShipmentToDelivery(t *testing.T) {
 			t.Errorf("package %s is %s", p.Number, p.Status)
 		}
 	}
-	e.now = e.now.Add(24 * time.Hour)
+	e.Clock.Advance(24 * time.Hour)
 	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
 		t.Errorf("a delivered shipment is still tracked: %+v", st)
 	}
@@ -188,22 +185,22 @@ func TestFailureBurstBacksOffAndLosesNothing(t *testing.T) {
 		t.Errorf("failures %d", got.PollFailures)
 	}
 	// Backed off: not due again at the normal cadence plus a little.
-	e.now = e.now.Add(time.Minute)
+	e.Clock.Advance(time.Minute)
 	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
 		t.Errorf("retried at once: %+v", st)
 	}
-	e.now = e.now.Add(30 * time.Minute)
+	e.Clock.Advance(30 * time.Minute)
 	if st, _ := r.Tracking(ctx); st.Failed != 3 {
 		t.Errorf("second failing cycle: %+v", st)
 	}
 	if got := e.shipment(list[0].ID); got.PollFailures != 2 {
 		t.Errorf("failures %d", got.PollFailures)
 	}
-	e.now = e.now.Add(30 * time.Minute) // the wait doubled: not yet
+	e.Clock.Advance(30 * time.Minute) // the wait doubled: not yet
 	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
 		t.Errorf("the wait did not double: %+v", st)
 	}
-	e.now = e.now.Add(31 * time.Minute)
+	e.Clock.Advance(31 * time.Minute)
 	if st, err := r.Tracking(ctx); err != nil || st.Failed != 0 || st.Shipments != 3 {
 		t.Fatalf("recovery: %+v %v", st, err)
 	}
@@ -238,7 +235,7 @@ func TestDeliveredSeenByLabelCheckStillGetsItsEvents(t *testing.T) {
 	if want := e.upstreamEvents(s.Tracking()); len(events) != want || want == 0 {
 		t.Errorf("%d events stored, the service has %d", len(events), want)
 	}
-	e.now = e.now.Add(48 * time.Hour)
+	e.Clock.Advance(48 * time.Hour)
 	if st, _ := r.Tracking(ctx); st.Shipments != 0 {
 		t.Errorf("tracked after the final state: %+v", st)
 	}
@@ -346,7 +343,7 @@ func TestTwoPollersTrackInFullBatches(t *testing.T) {
 		t.Errorf("%d delivered, want the 600 ordered first", delivered)
 	}
 	// The arrived ones are done; the others are due again after the interval.
-	a.runner.Now = func() time.Time { return time.Now().Add(31 * time.Minute) }
+	e.Clock.Advance(31 * time.Minute)
 	if st, err := a.runner.Tracking(ctx); err != nil || st.Shipments != 450 {
 		t.Errorf("the next interval: %+v %v, want the 450 still moving", st, err)
 	}

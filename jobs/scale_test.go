@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"shipdesk/clock"
 	"sync"
 	"testing"
 	"time"
@@ -26,14 +27,14 @@ type poller struct {
 
 func newPoller(tb testing.TB, e *desktest.Env, name string, batch int) *poller {
 	tb.Helper()
-	m := transport.NewMetrics()
+	m := transport.NewMetrics(clock.Real())
 	c, err := shipping.New(transport.Config{BaseURL: e.Sandbox.URL, APIKey: sandboxtest.ShippingKey, Metrics: m,
 		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d := desk.New(e.DB, c, nil, nil)
-	r := jobs.New(e.DB, d, nil, jobs.Config{Batch: batch, Instance: name, TrackEvery: 30 * time.Minute}, nil)
+	d := desk.New(e.DB, c, nil, e.Clock, nil)
+	r := jobs.New(e.DB, d, nil, jobs.Config{Batch: batch, Instance: name, TrackEvery: 30 * time.Minute}, e.Clock, nil)
 	return &poller{name: name, runner: r, metrics: m}
 }
 

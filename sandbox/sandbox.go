@@ -18,30 +18,30 @@ import (
 	"sync"
 	"time"
 
+	"shipdesk/clock"
 	"shipdesk/sandbox/apijson"
 	"shipdesk/sandbox/labelpdf"
 	"shipdesk/sandbox/openapi"
 	"shipdesk/sandbox/returns"
 	"shipdesk/sandbox/shipping"
-	"shipdesk/sandbox/simclock"
 )
 
 // Options configure a sandbox.
 type Options struct {
-	ShippingKeys []string        // empty: sandbox-key-1, sandbox-key-2
-	ReturnsKeys  []string        // empty: sandbox-returns-key
-	Seed         int64           // catalog generation (0: 1)
-	Clock        *simclock.Clock // nil: real time plus advances
-	StateFile    string          // keep state across restarts; "" keeps it in memory
-	WipeAt       string          // "HH:MM": wipe every day at this local time; "" never
-	Shapes       string          // shipping answer shapes: "documented" ("") or "minimal"
+	ShippingKeys []string     // empty: sandbox-key-1, sandbox-key-2
+	ReturnsKeys  []string     // empty: sandbox-returns-key
+	Seed         int64        // catalog generation (0: 1)
+	Clock        *clock.Clock // nil: real time plus advances
+	StateFile    string       // keep state across restarts; "" keeps it in memory
+	WipeAt       string       // "HH:MM": wipe every day at this local time; "" never
+	Shapes       string       // shipping answer shapes: "documented" ("") or "minimal"
 	Log          *slog.Logger
 }
 
 // Sandbox is a running simulator.
 type Sandbox struct {
 	opts     Options
-	clock    *simclock.Clock
+	clock    *clock.Clock
 	Shipping *shipping.Service
 	Returns  *returns.Service
 	faults   *faults
@@ -59,7 +59,7 @@ type Sandbox struct {
 // New builds a sandbox, restoring its state file when one exists.
 func New(o Options) (*Sandbox, error) {
 	if o.Clock == nil {
-		o.Clock = simclock.New()
+		o.Clock = clock.Simulated()
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -230,10 +230,10 @@ func (sb *Sandbox) Document() map[string]any {
 // logRequests logs each call without keys or bodies.
 func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
+		watch := clock.Start()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(sw, r)
-		log.Debug("sandbox request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
+		log.Debug("sandbox request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", watch.Elapsed())
 	})
 }
 

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"shipdesk/sandbox/contracttest"
-	"shipdesk/sandbox/simclock"
+	"shipdesk/clock"
 )
 
 func start(t *testing.T, o Options) (*Sandbox, *contracttest.Client) {
 	t.Helper()
 	if o.Clock == nil {
-		o.Clock = simclock.Frozen(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
+		o.Clock = clock.Frozen(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
 	}
 	sb, err := New(o)
 	if err != nil {

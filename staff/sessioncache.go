@@ -14,7 +14,7 @@ import (
 // have (Lost); and whether every change committed before now-FeedLag has
 // been handed on.
 type Changes interface {
-	Fresh(now time.Time) bool
+	Fresh() bool
 	Subscribe(fn func(storage.Change))
 }
 
@@ -80,7 +80,7 @@ func (c *sessionCache) changed(ch storage.Change) {
 // caller must touch it (its last use is over a minute old; the entry already
 // says now). On a miss it returns the generation to pass to put.
 func (c *sessionCache) get(h [32]byte, now time.Time, idle time.Duration) (st identity.Staff, touch, ok bool, gen uint64) {
-	fresh := c.feed.Fresh(time.Now())
+	fresh := c.feed.Fresh()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.live[h]

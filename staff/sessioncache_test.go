@@ -39,7 +39,7 @@ func cachedService(t *testing.T, cfg Config) (*Service, *storage.DB, *storage.Fe
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a fresh feed", func() bool { return feed.Fresh(time.Now()) })
+	waitFor(t, "a fresh feed", func() bool { return feed.Fresh() })
 	return s, db, feed, token
 }
 
@@ -57,7 +57,7 @@ func TestSessionChecksComeFromTheCache(t *testing.T) {
 	s, _, feed, token := cachedService(t, Config{})
 	ctx := context.Background()
 	for range 3 {
-		waitFor(t, "a fresh feed", func() bool { return feed.Fresh(time.Now()) })
+		waitFor(t, "a fresh feed", func() bool { return feed.Fresh() })
 		st, err := s.Authenticate(ctx, token)
 		if err != nil || st.Username != "ivana" || st.Role != identity.Clerk {
 			t.Fatalf("authenticate: %+v %v", st, err)
@@ -109,7 +109,7 @@ func TestCachedSessionsExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	waitFor(t, "a fresh feed", func() bool { return feed.Fresh(time.Now()) })
+	waitFor(t, "a fresh feed", func() bool { return feed.Fresh() })
 	if _, err := s.Authenticate(ctx, token); !apperr.Is(err, apperr.Unauthorized) {
 		t.Fatalf("idle cached session still valid: %v", err)
 	}
@@ -119,7 +119,7 @@ func TestCachedSessionsExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	waitFor(t, "a fresh feed", func() bool { return feed2.Fresh(time.Now()) })
+	waitFor(t, "a fresh feed", func() bool { return feed2.Fresh() })
 	if _, err := s2.Authenticate(ctx, token2); !apperr.Is(err, apperr.Unauthorized) {
 		t.Fatalf("cached session past its absolute expiry still valid: %v", err)
 	}

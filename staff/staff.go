@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
+	"shipdesk/clock"
 	"strings"
 	"time"
 
@@ -27,7 +28,10 @@ type Config struct {
 	AbsoluteTimeout time.Duration // a session ends this long after sign-in, used or not
 	BcryptCost      int
 	Throttle        Throttle
-	Now             func() time.Time
+	// Clock is what sessions and sign-in throttling are measured on: real
+	// time (nil: clock.Real), never a simulator's, since the database judges
+	// a session by its own now() and a simulated day must sign nobody out.
+	Clock *clock.Clock
 	// Changes, when set, lets the service keep live sessions in memory and
 	// check them without a query while the feed is fresh (sessioncache.go).
 	Changes Changes
@@ -59,8 +63,8 @@ func New(db *storage.DB, cfg Config) (*Service, error) {
 	if cfg.Throttle == (Throttle{}) {
 		cfg.Throttle = DefaultThrottle()
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real()
 	}
 	h := hasher{cost: cfg.BcryptCost}
 	dummy, err := h.hash("not a real password, only for even timing")
@@ -170,7 +174,7 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 	}
 	staff := &identity.Staff{ID: u.ID, Username: u.Username, Role: u.Role}
 	err = s.db.InTx(ctx, func(tx *storage.DB) error {
-		if err := tx.CreateSession(ctx, tokenHash, u.ID, s.cfg.Now().Add(s.cfg.AbsoluteTimeout), address, userAgent); err != nil {
+		if err := tx.CreateSession(ctx, tokenHash, u.ID, s.cfg.Clock.Now().Add(s.cfg.AbsoluteTimeout), address, userAgent); err != nil {
 			return err
 		}
 		if err := tx.ClearLoginFailures(ctx, username, address); err != nil {
@@ -196,7 +200,7 @@ func (s *Service) claimAttempt(ctx context.Context, username, address string) er
 		if err != nil {
 			return err
 		}
-		if no := s.cfg.Throttle.check(counts, s.cfg.Now()); no.wait > 0 {
+		if no := s.cfg.Throttle.check(counts, s.cfg.Clock.Now()); no.wait > 0 {
 			secs := max(int(no.wait.Round(time.Second)/time.Second), 1)
 			if no.fromHere {
 				return apperr.With(apperr.TooMany, apperr.Count("staff.throttle_here", secs))
@@ -213,7 +217,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*identity.Sta
 		return nil, apperr.New(apperr.Unauthorized, "staff.sign_in")
 	}
 	h := sha256.Sum256([]byte(token))
-	now := s.cfg.Now()
+	now := s.cfg.Clock.Now()
 	var gen uint64
 	if s.cache != nil {
 		st, touch, ok, g := s.cache.get(h, now, s.cfg.IdleTimeout)

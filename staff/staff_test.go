@@ -3,6 +3,7 @@ package staff_test
 import (
 	"context"
 	"fmt"
+	"shipdesk/clock"
 	"strings"
 	"sync"
 	"testing"
@@ -195,7 +196,7 @@ func TestParallelGuessesAreLimited(t *testing.T) {
 	// wait is rightly checked.
 	db := pgtest.New(t)
 	frozen := time.Now()
-	s, err := staff.New(db, staff.Config{BcryptCost: bcrypt.MinCost, Now: func() time.Time { return frozen }})
+	s, err := staff.New(db, staff.Config{BcryptCost: bcrypt.MinCost, Clock: clock.Frozen(frozen)})
 	if err != nil {
 		t.Fatal(err)
 	}

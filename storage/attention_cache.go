@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"shipdesk/clock"
 	"sync"
 	"time"
 )
@@ -18,8 +19,8 @@ type AttentionCache struct {
 	refresh sync.Mutex // one query at a time
 	mu      sync.Mutex
 	a       Attention
-	at      time.Time // when the query that read a began
-	now     time.Time // the time a was counted for
+	at      clock.Stopwatch // started when the query that read a began
+	now     time.Time       // the time a was counted for
 	ok      bool
 }
 
@@ -38,7 +39,7 @@ func (c *AttentionCache) Attention(ctx context.Context, now time.Time) (Attentio
 	if a, ok := c.cached(now); ok { // another request has just read them
 		return a, nil
 	}
-	began := time.Now()
+	began := clock.Start()
 	a, err := c.db.Attention(ctx, now)
 	if err != nil {
 		return a, err
@@ -53,7 +54,7 @@ func (c *AttentionCache) cached(now time.Time) (Attention, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d := now.Sub(c.now)
-	if !c.ok || time.Since(c.at) > c.maxAge || d > c.maxAge || d < -c.maxAge {
+	if !c.ok || c.at.Elapsed() > c.maxAge || d > c.maxAge || d < -c.maxAge {
 		return Attention{}, false
 	}
 	return c.a, true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"shipdesk/clock"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,7 @@ import (
 // noting when it sent the ping. PostgreSQL delivers notifications to a
 // listener in commit order, so when a ping comes back every change committed
 // before the ping was sent has been delivered, and handed to the subscribers,
-// before it. Fresh(now) says whether a ping sent within FeedLag before now
+// before it. Fresh says whether a ping sent within FeedLag before now
 // has come back. A cache that answers only while its feed is fresh therefore
 // never answers with anything changed more than FeedLag ago; a change that
 // must take effect at once (a sign-out, a disabled account) waits FeedLag
@@ -82,8 +83,8 @@ type Feed struct {
 	db    *DB
 	log   *slog.Logger
 	dsn   string
-	ping  string // this feed's own channel
-	start time.Time
+	ping  string          // this feed's own channel
+	start clock.Stopwatch // the feed's times are measured from its start, on the machine's monotonic clock
 
 	mu    sync.Mutex
 	subs  []func(Change)
@@ -113,7 +114,7 @@ func (db *DB) OpenFeed(dsn string, log *slog.Logger) (*Feed, error) {
 	if _, err := rand.Read(b); err != nil {
 		return nil, fmt.Errorf("change feed: %w", err)
 	}
-	f := &Feed{db: db, log: log, dsn: feedDSN(dsn), ping: "shipdesk_ping_" + hex.EncodeToString(b), start: time.Now(),
+	f := &Feed{db: db, log: log, dsn: feedDSN(dsn), ping: "shipdesk_ping_" + hex.EncodeToString(b), start: clock.Start(),
 		sent: map[uint64]time.Duration{}, stop: make(chan struct{})}
 	f.fresh.Store(-1)
 	f.done.Add(2)
@@ -150,11 +151,11 @@ func (f *Feed) Subscribe(fn func(Change)) {
 	f.subs = append(f.subs, fn)
 }
 
-// Fresh reports whether every change committed before now-FeedLag has been
+// Fresh reports whether every change committed before FeedLag ago has been
 // handed to the subscribers.
-func (f *Feed) Fresh(now time.Time) bool {
+func (f *Feed) Fresh() bool {
 	sent := f.fresh.Load()
-	return sent >= 0 && now.Sub(f.start)-time.Duration(sent) <= FeedLag
+	return sent >= 0 && f.since()-time.Duration(sent) <= FeedLag
 }
 
 // Reconnections counts the connections the feed lost and made again.
@@ -195,7 +196,7 @@ func (f *Feed) publish(c Change) {
 	}
 }
 
-func (f *Feed) since() time.Duration { return time.Since(f.start) }
+func (f *Feed) since() time.Duration { return f.start.Elapsed() }
 
 // hangAfter is how long a listener may hear no ping while the database
 // answers them before it counts as hanging.

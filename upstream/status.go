@@ -47,6 +47,9 @@ func (c *Clients) AdvanceClock(ctx context.Context, minutes int) (time.Time, err
 	if c.Controls == nil {
 		return time.Time{}, ErrNoSandbox
 	}
-	clock, err := c.Controls.Advance(ctx, minutes)
-	return clock.Now, err
+	moved, err := c.Controls.Advance(ctx, minutes)
+	if err == nil {
+		c.Config.Clock.Follow(moved.Now) // an external sandbox's move, seen at once
+	}
+	return moved.Now, err
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"shipdesk/clock"
 	"time"
 
 	"shipdesk/apperr"
@@ -23,10 +24,15 @@ type Config struct {
 	ShippingKey string
 	ReturnsURL  string // root of the returns API v1 ({base}/returns for the sandbox)
 	ReturnsKey  string
-	Sandbox     bool   // the URLs point at our simulator
-	UserAgent   string // e.g. shipdesk/1.0
-	Timeout     time.Duration
-	Log         *slog.Logger
+	Sandbox     bool // the URLs point at our simulator
+	// Clock is the dashboard's one clock. In sandbox mode it is the
+	// simulator's: shared with an in-process sandbox (set here), or, when nil,
+	// a clock of its own that follows an external sandbox (FollowClock).
+	// Against the real service it is real time.
+	Clock     *clock.Clock
+	UserAgent string // e.g. shipdesk/1.0
+	Timeout   time.Duration
+	Log       *slog.Logger
 }
 
 // transportConfig is the shared part of every client's configuration.
@@ -45,9 +51,9 @@ type Result struct {
 
 // probe runs one check and describes its outcome for a person.
 func probe(ctx context.Context, iface, base string, call func(context.Context) error) Result {
-	start := time.Now()
+	watch := clock.Start()
 	err := call(ctx)
-	r := Result{Interface: iface, BaseURL: base, Took: time.Since(start)}
+	r := Result{Interface: iface, BaseURL: base, Took: watch.Elapsed()}
 	switch {
 	case err == nil:
 		r.OK, r.Message = true, apperr.Msg("connection.key_accepted")
@@ -69,6 +75,8 @@ type Clients struct {
 	Returns  *returns.Client
 	Metrics  *transport.Metrics
 	Controls *sandboxctl.Client // the simulator's own controls; nil against the real service
+
+	follow bool // the clock follows an external sandbox's (FollowClock)
 }
 
 // New builds the clients; it calls nothing upstream.
@@ -76,7 +84,14 @@ func New(c Config) (*Clients, error) {
 	if c.ShippingURL == "" || c.ReturnsURL == "" {
 		return nil, errors.New("upstream: SHIPPING_BASE_URL and RETURNS_BASE_URL are required (or leave SHIPPING_BASE_URL empty to use the sandbox)")
 	}
-	m := transport.NewMetrics()
+	follow := false
+	if c.Clock == nil {
+		c.Clock, follow = clock.Real(), c.Sandbox
+		if follow {
+			c.Clock = clock.Simulated()
+		}
+	}
+	m := transport.NewMetrics(c.Clock)
 	sh, err := shipping.New(c.transportConfig("shipping", c.ShippingURL, c.ShippingKey, m))
 	if err != nil {
 		return nil, err
@@ -89,7 +104,7 @@ func New(c Config) (*Clients, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := &Clients{Config: c, Shipping: sh, Cart: ca, Returns: re, Metrics: m}
+	cl := &Clients{Config: c, Shipping: sh, Cart: ca, Returns: re, Metrics: m, follow: follow}
 	if c.Sandbox {
 		if cl.Controls, err = sandboxctl.New(c.transportConfig("sandbox", c.ShippingURL, "", m)); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"shipdesk/clock"
 	"slices"
 	"strconv"
 	"strings"
@@ -396,7 +397,7 @@ type replayer struct {
 func newReplayer(b *testing.B, old map[string]string) *replayer {
 	b.Helper()
 	sb := sandboxtest.StartShapes(b, "") // the documented answers, as the batch's sandbox
-	m := transport.NewMetrics()
+	m := transport.NewMetrics(clock.Real())
 	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Timeout: 10 * time.Second, Metrics: m})
 	if err != nil {
 		b.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"regexp"
 	"runtime/debug"
+	"shipdesk/clock"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -72,7 +73,7 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 	ids := newRequestIDs()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
+		watch := clock.Start()
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || !requestIDPattern.MatchString(id) {
 			id = ids.next()
@@ -95,7 +96,7 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 			slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
-			slog.Duration("duration", time.Since(start)),
+			slog.Duration("duration", watch.Elapsed()),
 			slog.String("user", state.who),
 		)
 	})

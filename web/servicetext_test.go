@@ -45,9 +45,7 @@ func TestNULFromTheServiceIsStoredCleaned(t *testing.T) {
 	if resp := b.PostForm(page+"/notes", map[string][]string{"note_text": {"checked"}, "key": {formKey(t, b.Get(page).Body, "note-form")}}); resp.StatusCode != 303 {
 		t.Errorf("note: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	later := func() time.Time { return time.Now().Add(time.Hour) }
-	env.App.Bench.SetClock(later)
-	env.App.Jobs.Now = later
+	env.Sandbox.Advance(time.Hour) // the one clock: the dashboard's moves with it
 	st, err := env.App.Jobs.Commissions(ctx)
 	if err != nil || len(st.Handled) == 0 {
 		t.Fatalf("poller: %v %v", st.Handled, err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"net/http"
+	"shipdesk/clock"
 	"slices"
 	"sync"
 	"time"
@@ -35,8 +36,13 @@ type Sessions struct {
 	scratch    sync.Pool // *macScratch
 	maxAge     time.Duration
 	trustProxy bool
-	now        func() time.Time
+	clock      *clock.Clock // real time: a cookie's age is measured as its session's
 }
+
+// cookieSkew is how far in the future a cookie's issue time may lie: the
+// clocks of instances behind one balancer differ by less. A cookie dated
+// further ahead was not issued by us, whatever its signature says.
+const cookieSkew = time.Minute
 
 // maxCookie bounds the cookie's value; older flashes give way to fit.
 const maxCookie = 4000
@@ -44,12 +50,13 @@ const maxCookie = 4000
 const cookieVersion = 1
 
 // NewSessions derives the signing key from secret.
-func NewSessions(secret []byte, maxAge time.Duration, trustProxy bool) (*Sessions, error) {
+// Cookies are dated and aged on clk, real time like the sessions they carry.
+func NewSessions(secret []byte, maxAge time.Duration, trustProxy bool, clk *clock.Clock) (*Sessions, error) {
 	if len(secret) < 32 {
 		return nil, fmt.Errorf("session key must be at least 32 bytes, got %d", len(secret))
 	}
 	auth := sha256.Sum256(append([]byte("shipdesk session auth\x00"), secret...))
-	s := &Sessions{key: auth[:], maxAge: maxAge, trustProxy: trustProxy, now: time.Now}
+	s := &Sessions{key: auth[:], maxAge: maxAge, trustProxy: trustProxy, clock: clk}
 	s.scratch.New = func() any { return &macScratch{mac: hmac.New(sha256.New, s.key)} }
 	return s, nil
 }
@@ -122,7 +129,7 @@ func (s *Sessions) decode(value string) cookieState {
 		return cookieState{}
 	}
 	issued := time.Unix(int64(binary.BigEndian.Uint64(payload[1:9])), 0)
-	if s.now().Sub(issued) > s.maxAge {
+	if age := s.clock.Since(issued); age > s.maxAge || age < -cookieSkew {
 		return cookieState{}
 	}
 	p := payload[9:]
@@ -183,7 +190,7 @@ func (s *Sessions) write(w http.ResponseWriter, r *http.Request, st cookieState)
 func (s *Sessions) encode(st cookieState) string {
 	p := make([]byte, 0, 1+8+1+len(st.token)+64)
 	p = append(p, cookieVersion)
-	p = binary.BigEndian.AppendUint64(p, uint64(s.now().Unix()))
+	p = binary.BigEndian.AppendUint64(p, uint64(s.clock.Now().Unix()))
 	p = append(p, byte(len(st.token)))
 	p = append(p, st.token...)
 	for _, f := range st.flashes {

@@ -221,7 +221,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	raw, _ := json.Marshal(req)
 	intent := storage.Commission{RequestKey: f.Key, Reference: req.Reference, Type: f.Type, CustomerName: f.Customer.Name,
 		CustomerEmail: f.Customer.Email, ProductLabel: product, TwoWay: f.TwoWay, Request: raw, CreatedBy: storage.UserRef(by),
-		CreatedAt: w.clock()}
+		CreatedAt: w.now()}
 	if res.UploadID != 0 {
 		intent.UploadID = &res.UploadID
 	}

@@ -35,7 +35,7 @@ func (w *Workbench) Move(ctx context.Context, id int64, to string, res Resolutio
 	}
 	settling := slices.Contains(Settling, to)
 	if settling {
-		at := w.clock()
+		at := w.now()
 		r := storage.Resolution{Code: res.Code, Reason: res.Reason, At: at, By: by, SettledDays: DaysLeft(at, lodgedAt(c))}
 		if err := w.db.SetResolution(ctx, id, r); err != nil {
 			return c, err

@@ -51,9 +51,6 @@ func (w *Workbench) MaintainOnce(ctx context.Context) {
 	}
 }
 
-// SetClock replaces the workbench's clock (tests).
-func (w *Workbench) SetClock(now func() time.Time) { w.now = now }
-
 // demoReceipt is a tiny valid PDF standing in for a scanned receipt.
 const demoReceipt = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 

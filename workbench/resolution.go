@@ -74,10 +74,3 @@ func lodged(c *returns.Commission) *time.Time {
 	return &t
 }
 
-// clock is the service's clock (the simulated one against the sandbox).
-func (w *Workbench) clock() time.Time {
-	if w.Clock != nil {
-		return w.Clock()
-	}
-	return time.Now()
-}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/clock"
 	"shipdesk/client/returns"
 	"shipdesk/serviceerr"
 	"shipdesk/storage"
@@ -45,7 +46,9 @@ type Workbench struct {
 	db  *storage.DB
 	api *returns.Client
 	log *slog.Logger
-	now func() time.Time
+	// clock is the dashboard's one clock (the simulator's against the
+	// sandbox): what the workbench records and a claim's days are read on it.
+	clock *clock.Clock
 	// SyncEvery is how often open commissions are read again.
 	SyncEvery time.Duration
 	// CreateTimeout bounds one create call; the call goes on when the agent's
@@ -54,19 +57,19 @@ type Workbench struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the commission; only then may it be called missing.
 	Settle time.Duration
-	// Clock is the service's clock, on which a claim's days are counted: the
-	// simulated one against the sandbox (nil: the wall clock).
-	Clock func() time.Time
 }
 
-// New returns a workbench.
-func New(db *storage.DB, api *returns.Client, log *slog.Logger) *Workbench {
+// New returns a workbench on the dashboard's clock.
+func New(db *storage.DB, api *returns.Client, clk *clock.Clock, log *slog.Logger) *Workbench {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Workbench{db: db, api: api, log: log, now: time.Now, SyncEvery: 10 * time.Minute,
+	return &Workbench{db: db, api: api, log: log, clock: clk, SyncEvery: 10 * time.Minute,
 		CreateTimeout: time.Minute, Settle: 3 * time.Minute}
 }
+
+// now is the time on the dashboard's clock.
+func (w *Workbench) now() time.Time { return w.clock.Now() }
 
 func invalid(p apperr.Problems) error {
 	if len(p) == 0 {

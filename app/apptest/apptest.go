@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
+	"shipdesk/clock"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/sandbox/sandboxtest"
@@ -98,7 +99,7 @@ func StartWithOptions(t testing.TB, db *storage.DB, o Options) *Env {
 func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
 	t.Helper()
 	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
-		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Timeout: cmp.Or(o.UpstreamTimeout, 10*time.Second)})
+		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Clock: sb.Clock, Timeout: cmp.Or(o.UpstreamTimeout, 10*time.Second)})
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
@@ -216,7 +217,7 @@ func (e *Env) StopDatabase() {
 // (that work runs in the background) and returns its rows.
 func (e *Env) SettledBatch(t testing.TB, batch int64) []storage.BatchRow {
 	t.Helper()
-	for deadline := time.Now().Add(90 * time.Second); ; {
+	for waited := clock.Start(); ; {
 		rows, err := e.App.DB.BatchRows(context.Background(), batch)
 		if err != nil {
 			t.Fatal(err)
@@ -228,7 +229,7 @@ func (e *Env) SettledBatch(t testing.TB, batch int64) []storage.BatchRow {
 		if !busy {
 			return rows
 		}
-		if time.Now().After(deadline) {
+		if waited.Elapsed() > 90*time.Second {
 			t.Fatalf("batch %d still busy", batch)
 		}
 		time.Sleep(50 * time.Millisecond)

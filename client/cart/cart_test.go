@@ -2,6 +2,7 @@ package cart_test
 
 import (
 	"context"
+	"shipdesk/clock"
 	"slices"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 )
 
 func newClient(t *testing.T, env *sandboxtest.Env, key string) (*cart.Client, *transport.Metrics) {
-	m := transport.NewMetrics()
+	m := transport.NewMetrics(clock.Real())
 	c, err := cart.New(transport.Config{BaseURL: env.URL, APIKey: key, Metrics: m})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package returns_test
 
 import (
 	"context"
+	"shipdesk/clock"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 var ctx = context.Background()
 
 func newClient(t *testing.T, env *sandboxtest.Env, key string) (*returns.Client, *transport.Metrics) {
-	m := transport.NewMetrics()
+	m := transport.NewMetrics(clock.Real())
 	c, err := returns.New(transport.Config{BaseURL: env.Returns, APIKey: key, Metrics: m, Retry: transport.Retry{Base: time.Millisecond, Max: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)

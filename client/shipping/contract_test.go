@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"shipdesk/clock"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ var ctx = context.Background()
 
 func client(t *testing.T, env *sandboxtest.Env, key string) (*shipping.Client, *transport.Metrics) {
 	t.Helper()
-	m := transport.NewMetrics()
+	m := transport.NewMetrics(clock.Real())
 	c, err := shipping.New(transport.Config{BaseURL: env.URL, APIKey: key, Metrics: m, Timeout: 5 * time.Second,
 		Retry: transport.Retry{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

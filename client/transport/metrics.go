@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"shipdesk/clock"
 	"sort"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 // status, "transport_error" or "bad_answer") and keeps the last errors for the
 // connection page. A nil *Metrics counts nothing.
 type Metrics struct {
+	clock  *clock.Clock // failures are dated on it
 	mu     sync.Mutex
 	counts map[counterKey]*Counter
 	recent []Failure
@@ -40,7 +42,10 @@ type Failure struct {
 const keepFailures = 20
 
 // NewMetrics returns empty counters.
-func NewMetrics() *Metrics { return &Metrics{counts: map[counterKey]*Counter{}} }
+// NewMetrics returns empty counters; failures are dated on clk, the dashboard's clock.
+func NewMetrics(clk *clock.Clock) *Metrics {
+	return &Metrics{counts: map[counterKey]*Counter{}, clock: clk}
+}
 
 func (m *Metrics) observe(iface, op, outcome string, d time.Duration, err error) {
 	if m == nil {
@@ -57,7 +62,7 @@ func (m *Metrics) observe(iface, op, outcome string, d time.Duration, err error)
 	c.Calls++
 	c.Total += d
 	if err != nil {
-		m.recent = append(m.recent, Failure{At: time.Now(), Interface: iface, Op: op, Error: err.Error()})
+		m.recent = append(m.recent, Failure{At: m.clock.Now(), Interface: iface, Op: op, Error: err.Error()})
 		if len(m.recent) > keepFailures {
 			m.recent = m.recent[len(m.recent)-keepFailures:]
 		}

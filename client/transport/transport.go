@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"shipdesk/clock"
 	"strconv"
 	"strings"
 	"time"
@@ -171,7 +172,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentType string, attempt int) (*Answer, error, time.Duration) {
-	start := time.Now()
+	watch := clock.Start()
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	var sent bool
@@ -204,12 +205,12 @@ func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentTyp
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			e.Message = fmt.Sprintf("no answer within %s", c.cfg.Timeout)
 		}
-		c.record(ctx, call, attempt, 0, start, e)
+		c.record(ctx, call, attempt, 0, watch, e)
 		return nil, e, 0
 	}
 	defer resp.Body.Close()
 	ans, err := c.read(call, resp, sent)
-	c.record(ctx, call, attempt, resp.StatusCode, start, err)
+	c.record(ctx, call, attempt, resp.StatusCode, watch, err)
 	return ans, err, retryAfter(resp.Header.Get("Retry-After"))
 }
 
@@ -284,8 +285,8 @@ func describeNonJSON(resp *http.Response, raw []byte) string {
 	return fmt.Sprintf("%d bytes of %s", len(raw), ct)
 }
 
-func (c *Client) record(ctx context.Context, call Call, attempt, status int, start time.Time, err error) {
-	d := time.Since(start)
+func (c *Client) record(ctx context.Context, call Call, attempt, status int, watch clock.Stopwatch, err error) {
+	d := watch.Elapsed()
 	outcome := strconv.Itoa(status)
 	level := slog.LevelInfo
 	if err != nil {

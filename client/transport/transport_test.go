@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"shipdesk/clock"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,7 +33,7 @@ func newClient(t *testing.T, base string, mod ...func(*Config)) (*Client, *bytes
 	var logs bytes.Buffer
 	cfg := Config{
 		Interface: "shipping", BaseURL: base, APIKey: "secret-key-123", UserAgent: "shipdesk-test",
-		Timeout: 2 * time.Second, MaxBody: 1 << 16, Metrics: NewMetrics(),
+		Timeout: 2 * time.Second, MaxBody: 1 << 16, Metrics: NewMetrics(clock.Real()),
 		Log: slog.New(slog.NewTextHandler(&logs, nil)),
 	}
 	for _, m := range mod {

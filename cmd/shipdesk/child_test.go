@@ -144,7 +144,7 @@ func newCluster(t *testing.T, extra ...string) *cluster {
 	c.Env = append([]string{"DATABASE_URL=" + c.DSN, "SESSION_KEY=" + strings.Repeat("s", 32), "SHIPDESK_VAR_DIR=" + t.TempDir(),
 		"SHIPPING_BASE_URL=" + c.SB.URL, "SHIPPING_API_KEY=" + sandboxtest.ShippingKey,
 		"RETURNS_BASE_URL=" + c.SB.Returns, "RETURNS_API_KEY=" + sandboxtest.ReturnsKey,
-		"SHIPDESK_UPSTREAM_TIMEOUT=3s", "SHIPDESK_SETTLE=2s", "SHIPDESK_JOBS_TICK=1s", "SHIPDESK_LANG=en"}, extra...)
+		"SHIPDESK_UPSTREAM_SANDBOX=true", "SHIPDESK_UPSTREAM_TIMEOUT=3s", "SHIPDESK_SETTLE=2s", "SHIPDESK_JOBS_TICK=1s", "SHIPDESK_LANG=en"}, extra...)
 	return c
 }
 

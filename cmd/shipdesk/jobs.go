@@ -58,7 +58,8 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	defer stop()
 	d, wb := app.NewDesks(db, clients, u.Settle, log)
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
-	app.NewJobs(db, d, wb, j.Config, log).Run(ctx)
+	go clients.FollowClock(ctx, followEvery)
+	app.NewJobs(db, d, wb, j.Config, clients.Clock(), log).Run(ctx)
 	stopBatches(d, log)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"shipdesk/app"
+	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/sandbox"
 	"shipdesk/storage"
@@ -62,6 +63,7 @@ type UpstreamConfig struct {
 	ShippingURL, ShippingKey string
 	ReturnsURL, ReturnsKey   string
 	SandboxState             string
+	IsSandbox                bool // the service named is a `shipdesk sandbox`: follow its clock
 	SandboxShapes            string
 	Timeout                  time.Duration
 	Settle                   time.Duration
@@ -72,6 +74,7 @@ func upstreamFlags(fs *flag.FlagSet, u *UpstreamConfig) {
 	fs.StringVar(&u.ShippingKey, "shipping-api-key", env("SHIPPING_API_KEY", ""), "shipping and cart API key (env SHIPPING_API_KEY)")
 	fs.StringVar(&u.ReturnsURL, "returns-base-url", env("RETURNS_BASE_URL", ""), "base of the returns API v1 (env RETURNS_BASE_URL)")
 	fs.StringVar(&u.ReturnsKey, "returns-api-key", env("RETURNS_API_KEY", ""), "returns API key (env RETURNS_API_KEY)")
+	fs.BoolVar(&u.IsSandbox, "upstream-is-sandbox", envBool("SHIPDESK_UPSTREAM_SANDBOX", false), "the service at --shipping-base-url is a `shipdesk sandbox`: the dashboard runs on its clock and offers its controls (env SHIPDESK_UPSTREAM_SANDBOX)")
 	fs.StringVar(&u.SandboxState, "sandbox-state", env("SANDBOX_STATE", ""), "state `file` of the in-process sandbox; empty keeps it in memory (env SANDBOX_STATE)")
 	fs.StringVar(&u.SandboxShapes, "sandbox-shapes", env("SANDBOX_SHAPES", "documented"), "answer `shapes` of the in-process sandbox: minimal or documented (env SANDBOX_SHAPES)")
 	fs.DurationVar(&u.Timeout, "upstream-timeout", envDuration("SHIPDESK_UPSTREAM_TIMEOUT", 20*time.Second), "time limit of one upstream call (env SHIPDESK_UPSTREAM_TIMEOUT)")
@@ -86,10 +89,12 @@ func upstreamFlags(fs *flag.FlagSet, u *UpstreamConfig) {
 // (the sandbox's own), for the carrier table.
 func connectUpstream(u UpstreamConfig, log *slog.Logger) (clients *upstream.Clients, known []storage.Carrier, stop func(), err error) {
 	cfg := upstream.Config{ShippingURL: u.ShippingURL, ShippingKey: u.ShippingKey, ReturnsURL: u.ReturnsURL, ReturnsKey: u.ReturnsKey,
-		UserAgent: "shipdesk/1", Timeout: u.Timeout, Log: log}
+		UserAgent: "shipdesk/1", Timeout: u.Timeout, Log: log, Sandbox: u.IsSandbox}
 	stop = func() {}
 	if u.ShippingURL == "" {
-		sb, err := sandbox.New(sandbox.Options{StateFile: u.SandboxState, Shapes: u.SandboxShapes, Log: log})
+		// One clock: the in-process sandbox moves the very clock the dashboard reads.
+		cfg.Clock = clock.Simulated()
+		sb, err := sandbox.New(sandbox.Options{StateFile: u.SandboxState, Shapes: u.SandboxShapes, Log: log, Clock: cfg.Clock})
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -111,6 +111,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "shipdesk is serving on http://%s/\n", ln.Addr())
 	go pruneLoop(ctx, db, log)
+	go clients.FollowClock(ctx, followEvery)
 	if j.Run { // settle unknown orders, keep caches fresh, poll labels, tracking, commissions
 		go a.Jobs.Run(ctx)
 	} // else `shipdesk jobs` runs them
@@ -118,6 +119,10 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	stopBatches(a.Desk, log)
 	return err
 }
+
+// followEvery is how often the dashboard reads an external sandbox's clock
+// (someone may move it from another dashboard); its own moves are seen at once.
+const followEvery = 5 * time.Second
 
 // stopBatches lets the batch workers finish the rows they hold; what is still
 // queued is taken up by the next instance to start.

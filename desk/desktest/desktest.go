@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"shipdesk/clock"
 	"testing"
 	"time"
 
@@ -27,12 +28,14 @@ type Env struct {
 	DB      *storage.DB
 	Ship    *shipping.Client
 	Metrics *transport.Metrics
-	Now     time.Time
+	// Clock is the desk's clock, which the test moves; it starts where the
+	// sandbox's stands and stays still unless moved, apart from the sandbox's.
+	Clock *clock.Clock
 
 	many int // OrderMany's calls, which name their references
 }
 
-// Start makes an Env; its clock stands where the sandbox's does.
+// Start makes an Env; its clock stands where the sandbox's starts.
 func Start(t testing.TB) *Env {
 	t.Helper()
 	return On(t, sandboxtest.Start(t), pgtest.New(t))
@@ -41,13 +44,13 @@ func Start(t testing.TB) *Env {
 // On makes an Env of a running sandbox and a migrated database.
 func On(t testing.TB, sb *sandboxtest.Env, db *storage.DB) *Env {
 	t.Helper()
-	m := transport.NewMetrics()
+	m := transport.NewMetrics(clock.Real())
 	c, err := shipping.New(transport.Config{BaseURL: sb.URL, APIKey: sandboxtest.ShippingKey, Metrics: m,
 		Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Env{T: t, Sandbox: sb, DB: db, Ship: c, Metrics: m, Now: sandboxtest.Epoch}
+	return &Env{T: t, Sandbox: sb, DB: db, Ship: c, Metrics: m, Clock: clock.Frozen(sandboxtest.Epoch)}
 }
 
 // order is the order of one shipment that tests make.
@@ -71,11 +74,11 @@ func (e *Env) Order(n int) []storage.Shipment {
 			e.T.Fatal(err)
 		}
 		s, _, _, err := e.DB.BeginShipment(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
-			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.Now, e.Now.Add(time.Minute))
+			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.Clock.Now(), e.Clock.Now().Add(time.Minute))
 		if err != nil {
 			e.T.Fatal(err)
 		}
-		if _, err := e.DB.RecordShipment(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.Now); err != nil {
+		if _, err := e.DB.RecordShipment(ctx, s.ID, desk.ReplyOf(created.Shipments[0]), e.Clock.Now()); err != nil {
 			e.T.Fatal(err)
 		}
 		if s, err = e.DB.ShipmentByID(ctx, s.ID); err != nil {
@@ -126,7 +129,7 @@ SELECT gen_random_uuid(), m->>'Reference', 'created', '{}', m->>'Carrier', (m->>
     m->'Packages', $2, $2, $2
 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(m, i)
 ORDER BY i
-RETURNING id`, string(doc), e.Now)
+RETURNING id`, string(doc), e.Clock.Now())
 	if err != nil {
 		e.T.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"shipdesk/sandbox/contracttest"
-	"shipdesk/sandbox/simclock"
+	"shipdesk/clock"
 )
 
 const key = "sandbox-returns-key"
@@ -25,12 +25,12 @@ var (
 type env struct {
 	t     *testing.T
 	svc   *Service
-	clock *simclock.Clock
+	clock *clock.Clock
 	api   *contracttest.Client
 }
 
 func newEnv(t *testing.T) *env {
-	clock := simclock.Frozen(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
+	clock := clock.Frozen(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
 	svc := New(Config{Clock: clock, MaxUpload: 64 << 10, Keys: []string{key, "other-key"}})
 	mux := http.NewServeMux()
 	svc.Register(mux)

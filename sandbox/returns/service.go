@@ -16,13 +16,13 @@ import (
 	"sync"
 	"time"
 
-	"shipdesk/sandbox/simclock"
+	"shipdesk/clock"
 )
 
 // Config sets up the simulator.
 type Config struct {
 	Keys      []string        // empty: sandbox-returns-key
-	Clock     *simclock.Clock // nil: real time
+	Clock     *clock.Clock // nil: real time
 	Seed      int64           // product models and types (0: 1)
 	MaxUpload int64           // largest upload (0: 10 MiB)
 	MaxBody   int64           // largest JSON body (0: 1 MiB)
@@ -31,7 +31,7 @@ type Config struct {
 // Service is the simulated returns interface.
 type Service struct {
 	cfg    Config
-	clock  *simclock.Clock
+	clock  *clock.Clock
 	types  []ProductType
 	models []ProductModel
 
@@ -48,7 +48,7 @@ func New(cfg Config) *Service {
 		cfg.Keys = []string{"sandbox-returns-key"}
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = simclock.New()
+		cfg.Clock = clock.Simulated()
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"shipdesk/sandbox"
-	"shipdesk/sandbox/simclock"
+	"shipdesk/clock"
 )
 
 // Keys of the default sandbox accounts.
@@ -25,8 +25,28 @@ const (
 	ReturnsKey  = "sandbox-returns-key"
 )
 
-// Epoch is where a test sandbox's clock stands: a Monday morning.
-var Epoch = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+// Epoch is where a test's clock starts: a Monday morning, 09:00 UTC. It is
+// SHIPDESK_TEST_EPOCH when set (RFC 3339, a Monday at 09:00 UTC), so the
+// suite can run with its clock before and after today's date: `make test`
+// runs the clock-sensitive tests both ways. No test may depend on the day it
+// runs.
+var Epoch = epochOf(os.Getenv("SHIPDESK_TEST_EPOCH"))
+
+// DefaultEpoch is the epoch when SHIPDESK_TEST_EPOCH is not set.
+var DefaultEpoch = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+
+// epochOf reads an epoch; anything else than a Monday at 09:00 UTC stops the
+// tests at once, since the sandbox's working days and hours start there.
+func epochOf(s string) time.Time {
+	if s == "" {
+		return DefaultEpoch
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil || t.UTC().Weekday() != time.Monday || t.UTC().Hour() != 9 || t.UTC().Minute() != 0 {
+		panic(fmt.Sprintf("SHIPDESK_TEST_EPOCH=%q: want a Monday at 09:00 UTC in RFC 3339, e.g. 2031-03-03T09:00:00Z", s))
+	}
+	return t.UTC()
+}
 
 // Env is a running sandbox.
 type Env struct {
@@ -34,12 +54,16 @@ type Env struct {
 	Sandbox *sandbox.Sandbox
 	URL     string // base of the shipping and cart APIs and of /sandbox/
 	Returns string // base of the returns API
+	// Clock is the test's one clock: it starts at Epoch and runs at real
+	// speed; the sandbox's clock control moves it, and a dashboard started on
+	// this sandbox (apptest) reads it too.
+	Clock *clock.Clock
 
 	mu       sync.Mutex
 	requests map[string]int64 // by path, when started by StartCounting
 }
 
-// Start runs a sandbox with a frozen clock until the test ends. Its answer
+// Start runs a sandbox on a clock from Epoch until the test ends. Its answer
 // shapes follow SANDBOX_SHAPES (documented when unset), so `make test` can run
 // the same suites against the leanest answers the real service may give.
 func Start(t testing.TB) *Env {
@@ -51,7 +75,8 @@ func Start(t testing.TB) *Env {
 // "documented").
 func StartShapes(t testing.TB, shapes string) *Env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: shapes})
+	clk := clock.From(Epoch)
+	sb, err := sandbox.New(sandbox.Options{Clock: clk, Shapes: shapes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +85,15 @@ func StartShapes(t testing.TB, shapes string) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns"}
+	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns", Clock: clk}
 }
 
 // StartThrough runs a sandbox like StartShapes whose requests pass through
 // wrap first (a benchmark records the calls it is asked, to make them again).
 func StartThrough(t testing.TB, shapes string, wrap func(http.Handler) http.Handler) *Env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Clock: simclock.Frozen(Epoch), Shapes: shapes})
+	clk := clock.From(Epoch)
+	sb, err := sandbox.New(sandbox.Options{Clock: clk, Shapes: shapes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +102,7 @@ func StartThrough(t testing.TB, shapes string, wrap func(http.Handler) http.Hand
 		srv.Close()
 		sb.Close()
 	})
-	return &Env{T: t, Sandbox: sb, URL: srv.URL, Returns: srv.URL + "/returns"}
+	return &Env{T: t, Sandbox: sb, URL: srv.URL, Returns: srv.URL + "/returns", Clock: clk}
 }
 
 // StartCounting runs a sandbox like Start that also counts the requests it

@@ -14,7 +14,7 @@ import (
 	"shipdesk/sandbox/apijson"
 	"shipdesk/sandbox/contracttest"
 	"shipdesk/sandbox/labelpdf"
-	"shipdesk/sandbox/simclock"
+	"shipdesk/clock"
 )
 
 const key1, key2 = "sandbox-key-1", "sandbox-key-2"
@@ -25,7 +25,7 @@ var start = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 type env struct {
 	t     *testing.T
 	svc   *Service
-	clock *simclock.Clock
+	clock *clock.Clock
 	url   string
 	api   *contracttest.Client
 }
@@ -37,7 +37,7 @@ func newEnv(t *testing.T) *env { return newEnvShapes(t, ShapesDocumented) }
 // answer is also checked to carry no x-sandbox-only property.
 func newEnvShapes(t *testing.T, shapes string) *env {
 	t.Helper()
-	clock := simclock.Frozen(start)
+	clock := clock.Frozen(start)
 	svc := New(Config{Clock: clock, Render: labelpdf.Render, RenderManifest: labelpdf.RenderManifest, MaxBody: 64 << 10, Shapes: shapes})
 	mux := http.NewServeMux()
 	svc.Register(mux)

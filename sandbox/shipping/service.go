@@ -17,13 +17,13 @@ import (
 	"sync"
 
 	"shipdesk/sandbox/labelpdf"
-	"shipdesk/sandbox/simclock"
+	"shipdesk/clock"
 )
 
 // Config sets up the simulator.
 type Config struct {
 	Keys           []string        // account API keys; empty: sandbox-key-1, sandbox-key-2
-	Clock          *simclock.Clock // nil: real time
+	Clock          *clock.Clock // nil: real time
 	Seed           int64           // carriers, services and points (0: 1)
 	MaxBody        int64           // largest request body (0: 1 MiB)
 	Render         func([]labelpdf.Page) ([]byte, error)
@@ -58,7 +58,7 @@ var (
 // Service is the simulated shipping and cart interfaces.
 type Service struct {
 	cfg   Config
-	clock *simclock.Clock
+	clock *clock.Clock
 
 	carriers      []*Carrier
 	carrierByCode map[string]*Carrier
@@ -95,7 +95,7 @@ func New(cfg Config) *Service {
 		cfg.Keys = []string{"sandbox-key-1", "sandbox-key-2"}
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = simclock.New()
+		cfg.Clock = clock.Simulated()
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
