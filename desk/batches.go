@@ -226,6 +226,7 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 		d.checkRow(ctx, basis, b, &row, r)
 		rows = append(rows, row)
 	}
+	b.CreatedAt = d.now()
 	created, err := d.db.CreateBatch(ctx, b, rows)
 	if err != nil {
 		return ImportResult{}, err

@@ -69,7 +69,8 @@ func (d *Desk) OrderPickup(ctx context.Context, f PickupForm, today time.Time, b
 	req := f.request()
 	day, _ := time.Parse("2006-01-02", req.Date)
 	intent := storage.Pickup{RequestKey: f.Key, ContactID: req.AddressID, Address: line, Date: day, TimeFrom: req.TimeFrom,
-		TimeTo: req.TimeTo, Packages: req.Packages, Weight: req.Weight, Carrier: req.Carrier, Note: req.Note, CreatedBy: storage.UserRef(by)}
+		TimeTo: req.TimeTo, Packages: req.Packages, Weight: req.Weight, Carrier: req.Carrier, Note: req.Note, CreatedBy: storage.UserRef(by),
+		CreatedAt: d.now()}
 	p, fresh, err := d.db.BeginPickup(ctx, intent)
 	if err != nil || !fresh {
 		return p, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"shipdesk/i18n"
 	"time"
 
 	"shipdesk/apperr"
@@ -272,7 +273,8 @@ func EventsOf(tr shipping.Tracking) ([]storage.Event, error) {
 	var errs []error
 	for i, list := range tr.Packages {
 		for _, e := range list {
-			at, err := time.Parse("2006-01-02 15:04:05", e.Date+" "+e.Time)
+			// The service writes its times in Prague's local time.
+			at, err := time.ParseInLocation(time.DateTime, e.Date+" "+e.Time, i18n.Prague)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("package %d event %q: %w", i, e.Name, err))
 				continue

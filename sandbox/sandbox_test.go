@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/sandbox/contracttest"
 	"shipdesk/clock"
+	"shipdesk/sandbox/contracttest"
 )
 
 func start(t *testing.T, o Options) (*Sandbox, *contracttest.Client) {

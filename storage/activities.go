@@ -32,9 +32,9 @@ const activityColumns = `id, request_key, commission_id, public, text, state, re
 // again returns the first record (fresh false) and nothing is stored.
 func (db *DB) BeginActivity(ctx context.Context, a Activity, by int64) (Activity, bool, error) {
 	var out Activity
-	err := sqlxGet(ctx, db, &out, `INSERT INTO commission_activities (request_key, commission_id, public, text, state, created_by)
-VALUES ($1, $2, $3, $4, 'sending', $5) ON CONFLICT (request_key) DO NOTHING RETURNING `+activityColumns,
-		a.RequestKey, a.CommissionID, a.Public, a.Text, UserRef(by))
+	err := sqlxGet(ctx, db, &out, `INSERT INTO commission_activities (request_key, commission_id, public, text, state, created_by, created_at)
+VALUES ($1, $2, $3, $4, 'sending', $5, $6) ON CONFLICT (request_key) DO NOTHING RETURNING `+activityColumns,
+		a.RequestKey, a.CommissionID, a.Public, a.Text, UserRef(by), a.CreatedAt)
 	if errors.Is(err, errNoRows) {
 		err = sqlxGet(ctx, db, &out, `SELECT `+activityColumns+` FROM commission_activities WHERE request_key = $1`, a.RequestKey)
 		return out, false, wrapf(err, "activity by key")

@@ -67,8 +67,8 @@ claimed_at, shipment_id, draft_id, drafting, updated_at`
 // CreateBatch records a batch and its rows in one transaction.
 func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch, error) {
 	err := db.InTx(ctx, func(tx *DB) error {
-		err := sqlxGet(ctx, tx, &b.ID, `INSERT INTO batches (source, file_name, sender_id, handover, created_by)
-VALUES ($1, $2, $3, $4, $5) RETURNING id`, b.Source, b.FileName, b.SenderID, b.Handover, b.CreatedBy)
+		err := sqlxGet(ctx, tx, &b.ID, `INSERT INTO batches (source, file_name, sender_id, handover, created_by, created_at)
+VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, b.Source, b.FileName, b.SenderID, b.Handover, b.CreatedBy, b.CreatedAt)
 		if err != nil {
 			return err
 		}

@@ -80,17 +80,13 @@ func (db *DB) BeginCommission(ctx context.Context, c Commission, sent, deadline 
 
 func (db *DB) insertCommission(ctx context.Context, c Commission) (Commission, bool, error) {
 	var out Commission
-	var created *time.Time // the caller's clock (the service's), else the database's
-	if !c.CreatedAt.IsZero() {
-		created = &c.CreatedAt
-	}
 	err := sqlxGet(ctx, db, &out, `
 INSERT INTO commissions (request_key, reference, state, type, customer_name, customer_email, product_label, two_way, upload_id,
     request, deadline_at, created_by, created_at)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, COALESCE($12, now()))
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 ON CONFLICT (request_key) DO NOTHING
 RETURNING `+commissionColumns, c.RequestKey, c.Reference, c.Type, c.CustomerName, c.CustomerEmail, c.ProductLabel, c.TwoWay,
-		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy, created)
+		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy, c.CreatedAt)
 	switch {
 	case err == nil:
 		return out, true, nil

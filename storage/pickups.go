@@ -49,12 +49,13 @@ carrier, note, upstream_id, number, error, created_by, created_at, updated_at`
 // second call with the same request key finds the first record: fresh is false.
 func (db *DB) BeginPickup(ctx context.Context, p Pickup) (out Pickup, fresh bool, err error) {
 	const q = `
-INSERT INTO pickups (request_key, state, contact_id, address, pickup_date, time_from, time_to, packages, weight, carrier, note, created_by)
-VALUES ($1, 'sent', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+INSERT INTO pickups (request_key, state, contact_id, address, pickup_date, time_from, time_to, packages, weight, carrier, note, created_by,
+    created_at, updated_at)
+VALUES ($1, 'sent', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
 ON CONFLICT (request_key) DO NOTHING
 RETURNING ` + pickupColumns
 	err = sqlxGet(ctx, db, &out, q, p.RequestKey, p.ContactID, p.Address, p.Date, p.TimeFrom, p.TimeTo, p.Packages, p.Weight,
-		p.Carrier, p.Note, p.CreatedBy)
+		p.Carrier, p.Note, p.CreatedBy, p.CreatedAt)
 	switch {
 	case err == nil:
 		return out, true, nil

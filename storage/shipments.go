@@ -148,7 +148,7 @@ printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, dupli
 // nothing new is stored.
 func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
 	err = db.InTx(ctx, func(tx *DB) error {
-		out, fresh, err = tx.insertOrder(ctx, s)
+		out, fresh, err = tx.insertOrder(ctx, s, sent)
 		if err != nil || !fresh {
 			return err
 		}
@@ -169,15 +169,16 @@ func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time
 	return out, attempt, fresh, err
 }
 
-func (db *DB) insertOrder(ctx context.Context, s Shipment) (out Shipment, fresh bool, err error) {
+// insertOrder records the intent, created at now on the dashboard's clock.
+func (db *DB) insertOrder(ctx context.Context, s Shipment, now time.Time) (out Shipment, fresh bool, err error) {
 	const q = `
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
-    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency, created_at)
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
 ON CONFLICT (request_key) DO NOTHING
 RETURNING ` + shipmentColumns
 	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
-		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency)
+		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency, now)
 	switch {
 	case err == nil:
 		return out, true, nil

@@ -140,7 +140,7 @@ func (db *DB) RecordTrackings(ctx context.Context, batch []Tracked, now time.Tim
 		_, err := tx.x.ExecContext(ctx, `
 INSERT INTO tracking_events (shipment_id, package_index, occurred, status, name, location)
 SELECT shipment_id, package_index, occurred, status, name, location
-FROM jsonb_to_recordset($1::jsonb) AS e(shipment_id bigint, package_index int, occurred timestamp, status text, name text, location text)
+FROM jsonb_to_recordset($1::jsonb) AS e(shipment_id bigint, package_index int, occurred timestamptz, status text, name text, location text)
 ON CONFLICT DO NOTHING`, string(eventDoc))
 		if err != nil {
 			return fmt.Errorf("store events of %d shipments: %w", len(batch), err)
@@ -152,7 +152,7 @@ UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at
     poll_failures = 0, tracking_done = t.next IS NULL,
     cancelled_at = CASE WHEN t.status = 'CANCELLED' THEN COALESCE(s.cancelled_at, $2) ELSE s.cancelled_at END,
     delivered_at = CASE WHEN t.status = 'DELIVERED' THEN COALESCE(s.delivered_at,
-        (SELECT max(occurred) FROM tracking_events WHERE shipment_id = s.id AND status = 'DELIVERED') AT TIME ZONE current_setting('TimeZone'), $2)
+        (SELECT max(occurred) FROM tracking_events WHERE shipment_id = s.id AND status = 'DELIVERED'), $2)
         ELSE s.delivered_at END,
     packages = COALESCE((
         SELECT jsonb_agg(CASE WHEN latest.status IS NULL THEN p.pkg ELSE jsonb_set(p.pkg, '{status}', to_jsonb(latest.status)) END ORDER BY p.idx)
@@ -209,9 +209,9 @@ func (db *DB) ImportShipment(ctx context.Context, s Shipment, r Reply, now time.
 	err := sqlxGet(ctx, db, &id, `
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
     recipient_name, recipient_city, tracking_number, order_id, order_number, status, label_mode, label_status,
-    packages, returned, origin, ordered_at, last_checked_at)
+    packages, returned, origin, ordered_at, last_checked_at, created_at)
 VALUES (gen_random_uuid(), $1, 'created', '{}', $2, $3, '', $4, $5, $6, NULLIF($7, 0), NULLIF($8, ''), $9, $10, $11,
-    $12, $13, 'service', $14, $14)
+    $12, $13, 'service', $14, $14, $14)
 ON CONFLICT (tracking_number) DO NOTHING
 RETURNING id`, s.Reference, s.Carrier, s.ServiceID, s.RecipientName, s.RecipientCity, r.TrackingNumber,
 		r.OrderID, r.OrderNumber, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, now)

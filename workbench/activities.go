@@ -48,7 +48,7 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 	if c.RemoteID == nil {
 		return c, apperr.New(apperr.Conflict, "ret.err.not_at_service", id)
 	}
-	a, fresh, err := w.db.BeginActivity(ctx, storage.Activity{RequestKey: key, CommissionID: id, Public: public, Text: text}, by)
+	a, fresh, err := w.db.BeginActivity(ctx, storage.Activity{RequestKey: key, CommissionID: id, Public: public, Text: text, CreatedAt: w.now()}, by)
 	if err != nil {
 		return c, err
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/sandbox/contracttest"
 	"shipdesk/clock"
+	"shipdesk/sandbox/contracttest"
 )
 
 const key = "sandbox-returns-key"

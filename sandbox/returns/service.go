@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"shipdesk/sandbox/apijson"
 	"sort"
 	"sync"
 	"time"
@@ -21,11 +22,11 @@ import (
 
 // Config sets up the simulator.
 type Config struct {
-	Keys      []string        // empty: sandbox-returns-key
+	Keys      []string     // empty: sandbox-returns-key
 	Clock     *clock.Clock // nil: real time
-	Seed      int64           // product models and types (0: 1)
-	MaxUpload int64           // largest upload (0: 10 MiB)
-	MaxBody   int64           // largest JSON body (0: 1 MiB)
+	Seed      int64        // product models and types (0: 1)
+	MaxUpload int64        // largest upload (0: 10 MiB)
+	MaxBody   int64        // largest JSON body (0: 1 MiB)
 }
 
 // Service is the simulated returns interface.
@@ -142,4 +143,4 @@ func token() string {
 	return hex.EncodeToString(b)
 }
 
-func stamp(t time.Time) string { return t.Format("2006-01-02 15:04:05") }
+func stamp(t time.Time) string { return apijson.Stamp(t) }

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/sandbox"
 	"shipdesk/clock"
+	"shipdesk/sandbox"
 )
 
 // Keys of the default sandbox accounts.

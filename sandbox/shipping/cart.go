@@ -135,7 +135,7 @@ func cartView(c *cart) map[string]any {
 	return map[string]any{
 		"status": http.StatusCreated, "message": "Draft created",
 		"id": c.ID, "source": c.Source, "referenceNumber": c.ReferenceNumber,
-		"errors": warnings, "rates": nil, "modified": c.Modified.Format("2006-01-02 15:04:05"),
+		"errors": warnings, "rates": nil, "modified": apijson.Stamp(c.Modified),
 		"from": c.From, "to": c.To, "packages": c.Packages, "serviceId": c.ServiceID, "pickupBranch": c.PickupBranch,
 		"defaults": c.Defaults,
 	}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"shipdesk/clock"
 	"shipdesk/sandbox/apijson"
 	"shipdesk/sandbox/contracttest"
 	"shipdesk/sandbox/labelpdf"
-	"shipdesk/clock"
 )
 
 const key1, key2 = "sandbox-key-1", "sandbox-key-2"

@@ -2,6 +2,7 @@ package shipping
 
 import (
 	"hash/fnv"
+	"shipdesk/sandbox/apijson"
 	"time"
 )
 
@@ -102,7 +103,7 @@ func (s *Service) packageEvents(sh *shipment, i int, now time.Time) []event {
 	}
 	if sh.Cancelled != nil && !sh.Cancelled.After(now) {
 		c := *sh.Cancelled
-		out = append(out, event{Date: c.Format("2006-01-02"), Time: c.Format("15:04:05"), Name: "Shipment cancelled", Status: "CANCELLED"})
+		out = append(out, event{Date: apijson.Day(c), Time: apijson.Clock(c), Name: "Shipment cancelled", Status: "CANCELLED"})
 	}
 	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
 		out[l], out[r] = out[r], out[l]
@@ -111,7 +112,7 @@ func (s *Service) packageEvents(sh *shipment, i int, now time.Time) []event {
 }
 
 func (s *Service) makeEvent(sh *shipment, at time.Time, st step) event {
-	ev := event{Date: at.Format("2006-01-02"), Time: at.Format("15:04:05"), Name: st.name, Status: st.status}
+	ev := event{Date: apijson.Day(at), Time: apijson.Clock(at), Name: st.name, Status: st.status}
 	switch st.location {
 	case "from":
 		ev.Location = sh.From.City

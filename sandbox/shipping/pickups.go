@@ -194,7 +194,7 @@ func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
 	s.book.nextPickup++
 	pu := &pickup{ID: s.book.nextPickup, Number: fmt.Sprintf("PU%08d", s.book.nextPickup), Account: acct.Index,
 		AddressID: c.ID, Address: *c, Date: req.Date, TimeFrom: req.TimeFrom, TimeTo: req.TimeTo,
-		Packages: req.Packages, Weight: req.Weight, Note: req.Note, Status: "ORDERED", Created: now.Format("2006-01-02 15:04:05")}
+		Packages: req.Packages, Weight: req.Weight, Note: req.Note, Status: "ORDERED", Created: apijson.Stamp(now)}
 	if carrier != nil {
 		pu.Carrier = carrier.Code
 	}

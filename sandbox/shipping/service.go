@@ -16,16 +16,16 @@ import (
 	"strings"
 	"sync"
 
-	"shipdesk/sandbox/labelpdf"
 	"shipdesk/clock"
+	"shipdesk/sandbox/labelpdf"
 )
 
 // Config sets up the simulator.
 type Config struct {
-	Keys           []string        // account API keys; empty: sandbox-key-1, sandbox-key-2
+	Keys           []string     // account API keys; empty: sandbox-key-1, sandbox-key-2
 	Clock          *clock.Clock // nil: real time
-	Seed           int64           // carriers, services and points (0: 1)
-	MaxBody        int64           // largest request body (0: 1 MiB)
+	Seed           int64        // carriers, services and points (0: 1)
+	MaxBody        int64        // largest request body (0: 1 MiB)
 	Render         func([]labelpdf.Page) ([]byte, error)
 	RenderManifest func(labelpdf.Manifest) ([]byte, error)
 	Shapes         string // ShapesDocumented (""), or ShapesMinimal

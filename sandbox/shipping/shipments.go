@@ -42,7 +42,7 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 		"label_status":    st,
 		"labels_ready":    st == "READY", // deprecated: use label_status
 		"packages":        pkgs,
-		"order_date":      o.Created.Format("2006-01-02 15:04:05"),
+		"order_date":      apijson.Stamp(o.Created),
 		"delivery_date":   s.deliveryDate(sh, now).Format("2006-01-02"),
 	}
 	if owner {
@@ -61,7 +61,7 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 		}
 		if s.documented() {
 			v["order"] = map[string]any{"id": o.ID, "number": o.Number, "payment_type": o.Payment, "paid": o.Payment != payOnline || o.PaidAt != nil}
-			v["created"] = sh.Created.Format("2006-01-02 15:04:05")
+			v["created"] = apijson.Stamp(sh.Created)
 		}
 		if p := s.pointByID[sh.PickupPoint]; p != nil {
 			v["pickup_branch"] = p.Code
