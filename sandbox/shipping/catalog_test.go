@@ -51,7 +51,8 @@ func TestDetailDatesAndCarrierTracking(t *testing.T) {
 		tn, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
 		for _, key := range []string{key1, ""} {
 			d := e.detail(key, tn)
-			if d["order_date"] != "2026-11-23 10:00:00" // 09:00 UTC, written in Prague time || d["delivery_date"] != "2026-11-25" {
+			// 09:00 UTC as the service writes it, in Prague time.
+			if d["order_date"] != "2026-11-23 10:00:00" || d["delivery_date"] != "2026-11-25" {
 				t.Errorf("key %q: order_date %v, delivery_date %v (pickup Tue, one day)", key, d["order_date"], d["delivery_date"])
 			}
 			pk := d["packages"].([]any)[0].(map[string]any)
