@@ -104,15 +104,34 @@ func NeedsRefresh(s storage.Shipment) bool {
 	return s.State == storage.StateCreated && s.CancelledAt == nil && s.LabelStatus == shipping.LabelPending
 }
 
+// LabelShown is the label's status as the lists show it: none for a
+// cancelled shipment, whose label is neither coming nor offered (a label
+// stored as PENDING would read "being made").
+func LabelShown(s storage.Shipment) string {
+	if Cancelled(s) {
+		return ""
+	}
+	return s.LabelStatus
+}
+
 // Cancelled says the shipment was cancelled, here or at the service.
 func Cancelled(s storage.Shipment) bool {
 	return s.CancelledAt != nil || s.Status == shipping.StatusCancelled
 }
 
-// CanCancel says a storno may still be asked for: not once the carrier has
-// the shipment.
+// CanCancel says a storno may still be asked for: the service cancels a
+// shipment only in CREATED and EXPORTED (or before we know its status), not
+// once the courier is to pick it up (ONPICKUP) or has it. The shipment page,
+// its confirm step and the list's bulk storno all ask this.
 func CanCancel(s storage.Shipment) bool {
-	return s.State == storage.StateCreated && !Cancelled(s) && !HandedOver(s.Status) && !s.Returned
+	if s.State != storage.StateCreated || Cancelled(s) || s.Returned {
+		return false
+	}
+	switch s.Status {
+	case "", shipping.StatusCreated, shipping.StatusExported:
+		return true
+	}
+	return false
 }
 
 // COD is the amount the carrier collects, when it collects one.

@@ -20,7 +20,7 @@ const (
 	StepShowCode   Step = "show_code"   // label-free: the package goes with its code
 	StepCarrier    Step = "carrier"     // the courier brings the label: have the package ready
 	StepLabelFail  Step = "label_failed"
-	StepFollow     Step = "follow"    // the carrier has it: follow the tracking
+	StepFollow     Step = "follow"    // the carrier has it (and its label was printed, or it needs none): follow the tracking
 	StepDelivered  Step = "delivered" // nothing to do
 	StepReturned   Step = "returned"  // came back to the sender: nothing to print
 	StepCancelled  Step = "cancelled" // nothing to do
@@ -43,9 +43,25 @@ func HandedOver(status string) bool {
 	return false
 }
 
+// unprinted says the shipment has a label ready that was never printed here.
+func unprinted(s storage.Shipment) bool {
+	return s.LabelStatus == shipping.LabelReady && s.PrintedAt == nil &&
+		s.LabelMode != shipping.LabelCode && s.LabelMode != shipping.LabelCarrier
+}
+
+// PrintLate says the carrier reports the parcel on its way though its label
+// was never printed here: the label is still offered (on the shipment's page
+// and in the print queue), with a note that the carrier has the parcel.
+func PrintLate(s storage.Shipment) bool {
+	return NextStep(s) == StepPrint && HandedOver(s.Status)
+}
+
 // NextStep decides the clerk's next step from the shipment's own state, the
 // service's status, the label's mode and status, and whether it was printed.
-// A delivered, returned or cancelled shipment is never offered a label.
+// A delivered, returned or cancelled shipment is never offered a label; a
+// label ready and never printed is offered until then, even once the carrier
+// reports the parcel on its way (nothing is lost in the window between the
+// label's arrival and the courier's pickup).
 func NextStep(s storage.Shipment) Step {
 	switch s.State {
 	case storage.StateOrdering:
@@ -62,6 +78,8 @@ func NextStep(s storage.Shipment) Step {
 		return StepReturned
 	case s.Status == shipping.StatusDelivered:
 		return StepDelivered
+	case unprinted(s):
+		return StepPrint
 	case HandedOver(s.Status):
 		return StepFollow
 	case s.LabelMode == shipping.LabelCarrier:

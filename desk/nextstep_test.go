@@ -76,9 +76,21 @@ func checkStep(t *testing.T, name string, s storage.Shipment, got Step) {
 	if ended && got.OffersLabel() {
 		fail("printing offered at the end")
 	}
-	if got.OffersLabel() && (s.LabelStatus != shipping.LabelReady || HandedOver(s.Status) ||
+	if got.OffersLabel() && (s.LabelStatus != shipping.LabelReady ||
 		(s.LabelMode != shipping.LabelPrint && s.LabelMode != shipping.LabelPrintOrCode && s.LabelMode != "")) {
 		fail("printing offered without a printable label")
+	}
+	if got == StepHandOver && HandedOver(s.Status) {
+		fail("a hand-over asked for once the carrier has it")
+	}
+	// Nothing lost: a ready label never printed is offered until the end.
+	never := s.LabelStatus == shipping.LabelReady && s.PrintedAt == nil &&
+		(s.LabelMode == shipping.LabelPrint || s.LabelMode == shipping.LabelPrintOrCode || s.LabelMode == "")
+	if never && !ended && got != StepPrint {
+		fail("a label never printed not offered")
+	}
+	if PrintLate(s) != (got == StepPrint && HandedOver(s.Status)) {
+		fail("the late-print note disagrees with the step")
 	}
 	if got == StepPrint && s.PrintedAt != nil {
 		fail("printing asked for again")
@@ -86,7 +98,7 @@ func checkStep(t *testing.T, name string, s storage.Shipment, got Step) {
 	if got == StepShowCode && (s.LabelMode != shipping.LabelCode || s.LabelStatus != shipping.LabelReady) {
 		fail("a code shown without one")
 	}
-	if HandedOver(s.Status) && !ended && got != StepFollow {
+	if HandedOver(s.Status) && !ended && !never && got != StepFollow {
 		fail("a shipment with the carrier")
 	}
 	switch {
@@ -117,6 +129,8 @@ func TestNextStepCases(t *testing.T) {
 	returned.Returned = true
 	cancelled := created(shipping.StatusExported, shipping.LabelPrint, shipping.LabelReady)
 	cancelled.CancelledAt = &at
+	inTransitPrinted := created(shipping.StatusInTransit, shipping.LabelPrint, shipping.LabelReady)
+	inTransitPrinted.PrintedAt = &at
 	for _, c := range []struct {
 		name string
 		s    storage.Shipment
@@ -130,7 +144,10 @@ func TestNextStepCases(t *testing.T) {
 		{"label-free", created(shipping.StatusExported, shipping.LabelCode, shipping.LabelReady), StepShowCode},
 		{"the courier brings the label", created(shipping.StatusExported, shipping.LabelCarrier, shipping.LabelNotApplicable), StepCarrier},
 		{"no label", created(shipping.StatusCreated, shipping.LabelPrint, shipping.LabelFailed), StepLabelFail},
-		{"in transit, never printed here", created(shipping.StatusInTransit, shipping.LabelPrint, shipping.LabelReady), StepFollow},
+		{"in transit, never printed here: still printable", created(shipping.StatusInTransit, shipping.LabelPrint, shipping.LabelReady), StepPrint},
+		{"out for delivery, never printed here", created(shipping.StatusOnDelivery, shipping.LabelPrintOrCode, shipping.LabelReady), StepPrint},
+		{"in transit, printed", inTransitPrinted, StepFollow},
+		{"in transit, the courier's label", created(shipping.StatusInTransit, shipping.LabelCarrier, shipping.LabelNotApplicable), StepFollow},
 		{"out for delivery", created(shipping.StatusOnDelivery, shipping.LabelCode, shipping.LabelReady), StepFollow},
 		{"delivered", created(shipping.StatusDelivered, shipping.LabelPrint, shipping.LabelReady), StepDelivered},
 		{"returned", returned, StepReturned},
@@ -156,5 +173,48 @@ func TestNoLabelAtTheEnd(t *testing.T) {
 		if labelProblem(s) == nil {
 			t.Errorf("shipment %d (%s, returned %v): a label is offered", s.ID, s.Status, s.Returned)
 		}
+	}
+}
+
+// A storno is offered only where the service allows one: in CREATED and
+// EXPORTED (or before the service's status is known), never from ONPICKUP
+// on, and never for a shipment not ordered, cancelled or returned.
+func TestCanCancelOnlyWhereTheServiceAllows(t *testing.T) {
+	at := time.Now()
+	for _, status := range []string{"", shipping.StatusCreated, shipping.StatusExported, shipping.StatusOnPickup, shipping.StatusInTransit,
+		shipping.StatusOnDelivery, shipping.StatusDelivered, shipping.StatusCancelled} {
+		want := status == "" || status == shipping.StatusCreated || status == shipping.StatusExported
+		s := storage.Shipment{State: storage.StateCreated, Status: status, LabelMode: shipping.LabelPrint, LabelStatus: shipping.LabelReady}
+		if got := CanCancel(s); got != want {
+			t.Errorf("%q: CanCancel %v, want %v", status, got, want)
+		}
+		if why := NotCancellable(s); (why == "") != want {
+			t.Errorf("%q: NotCancellable %q disagrees with CanCancel", status, why)
+		}
+		printed := s
+		printed.PrintedAt = &at
+		if got := CanCancel(printed); got != want {
+			t.Errorf("%q, printed: CanCancel %v, want %v", status, got, want)
+		}
+	}
+	exported := storage.Shipment{State: storage.StateCreated, Status: shipping.StatusExported}
+	for name, s := range map[string]storage.Shipment{
+		"being ordered":    {State: storage.StateOrdering},
+		"answer lost":      {State: storage.StateUnknown},
+		"not created":      {State: storage.StateMissing},
+		"cancelled here":   {State: storage.StateCreated, Status: shipping.StatusExported, CancelledAt: &at},
+		"returned":         {State: storage.StateCreated, Status: shipping.StatusExported, Returned: true},
+		"at the pickup":    {State: storage.StateCreated, Status: shipping.StatusOnPickup},
+		"with the courier": {State: storage.StateCreated, Status: shipping.StatusInTransit},
+	} {
+		if CanCancel(s) {
+			t.Errorf("%s: storno offered", name)
+		}
+	}
+	if !CanCancel(exported) || NotCancellable(exported) != "" {
+		t.Error("an exported shipment cannot be cancelled")
+	}
+	if why := NotCancellable(storage.Shipment{State: storage.StateCreated, Status: shipping.StatusOnPickup}); why != "with_carrier" {
+		t.Errorf("at the pickup: %q", why)
 	}
 }

@@ -28,7 +28,8 @@ func TestManagerPagesTheListAndReadsTheMoney(t *testing.T) {
 		clerk.WaitText(`[data-testid=chosen]`, "G3A")
 		orderChosen(t, clerk)
 	}
-	// ...delivered by the sandbox's clock and the tracking job...
+	// ...printed, then delivered by the sandbox's clock and the tracking job...
+	env.LabelsFetched()
 	env.Sandbox.Advance(48 * time.Hour)
 	ctx := context.Background()
 	if _, err := env.App.Jobs.Tracking(ctx); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
@@ -81,7 +82,8 @@ func (h *Handlers) Shipping(w http.ResponseWriter, r *http.Request) {
 func shipmentRow(ctx context.Context, s storage.Shipment) views.ShipmentRow {
 	return views.ShipmentRow{ID: s.ID, Created: i18n.DateTime(ctx, s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
 		Carrier: s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
-		LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil}
+		LabelMode: s.LabelMode, LabelStatus: desk.LabelShown(s), TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil,
+		PrintLate: desk.PrintLate(s)}
 }
 
 func shipmentRows(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {

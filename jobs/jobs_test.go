@@ -84,6 +84,10 @@ func TestPollersFollowAShipmentToDelivery(t *testing.T) {
 	if got := e.shipment(s.ID); got.LabelStatus != "READY" {
 		t.Fatalf("after export the label is %s", got.LabelStatus)
 	}
+	// The clerk prints it: the courier takes only labelled parcels.
+	if _, err := e.ship.Label(ctx, []string{s.Tracking()}); err != nil {
+		t.Fatal(err)
+	}
 	e.Clock.Advance(3 * time.Minute)
 	if st, _ := r.Labels(ctx); st.Shipments != 0 {
 		t.Errorf("a ready label is still polled: %+v", st)
@@ -220,6 +224,11 @@ func TestDeliveredSeenByLabelCheckStillGetsItsEvents(t *testing.T) {
 	e := start(t)
 	ctx := context.Background()
 	s := e.order(1)[0]
+	e.sb.Advance(2 * time.Minute)
+	// Printed on time: the courier takes only labelled parcels.
+	if _, err := e.ship.Label(ctx, []string{s.Tracking()}); err != nil {
+		t.Fatal(err)
+	}
 	e.sb.Advance(5 * 24 * time.Hour)
 	r := e.runner("one", 100)
 	if _, err := r.Labels(ctx); err != nil {

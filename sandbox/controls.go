@@ -168,7 +168,7 @@ func controlOperations() []openapi.Operation {
 		{Method: "GET", Path: "/sandbox/clock", OperationID: "sandboxClock", Tag: "sandbox", Auth: openapi.AuthNone, Summary: "Simulated time",
 			Responses: map[int]openapi.Response{200: ok("now", openapi.Ref("Clock"))}},
 		{Method: "POST", Path: "/sandbox/clock/advance", OperationID: "sandboxClockAdvance", Tag: "sandbox", Auth: openapi.AuthNone,
-			Summary: "Move simulated time forward", Description: "Shipments are exported a minute after payment and move through their states over the next hour; two-way commissions reach processing 30 minutes after creation.",
+			Summary: "Move simulated time forward", Description: "Shipments are exported a minute after payment and move through their states over the next hour; a shipment whose label nobody has fetched yet (shipments/label) waits at ONPICKUP, since a courier takes no unlabelled parcel: the courier takes it 15 minutes after export or when its label is first fetched, whichever is later (label-free shipments go with their hand-over code and CARRIER labels come with the courier: those do not wait); two-way commissions reach processing 30 minutes after creation.",
 			RequestBody: openapi.Schema{"type": "object", "required": []string{"minutes"}, "properties": map[string]any{"minutes": openapi.Schema{"type": "integer", "minimum": 1, "maximum": MaxAdvance}}},
 			Responses:   map[int]openapi.Response{200: ok("new time", openapi.Ref("Clock")), 400: errR("minutes missing or out of range")}},
 		{Method: "POST", Path: "/sandbox/orders/{id}/pay", OperationID: "sandboxPayOrder", Tag: "sandbox", Auth: openapi.AuthNone,

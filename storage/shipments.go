@@ -354,15 +354,18 @@ func (db *DB) RecentShipments(ctx context.Context, limit int) ([]Shipment, error
 	return out, wrapf(err, "recent shipments")
 }
 
-// toPrint is a shipment whose label is ready and not printed, and which the
-// carrier does not have yet (the print queue, and the home page's count).
-// Label-free shipments have a code, not a label: their page shows it.
+// toPrint is a shipment whose label is ready and not printed, and which is
+// neither delivered, returned nor cancelled (the print queue, and the home
+// page's count): one the carrier reports on its way without a printed label
+// stays, so nothing is lost between the label's arrival and the pickup
+// (desk.NextStep offers it the same way). Label-free shipments have a code,
+// not a label: their page shows it.
 const toPrint = `label_status = 'READY' AND printed_at IS NULL AND cancelled_at IS NULL
-  AND status NOT IN ('INTRANSIT', 'ONDELIVERY', 'DELIVERED', 'CANCELLED') AND NOT returned
-  AND label_mode <> 'CODE'`
+  AND status NOT IN ('DELIVERED', 'CANCELLED') AND NOT returned
+  AND label_mode NOT IN ('CODE', 'CARRIER')`
 
-// PrintQueue lists shipments whose labels are ready and not yet printed, of
-// those the carrier does not have yet.
+// PrintQueue lists shipments whose labels are ready and not yet printed, until
+// they are delivered, returned or cancelled.
 func (db *DB) PrintQueue(ctx context.Context) ([]Shipment, error) {
 	var out []Shipment
 	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments WHERE `+toPrint+` ORDER BY id LIMIT 500`)

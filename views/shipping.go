@@ -102,6 +102,7 @@ type ShipmentRow struct {
 	LabelStatus    string
 	TrackingNumber string
 	Printed        bool
+	PrintLate      bool // the carrier has the parcel though its label was never printed (desk.PrintLate)
 }
 
 // ShipmentView is the shipment page.

@@ -126,6 +126,7 @@ func TestSelectionStornoReportsWhatCannotBeCancelled(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	away := placeN(t, b, form, "G3A", 1)[0]
+	env.LabelsFetched() // printed: the sandbox's courier takes only labelled parcels
 	env.Sandbox.Advance(3 * time.Hour)
 	if _, err := env.App.Jobs.Tracking(context.Background()); err != nil {
 		t.Fatal(err)

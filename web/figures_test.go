@@ -312,7 +312,8 @@ func TestReportsMoney(t *testing.T) {
 	orders = append(orders, placedOrder{at, price, 20, "EUR"})
 	at, price = codOrder(t, b, shipmentForm(t, env), "G3A") // no COD
 	orders = append(orders, placedOrder{at, price, 0, ""})
-	// Delivered (or returned) by the sandbox's clock and the tracking job.
+	// Printed, then delivered (or returned) by the sandbox's clock and the tracking job.
+	env.LabelsFetched()
 	env.Sandbox.Advance(48 * time.Hour)
 	if _, err := env.App.Jobs.Tracking(ctx); err != nil {
 		t.Fatal(err)

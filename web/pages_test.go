@@ -49,6 +49,14 @@ func TestShipmentPageNeverContradictsItself(t *testing.T) {
 	if strings.Contains(body, "No events yet") || strings.Contains(body, "No tracking events yet") {
 		t.Error("the page says there are no events while the status is in transit, without saying where the status comes from")
 	}
+	// Never printed here: the label stays offered, with a note (nothing lost
+	// between the label's arrival and the pickup).
+	if step := doc.Find(`[data-testid=todo]`).AttrOr("data-step", ""); step != "print" || doc.Find(`[data-testid=print-late]`).Length() != 1 {
+		t.Errorf("in transit, never printed: step %q, note %d", step, doc.Find(`[data-testid=print-late]`).Length())
+	}
+	// Printed: follow it, nothing more to print.
+	setShipment(t, env, page, `printed_at = now()`)
+	doc = htmlOf(t, b.Get(page).Body)
 	if step := doc.Find(`[data-testid=todo]`).AttrOr("data-step", ""); step != "follow" || doc.Find(`[data-testid=print-label]`).Length() != 0 {
 		t.Errorf("in transit: step %q, label offered %d", step, doc.Find(`[data-testid=print-label]`).Length())
 	}

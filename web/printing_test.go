@@ -43,9 +43,8 @@ func placeLabelFree(t *testing.T, b *apptest.Browser, env *apptest.Env) string {
 	return p[strings.LastIndex(p, "/")+1:]
 }
 
-// labelsMade moves the sandbox past export (not as far as the pickup, after
-// which there is nothing to print) and runs the labels job, as the
-// scheduler would.
+// labelsMade moves the sandbox past export (not as far as the courier's
+// pickup time) and runs the labels job, as the scheduler would.
 func labelsMade(t *testing.T, env *apptest.Env) {
 	t.Helper()
 	env.Sandbox.Advance(10 * time.Minute) // exported, before the courier picks it up 15 minutes later

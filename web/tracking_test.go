@@ -162,6 +162,7 @@ func TestTimelineAndRefreshNow(t *testing.T) {
 func TestReportsForManagers(t *testing.T) {
 	env, b := deskEnv(t)
 	placed(t, env, b, 3)
+	env.LabelsFetched() // printed: the sandbox's courier takes only labelled parcels
 	env.Sandbox.Advance(48 * time.Hour)
 	if _, err := env.App.Jobs.Tracking(context.Background()); err != nil {
 		t.Fatal(err)

@@ -235,3 +235,28 @@ func (e *Env) SettledBatch(t testing.TB, batch int64) []storage.BatchRow {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// LabelsFetched counts the labels of every shipment ordered so far as fetched
+// at the sandbox, as the clerk's print of the day would: the sandbox's
+// courier takes a printed-label parcel past ONPICKUP only then. Tests that
+// follow shipments to delivery without printing them call it first.
+func (e *Env) LabelsFetched() {
+	e.T.Helper()
+	rows, err := e.App.DB.SQL().Query(`SELECT tracking_number FROM shipments WHERE state = 'created' AND tracking_number <> ''`)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer rows.Close()
+	var numbers []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			e.T.Fatal(err)
+		}
+		numbers = append(numbers, n)
+	}
+	if err := rows.Err(); err != nil {
+		e.T.Fatal(err)
+	}
+	e.Sandbox.LabelsFetched(numbers...)
+}

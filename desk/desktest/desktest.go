@@ -91,8 +91,10 @@ func (e *Env) Order(n int) []storage.Shipment {
 
 // OrderMany makes n shipments like Order's at the sandbox at once
 // (sbshipping.Service.CreateMany, not n calls) and stores them in one INSERT as
-// the desk knows created shipments once their labels are ready: exported, due
-// a tracking update. It returns their ids. Tests and benchmarks of the pollers
+// the desk knows created shipments once their labels are ready and printed:
+// exported, due a tracking update. Their labels count as fetched at the
+// sandbox (sbshipping.Service.LabelsFetched), so its courier takes them on
+// time. It returns their ids. Tests and benchmarks of the pollers
 // at scale start here.
 func (e *Env) OrderMany(n int) []int64 {
 	e.T.Helper()
@@ -103,6 +105,13 @@ func (e *Env) OrderMany(n int) []int64 {
 	}
 	made, err := e.Sandbox.Sandbox.Shipping.CreateMany(sandboxtest.ShippingKey, body, n)
 	if err != nil {
+		e.T.Fatal(err)
+	}
+	numbers := make([]string, len(made))
+	for i, m := range made {
+		numbers[i] = m.TrackingNumber
+	}
+	if err := e.Sandbox.Sandbox.Shipping.LabelsFetched(sandboxtest.ShippingKey, numbers); err != nil {
 		e.T.Fatal(err)
 	}
 	type row struct {
@@ -123,10 +132,10 @@ func (e *Env) OrderMany(n int) []int64 {
 	res, err := e.DB.SQL().Query(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, order_id, order_number, order_token, status, label_mode, label_status, packages,
-    created_at, ordered_at, last_checked_at)
+    created_at, ordered_at, last_checked_at, printed_at)
 SELECT gen_random_uuid(), m->>'Reference', 'created', '{}', m->>'Carrier', (m->>'ServiceID')::int, 'Malá', 'Brno',
     m->>'TrackingNumber', (m->>'OrderID')::bigint, m->>'OrderNumber', m->>'OrderToken', 'EXPORTED', m->>'LabelMode', 'READY',
-    m->'Packages', $2, $2, $2
+    m->'Packages', $2, $2, $2, $2
 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(m, i)
 ORDER BY i
 RETURNING id`, string(doc), e.Clock.Now())

@@ -161,3 +161,13 @@ func (e *Env) Fault(path string, f map[string]any) {
 func (e *Env) Pay(orderID int64) {
 	e.Control("POST", fmt.Sprintf("/sandbox/orders/%d/pay", orderID), nil)
 }
+
+// LabelsFetched counts the labels of the shop's shipments as fetched now, as
+// a print would (shipments/label), without drawing them: the sandbox's
+// courier takes a printed-label parcel past ONPICKUP only then.
+func (e *Env) LabelsFetched(numbers ...string) {
+	e.T.Helper()
+	if err := e.Sandbox.Shipping.LabelsFetched(ShippingKey, numbers); err != nil {
+		e.T.Fatal(err)
+	}
+}

@@ -82,3 +82,35 @@ func (s *Service) made(o *order, sh *shipment, now time.Time) Made {
 	}
 	return m
 }
+
+// LabelsFetched records the labels of the account's shipments as fetched
+// now, as shipments/label does on their first fetch, without drawing them: a
+// courier takes a printed-label parcel only once its label was fetched.
+// Like CreateMany, the service has no such call: it lets benchmarks and tests
+// start from many shipments printed, without their PDFs.
+func (s *Service) LabelsFetched(key string, numbers []string) error {
+	var acct *account
+	for i, k := range s.cfg.Keys {
+		if k == key {
+			acct = s.accounts[i]
+		}
+	}
+	if acct == nil {
+		return errors.New("labels fetched: unknown API key")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	for _, tn := range numbers {
+		if sh := s.shipments[tn]; sh == nil || sh.Account != acct.Index {
+			return fmt.Errorf("labels fetched: no shipment %s of this account", tn)
+		}
+	}
+	for _, tn := range numbers {
+		if sh := s.shipments[tn]; sh.LabelFetched == nil {
+			t := now
+			sh.LabelFetched = &t
+		}
+	}
+	return nil
+}

@@ -66,6 +66,8 @@ func TestDetailDatesAndCarrierTracking(t *testing.T) {
 				t.Errorf("key %q, %s shapes: order %v, created %v", key, e.svc.cfg.Shapes, hasOrder, hasCreated)
 			}
 		}
+		e.advance(2 * time.Minute)
+		e.fetchLabels(key1, tn) // a courier takes only labelled parcels
 		e.advance(3 * time.Hour)
 		if d := e.detail(key1, tn); d["status"] != "DELIVERED" || d["delivery_date"] != "2026-11-23" {
 			t.Errorf("delivered: %v on %v, want the actual day", d["status"], d["delivery_date"])

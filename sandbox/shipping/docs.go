@@ -163,7 +163,7 @@ func (s *Service) Operations() []openapi.Operation {
 			Summary: "Tracking of a batch", Description: "data keyed by tracking number; one list of events per package, newest first; the message says how many were found.",
 			RequestBody: nums, Responses: map[int]openapi.Response{200: {Description: "tracking", Schema: envelope(mapOf(ref("Tracking")))}, 400: bad}},
 		{Method: "POST", Path: "/api/v1/shipments/label", OperationID: "shipmentsLabel", Tag: "shipping", Auth: openapi.AuthRequired,
-			Summary: "Labels as one PDF", Description: "Only when label_status is READY. 404 in CREATED, unknown or another account's; 400 for label_mode CARRIER or label_status FAILED. Label-free shipments give an A6 information sheet with a QR code and the code.",
+			Summary: "Labels as one PDF", Description: "Only when label_status is READY. 404 in CREATED, unknown or another account's; 400 for label_mode CARRIER or label_status FAILED. Label-free shipments give an A6 information sheet with a QR code and the code. Sandbox: the first fetch of a label lets the courier take the parcel; until then a printed-label shipment waits at ONPICKUP.",
 			RequestBody: nums, Responses: map[int]openapi.Response{200: {Description: "PDF", Schema: pdf}, 400: bad, 401: unauth, 404: notFound}},
 		{Method: "POST", Path: "/api/v1/shipments/storno", OperationID: "shipmentsStorno", Tag: "shipping", Auth: openapi.AuthRequired,
 			Summary: "Cancel shipments", Description: "Possible in CREATED and EXPORTED.",

@@ -100,6 +100,15 @@ func (e *env) create(key string, sh map[string]any) (string, string) {
 	return createdNumbers(e.t, a)[0], a.Data()["order"].(string)
 }
 
+// fetchLabels fetches the labels of exported shipments, as a clerk's print
+// does: only then does a courier take a printed-label parcel past ONPICKUP.
+func (e *env) fetchLabels(key string, tns ...string) {
+	e.t.Helper()
+	if a := e.call("POST", "/api/v1/shipments/label", key, map[string]any{"shipments": tns}); a.Status != 200 {
+		e.t.Fatalf("labels of %v: %d %s", tns, a.Status, a.Raw)
+	}
+}
+
 // createdNumbers reads the created shipments in either shape: tracking-number
 // strings or objects with tracking_number.
 func createdNumbers(t *testing.T, a answer) []string {

@@ -75,6 +75,12 @@ func (s *Service) label(w http.ResponseWriter, r *http.Request) {
 		}
 		pages = append(pages, s.pages(sh, now)...)
 	}
+	for _, sh := range list {
+		if sh.LabelFetched == nil {
+			t := now
+			sh.LabelFetched = &t
+		}
+	}
 	s.mu.Unlock()
 	pdf, err := s.cfg.Render(pages)
 	if err != nil {

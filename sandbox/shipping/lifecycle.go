@@ -19,12 +19,17 @@ type step struct {
 var journey = []step{
 	{0, "EXPORTED", "Shipment data received by the carrier", ""},
 	{5 * time.Minute, "ONPICKUP", "Waiting for pickup by the courier", ""},
-	{15 * time.Minute, "INTRANSIT", "Picked up by the courier", "from"},
+	{pickupAfter, "INTRANSIT", "Picked up by the courier", "from"},
 	{25 * time.Minute, "INTRANSIT", "Arrived at the sorting depot", "depot"},
 	{35 * time.Minute, "INTRANSIT", "Left the sorting depot", "depot"},
 	{45 * time.Minute, "ONDELIVERY", "Handed to the courier for delivery", "to"},
 	{55 * time.Minute, "DELIVERED", "Delivered", "to"},
 }
+
+// pickupAfter is when the courier takes a labelled parcel, after export.
+// A parcel whose label nobody has fetched yet waits at ONPICKUP: a courier
+// takes no unlabelled parcel (see pickup).
+const pickupAfter = 15 * time.Minute
 
 // returnJourney replaces delivery for shipments that go back to the sender.
 var returnJourney = append(append([]step{}, journey[:6]...),
@@ -91,10 +96,17 @@ func (s *Service) packageEvents(sh *shipment, i int, now time.Time) []event {
 	if sh.Cancelled != nil && sh.Cancelled.Before(stop) {
 		stop = *sh.Cancelled
 	}
+	late, held := s.pickup(sh, e, now)
 	for _, st := range path {
 		at := e.Add(st.after)
 		if st.after > 0 {
 			at = at.Add(time.Duration(i) * packageLag) // export is one event for the whole shipment
+		}
+		if st.after >= pickupAfter {
+			if held {
+				break
+			}
+			at = at.Add(late)
 		}
 		if at.After(stop) {
 			break
@@ -153,10 +165,33 @@ func (s *Service) status(sh *shipment, now time.Time) string {
 	return least
 }
 
+// pickup says how much later than scheduled the courier takes the parcel
+// (exported at e), or that it still waits for its label (held) at now. The
+// first fetch of the label (labels endpoint) releases it: a label fetched
+// after the scheduled pickup moves the pickup, and everything after it, to
+// that moment. A label-free parcel goes with its hand-over code and a
+// courier who brings the label needs none: those are never held.
+func (s *Service) pickup(sh *shipment, e, now time.Time) (late time.Duration, held bool) {
+	if mode := s.labelMode(sh, now); mode == "CODE" || mode == "CARRIER" {
+		return 0, false
+	}
+	if sh.LabelFetched == nil || sh.LabelFetched.After(now) {
+		return 0, true
+	}
+	if due := e.Add(pickupAfter); sh.LabelFetched.After(due) {
+		return sh.LabelFetched.Sub(due), false
+	}
+	return 0, false
+}
+
 // returnedAt reports the tracking flag returned.
 func (s *Service) returnedAt(sh *shipment, now time.Time) bool {
 	e := s.exportAt(sh)
-	return sh.Returned && !e.IsZero() && !now.Before(e.Add(returnedAfter)) && sh.Cancelled == nil
+	if !sh.Returned || e.IsZero() || sh.Cancelled != nil {
+		return false
+	}
+	late, held := s.pickup(sh, e, now)
+	return !held && !now.Before(e.Add(returnedAfter+late))
 }
 
 // labelMode is the current label mode: a refused label-free export becomes an

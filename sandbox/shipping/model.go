@@ -129,6 +129,7 @@ type shipment struct {
 	RefuseCode     bool         `json:"refuse_label_less"` // carrier refuses the label-free export
 	Returned       bool         `json:"returned"`          // goes back to the sender
 	Cancelled      *time.Time   `json:"cancelled,omitempty"`
+	LabelFetched   *time.Time   `json:"label_fetched,omitempty"` // first fetch of the label: the courier may take the parcel
 }
 
 // CarrierBehaviour makes a carrier misbehave, for testing what clients do then.

@@ -438,6 +438,9 @@ func TestStatesTrackingAndReturns(t *testing.T) {
 	dateRe, timeRe := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`), regexp.MustCompile(`^\d{2}:\d{2}:\d{2}$`)
 	for step := 0; step < 27; step++ {
 		e.advance(4 * time.Minute)
+		if step == 1 { // exported: the clerk prints before the courier comes
+			e.fetchLabels(key1, tns...)
+		}
 		a := e.call("POST", "/api/v1/shipments/tracking", "", map[string]any{"shipments": append(tns, "UNKNOWN1")})
 		if !strings.Contains(a.Body["message"].(string), "Found 25 of 26") {
 			t.Errorf("message %q", a.Body["message"])
@@ -521,6 +524,11 @@ func TestListFiltersPagingAndStorno(t *testing.T) {
 	if a := e.call("POST", "/api/v1/shipments/storno", key1, map[string]any{"shipments": []string{list("status=ACTIVE")["shipments"].([]any)[0].(map[string]any)["tracking_number"].(string)}}); a.Status != 400 {
 		t.Errorf("storno on pickup: %d", a.Status)
 	}
+	var active []string
+	for _, x := range list("status=ACTIVE")["shipments"].([]any) {
+		active = append(active, x.(map[string]any)["tracking_number"].(string))
+	}
+	e.fetchLabels(key1, active...) // a courier takes only labelled parcels
 	e.advance(100 * time.Minute)
 	if d := list("status=DELIVERED"); d["total"].(float64) != 7 {
 		t.Errorf("DELIVERED: %v", d["total"])
