@@ -15,6 +15,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	_ "time/tzdata" // the service's zone, also on a machine without zone files
 
 	"shipdesk/sandbox/simclock"
 )
@@ -142,4 +143,15 @@ func token() string {
 	return hex.EncodeToString(b)
 }
 
-func stamp(t time.Time) string { return t.Format("2006-01-02 15:04:05") }
+// serviceZone is the returns service's own time: it writes every moment in
+// Czech time, without a zone, whatever zone the machine it runs on has.
+var serviceZone = func() *time.Location {
+	loc, err := time.LoadLocation("Europe/Prague")
+	if err != nil {
+		panic(err) // time/tzdata is embedded: this cannot fail
+	}
+	return loc
+}()
+
+// stamp writes a moment as the service does: "2026-11-22 14:05:09", Czech time.
+func stamp(t time.Time) string { return t.In(serviceZone).Format("2006-01-02 15:04:05") }
