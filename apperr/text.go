@@ -66,7 +66,7 @@ func Join(texts ...Text) Text {
 // Deadline is a moment something is awaited until, said where it is read: in
 // the shop's time zone and the reader's language (i18n.Deadline), never as
 // the zone of the machine that wrote it.
-func Deadline(t time.Time) Text { return Text{Key: "", Args: []any{t}, kind: deadline} }
+func Deadline(t time.Time) Text { return Text{Args: []any{t}, kind: deadline} }
 
 // IsZero reports whether t says nothing.
 func (t Text) IsZero() bool { return t.Key == "" && len(t.Args) == 0 }
