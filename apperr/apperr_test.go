@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/i18n"
@@ -86,6 +88,7 @@ func TestTextIsStoredAndReadBack(t *testing.T) {
 		text apperr.Text
 	}{
 		{"nested with a time", apperr.Msg("ship.err.waiting", apperr.Msg("ship.err.not_confirmed"), "14:05:09")},
+		{"nested with a deadline", apperr.Msg("ship.err.waiting", apperr.Msg("ship.err.not_confirmed"), apperr.Deadline(time.Date(2026, 11, 26, 5, 39, 25, 0, time.UTC)))},
 		{"numbers", apperr.Msg("rec.no_model", 7, int64(3))},
 		{"a decimal", apperr.Msg("cod.minimum", 1.5, "EUR")},
 		{"plural", apperr.Count("staff.throttle_here", 1)},
@@ -119,5 +122,26 @@ func TestTextIsStoredAndReadBack(t *testing.T) {
 	}
 	if v, _ := (apperr.Text{}).Value(); v != "" {
 		t.Errorf("no text stored as %q", v)
+	}
+}
+
+// A deadline is said in the shop's time zone whatever zone the moment was
+// taken in, in the reader's language, rounded up to the minute: the same as
+// the page writes the moment beside it.
+func TestDeadlineIsSaidInTheShopsZone(t *testing.T) {
+	at := time.Date(2026, 11, 26, 5, 39, 25, 0, time.UTC) // 06:39:25 in Prague
+	v, _ := apperr.Msg("ret.err.waiting", apperr.Deadline(at)).Value()
+	var back apperr.Text
+	if err := back.Scan(v); err != nil {
+		t.Fatal(err)
+	}
+	for ctx, want := range map[context.Context]string{czech: "26. 11. 2026 06:40", english: "26 Nov 2026, 06:40"} {
+		got := back.In(i18n.WithZone(ctx, i18n.Prague))
+		if !strings.Contains(got, want) || strings.Contains(got, "05:39") {
+			t.Errorf("%q lacks %q", got, want)
+		}
+		if page := i18n.Deadline(ctx, at); page != want {
+			t.Errorf("the page writes %q, the message %q", page, want)
+		}
 	}
 }

@@ -29,7 +29,7 @@ var keyArgs = map[string][]int{
 
 // keyFields are the fields of composite literals that hold keys.
 var keyFields = map[string][]string{
-	"Mapper":     {"NoAnswer", "NotFound", "Refused"},
+	"Mapper":     {"NoAnswer", "Lost", "Failed", "NotFound", "Refused"},
 	"notMissing": {"exists", "waiting", "unsettled"},
 	"Text":       {"Key"},
 }

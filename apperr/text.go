@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"shipdesk/i18n"
 )
@@ -24,11 +25,12 @@ type Text struct {
 type kind uint8
 
 const (
-	keyed   kind = iota
-	counted      // Args[0] is the count that picks the plural form
-	literal      // Key is the text itself
-	word         // Key is a prefix, Args[0] a code: the catalog's word for it, else the code
-	joined       // Args are Texts said one after another
+	keyed    kind = iota
+	counted       // Args[0] is the count that picks the plural form
+	literal       // Key is the text itself
+	word          // Key is a prefix, Args[0] a code: the catalog's word for it, else the code
+	joined        // Args are Texts said one after another
+	deadline      // Args[0] is a moment, said in the shop's zone (i18n.Deadline)
 )
 
 // Msg is the text of key, formatted with args (fmt verbs).
@@ -61,6 +63,11 @@ func Join(texts ...Text) Text {
 	return Text{Args: args, kind: joined}
 }
 
+// Deadline is a moment something is awaited until, said where it is read: in
+// the shop's time zone and the reader's language (i18n.Deadline), never as
+// the zone of the machine that wrote it.
+func Deadline(t time.Time) Text { return Text{Args: []any{t}, kind: deadline} }
+
 // IsZero reports whether t says nothing.
 func (t Text) IsZero() bool { return t.Key == "" && len(t.Args) == 0 }
 
@@ -78,6 +85,9 @@ func (t Text) In(ctx context.Context) string {
 			return i18n.T(ctx, t.Key+code)
 		}
 		return code
+	case deadline:
+		at, _ := t.Args[0].(time.Time)
+		return i18n.Deadline(ctx, at)
 	case joined:
 		parts := make([]string, 0, len(t.Args))
 		for _, a := range t.Args {
@@ -147,10 +157,11 @@ type storedText struct {
 }
 
 type storedArg struct {
-	S *string  `json:"s,omitempty"`
-	I *int64   `json:"i,omitempty"`
-	F *float64 `json:"f,omitempty"`
-	T *Text    `json:"x,omitempty"`
+	S *string    `json:"s,omitempty"`
+	I *int64     `json:"i,omitempty"`
+	F *float64   `json:"f,omitempty"`
+	M *time.Time `json:"m,omitempty"`
+	T *Text      `json:"x,omitempty"`
 }
 
 // MarshalJSON stores t with its arguments' kinds.
@@ -170,6 +181,8 @@ func (t Text) MarshalJSON() ([]byte, error) {
 			sa.I = &v
 		case float64:
 			sa.F = &v
+		case time.Time:
+			sa.M = &v
 		default:
 			s := fmt.Sprint(v)
 			sa.S = &s
@@ -196,6 +209,8 @@ func (t *Text) UnmarshalJSON(b []byte) error {
 			t.Args = append(t.Args, int(*sa.I))
 		case sa.F != nil:
 			t.Args = append(t.Args, *sa.F)
+		case sa.M != nil:
+			t.Args = append(t.Args, *sa.M)
 		default:
 			t.Args = append(t.Args, "")
 		}

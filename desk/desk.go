@@ -55,23 +55,26 @@ func invalid(p apperr.Problems) error {
 	return apperr.Fields("form.see_fields", p)
 }
 
-// Texts (keys) a person reads when the link to the service failed: no answer, a
-// dropped connection, a 5xx, an answer we cannot read. What exactly happened
-// ("EOF", "connection reset", …) is for the log only; the transport logs every
-// failed call with it.
+// Texts (keys) a person reads when a call to the service failed: no answer in
+// time, an answer lost after the request was sent, the service failing with a
+// 5xx (serviceerr.Mapper chooses which); an order whose answer was lost
+// (OutcomeUnknown). What exactly happened ("EOF", "connection reset", …) is
+// for the log only; the transport logs every failed call with it.
 const (
 	NoAnswer       = "ship.err.no_answer"
+	AnswerLost     = "ship.err.answer_lost"
+	Failed         = "ship.err.failed"
 	OutcomeUnknown = "ship.err.outcome_unknown"
 )
 
 // upstream maps the service's failures for the shipping desk's forms.
-var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer,
+var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer, Lost: AnswerLost, Failed: Failed,
 	NotFound: "ship.err.not_known",
 	Refused:  "ship.err.refused"}
 
 // UpstreamError turns a failed call into a message for the clerk: the service's
 // field errors onto the form's fields, its refusals into one sentence, and a
-// failed link into NoAnswer.
+// failed link or a failing service into NoAnswer, AnswerLost or Failed.
 func UpstreamError(doing string, err error) error { return upstream.Map(doing, err) }
 
 var (

@@ -156,7 +156,7 @@ func (d *Desk) deadline(sent time.Time) time.Time { return sent.Add(d.OrderTimeo
 const NotConfirmed = "ship.err.not_confirmed"
 
 func waitingText(until time.Time) apperr.Text {
-	return apperr.Msg("ship.err.waiting", apperr.Msg(NotConfirmed), until.Format("15:04:05"))
+	return apperr.Msg("ship.err.waiting", apperr.Msg(NotConfirmed), apperr.Deadline(until))
 }
 
 // recordCreated stores a confirmed order; a second order under the same

@@ -83,7 +83,7 @@ func (h *Handlers) Batches(w http.ResponseWriter, r *http.Request) {
 	}
 	var v views.BatchList
 	for _, b := range list {
-		v.Rows = append(v.Rows, views.BatchListRow{ID: b.ID, Created: i18n.DateTime(ctx, b.CreatedAt), CreatedAt: b.CreatedAt.Format(time.RFC3339),
+		v.Rows = append(v.Rows, views.BatchListRow{ID: b.ID, Created: i18n.DateTime(ctx, b.CreatedAt), CreatedAt: b.CreatedAt.UTC().Format(time.RFC3339),
 			By: b.ByName, Source: sourceName(ctx, b.Source), File: b.FileName, Rows: b.Rows, Counts: counts(ctx, b.Counts)})
 	}
 	h.render(w, r, http.StatusOK, views.BatchesPage(h.page(w, r, i18n.T(ctx, "batches.title"), identity.Shipping), v))

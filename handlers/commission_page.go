@@ -66,7 +66,7 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 		v.Resolutions = append(v.Resolutions, views.Option{Value: code, Label: i18n.T(ctx, "ret.res."+code)})
 	}
 	if d.SettlesAt != nil {
-		v.SettlesAt = i18n.DateTime(ctx, *d.SettlesAt)
+		v.SettlesAt = i18n.Deadline(ctx, *d.SettlesAt)
 	}
 	if d.SyncedAt != nil {
 		v.LastSynced = i18n.DateTime(ctx, *d.SyncedAt)

@@ -146,7 +146,7 @@ func (h *Handlers) renderPrintQueue(w http.ResponseWriter, r *http.Request, stat
 		q.Start = n
 	}
 	for _, b := range batches {
-		row := views.PrintBatchRow{ID: b.ID, Printed: i18n.DateTime(ctx, b.PrintedAt), PrintedAt: b.PrintedAt.Format(time.RFC3339),
+		row := views.PrintBatchRow{ID: b.ID, Printed: i18n.DateTime(ctx, b.PrintedAt), PrintedAt: b.PrintedAt.UTC().Format(time.RFC3339),
 			By: b.PrintedByName, Shipments: len(b.ShipmentIDs), Labels: b.Labels, Format: b.Format, Start: b.StartAt}
 		if b.ReprintOf != nil {
 			row.ReprintOf = *b.ReprintOf

@@ -110,7 +110,7 @@ func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
 	v.Poll = desk.NeedsRefresh(s) || s.State == storage.StateOrdering || s.State == storage.StateUnknown
 	v.Duplicates = s.Duplicates
 	if s.SettlesAt != nil {
-		v.SettlesAt = i18n.DateTime(ctx, *s.SettlesAt)
+		v.SettlesAt = i18n.Deadline(ctx, *s.SettlesAt)
 	}
 	return v
 }

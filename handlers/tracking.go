@@ -331,7 +331,9 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 	}
 	_, _ = out.buf.Write(line.end())
 	yes, no := i18n.T(ctx, "trk.csv.yes"), i18n.T(ctx, "trk.csv.no")
-	// when writes a time: local in Czech, RFC 3339 in English; none: nothing.
+	// when writes a time in the shop's zone: as pages do in Czech, RFC 3339
+	// (with the zone's offset) in English; none: nothing.
+	zone := i18n.ZoneOf(ctx)
 	when := func(t time.Time) {
 		at := line.open()
 		switch {
@@ -339,7 +341,7 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 		case out.czech:
 			line.buf = i18n.AppendDateTime(ctx, line.buf, t)
 		default:
-			line.buf = t.AppendFormat(line.buf, time.RFC3339)
+			line.buf = t.In(zone).AppendFormat(line.buf, time.RFC3339)
 		}
 		line.close(at)
 	}

@@ -117,3 +117,16 @@ func DateTime(ctx context.Context, t time.Time) string {
 func Clock(ctx context.Context, t time.Time) string {
 	return t.In(ZoneOf(ctx)).Format("15:04:05")
 }
+
+// Deadline writes a moment something is awaited until, as DateTime does but
+// rounded up to the whole minute, so that "after 14:06" is never before it:
+// "22. 11. 2026 14:06", "22 Nov 2026, 14:06".
+func Deadline(ctx context.Context, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	if up := t.Truncate(time.Minute); !up.Equal(t) {
+		t = up.Add(time.Minute)
+	}
+	return DateTime(ctx, t)
+}

@@ -10,6 +10,7 @@
 package serviceerr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,11 +24,22 @@ import (
 // Mapper is what one desk says about the service's failures, each a key of
 // the message catalog.
 type Mapper struct {
-	Field    func(path string) string // the form field of a field path in the service's answer
-	NoAnswer string                   // shown when the link failed
-	NotFound string                   // "Could not %s: …" when the service does not know the thing
-	Refused  string                   // shown when the service refused our API key
+	Field func(path string) string // the form field of a field path in the service's answer
+	// What happened to a call that did not succeed, said in three ways and
+	// chosen here only: the service answered with an error (Failed, "%d" its
+	// status), no answer came in time (NoAnswer), or the request was sent and
+	// its answer lost on the way (Lost). A refusal of the request itself (4xx)
+	// says the service's reason.
+	NoAnswer string
+	Lost     string
+	Failed   string
+	NotFound string // "Could not %s: …" when the service does not know the thing
+	Refused  string // shown when the service refused our API key
 }
+
+// Unreadable is what a person reads when the service answered something we
+// cannot read.
+const Unreadable = "svc.unreadable"
 
 // Map turns a failed call to the service into an apperr.Error; doing is the
 // key of the step's phrase ("order the shipment"), said in "Could not %s: …".
@@ -36,9 +48,16 @@ func (m Mapper) Map(doing string, err error) error {
 	if !errors.As(err, &te) {
 		return fmt.Errorf("%s: %w", apperr.Msg(doing), err)
 	}
+	unavailable := func(t apperr.Text) error { return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: t} }
 	switch {
-	case transport.IsTemporary(err) || te.Kind != transport.KindStatus:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: apperr.Msg(m.NoAnswer)}
+	case te.Kind == transport.KindTransport && te.Sent && !timedOut(te):
+		return unavailable(apperr.Msg(m.Lost))
+	case te.Kind == transport.KindTransport:
+		return unavailable(apperr.Msg(m.NoAnswer))
+	case te.Kind != transport.KindStatus:
+		return unavailable(apperr.Msg(Unreadable))
+	case te.Status == http.StatusTooManyRequests || te.Status >= 500:
+		return unavailable(apperr.Msg(m.Failed, te.Status))
 	case len(te.Fields) > 0:
 		fields := apperr.Problems{}
 		for _, fe := range te.Fields {
@@ -52,7 +71,7 @@ func (m Mapper) Map(doing string, err error) error {
 		e.Err = err
 		return e
 	case te.Status == http.StatusUnauthorized:
-		return &apperr.Error{Code: apperr.Unavailable, Err: err, Message: apperr.Msg(m.Refused)}
+		return unavailable(apperr.Msg(m.Refused))
 	case te.Status == http.StatusNotFound:
 		return &apperr.Error{Code: apperr.NotFound, Err: err, Message: couldNot(doing, apperr.Msg(m.NotFound))}
 	}
@@ -61,6 +80,14 @@ func (m Mapper) Map(doing string, err error) error {
 		msg = apperr.Msg("svc.status", te.Status)
 	}
 	return &apperr.Error{Code: apperr.Invalid, Err: err, Message: couldNot(doing, msg), Fields: apperr.Problems{"form": msg}}
+}
+
+// timedOut: the call gave up waiting for the answer (its time limit, or the
+// person's request ended), rather than the connection breaking.
+func timedOut(te *transport.Error) bool {
+	var ne interface{ Timeout() bool }
+	return errors.Is(te.Err, context.DeadlineExceeded) || errors.Is(te.Err, context.Canceled) ||
+		(errors.As(te.Err, &ne) && ne.Timeout())
 }
 
 func couldNot(doing string, why apperr.Text) apperr.Text {
@@ -76,8 +103,9 @@ func (m Mapper) WithField(field func(path string) string) Mapper {
 // Known are the service's messages that we can say in the reader's language:
 // those interfaces.md documents and those the sandbox sends as the service
 // does (the COD rules are shared with it). A pattern is the message's exact
-// text, or its text with one "%s" for a part that varies (an amount, a
-// number): that part is kept as the service wrote it. Messages not listed
+// text, or its text with a "%s" for each part that varies (an amount, a
+// number): that part is kept as the service wrote it, unless WordsOf names
+// it a code (a status) to say by the catalog's word. Messages not listed
 // here are shown as the service wrote them.
 var Known = []struct{ Pattern, Key string }{
 	// Label-free shipping (interfaces.md, Errors).
@@ -124,6 +152,14 @@ var Known = []struct{ Pattern, Key string }{
 	{"The postal code is required", "svc.address.zip"},
 	{"A phone number or an e-mail is required", "svc.address.contact"},
 	{"The e-mail address is not valid", "svc.address.email"},
+	// Storno of a shipment the carrier already has.
+	{"Shipment %s cannot be cancelled in state %s", "svc.storno.state"},
+}
+
+// WordsOf are, for a Known key, the catalog prefix of the word for each part
+// that varies ("" keeps the part as written): a status is said in words.
+var WordsOf = map[string][]string{
+	"svc.storno.state": {"", "ship.status."},
 }
 
 // Said is a message of the service as a person reads it: the catalog's text
@@ -131,14 +167,50 @@ var Known = []struct{ Pattern, Key string }{
 func Said(message string) apperr.Text {
 	message = strings.TrimSpace(textin.ServiceText(message))
 	for _, k := range Known {
-		before, after, varies := strings.Cut(k.Pattern, "%s")
-		switch {
-		case !varies && message == k.Pattern:
-			return apperr.Msg(k.Key)
-		case varies && len(message) > len(before)+len(after) &&
-			strings.HasPrefix(message, before) && strings.HasSuffix(message, after):
-			return apperr.Msg(k.Key, message[len(before):len(message)-len(after)])
+		parts, ok := match(k.Pattern, message)
+		if !ok {
+			continue
 		}
+		args := make([]any, len(parts))
+		words := WordsOf[k.Key]
+		for i, p := range parts {
+			args[i] = p
+			if i < len(words) && words[i] != "" {
+				args[i] = apperr.Word(words[i], p)
+			}
+		}
+		return apperr.Msg(k.Key, args...)
 	}
 	return apperr.Literal(message)
+}
+
+// match reports whether message is pattern with each "%s" a part that is
+// not empty, and returns those parts.
+func match(pattern, message string) ([]string, bool) {
+	fixed := strings.Split(pattern, "%s")
+	if len(fixed) == 1 {
+		return nil, message == pattern
+	}
+	if !strings.HasPrefix(message, fixed[0]) {
+		return nil, false
+	}
+	rest, parts := message[len(fixed[0]):], []string{}
+	for i, f := range fixed[1:] {
+		var end int
+		if i == len(fixed)-2 { // the last: what remains ends with it
+			if len(rest) <= len(f) || !strings.HasSuffix(rest, f) {
+				return nil, false
+			}
+			end = len(rest) - len(f)
+		} else {
+			j := strings.Index(rest[min(1, len(rest)):], f)
+			if j < 0 || len(rest) == 0 {
+				return nil, false
+			}
+			end = j + 1
+		}
+		parts = append(parts, rest[:end])
+		rest = rest[end+len(f):]
+	}
+	return parts, true
 }

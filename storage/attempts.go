@@ -121,7 +121,7 @@ func errNotMissing(say notMissing, id int64, state string, settles *time.Time, n
 	case state == StateCreated:
 		return apperr.New(apperr.Conflict, say.exists, id)
 	case settles != nil && now.Before(*settles):
-		return apperr.New(apperr.Conflict, say.waiting, id, settles.Format("15:04:05"))
+		return apperr.New(apperr.Conflict, say.waiting, id, apperr.Deadline(*settles))
 	case state != StateMissing:
 		return apperr.New(apperr.Conflict, say.unsettled, id)
 	}

@@ -74,7 +74,7 @@ func pickupStateText(ctx context.Context, state string) (string, string) {
 	case "failed":
 		return T(ctx, "pick.state.failed"), "badge-bad"
 	}
-	return T(ctx, "pick.state.unknown"), "badge-warn"
+	return T(ctx, Uncertain), "badge-warn"
 }
 
 // generalError is the form's problem that no field shows, unless the summary

@@ -179,7 +179,12 @@ func modelTrigger(f Form) string {
 }
 
 // retStateText is our order's state while the service has no answer yet.
-func retStateText(ctx context.Context, s string) string { return inWords(ctx, "ret.state.", s) }
+func retStateText(ctx context.Context, s string) string {
+	if s == "unknown" {
+		return T(ctx, Uncertain)
+	}
+	return inWords(ctx, "ret.state.", s)
+}
 
 // inWords is the catalog's word for a code, the code itself when the
 // catalog has none (a status the service added later).

@@ -750,7 +750,7 @@ func shipStateText(ctx context.Context, state string) string {
 	case "ordering":
 		return T(ctx, "ship.state.ordering")
 	case "unknown":
-		return T(ctx, "ship.state.unknown")
+		return T(ctx, Uncertain)
 	case "missing":
 		return T(ctx, "ship.state.missing")
 	}
@@ -4553,9 +4553,9 @@ func LabelBox(s ShipmentView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var270 string
-			templ_7745c5c3_Var270, templ_7745c5c3_Err = templ.JoinStringErrs(T(ctx, "ship.todo.waiting"))
+			templ_7745c5c3_Var270, templ_7745c5c3_Err = templ.JoinStringErrs(shipStateText(ctx, "unknown"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/shipping.templ`, Line: 641, Col: 98}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/shipping.templ`, Line: 641, Col: 100}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var270))
 			if templ_7745c5c3_Err != nil {
@@ -4568,7 +4568,7 @@ func LabelBox(s ShipmentView) templ.Component {
 			var templ_7745c5c3_Var271 string
 			templ_7745c5c3_Var271, templ_7745c5c3_Err = templ.JoinStringErrs(T(ctx, "ship.todo.unknown", s.SettlesAt))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/shipping.templ`, Line: 641, Col: 150}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/shipping.templ`, Line: 641, Col: 152}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var271))
 			if templ_7745c5c3_Err != nil {

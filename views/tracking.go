@@ -145,7 +145,17 @@ func trkStatus(ctx context.Context, status string) string { return words(ctx, "t
 func trkLabel(ctx context.Context, status string) string { return words(ctx, "trk.label.", status) }
 
 // trkState is shipdesk's own state of a shipment in words.
-func trkState(ctx context.Context, state string) string { return words(ctx, "trk.state.", state) }
+func trkState(ctx context.Context, state string) string {
+	if state == "unknown" {
+		return T(ctx, Uncertain)
+	}
+	return words(ctx, "trk.state.", state)
+}
+
+// Uncertain is the one name, on every page, of the state of a record whose
+// creation the service may or may not have done (the answer was lost): the
+// storage state "unknown" of shipments, commissions and pickups.
+const Uncertain = "state.unknown"
 
 func itoa(n int) string { return fmt.Sprint(n) }
 

@@ -481,10 +481,11 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 	if resp := b.Get(third + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "cancelled") {
 		t.Errorf("label of a cancelled shipment: %d", resp.StatusCode)
 	}
-	// A shipment already on its way: the service's reason is shown.
+	// A shipment already on its way: the service's reason is shown (in the
+	// reader's words: serviceerr.Known).
 	env.Sandbox.Advance(24 * time.Hour)
 	b.PostForm(second+"/storno", url.Values{"confirm": {"yes"}})
-	if body := b.Get(second).Body; !strings.Contains(body, "cannot be cancelled in state") {
+	if body := b.Get(second).Body; !strings.Contains(body, "can no longer be cancelled: it is") {
 		t.Errorf("refused storno: %s", problemsOf(body))
 	}
 }

@@ -34,10 +34,11 @@ func showsOnlyThePersonFacingText(t *testing.T, what, body, want string) {
 func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 	env, b := deskEnv(t)
 
-	// Compare offers: every attempt of rates/get loses its connection.
+	// Compare offers: every attempt of rates/get loses its connection after
+	// it was sent, so the answer was lost.
 	env.Sandbox.Fault("/api/v1/rates/get", map[string]any{"drop_rate": 1, "count": 10})
 	resp := b.PostForm("/shipping/new/compare", shipmentForm(t, env))
-	showsOnlyThePersonFacingText(t, "compare offers", resp.Body, english(desk.NoAnswer))
+	showsOnlyThePersonFacingText(t, "compare offers", resp.Body, english(desk.AnswerLost))
 	if resp.StatusCode != 503 {
 		t.Errorf("compare offers with no answer: %d, want 503", resp.StatusCode)
 	}
@@ -68,5 +69,5 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 	if resp := agent.PostForm(page+"/refresh", url.Values{}); resp.StatusCode != 303 {
 		t.Fatalf("refresh: %d", resp.StatusCode)
 	}
-	showsOnlyThePersonFacingText(t, "commission refresh", agent.Get(page).Body, english(workbench.NoAnswer))
+	showsOnlyThePersonFacingText(t, "commission refresh", agent.Get(page).Body, english(workbench.AnswerLost))
 }

@@ -79,7 +79,7 @@ func (w *Workbench) send(ctx context.Context, c storage.Commission, attempt int6
 		if c.SettlesAt != nil {
 			until = *c.SettlesAt
 		}
-		why := apperr.Msg("ret.err.waiting", until.Format("15:04:05"))
+		why := apperr.Msg("ret.err.waiting", apperr.Deadline(until))
 		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, why); err != nil {
 			return c, err
 		}

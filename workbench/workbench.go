@@ -84,11 +84,15 @@ func openClaim(c *returns.Commission) bool {
 	return c.Type == "warranty" && !Settled(c.Status)
 }
 
-// NoAnswer is desk.NoAnswer for the returns desk.
-const NoAnswer = "ret.err.no_answer"
+// NoAnswer, AnswerLost and Failed are desk's for the returns desk.
+const (
+	NoAnswer   = "ret.err.no_answer"
+	AnswerLost = "ret.err.answer_lost"
+	Failed     = "ret.err.failed"
+)
 
 // upstream maps the service's failures for the returns desk's forms.
-var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer,
+var upstream = serviceerr.Mapper{Field: FormField, NoAnswer: NoAnswer, Lost: AnswerLost, Failed: Failed,
 	NotFound: "ret.err.not_known",
 	Refused:  "ret.err.refused"}
 

@@ -143,4 +143,5 @@ func token() string {
 	return hex.EncodeToString(b)
 }
 
+// stamp writes a moment as the service does: "2026-11-22 14:05:09", Czech time.
 func stamp(t time.Time) string { return apijson.Stamp(t) }
