@@ -358,7 +358,7 @@ func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
 		}
 		s, _ := env.App.DB.ShipmentByID(ctx, *r.ShipmentID)
 		if s.SettlesAt != nil {
-			time.Sleep(time.Until(*s.SettlesAt) + 50*time.Millisecond)
+			time.Sleep(env.App.Upstream.Clock().Until(*s.SettlesAt) + 50*time.Millisecond)
 		}
 	}
 	if err := env.App.Desk.ReconcileAll(ctx); err != nil {
@@ -375,7 +375,7 @@ func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
 	}
 	for _, r := range rows {
 		if s, _ := env.App.DB.ShipmentByID(ctx, *r.ShipmentID); s.SettlesAt != nil {
-			time.Sleep(time.Until(*s.SettlesAt) + 50*time.Millisecond)
+			time.Sleep(env.App.Upstream.Clock().Until(*s.SettlesAt) + 50*time.Millisecond)
 		}
 	}
 	if err := env.App.Desk.ReconcileAll(ctx); err != nil {

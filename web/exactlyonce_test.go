@@ -48,7 +48,7 @@ func waitSettled(t *testing.T, env *apptest.Env, loc string) {
 	if s.SettlesAt == nil {
 		t.Fatalf("shipment %d has no settle time", s.ID)
 	}
-	time.Sleep(time.Until(*s.SettlesAt) + 50*time.Millisecond)
+	time.Sleep(env.App.Upstream.Clock().Until(*s.SettlesAt) + 50*time.Millisecond) // on the dashboard's clock
 }
 
 // atService is how many orders the service holds under a reference.

@@ -387,7 +387,7 @@ func waitCommissionSettled(t *testing.T, env *apptest.Env, page string) {
 	if err != nil || c.SettlesAt == nil {
 		t.Fatalf("commission %s: %v %v", page, c.SettlesAt, err)
 	}
-	time.Sleep(time.Until(*c.SettlesAt) + 50*time.Millisecond)
+	time.Sleep(env.App.Upstream.Clock().Until(*c.SettlesAt) + 50*time.Millisecond) // on the dashboard's clock
 }
 
 // htmlOf parses a page for querying by data-testid.

@@ -1,6 +1,7 @@
 package shipping
 
 import (
+	"shipdesk/sandbox/apijson"
 	"testing"
 	"time"
 )
@@ -60,8 +61,8 @@ func TestParcelWaitsForItsLabelBeforePickup(t *testing.T) {
 		t.Errorf("just after its label was fetched: %s, want INTRANSIT", got)
 	}
 	pickedUp := events(late)[0].(map[string]any)
-	if pickedUp["status"] != "INTRANSIT" || pickedUp["time"] != e.clock.Now().Format("15:04:05") {
-		t.Errorf("picked up %v, want INTRANSIT at the fetch (%s)", pickedUp, e.clock.Now().Format("15:04:05"))
+	if pickedUp["status"] != "INTRANSIT" || pickedUp["time"] != apijson.Clock(e.clock.Now()) {
+		t.Errorf("picked up %v, want INTRANSIT at the fetch (%s, Prague time)", pickedUp, apijson.Clock(e.clock.Now()))
 	}
 	e.advance(39 * time.Minute)
 	if got := status(late); got != "ONDELIVERY" {
