@@ -102,6 +102,9 @@ type ShipmentRow struct {
 	LabelStatus    string
 	TrackingNumber string
 	Printed        bool
+	Age            string // how long ago the service was asked about it (Age)
+	CheckedAt      string // when, in full
+	Changing       bool   // its state may still change by itself: its pages ask again
 }
 
 // ShipmentView is the shipment page.

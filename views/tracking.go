@@ -28,6 +28,8 @@ type ListView struct {
 	Sizes     []Option
 	FilterErr string
 	Selection ListSelection
+	Live      bool   // some row may still change: the rows ask for themselves again
+	LiveURL   string // this page of the list, where they ask
 }
 
 // ListRow is one shipment of the list.
@@ -140,12 +142,6 @@ func words(ctx context.Context, prefix, code string) string {
 
 // trkStatus is a shipment's or tracking event's status in words.
 func trkStatus(ctx context.Context, status string) string { return words(ctx, "trk.status.", status) }
-
-// trkLabel is a label status in words.
-func trkLabel(ctx context.Context, status string) string { return words(ctx, "trk.label.", status) }
-
-// trkState is shipdesk's own state of a shipment in words.
-func trkState(ctx context.Context, state string) string { return words(ctx, "trk.state.", state) }
 
 func itoa(n int) string { return fmt.Sprint(n) }
 
