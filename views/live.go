@@ -11,7 +11,7 @@ import (
 // again on these cadences (htmx "every"), re-reading the database; the
 // pollers keep the records current.
 const (
-	LiveDetail = "every 5s"  // a shipment's or commission's page, a batch's progress
+	LiveDetail = "every 4s"  // a shipment's or commission's page, a batch's progress
 	LiveList   = "every 15s" // the lists of shipments and commissions
 	LiveHome   = "every 30s" // the home page's counts
 )

@@ -288,8 +288,10 @@ func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
 	env.Sandbox.Advance(10 * time.Minute) // exported, before the courier's pickup (the sandbox's carrier picks up 15 minutes after export)
 	body := b.Get(page + "/status").Body
 	code := regexp.MustCompile(`data-testid="handover-code">([A-Z0-9]{6})<`).FindStringSubmatch(body)
-	if code == nil || !strings.Contains(body, "Nováková") || strings.Contains(body, "every 4s") {
-		t.Fatalf("after export the code is not shown (or polling goes on): %.2000s", body)
+	// The shipment still moves: the page goes on asking for its live part
+	// (issue 23), until it is delivered or cancelled.
+	if code == nil || !strings.Contains(body, "Nováková") || !strings.Contains(body, "every 4s") {
+		t.Fatalf("after export the code is not shown (or polling stops while the shipment moves): %.2000s", body)
 	}
 }
 
