@@ -72,6 +72,7 @@ type RefreshConfig struct {
 	LabelEvery  time.Duration // a pending label: every few minutes (0: 3 minutes)
 	TrackEvery  time.Duration // a moving shipment: every tens of minutes (0: 30 minutes)
 	CallTimeout time.Duration // one upstream call (0: 30 seconds)
+	MaxBackoff  time.Duration // the longest wait after failures in a row (0: 2 hours)
 }
 
 // Refresher asks the service about created shipments and records what it
@@ -91,6 +92,7 @@ func (d *Desk) Refresher(cfg RefreshConfig) *Refresher {
 	set(&cfg.LabelEvery, 3*time.Minute)
 	set(&cfg.TrackEvery, 30*time.Minute)
 	set(&cfg.CallTimeout, 30*time.Second)
+	set(&cfg.MaxBackoff, 2*time.Hour)
 	return &Refresher{d: d, cfg: cfg}
 }
 

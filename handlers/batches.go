@@ -348,7 +348,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 	}
 	filter, known := rowFilter(r.URL.Query())
 	open, _ := strconv.ParseInt(r.URL.Query().Get("open"), 10, 64)
-	v := views.BatchPage{ID: b.ID, Form: f, Progress: progressOf(ctx, b), Filter: filter,
+	v := views.BatchPage{ID: b.ID, Form: f, Filter: filter,
 		Summary:  i18n.T(ctx, "batch.summary", sourceName(ctx, b.Source), cmpOr(b.ByName, "—"), i18n.T(ctx, "batches.handover."+b.Handover)),
 		CanPrice: b.Counts[storage.RowReady] > 0, CanOrder: b.Counts[storage.RowPriced] > 0, CanDraft: draftable > 0}
 	if !known {
@@ -361,27 +361,9 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 			v.Shown = n
 		}
 	}
-	var codes int
-	if v.Labels, codes, err = h.batchPrints(ctx, b.ID); err != nil {
+	if v.Progress, v.Prints, err = h.batchLive(ctx, b); err != nil {
 		h.Fail(w, r, err)
 		return
-	}
-	if codes > 0 {
-		v.Codes = i18n.N(ctx, "batch.codes_pdf", codes)
-	}
-	if v.Labels {
-		for _, fm := range printout.Formats {
-			v.Formats = append(v.Formats, string(fm))
-		}
-		hos, err := h.ShipDesk.BatchHandovers(ctx, b.ID, i18n.ZoneOf(ctx))
-		if err != nil {
-			h.Fail(w, r, err)
-			return
-		}
-		for _, ho := range hos {
-			v.Protocols = append(v.Protocols, views.BatchProtocol{Carrier: ho.Carrier, Name: ho.CarrierName,
-				Count: i18n.N(ctx, "handover.parcels", len(ho.Parcels))})
-		}
 	}
 	var rowsErr error
 	v.Rows = func(yield func(views.BatchRowView) bool) {
@@ -406,64 +388,11 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 // errStopped ends a streamed read whose reader has stopped.
 var errStopped = errors.New("stopped")
 
-// batchPrints says whether some shipment of the batch has a label to print
-// and how many go on the sheet of label-free codes, reading its shipments a
-// few at a time.
-func (h *Handlers) batchPrints(ctx context.Context, batch int64) (labels bool, codes int, err error) {
-	ids, err := h.ShipReads.BatchShipmentIDs(ctx, batch)
-	if err != nil {
-		return false, 0, err
-	}
-	for chunk := range slices.Chunk(ids, 50) {
-		list, err := h.ShipReads.ShipmentsByID(ctx, chunk)
-		if err != nil {
-			return false, 0, err
-		}
-		labels = labels || slices.ContainsFunc(list, desk.LabelReady)
-		for _, s := range list {
-			if desk.OnCodeSheet(s) {
-				codes++
-			}
-		}
-	}
-	return labels, codes, nil
-}
-
 func cmpOr(a, b string) string {
 	if a != "" {
 		return a
 	}
 	return b
-}
-
-func progressOf(ctx context.Context, b storage.Batch) views.BatchProgress {
-	working := b.Counts[storage.RowPricing] + b.Counts[storage.RowOrdering]
-	p := views.BatchProgress{BatchID: b.ID, Working: working > 0, Total: b.Rows, Done: b.Rows - working, Counts: counts(ctx, b.Counts)}
-	switch {
-	case b.Counts[storage.RowOrdering] > 0:
-		p.Text = i18n.T(ctx, "batch.progress.ordering", p.Done, p.Total)
-	case working > 0:
-		p.Text = i18n.T(ctx, "batch.progress.pricing", p.Done, p.Total)
-	default:
-		p.Text = i18n.N(ctx, "batch.progress.done", p.Total)
-	}
-	return p
-}
-
-// BatchProgress is the live part of a batch page. When the work the page
-// was waiting for is done, htmx reloads the page to show the rows.
-func (h *Handlers) BatchProgress(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
-	if !ok {
-		return
-	}
-	ctx := r.Context()
-	h.ShipDesk.ResumeBatch(ctx, b.ID)
-	p := progressOf(ctx, b)
-	if !p.Working && r.URL.Query().Get("working") == "1" && httpx.IsHTMX(r) {
-		w.Header().Set("HX-Refresh", "true")
-	}
-	h.render(w, r, http.StatusOK, views.BatchProgressBar(p))
 }
 
 // rowView is a row in the request's language.

@@ -38,6 +38,9 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		h.NotFound(w, r)
 		return
 	}
+	if r.Method == http.MethodGet {
+		h.refreshCommissionDue(r.Context(), id)
+	}
 	d, err := h.Returns.Detail(r.Context(), id)
 	if err != nil {
 		h.Fail(w, r, err)
@@ -61,6 +64,7 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 		Reference: d.Reference, Email: d.Customer.Email, Phone: d.Customer.Phone, Address: d.Customer.Address(),
 		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error.In(ctx), Duplicates: d.Duplicates}
 	v.DaysLeft, v.Urgent = daysLeft(ctx, d.DeadlineAt, now)
+	commissionAge(ctx, &v.CommissionRow, d.SyncedAt, now)
 	v.Settled, v.Resolution, v.ResolutionReason = settledText(ctx, d), d.Resolution, d.ResolutionReason
 	for _, code := range workbench.Resolutions {
 		v.Resolutions = append(v.Resolutions, views.Option{Value: code, Label: i18n.T(ctx, "ret.res."+code)})

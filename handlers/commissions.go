@@ -24,6 +24,9 @@ type ReturnsBench interface {
 	AddNote(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error)
 	SendMessage(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error)
 	CancelDuplicate(ctx context.Context, id int64, number string) (storage.Commission, error)
+	// RefreshDue reads a commission its page shows from the service when it
+	// is due, as its poller would (live.go).
+	RefreshDue(ctx context.Context, id int64, now time.Time) (bool, error)
 	CommissionSteps
 }
 
@@ -78,6 +81,7 @@ func (h *Handlers) Commissions(w http.ResponseWriter, r *http.Request) {
 		v.Types = append(v.Types, views.Option{Value: t, Label: i18n.T(ctx, "ret.type."+t)})
 	}
 	v.Rows = commissionRows(ctx, list, h.now())
+	v.LiveURL = liveURL(r)
 	_, v.NextURL, v.FirstURL = pageLinks("/returns", vals, next)
 	h.render(w, r, http.StatusOK, views.CommissionListPage(h.page(w, r, i18n.T(ctx, "ret.title"), identity.Returns), v))
 }
@@ -92,6 +96,7 @@ func commissionRows(ctx context.Context, list []storage.Commission, now time.Tim
 			Product: c.ProductLabel, Created: i18n.DateTime(ctx, c.CreatedAt), Resolution: d.Resolution}
 		row.DaysLeft, row.Urgent = daysLeft(ctx, d.DeadlineAt, now)
 		row.Settled = settledText(ctx, d)
+		commissionAge(ctx, &row, c.LastSyncedAt, now)
 		rows = append(rows, row)
 	}
 	return rows

@@ -36,8 +36,9 @@ func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bo
 	return id, ok
 }
 
-// ShipmentPage shows a shipment and what the clerk must do now. A pending
-// label is asked for again when the last check is older than a few seconds.
+// ShipmentPage shows a shipment and what the clerk must do now. A shipment
+// that is due (a pending label: last checked more than a few seconds ago) is
+// refreshed first through the pollers' path (refreshDue).
 func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 	s, ok := h.currentShipment(w, r)
 	if !ok {
@@ -49,19 +50,30 @@ func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := shipmentView(r.Context(), s)
+	aged(r.Context(), &v.ShipmentRow, s, h.now())
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
 	v.Points = h.pointsOf(r.Context(), s)
 	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, i18n.T(r.Context(), "ship.shipment_n", s.ID), identity.Shipping), v))
 }
 
-// ShipmentStatus is the label box alone, for the page's own polling.
+// ShipmentStatus is the live part of the shipment page (the label box, the
+// state line, the timeline), for the page's own polling.
 func (h *Handlers) ShipmentStatus(w http.ResponseWriter, r *http.Request) {
 	s, ok := h.currentShipment(w, r)
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, views.LabelBox(shipmentView(r.Context(), s)))
+	events, err := h.ShipReads.Events(r.Context(), s.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v := shipmentView(r.Context(), s)
+	aged(r.Context(), &v.ShipmentRow, s, h.now())
+	v.Timeline = timeline(s, events)
+	v.Timeline.Status = s.Status
+	h.render(w, r, http.StatusOK, views.ShipmentLive(v))
 }
 
 func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, bool) {
@@ -75,14 +87,7 @@ func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (stor
 		h.Fail(w, r, err)
 		return s, false
 	}
-	if desk.NeedsRefresh(s) && (s.LastCheckedAt == nil || h.now().Sub(*s.LastCheckedAt) > h.RefreshAfter) {
-		if fresh, err := h.ShipDesk.Refresh(ctx, id); err == nil {
-			s = fresh
-		} else {
-			h.Log.Warn("refresh shipment", "shipment", id, "err", err)
-		}
-	}
-	return s, true
+	return h.refreshDue(ctx, s), true
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
@@ -105,9 +110,10 @@ func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
 	}
 	v.Next = string(desk.NextStep(s))
 	v.CanCancel = desk.CanCancel(s)
-	// While the outcome is open the box asks again, so an order the service
-	// confirms late (or the reconciler adopts) shows without a click.
-	v.Poll = desk.NeedsRefresh(s) || s.State == storage.StateOrdering || s.State == storage.StateUnknown
+	// While the shipment may change the box asks again, so an order the
+	// service confirms late (or the reconciler adopts), a label made and each
+	// step of its way show without a click.
+	v.Poll = desk.Changing(s)
 	v.Duplicates = s.Duplicates
 	if s.SettlesAt != nil {
 		v.SettlesAt = i18n.Deadline(ctx, *s.SettlesAt)

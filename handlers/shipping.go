@@ -43,9 +43,11 @@ type ShipReads interface {
 	batchReads
 }
 
-// Tracker asks the service about one shipment now (desk.Refresher).
+// Tracker asks the service about one shipment now (desk.Refresher): at
+// once ("refresh now"), or when it is due as its page shows it (live.go).
 type Tracker interface {
 	RefreshNow(ctx context.Context, id int64) error
+	RefreshDue(ctx context.Context, id int64, now time.Time, pendingAfter time.Duration) (bool, error)
 }
 
 type homeReads interface {
@@ -74,7 +76,7 @@ func (h *Handlers) Shipping(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), shipmentRows(r.Context(), recent), len(queue)))
+	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), h.liveRows(r.Context(), recent), len(queue)))
 }
 
 // shipmentRow is a shipment as the lists show it, its time in the request's

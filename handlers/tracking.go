@@ -231,12 +231,14 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	if !carriers() {
 		return
 	}
+	now := h.now()
+	v.LiveURL = liveURL(r)
 	for _, s := range page.Shipments {
 		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
-		if s.LastCheckedAt != nil {
-			row.LastChecked = i18n.DateTime(ctx, *s.LastCheckedAt)
-		}
+		aged(ctx, &row.ShipmentRow, s, now)
+		row.LastChecked = row.CheckedAt
 		v.Rows = append(v.Rows, row)
+		v.Live = v.Live || row.Changing
 	}
 	total := i18n.Int(ctx, int64(page.Total))
 	v.Selection.Query = listHidden(vals)

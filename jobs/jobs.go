@@ -59,7 +59,7 @@ func (c *Config) defaults() {
 // Refresh is the shipping desk's part of the cadence, with the defaults applied.
 func (c Config) Refresh() desk.RefreshConfig {
 	c.defaults()
-	return desk.RefreshConfig{LabelEvery: c.LabelEvery, TrackEvery: c.TrackEvery, CallTimeout: c.CallTimeout}
+	return desk.RefreshConfig{LabelEvery: c.LabelEvery, TrackEvery: c.TrackEvery, CallTimeout: c.CallTimeout, MaxBackoff: c.MaxBackoff}
 }
 
 // Runner runs the pollers.

@@ -54,19 +54,16 @@ type MapField struct {
 
 // BatchPage is one batch: its progress, rows and actions.
 type BatchPage struct {
-	ID        int64
-	Summary   string
-	Progress  BatchProgress
-	Rows      iter.Seq[BatchRowView] // the rows the filter shows, read as the page is drawn
-	Shown     int                    // how many rows the filter shows
-	CanPrice  bool
-	CanOrder  bool
-	CanDraft  bool
-	Labels    bool // some shipment of the batch has a label
-	Formats   []string
-	Protocols []BatchProtocol
-	Codes     string // the link to the sheet of label-free codes, in words; "" when the batch has no label-free shipment
-	Form      Form
+	ID       int64
+	Summary  string
+	Progress BatchProgress
+	Rows     iter.Seq[BatchRowView] // the rows the filter shows, read as the page is drawn
+	Shown    int                    // how many rows the filter shows
+	CanPrice bool
+	CanOrder bool
+	CanDraft bool
+	Prints   BatchPrints
+	Form     Form
 	// Filters are the filter's choices with their counts; FilterProblem says
 	// the address named a filter there is not (all rows are shown).
 	Filters       []BatchFilter
@@ -86,10 +83,21 @@ type BatchProtocol struct {
 	Carrier, Name, Count string
 }
 
+// BatchPrints are the batch's prints, offered as soon as they exist.
+type BatchPrints struct {
+	Labels    bool // some shipment of the batch has a label
+	Formats   []string
+	Protocols []BatchProtocol
+	Codes     string // the link to the sheet of label-free codes, in words; "" when the batch has no label-free shipment
+	BatchID   int64
+}
+
 // BatchProgress is the live part of a batch page.
 type BatchProgress struct {
 	BatchID int64
-	Working bool // rows are being priced or ordered: the part asks for itself
+	Working bool // rows are being priced or ordered, or labels made: the part asks for itself
+	Rows    bool // rows are being priced or ordered: the page is drawn anew when they are done
+	Pending int  // labels still being made (then Text says so)
 	Done    int  // rows past the work under way
 	Total   int
 	Text    string

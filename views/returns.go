@@ -29,6 +29,9 @@ type CommissionRow struct {
 	// how many days ("settled in 3 days"), instead of DaysLeft.
 	Resolution string
 	Settled    string
+	Age        string // how long ago it was read from the service (Age)
+	CheckedAt  string // when, in full
+	Changing   bool   // it may still change by itself: its pages ask again
 }
 
 // CommissionList is the list page.
@@ -40,6 +43,7 @@ type CommissionList struct {
 	Statuses []Option
 	Types    []Option
 	Error    string
+	LiveURL  string // this page of the list, where its rows ask again
 }
 
 // NewCommission is the create form.

@@ -28,6 +28,8 @@ type ListView struct {
 	Sizes     []Option
 	FilterErr string
 	Selection ListSelection
+	Live      bool   // some row may still change: the rows ask for themselves again
+	LiveURL   string // this page of the list, where they ask
 }
 
 // ListRow is one shipment of the list.
@@ -140,17 +142,6 @@ func words(ctx context.Context, prefix, code string) string {
 
 // trkStatus is a shipment's or tracking event's status in words.
 func trkStatus(ctx context.Context, status string) string { return words(ctx, "trk.status.", status) }
-
-// trkLabel is a label status in words.
-func trkLabel(ctx context.Context, status string) string { return words(ctx, "trk.label.", status) }
-
-// trkState is shipdesk's own state of a shipment in words.
-func trkState(ctx context.Context, state string) string {
-	if state == "unknown" {
-		return T(ctx, Uncertain)
-	}
-	return words(ctx, "trk.state.", state)
-}
 
 // Uncertain is the one name, on every page, of the state of a record whose
 // creation the service may or may not have done (the answer was lost): the

@@ -199,6 +199,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /returns/new", role: agent, path: "/returns/new", base: s.commissionForm, fields: commissionFields, multipart: true},
 		{pattern: "GET /returns/commissions/{id}", role: agent, path: commission, params: id, base: url.Values{"template": {"received"}},
 			fields: []string{"template", "tlang"}},
+		{pattern: "GET /returns/commissions/{id}/live", role: agent, path: commission + "/live", params: id},
 		{pattern: "POST /returns/commissions/{id}/notes", role: agent, path: commission + "/notes", params: id,
 			base: url.Values{"note_text": {"Checked."}, "key": {requestkey.New()}}, fields: []string{"note_text", "key"}},
 		{pattern: "POST /returns/commissions/{id}/messages", role: agent, path: commission + "/messages", params: id,

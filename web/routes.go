@@ -112,6 +112,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /returns/scan", s.only(returns, h.ScanCommission))
 	mux.Handle("POST /returns/new", s.only(returns, h.CreateCommission))
 	mux.Handle("GET /returns/commissions/{id}", s.only(returns, h.CommissionPage))
+	mux.Handle("GET /returns/commissions/{id}/live", s.only(returns, h.CommissionLive))
 	mux.Handle("POST /returns/commissions/{id}/notes", s.only(returns, h.AddNote))
 	mux.Handle("POST /returns/commissions/{id}/messages", s.only(returns, h.SendMessage))
 	mux.Handle("GET /returns/commissions/{id}/move", s.only(returns, h.CommissionMoveConfirm))

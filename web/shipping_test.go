@@ -27,7 +27,7 @@ func deskEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 }
 
 // deskEnvOn is deskEnv on a dashboard the caller started.
-func deskEnvOn(t *testing.T, env *apptest.Env) (*apptest.Env, *apptest.Browser) {
+func deskEnvOn(t testing.TB, env *apptest.Env) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
 	ctx := context.Background()
 	if err := env.App.Desk.SeedDemo(ctx); err != nil {
@@ -40,7 +40,7 @@ func deskEnvOn(t *testing.T, env *apptest.Env) (*apptest.Env, *apptest.Browser) 
 }
 
 // shipmentForm is a complete form for a parcel from the demo sender to Brno.
-func shipmentForm(t *testing.T, env *apptest.Env) url.Values {
+func shipmentForm(t testing.TB, env *apptest.Env) url.Values {
 	t.Helper()
 	senders, err := env.App.DB.Senders(context.Background())
 	if err != nil || len(senders) == 0 {
@@ -68,7 +68,7 @@ func with(v url.Values, kv ...string) url.Values {
 }
 
 // page parses an answer's HTML for goquery.
-func page(t *testing.T, body string) *goquery.Document {
+func page(t testing.TB, body string) *goquery.Document {
 	t.Helper()
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
 	if err != nil {
@@ -79,7 +79,7 @@ func page(t *testing.T, body string) *goquery.Document {
 
 // offerOf finds the service id of a selectable offer of a carrier that
 // delivers to the address ("G3A"), or of a named service ("G1 Parcel To Point").
-func offerOf(t *testing.T, body, want string) string {
+func offerOf(t testing.TB, body, want string) string {
 	t.Helper()
 	id := ""
 	page(t, body).Find(`[data-testid=offer][data-selectable=true]`).EachWithBreak(func(_ int, row *goquery.Selection) bool {
@@ -167,7 +167,7 @@ func merge(a, b url.Values) url.Values {
 }
 
 // order runs compare, choose (the first selectable offer of a carrier) and create.
-func order(t *testing.T, b *apptest.Browser, form url.Values, carrier string) (string, url.Values) {
+func order(t testing.TB, b *apptest.Browser, form url.Values, carrier string) (string, url.Values) {
 	t.Helper()
 	resp := b.PostForm("/shipping/new/compare", form)
 	if resp.StatusCode != 200 {
@@ -288,8 +288,10 @@ func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
 	env.Sandbox.Advance(10 * time.Minute) // exported, before the courier's pickup (the sandbox's carrier picks up 15 minutes after export)
 	body := b.Get(page + "/status").Body
 	code := regexp.MustCompile(`data-testid="handover-code">([A-Z0-9]{6})<`).FindStringSubmatch(body)
-	if code == nil || !strings.Contains(body, "Nováková") || strings.Contains(body, "every 4s") {
-		t.Fatalf("after export the code is not shown (or polling goes on): %.2000s", body)
+	// The shipment still moves: the page goes on asking for its live part
+	// (issue 23), until it is delivered or cancelled.
+	if code == nil || !strings.Contains(body, "Nováková") || !strings.Contains(body, "every 4s") {
+		t.Fatalf("after export the code is not shown (or polling stops while the shipment moves): %.2000s", body)
 	}
 }
 
@@ -414,7 +416,7 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 }
 
 // place orders a shipment of a carrier through the pages and returns its page path.
-func place(t *testing.T, b *apptest.Browser, form url.Values, carrier string) string {
+func place(t testing.TB, b *apptest.Browser, form url.Values, carrier string) string {
 	t.Helper()
 	_, full := order(t, b, form, carrier)
 	resp := b.PostForm("/shipping/new/order", full)

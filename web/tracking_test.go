@@ -15,7 +15,7 @@ import (
 )
 
 // placed orders n shipments through the pages and returns their page paths.
-func placed(t *testing.T, env *apptest.Env, b *apptest.Browser, n int, kv ...string) []string {
+func placed(t testing.TB, env *apptest.Env, b *apptest.Browser, n int, kv ...string) []string {
 	t.Helper()
 	var out []string
 	for range n {

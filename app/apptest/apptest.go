@@ -22,6 +22,7 @@ import (
 	"shipdesk/clock"
 	"shipdesk/i18n"
 	"shipdesk/identity"
+	"shipdesk/jobs"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -60,6 +61,10 @@ type Options struct {
 	UpstreamTimeout time.Duration // time limit of one upstream call (0: 10 s)
 	Settle          time.Duration // settle window of create calls (0: the default)
 	ListenURL       string        // where the change feed connects ("": the database)
+	// Pollers runs the pollers in the background on this tick, as serve does
+	// (every label, tracking and commission due again after one tick), until
+	// the test ends; 0: they run only when a test calls their cycles.
+	Pollers time.Duration
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -113,6 +118,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		Settle:        o.Settle,
 		Lang:          i18n.English, // the tests read the English texts unless they choose
 		ListenURL:     o.ListenURL,
+		Jobs:          pollerCadence(o.Pollers),
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
@@ -127,6 +133,10 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	t.Cleanup(a.Close)
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
+	if o.Pollers > 0 {
+		a.Bench.SyncEvery = o.Pollers
+		runPollers(t, a)
+	}
 	return &Env{T: t, URL: srv.URL, App: a, Server: srv, Sandbox: sb}
 }
 
@@ -259,4 +269,28 @@ func (e *Env) LabelsFetched() {
 		e.T.Fatal(err)
 	}
 	e.Sandbox.LabelsFetched(numbers...)
+}
+
+// pollerCadence is the pollers' cadence of a test that runs them in the
+// background: every kind of work due again after one tick.
+func pollerCadence(tick time.Duration) jobs.Config {
+	if tick <= 0 {
+		return jobs.Config{}
+	}
+	return jobs.Config{Tick: tick, LabelEvery: tick, TrackEvery: tick, DiscoverEvery: time.Hour, Lease: 10 * tick, MaxBackoff: 4 * tick}
+}
+
+// runPollers runs the pollers in the background as serve does, and stops
+// them (waiting for their cycle to end) before the rest of the test's cleanup.
+func runPollers(t testing.TB, a *app.App) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Jobs.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -128,6 +129,20 @@ func (e *Env) Requests(path string) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.requests[path]
+}
+
+// AllRequests is the number of requests received on every path so far
+// (StartCounting), the sandbox's controls left out.
+func (e *Env) AllRequests() int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var n int64
+	for p, k := range e.requests {
+		if !strings.HasPrefix(p, "/sandbox/") {
+			n += k
+		}
+	}
+	return n
 }
 
 // Control calls a /sandbox/ control and fails the test unless it succeeds.

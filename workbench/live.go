@@ -1,0 +1,44 @@
+package workbench
+
+import (
+	"context"
+	"time"
+
+	"shipdesk/storage"
+)
+
+// pageClaimer names the claims a commission page makes.
+const pageClaimer = "page"
+
+// maxSyncBackoff is the longest wait after failed reads in a row of a
+// commission a page asked for (the commission poller's default).
+const maxSyncBackoff = 2 * time.Hour
+
+// RefreshDue reads one commission from the service the way its poller does
+// (RefreshCommissions), when a page shows it and it is due at now. It is
+// claimed first, as the poller claims it, so however many pages show it the
+// service is asked once; a failure backs off as the poller's. refreshed is
+// false when nothing was due (or another held the claim).
+func (w *Workbench) RefreshDue(ctx context.Context, id int64, now time.Time) (refreshed bool, err error) {
+	c, ok, err := w.db.ClaimCommissionIfDue(ctx, id, storage.Claim{Who: pageClaimer, Now: now, Limit: 1, Lease: time.Minute})
+	if err != nil || !ok {
+		return false, err
+	}
+	if failed := w.RefreshCommissions(ctx, []storage.Commission{c}); len(failed) > 0 {
+		return false, w.db.CommissionSyncFailed(ctx, failed, now, w.PollEvery(), maxSyncBackoff)
+	}
+	return true, nil
+}
+
+// Changing says whether a commission may still change by itself: an order
+// whose outcome is open, or a commission the service has not closed or
+// cancelled. Its pages ask for it again while it may.
+func Changing(state, status string) bool {
+	switch state {
+	case storage.StateOrdering, storage.StateUnknown:
+		return true
+	case storage.StateCreated:
+		return status != "closed" && status != "cancelled"
+	}
+	return false
+}
