@@ -117,12 +117,17 @@ func TestClerkRunsADayBatch(t *testing.T) {
 		}
 	}
 
-	// Labels are made before the courier's pickup (15 minutes after export).
+	// While the labels are being made the page says so and asks for itself;
+	// they are made before the courier's pickup (15 minutes after export), and
+	// the labels, codes and protocols appear without a reload.
+	tab.WaitText(`[data-testid=batch-progress]`, "se ještě připrav")
+	tab.WaitCount(`[data-testid=labels-A6]`, 0)
+	tab.shots("labels-pending-cs")
 	env.Sandbox.Advance(10 * time.Minute)
 	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	tab.Open(path)
+	tab.WaitCount(`[data-testid=labels-A6]`, 1)
 	tab.shots("ordered-cs")
 	if ctype, start := tab.Fetch(tab.Attr(`[data-testid=labels-A6]`, "href")); !strings.HasPrefix(ctype, "application/pdf") || start != "%PDF-1.4" && !strings.HasPrefix(start, "%PDF-") {
 		t.Errorf("labels: %s %q", ctype, start)

@@ -102,7 +102,7 @@ type ShipmentRow struct {
 	LabelStatus    string
 	TrackingNumber string
 	Printed        bool
-	PrintLate      bool // the carrier has the parcel though its label was never printed (desk.PrintLate)
+	PrintLate      bool   // the carrier has the parcel though its label was never printed (desk.PrintLate)
 	Age            string // how long ago the service was asked about it (Age)
 	CheckedAt      string // when, in full
 	Changing       bool   // its state may still change by itself: its pages ask again

@@ -73,4 +73,3 @@ func lodged(c *returns.Commission) *time.Time {
 	}
 	return &t
 }
-

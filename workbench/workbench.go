@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"shipdesk/apperr"
-	"shipdesk/clock"
 	"shipdesk/client/returns"
+	"shipdesk/clock"
 	"shipdesk/serviceerr"
 	"shipdesk/storage"
 )
