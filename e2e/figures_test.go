@@ -40,8 +40,8 @@ func TestManagerPagesTheListAndReadsTheMoney(t *testing.T) {
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, created_at)
 SELECT gen_random_uuid(), 'OLD-' || i, 'created', '{}', 'G3A', 301, 'Zákazník ' || i, 'Olomouc',
-    'G3E' || lpad(i::text, 8, '0'), 'DELIVERED', 'PRINT', 'READY', now() - interval '1 day' - i * interval '1 minute'
-FROM generate_series(1, 58) AS i`); err != nil {
+    'G3E' || lpad(i::text, 8, '0'), 'DELIVERED', 'PRINT', 'READY', $1::timestamptz - interval '1 day' - i * interval '1 minute'
+FROM generate_series(1, 58) AS i`, env.App.Upstream.Now()); err != nil { // older on the dashboard's clock
 		t.Fatal(err)
 	}
 

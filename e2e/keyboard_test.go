@@ -343,7 +343,7 @@ func TestFailedCompareSaysSo(t *testing.T) {
 	tab.fillRecipient()
 	env.Sandbox.Fault("/api/v1/rates/get", map[string]any{"error_rate": 1})
 	tab.Click(`[data-testid=compare]`)
-	tab.WaitText(`#form-problems`, "did not answer")
+	tab.WaitText(`#form-problems`, "answered with error 503") // it answered: refused, not silent
 	tab.waitTrue("the buttons work again", `!document.querySelector("[data-testid=compare]").disabled`)
 	tab.waitFocus(`#form-problems`)
 	if got := tab.Attr(`#to_surname`, "value"); got != "Svobodová" {
