@@ -453,7 +453,7 @@ func TestPrintWhenTheServiceFails(t *testing.T) {
 	labelsMade(t, env)
 	env.Sandbox.Fault("/api/v1/shipments/label", map[string]any{"error_rate": 1, "count": 20})
 	resp := b.PostForm("/shipping/print", url.Values{"ids": ids})
-	if resp.StatusCode != 503 || !strings.Contains(resp.Body, "did not answer") || strings.HasPrefix(resp.Body, "%PDF") {
+	if resp.StatusCode != 503 || !strings.Contains(resp.Body, "answered with error 503") || strings.HasPrefix(resp.Body, "%PDF") {
 		t.Errorf("first label failed: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	if batches, _ := env.App.DB.RecentPrintBatches(context.Background(), 10); len(batches) != 0 {
