@@ -15,7 +15,9 @@ import (
 func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var alerts []views.Alert
-	if a, err := h.ShipReads.Attention(ctx, h.now()); err != nil {
+	checked := ""
+	now := h.now()
+	if a, err := h.ShipReads.Attention(ctx, now); err != nil {
 		h.Log.Warn("attention counts", "err", err) // the home page works without them
 	} else {
 		role := identity.From(ctx).Role
@@ -31,8 +33,11 @@ func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 		add(identity.Tracking, a.LabelsFailed, "home.attention.labels_failed", "/tracking?status=LABEL_FAILED")
 		add(identity.Returns, a.ClaimsOverdue, "home.attention.claims_overdue", "/returns?type=warranty")
 		add(identity.Returns, a.ClaimsDue, "home.attention.claims_due", "/returns?type=warranty")
+		if role.May(identity.Tracking) && a.Checked != nil {
+			checked = i18n.T(ctx, "live.home.checked", views.Age(ctx, a.Checked, now))
+		}
 	}
-	h.render(w, r, http.StatusOK, views.Home(h.page(w, r, i18n.T(ctx, "home.title"), ""), alerts))
+	h.render(w, r, http.StatusOK, views.Home(h.page(w, r, i18n.T(ctx, "home.title"), ""), alerts, checked))
 }
 
 // Healthz says the process is up.

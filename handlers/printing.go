@@ -191,15 +191,21 @@ func (h *Handlers) printLive(ctx context.Context, form url.Values) (views.PrintL
 	shown, _ := formIDs(form["shown"])
 	version := sha256.New()
 	var l views.PrintLive
+	now := h.now()
+	// The version covers each row's age too, so the ages the queue shows
+	// stay true while nothing else changes.
 	for _, s := range ready {
 		row := views.PrintRow{ShipmentRow: shipmentRow(ctx, s)}
+		aged(ctx, &row.ShipmentRow, s, now)
 		row.Selected = slices.Contains(ticked, s.ID) || !slices.Contains(shown, s.ID)
 		l.Ready = append(l.Ready, row)
-		fmt.Fprintf(version, "r%d,", s.ID)
+		fmt.Fprintf(version, "r%d:%s,", s.ID, row.Age)
 	}
 	for _, s := range making {
-		l.Making = append(l.Making, shipmentRow(ctx, s))
-		fmt.Fprintf(version, "m%d,", s.ID)
+		row := shipmentRow(ctx, s)
+		aged(ctx, &row, s, now)
+		l.Making = append(l.Making, row)
+		fmt.Fprintf(version, "m%d:%s,", s.ID, row.Age)
 	}
 	l.Version = hex.EncodeToString(version.Sum(nil))[:16]
 	return l, nil

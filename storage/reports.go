@@ -73,11 +73,14 @@ GROUP BY d ORDER BY d`, from, to, zoneName(from)); err != nil {
 
 // Attention counts what someone should look at today.
 type Attention struct {
-	ToPrint       int `db:"to_print"`       // labels ready and not printed
-	Unsettled     int `db:"unsettled"`      // orders whose outcome is open or that were not created
-	LabelsFailed  int `db:"labels_failed"`  // of the last 30 days, not yet delivered or cancelled
-	ClaimsDue     int `db:"claims_due"`     // warranty claims with 5 days or fewer left
-	ClaimsOverdue int `db:"claims_overdue"` // warranty claims past their 30 days
+	ToPrint int `db:"to_print"` // labels ready and not printed
+	// Checked is when the service was last asked about a shipment: how old
+	// the counts' picture of the parcels is.
+	Checked       *time.Time `db:"checked"`
+	Unsettled     int        `db:"unsettled"`      // orders whose outcome is open or that were not created
+	LabelsFailed  int        `db:"labels_failed"`  // of the last 30 days, not yet delivered or cancelled
+	ClaimsDue     int        `db:"claims_due"`     // warranty claims with 5 days or fewer left
+	ClaimsOverdue int        `db:"claims_overdue"` // warranty claims past their 30 days
 	// Orders the service holds twice under one of our references.
 	Duplicates           int `db:"duplicates"`
 	CommissionDuplicates int `db:"commission_duplicates"`
@@ -94,7 +97,8 @@ func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
     (SELECT count(*) FROM commissions WHERE deadline_at >= $1 AND deadline_at < $1::timestamptz + interval '6 days') AS claims_due,
     (SELECT count(*) FROM commissions WHERE deadline_at < $1) AS claims_overdue,
     (SELECT count(*) FROM shipments WHERE cardinality(duplicates) > 0) AS duplicates,
-    (SELECT count(*) FROM commissions WHERE cardinality(duplicates) > 0) AS commission_duplicates`, now)
+    (SELECT count(*) FROM commissions WHERE cardinality(duplicates) > 0) AS commission_duplicates,
+    (SELECT max(last_checked_at) FROM shipments) AS checked`, now)
 	return a, wrapf(err, "attention counts")
 }
 

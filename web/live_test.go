@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"shipdesk/app/apptest"
 	"shipdesk/identity"
@@ -29,5 +30,39 @@ func TestLiveFragmentsRefuseOtherRolesAndAnonymous(t *testing.T) {
 		if r := anon.Get(tc.path); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/login") {
 			t.Errorf("anonymous GET %s: %d %s", tc.path, r.StatusCode, r.Header.Get("Location"))
 		}
+	}
+}
+
+// The print queue and the home page say how old their picture of the parcels
+// is, on the dashboard's clock; the queue's poll brings a new age even when
+// its list is the same.
+func TestQueueAndHomeSayHowOldTheirPictureIs(t *testing.T) {
+	env, b := deskEnv(t)
+	place(t, b, shipmentForm(t, env), "G3A")
+	labelsMade(t, env)
+	queue := htmlOf(t, b.Get("/shipping/print").Body)
+	if got := queue.Find(`[data-testid=shipments] [data-testid=age]`).Text(); got != "checked just now" {
+		t.Errorf("queue row age %q", got)
+	}
+	version := queue.Find(`input[name=v]`).AttrOr("value", "")
+	if r := b.Get("/shipping/print/live?v=" + version); r.StatusCode != http.StatusNoContent {
+		t.Errorf("an unchanged queue: %d", r.StatusCode)
+	}
+	home := func(br *apptest.Browser) string {
+		return htmlOf(t, br.Get("/").Body).Find(`#home-live [data-testid=age]`).Text()
+	}
+	if got := home(b); got != "Parcels as the service said them: checked just now." {
+		t.Errorf("home age %q", got)
+	}
+	env.Sandbox.Advance(3 * time.Minute)
+	r := b.Get("/shipping/print/live?v=" + version)
+	if age := htmlOf(t, r.Body).Find(`[data-testid=age]`).Text(); r.StatusCode != http.StatusOK || age != "checked 3 min ago" {
+		t.Errorf("the queue three minutes later: %d %q", r.StatusCode, age)
+	}
+	if got := home(b); got != "Parcels as the service said them: checked 3 min ago." {
+		t.Errorf("home age three minutes later %q", got)
+	}
+	if got := home(env.SignedIn(identity.Agent)); got != "" {
+		t.Errorf("the returns desk's home speaks of parcels: %q", got)
 	}
 }

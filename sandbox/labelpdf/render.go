@@ -11,6 +11,8 @@ import (
 	"github.com/boombuler/barcode"
 	"github.com/boombuler/barcode/code128"
 	"github.com/boombuler/barcode/qr"
+
+	"shipdesk/sandbox/apijson"
 )
 
 // A6 in millimetres.
@@ -101,7 +103,7 @@ func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
 	}
 	pkg := l.Packages[k]
 	pdf.SetFont(fontSans, "", 8)
-	pdf.CellFormat(w, 4, fmt.Sprintf("Package %d of %d, %.2f kg, %s", k+1, len(l.Packages), pkg.Weight, l.Created.Format("2006-01-02")), "", 1, "L", false, 0, "")
+	pdf.CellFormat(w, 4, fmt.Sprintf("Package %d of %d, %.2f kg, %s", k+1, len(l.Packages), pkg.Weight, apijson.Day(l.Created)), "", 1, "L", false, 0, "")
 
 	if err := drawCode128(pdf, pkg.Number, margin, a6H-margin-30, w, 22); err != nil {
 		return err
@@ -211,7 +213,7 @@ func RenderManifest(m Manifest) ([]byte, error) {
 		pdf.CellFormat(0, 8, "Hand-over protocol", "", 1, "L", false, 0, "")
 		pdf.SetFont(fontSans, "", 9)
 		pdf.CellFormat(0, 5, text(fmt.Sprintf("%s, %s, %s %s", m.Account, m.Sender.Street, m.Sender.Zip, m.Sender.City)), "", 1, "L", false, 0, "")
-		pdf.CellFormat(0, 5, "Date: "+m.Date.Format("2006-01-02 15:04"), "", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 5, "Date: "+m.Date.In(apijson.Zone).Format("2006-01-02 15:04"), "", 1, "L", false, 0, "")
 		pdf.Ln(2)
 		header()
 	})
