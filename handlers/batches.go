@@ -401,6 +401,10 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State,
 		StateText: i18n.T(ctx, "batch.state."+r.State), Editable: desk.Editable(r.State) && r.DraftID == nil && !r.Drafting,
 		CanChoose: r.State == storage.RowPriced && r.DraftID == nil, Error: r.Error.In(ctx)}
+	if r.State == storage.RowOrdered && r.ShipmentState == storage.StateUnknown {
+		// Its order's answer was lost: the one name of that state, as on the shipment's page.
+		v.State, v.StateText = r.ShipmentState, i18n.T(ctx, views.Uncertain)
+	}
 	if o.WeightKg > 0 {
 		v.Weight = i18n.T(ctx, "batch.kg", i18n.Number(ctx, o.WeightKg, decimalsOf(o.WeightKg)))
 	}

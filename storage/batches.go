@@ -54,15 +54,22 @@ type BatchRow struct {
 	Error      apperr.Text `db:"error"`
 	ClaimedAt  *time.Time  `db:"claimed_at"`
 	ShipmentID *int64      `db:"shipment_id"`
-	DraftID    *int64      `db:"draft_id"`
-	Drafting   bool        `db:"drafting"`
-	UpdatedAt  time.Time   `db:"updated_at"`
+	// ShipmentState is the state of the row's shipment (ordering, created,
+	// unknown, missing) when the row is read for a page; "" otherwise.
+	ShipmentState string    `db:"shipment_state"`
+	DraftID       *int64    `db:"draft_id"`
+	Drafting      bool      `db:"drafting"`
+	UpdatedAt     time.Time `db:"updated_at"`
 }
 
 const batchColumns = `b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, '') AS by_name`
 
 const rowColumns = `id, batch_id, line, raw, parsed, problems, state, request_key, offers, chosen, chosen_by, error,
 claimed_at, shipment_id, draft_id, drafting, updated_at`
+
+// rowReadColumns are a row's columns with its shipment's state, for the
+// readers of a batch page: an ordered row whose order's outcome is open says so.
+const rowReadColumns = rowColumns + `, COALESCE((SELECT s.state FROM shipments s WHERE s.id = batch_rows.shipment_id), '') AS shipment_state`
 
 // CreateBatch records a batch and its rows in one transaction.
 func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch, error) {
@@ -154,7 +161,7 @@ ORDER BY b.created_at DESC, b.id DESC LIMIT $1`, limit)
 // BatchRows lists a batch's rows in the file's order.
 func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
 	var out []BatchRow
-	err := sqlxSelect(ctx, db, &out, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
+	err := sqlxSelect(ctx, db, &out, `SELECT `+rowReadColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
 	return out, wrapf(err, "rows of batch %d", batch)
 }
 
@@ -162,7 +169,7 @@ func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
 // streaming them from the database, so a page of a large batch holds one
 // row at a time. An error of fn ends the reading and is returned.
 func (db *DB) EachBatchRow(ctx context.Context, batch int64, fn func(BatchRow) error) error {
-	rows, err := db.x.QueryxContext(ctx, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
+	rows, err := db.x.QueryxContext(ctx, `SELECT `+rowReadColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
 	if err != nil {
 		return wrapf(err, "rows of batch %d", batch)
 	}
@@ -190,7 +197,7 @@ func (db *DB) Draftable(ctx context.Context, batch int64) (int, error) {
 // BatchRow finds one row of a batch; a row of another batch is not found.
 func (db *DB) BatchRow(ctx context.Context, batch, id int64) (BatchRow, error) {
 	var r BatchRow
-	err := sqlxGet(ctx, db, &r, `SELECT `+rowColumns+` FROM batch_rows WHERE batch_id = $1 AND id = $2`, batch, id)
+	err := sqlxGet(ctx, db, &r, `SELECT `+rowReadColumns+` FROM batch_rows WHERE batch_id = $1 AND id = $2`, batch, id)
 	return r, wrapf(notFound(err, "batch.err.no_row"), "row %d of batch %d", id, batch)
 }
 

@@ -349,6 +349,23 @@ func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
 		t.Fatalf("order: %d", r.StatusCode)
 	}
 	rows = env.SettledBatch(t, id)
+	// A row whose order's answer was lost says so in the one name of that
+	// state, as its shipment's page does.
+	uncertain := 0
+	for _, r := range rows {
+		if s, err := env.App.DB.ShipmentByID(context.Background(), *r.ShipmentID); err == nil && s.State == storage.StateUnknown {
+			uncertain++
+		}
+	}
+	shown := 0
+	htmlOf(t, b.Get(path).Body).Find(`[data-testid=row-state]`).Each(func(_ int, s *goquery.Selection) {
+		if strings.TrimSpace(s.Text()) == "unknown outcome" {
+			shown++
+		}
+	})
+	if uncertain == 0 || shown != uncertain {
+		t.Errorf("%d rows say the outcome is unknown, %d shipments' are", shown, uncertain)
+	}
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": int(slow / time.Millisecond), "count": 2})
 	b.PostForm(path+"/order", url.Values{}) // nothing left to order: a second press changes nothing
 	ctx := context.Background()
