@@ -58,14 +58,20 @@ func TestPagesShowTheServiceNowWithoutAClick(t *testing.T) {
 		t.Errorf("the list row says %q, the page %q", got, state)
 	}
 
-	env.Sandbox.Advance(3 * time.Hour) // the label is made, the carrier takes the parcel
+	clerk.WaitCount(`[data-testid=storno]`, 1) // just ordered: the service would still cancel it
+	env.Sandbox.Advance(3 * time.Hour)         // the label is made, the courier is on the way
 	moved := clerk.waitChange(`[data-testid=shipment-state] [data-testid=state-words]`, state)
+	// Waiting for the courier, the service no longer cancels it: the page
+	// takes the offer away by itself.
+	clerk.WaitCount(`[data-testid=storno]`, 0)
 	clerk.look("moved")
 	rowNow := list.waitChange(row, state)
 	for rowNow != clerk.words(`[data-testid=shipment-state] [data-testid=state-words]`) {
 		// Each page asks on its own beat: wait for the later one.
 		rowNow = list.waitChange(row, rowNow)
 	}
+	// The desk's count of labels to print came along with the list.
+	list.WaitText(`[data-testid=print-queue-link]`, "(1)")
 	list.look("list-moved")
 	t.Logf("the shipment went from %q to %q", state, moved)
 	list.Open("/tracking")
