@@ -64,7 +64,11 @@ func TestPagesShowTheServiceNowWithoutAClick(t *testing.T) {
 	// Waiting for the courier, the service no longer cancels it: the page
 	// takes the offer away by itself.
 	clerk.WaitCount(`[data-testid=storno]`, 0)
-	clerk.look("moved")
+	// Its label was never printed: it stays printable, as in the print queue.
+	if ctype, start := clerk.Fetch(clerk.Attr(`[data-testid=print-label]`, "href")); !strings.HasPrefix(ctype, "application/pdf") || !strings.HasPrefix(start, "%PDF-") {
+		t.Errorf("the unprinted label after the jump: %s %q", ctype, start)
+	}
+	clerk.shots("moved")
 	rowNow := list.waitChange(row, state)
 	for rowNow != clerk.words(`[data-testid=shipment-state] [data-testid=state-words]`) {
 		// Each page asks on its own beat: wait for the later one.
@@ -74,6 +78,8 @@ func TestPagesShowTheServiceNowWithoutAClick(t *testing.T) {
 	list.WaitText(`[data-testid=print-queue-link]`, "(1)")
 	list.look("list-moved")
 	t.Logf("the shipment went from %q to %q", state, moved)
+	list.Open("/shipping/print")
+	list.WaitCount(fmt.Sprintf(`[data-testid=shipments] a[href=%q]`, page), 1)
 	list.Open("/tracking")
 	trk := fmt.Sprintf(`[data-testid=shipment-list] tr:has(a[href=%q]) [data-testid=state-words]`, page)
 	if got, want := list.words(trk), clerk.words(`[data-testid=shipment-state] [data-testid=state-words]`); got != want {
