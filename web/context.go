@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/gorilla/sessions"
+
 	"shipdesk/i18n"
 	"shipdesk/views"
 )
@@ -12,12 +14,11 @@ import (
 // one value of the request's context (set by logRequests): who asked, for
 // the request log; whether the request came with a session that is no longer
 // live, so the sign-in page can say why the person has to sign in again; and
-// the session cookie, read once.
+// the session, read from its cookie once.
 type requestState struct {
-	who        string
-	ended      bool
-	cookie     cookieState
-	cookieRead bool
+	who     string
+	ended   bool
+	session *sessions.Session
 }
 
 type stateKey struct{}
