@@ -149,16 +149,20 @@ func (s *Service) Operations() []openapi.Operation {
 			RequestBody: nums,
 			Responses:   map[int]openapi.Response{200: {Description: "shipments", Schema: envelope(mapOf(ref("Shipment")))}, 400: bad, 404: notFound}},
 		{Method: "GET", Path: "/api/v1/shipments/list", OperationID: "shipmentsList", Tag: "shipping", Auth: openapi.AuthRequired,
-			Summary: "The account's shipments, newest first", Description: "Also proves a key valid.",
-			Parameters: append([]openapi.Parameter{
+			Summary: "The account's shipments, newest first", Description: "Also proves a key valid. data is keyed by tracking number and holds shipments only: at most 100 from offset in the newest-first order. Page with offset=0, 100, 200… and merge the data objects until one holds fewer than 100.",
+			Parameters: []openapi.Parameter{
 				{Name: "status", In: "query", Schema: enum("OPEN", "ACTIVE", "DELIVERED", "STORNO"), Description: "OPEN = CREATED, ACTIVE = EXPORTED to ONDELIVERY, DELIVERED, STORNO = CANCELLED"},
 				{Name: "date_from", In: "query", Schema: str(), Description: "creation date from, YYYY-MM-DD"},
 				{Name: "date_to", In: "query", Schema: str(), Description: "creation date to, inclusive"},
 				{Name: "reference", In: "query", Schema: str(), Description: "own reference, exact"},
 				{Name: "tracking", In: "query", Schema: str(), Description: "present: add tracking_information"},
-			}, page("default 50, at most 100")...),
-			Responses: map[int]openapi.Response{200: {Description: "one page", Schema: envelope(obj([]string{"shipments", "page", "per_page", "total", "pages"}, map[string]any{
-				"shipments": arr(ref("Shipment")), "page": integer(), "per_page": integer(), "total": integer(), "pages": integer()}))}, 400: bad, 401: unauth}},
+				{Name: "offset", In: "query", Schema: sch{"type": "integer", "minimum": 0}, Description: "how many matching shipments to skip, in steps of 100; default 0"},
+			},
+			Responses: map[int]openapi.Response{200: {Description: "up to 100 shipments", Schema: obj([]string{"status", "message", "data"}, map[string]any{
+				"status": integer(), "message": sch{"type": "string", "description": "says how many shipments match in all"},
+				"data": mapOf(ref("Shipment")),
+				"paging": extra(obj([]string{"offset", "limit", "total"}, map[string]any{"offset": integer(), "limit": integer(), "total": integer()}))})},
+				400: bad, 401: unauth}},
 		{Method: "POST", Path: "/api/v1/shipments/tracking", OperationID: "shipmentsTracking", Tag: "shipping", Auth: openapi.AuthOptional,
 			Summary: "Tracking of a batch", Description: "data keyed by tracking number; one list of events per package, newest first; the message says how many were found.",
 			RequestBody: nums, Responses: map[int]openapi.Response{200: {Description: "tracking", Schema: envelope(mapOf(ref("Tracking")))}, 400: bad}},
