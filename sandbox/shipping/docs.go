@@ -160,7 +160,7 @@ func (s *Service) Operations() []openapi.Operation {
 			},
 			Responses: map[int]openapi.Response{200: {Description: "up to 100 shipments", Schema: obj([]string{"status", "message", "data"}, map[string]any{
 				"status": integer(), "message": sch{"type": "string", "description": "says how many shipments match in all"},
-				"data": mapOf(ref("Shipment")),
+				"data":   mapOf(ref("Shipment")),
 				"paging": extra(obj([]string{"offset", "limit", "total"}, map[string]any{"offset": integer(), "limit": integer(), "total": integer()}))})},
 				400: bad, 401: unauth}},
 		{Method: "POST", Path: "/api/v1/shipments/tracking", OperationID: "shipmentsTracking", Tag: "shipping", Auth: openapi.AuthOptional,

@@ -115,4 +115,3 @@ func (s *Service) listed(acct *account, lq listQuery, now time.Time) []*shipment
 	})
 	return match
 }
-
