@@ -146,5 +146,6 @@ type account struct {
 type contact struct {
 	ID int64 `json:"id"`
 	address
-	Default bool `json:"default"`
+	Tin     string `json:"tin,omitempty"` // the company's IČO
+	Default bool   `json:"default"`
 }
