@@ -170,8 +170,8 @@ func (c *Client) AddContact(ctx context.Context, a Address) (int64, error) {
 // {"pickups": [{"date", "time_range", "address": {"id"}}]} (public-evidence.md),
 // with the details the form also states.
 type listedPickup struct {
-	Date      string  `json:"date"`
-	TimeRange string  `json:"time_range"` // HH:MM-HH:MM
+	Date      string `json:"date"`
+	TimeRange string `json:"time_range"` // HH:MM-HH:MM
 	Address   struct {
 		ID int64 `json:"id"`
 	} `json:"address"`
