@@ -105,8 +105,8 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"package_password": sch{"type": "null"}, "packages": arr(obj([]string{"number", "status", "package_password"}, map[string]any{
 				"number": str(), "status": enum(statuses...), "package_password": sch{"type": "null"}})), "reference": str()}),
 		"ParcelPoint": obj([]string{"code", "carrier", "pickup_branch_location_id"}, map[string]any{"id": extra(integer()), "code": str(), "name": str(),
-			"street": str(), "city": str(), "zip": str(), "country": str(), "carrier": str(), "is_locker": boolean(),
-			"pickup_branch_location_id": integer(), "location": obj(nil, map[string]any{"lat": num(), "lng": num()}),
+			"street": str(), "city": str(), "zip": str(), "country": str(), "carrier": str(), "is_locker": sch{"type": "integer", "enum": []int{0, 1}, "description": "1: a parcel box"},
+			"pickup_branch_location_id": integer(), "location": obj([]string{"lat", "lng"}, map[string]any{"lat": sch{"type": "string", "pattern": `^-?\d+(\.\d+)?$`, "description": "decimal degrees as a string"}, "lng": sch{"type": "string", "pattern": `^-?\d+(\.\d+)?$`}}),
 			"max_length": extra(sch{"type": "number", "description": "centimetres, sides compared sorted"}), "max_width": extra(num()), "max_height": extra(num()), "max_weight": extra(num())}),
 		"Numbers": obj([]string{"shipments"}, map[string]any{"shipments": sch{"type": "array", "items": str(), "maxItems": MaxBatch}, "tokens": arr(str())}),
 		"CartRequest": obj([]string{"to"}, map[string]any{"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")),
