@@ -171,12 +171,12 @@ func (d *Desk) recordCreated(ctx context.Context, id int64, r storage.Reply) err
 
 // atService lists the service's orders that carry a reference, oldest first.
 func (d *Desk) atService(ctx context.Context, reference string) ([]shipping.ShipmentInfo, error) {
-	page, err := d.ship.List(ctx, shipping.ListQuery{Reference: reference, PerPage: 20})
+	listed, err := d.ship.ListAll(ctx, shipping.ListQuery{Reference: reference})
 	if err != nil {
 		return nil, UpstreamError("ship.doing.check_order", err)
 	}
 	var out []shipping.ShipmentInfo
-	for _, si := range page.Shipments {
+	for _, si := range listed {
 		if si.Reference == reference {
 			out = append(out, si)
 		}

@@ -292,18 +292,20 @@ type Found struct {
 	Imported int  // shipments stored for the first time
 	Events   int  // their tracking events
 	Last     bool // no page follows
+	Next     int  // the offset of the page that follows
 }
 
 // Discover reads one page of the service's active shipments (with their
-// tracking) and stores those shipdesk does not know: ordered elsewhere, or by
-// hand. An order under the reference of one of ours goes to FoundAtService.
-func (f *Refresher) Discover(ctx context.Context, page int) (Found, error) {
+// tracking) from offset, as the service pages its list (0, 100, 200…), and
+// stores those shipdesk does not know: ordered elsewhere, or by hand. An order
+// under the reference of one of ours goes to FoundAtService.
+func (f *Refresher) Discover(ctx context.Context, offset int) (Found, error) {
 	var found Found
 	cctx, cancel := context.WithTimeout(ctx, f.cfg.CallTimeout)
-	res, err := f.d.ship.List(cctx, shipping.ListQuery{Status: shipping.ListActive, Tracking: true, Page: page, PerPage: 100})
+	res, err := f.d.ship.List(cctx, shipping.ListQuery{Status: shipping.ListActive, Tracking: true, Offset: offset})
 	cancel()
 	if err != nil {
-		return found, fmt.Errorf("list active shipments (page %d): %w", page, err)
+		return found, fmt.Errorf("list active shipments (from %d): %w", offset, err)
 	}
 	var numbers, refs []string
 	for _, si := range res.Shipments {
@@ -339,7 +341,7 @@ func (f *Refresher) Discover(ctx context.Context, page int) (Found, error) {
 		}
 		found.Imported++
 	}
-	found.Last = page >= res.Pages || len(res.Shipments) == 0
+	found.Last, found.Next = res.Last, res.Next()
 	return found, nil
 }
 

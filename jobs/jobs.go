@@ -237,8 +237,8 @@ func (r *Runner) Tracking(ctx context.Context) (Stats, error) {
 // store those shipdesk does not know: ordered elsewhere, or by hand.
 func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 	var st Stats
-	for page := 1; ctx.Err() == nil; page++ {
-		found, err := r.refresh.Discover(ctx, page)
+	for offset := 0; ctx.Err() == nil; {
+		found, err := r.refresh.Discover(ctx, offset)
 		st.Calls++
 		st.Shipments += found.Imported
 		st.Events += found.Events
@@ -248,6 +248,7 @@ func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 		if found.Last {
 			return st, nil
 		}
+		offset = found.Next
 	}
 	return st, ctx.Err()
 }

@@ -118,7 +118,8 @@ func New(c Config) (*Clients, error) {
 func (c *Clients) Check(ctx context.Context) []Result {
 	return []Result{
 		probe(ctx, "shipping", c.Config.ShippingURL, func(ctx context.Context) error {
-			_, err := c.Shipping.List(ctx, shipping.ListQuery{PerPage: 1})
+			// One page from offset 0: the service has no smaller one.
+			_, err := c.Shipping.List(ctx, shipping.ListQuery{})
 			return err
 		}),
 		probe(ctx, "returns", c.Config.ReturnsURL, func(ctx context.Context) error {

@@ -142,12 +142,12 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 			t.Errorf("line %d: %s %v", r.Line, r.State, r.Error)
 		}
 	}
-	listed, err := env.App.Upstream.Shipping.List(context.Background(), shipping.ListQuery{PerPage: 100})
+	listed, err := env.App.Upstream.Shipping.ListAll(context.Background(), shipping.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	refs := map[string]int{}
-	for _, s := range listed.Shipments {
+	for _, s := range listed {
 		refs[s.Reference]++
 	}
 	for i := 412; i <= 421; i++ {

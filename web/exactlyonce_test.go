@@ -54,11 +54,11 @@ func waitSettled(t *testing.T, env *apptest.Env, loc string) {
 // atService is how many orders the service holds under a reference.
 func atService(t *testing.T, env *apptest.Env, reference string) []shipping.ShipmentInfo {
 	t.Helper()
-	page, err := env.App.Upstream.Shipping.List(context.Background(), shipping.ListQuery{Reference: reference, PerPage: 50})
+	held, err := env.App.Upstream.Shipping.ListAll(context.Background(), shipping.ListQuery{Reference: reference})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return page.Shipments
+	return held
 }
 
 // exactlyOne asserts the service holds one order for the shipment, and the

@@ -155,17 +155,12 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 
 	// One order per intent at the service, each bound to its local record.
 	atSvc := map[string][]string{}
-	for page := 1; ; page++ {
-		p, err := env.App.Upstream.Shipping.List(ctx, shipping.ListQuery{Page: page, PerPage: 100})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range p.Shipments {
-			atSvc[s.Reference] = append(atSvc[s.Reference], s.TrackingNumber)
-		}
-		if page >= p.Pages {
-			break
-		}
+	held, err := env.App.Upstream.Shipping.ListAll(ctx, shipping.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range held {
+		atSvc[s.Reference] = append(atSvc[s.Reference], s.TrackingNumber)
 	}
 	locals, err := env.App.DB.RecentShipments(ctx, shipments+10)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -83,6 +84,7 @@ type pickupWire struct {
 	Date      string      `json:"date"`
 	TimeFrom  string      `json:"time_from"`
 	TimeTo    string      `json:"time_to"`
+	TimeRange string      `json:"time_range"` // HH:MM-HH:MM, when the window comes only so
 	Packages  int         `json:"packages"`
 	Weight    float64     `json:"weight"`
 	Carrier   string      `json:"carrier"`
@@ -97,6 +99,9 @@ func (w pickupWire) pickup() Pickup {
 		Carrier: w.Carrier, Note: w.Note, Status: w.Status, Created: w.Created}
 	if p.AddressID == 0 {
 		p.AddressID = p.Address.ID
+	}
+	if from, to, ok := strings.Cut(w.TimeRange, "-"); ok && p.TimeFrom == "" && p.TimeTo == "" {
+		p.TimeFrom, p.TimeTo = strings.TrimSpace(from), strings.TrimSpace(to)
 	}
 	return p
 }
@@ -127,11 +132,19 @@ func (c *Client) Contacts(ctx context.Context) ([]Contact, error) {
 	return out, nil
 }
 
-// AddContact stores a new pickup address and returns its id. Not retried: a
-// repeat would store the address twice.
+// AddContact stores a new pickup address and returns its id, sent in the list
+// form real clients use ({"contacts": [{…}]}; the new id is data[0]). Not
+// retried: a repeat would store the address twice. Field errors name the
+// address's fields ("zip", not "contacts[0].zip").
 func (c *Client) AddContact(ctx context.Context, a Address) (int64, error) {
 	a.ID = 0
-	ans, err := c.post(ctx, "contacts/add", a, false, nil)
+	ans, err := c.post(ctx, "contacts/add", map[string][]Address{"contacts": {a}}, false, nil)
+	var te *transport.Error
+	if errors.As(err, &te) {
+		for i := range te.Fields {
+			te.Fields[i].Field = strings.TrimPrefix(te.Fields[i].Field, "contacts[0].")
+		}
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -153,18 +166,68 @@ func (c *Client) AddContact(ctx context.Context, a Address) (int64, error) {
 	return int64(ids[0]), nil
 }
 
-// AddPickup orders a courier pickup. Not retried: each call orders a courier;
-// after an unknown outcome look for the pickup with Pickups first.
+// listedPickup is one pickup in the list form real clients send:
+// {"pickups": [{"date", "time_range", "address": {"id"}}]} (public-evidence.md),
+// with the details the form also states.
+type listedPickup struct {
+	Date      string `json:"date"`
+	TimeRange string `json:"time_range"` // HH:MM-HH:MM
+	Address   struct {
+		ID int64 `json:"id"`
+	} `json:"address"`
+	Packages int     `json:"packages,omitempty"`
+	Weight   float64 `json:"weight,omitempty"`
+	Carrier  string  `json:"carrier,omitempty"`
+	Note     string  `json:"note,omitempty"`
+}
+
+func (req PickupRequest) listed() map[string][]listedPickup {
+	l := listedPickup{Date: req.Date, TimeRange: req.TimeFrom + "-" + req.TimeTo, Packages: req.Packages, Weight: req.Weight, Carrier: req.Carrier, Note: req.Note}
+	l.Address.ID = req.AddressID
+	return map[string][]listedPickup{"pickups": {l}}
+}
+
+// pickupField names a field of the list form's one pickup as PickupRequest
+// does: "pickups[0].address" is address_id, a window is its end.
+func pickupField(path string) string {
+	switch f := strings.TrimPrefix(path, "pickups[0]."); f {
+	case "address", "address.id":
+		return "address_id"
+	case "time_range":
+		return "time_to"
+	default:
+		return f
+	}
+}
+
+// AddPickup orders a courier pickup in the list form. Not retried: each call
+// orders a courier; after an unknown outcome look for the pickup with Pickups
+// first. Field errors name PickupRequest's fields.
 func (c *Client) AddPickup(ctx context.Context, req PickupRequest) (*Pickup, error) {
-	ans, err := c.post(ctx, "pickups/add", req, false, nil)
+	ans, err := c.post(ctx, "pickups/add", req.listed(), false, nil)
+	var te *transport.Error
+	if errors.As(err, &te) {
+		for i := range te.Fields {
+			te.Fields[i].Field = pickupField(te.Fields[i].Field)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	var w pickupWire
-	if err := ans.Data("pickups/add", &w); err != nil {
+	var raw json.RawMessage
+	if err := ans.Data("pickups/add", &raw); err != nil {
 		return nil, err
 	}
-	p := w.pickup()
+	// The list form is answered with the list of pickups; one object is read too.
+	wires, err := collection[pickupWire](raw, nil)
+	if err != nil || len(wires) == 0 {
+		var one pickupWire
+		if json.Unmarshal(raw, &one) != nil {
+			return nil, &transport.Error{Op: "pickups/add", Kind: transport.KindDecode, Status: ans.Status, Message: "the answer names no pickup", Err: err}
+		}
+		wires = []pickupWire{one}
+	}
+	p := wires[0].pickup()
 	if p.ID == 0 && p.Number == "" {
 		return nil, &transport.Error{Op: "pickups/add", Kind: transport.KindDecode, Status: ans.Status, Message: "the answer names no pickup"}
 	}

@@ -1,6 +1,7 @@
 package shipping_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -121,5 +122,41 @@ func TestListedDataAndStringIDs(t *testing.T) {
 	}
 	if p, err := c.AddPickup(ctx, shipping.PickupRequest{}); err != nil || p.ID != 11 || p.AddressID != 7 {
 		t.Errorf("pickup with a string id: %+v %v", p, err)
+	}
+}
+
+// contacts/add and pickups/add go out in the list forms real clients send, and
+// a list-form refusal keyed both ways comes back under PickupRequest's names.
+func TestContactsAndPickupsAreSentInTheListForm(t *testing.T) {
+	var bodies = map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies[r.URL.Path] = string(b)
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/api/v1/pickups/add" {
+			w.WriteHeader(400)
+			_, _ = w.Write([]byte(`{"status":400,"message":"Validation failed","errors":{"0":{"field":"pickups[0].address","message":"Unknown pickup address 9"},"1":{"field":"pickups[0].time_range","message":"too short"},"address":["Unknown pickup address 9"],"time_range":["too short"]}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"status":200,"message":"ok","data":[5]}`))
+	}))
+	defer srv.Close()
+	c, err := shipping.New(transport.Config{BaseURL: srv.URL, APIKey: "k", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, err := c.AddContact(ctx, shipping.Address{Company: "A", Street: "Dlouhá 1", City: "Brno", Zip: "60200", Country: "CZ"}); err != nil || id != 5 {
+		t.Errorf("add contact: %d %v", id, err)
+	}
+	if want := `{"contacts":[{"company":"A","street":"Dlouhá 1","city":"Brno","zip":"60200","country":"CZ"}]}`; bodies["/api/v1/contacts/add"] != want {
+		t.Errorf("contacts/add body %s, want %s", bodies["/api/v1/contacts/add"], want)
+	}
+	_, err = c.AddPickup(ctx, shipping.PickupRequest{AddressID: 9, Date: "2026-11-25", TimeFrom: "08:00", TimeTo: "09:00"})
+	if want := `{"pickups":[{"date":"2026-11-25","time_range":"08:00-09:00","address":{"id":9}}]}`; bodies["/api/v1/pickups/add"] != want {
+		t.Errorf("pickups/add body %s, want %s", bodies["/api/v1/pickups/add"], want)
+	}
+	fields := transport.FieldErrors(err)
+	if len(fields) != 2 || fields[0].Field != "address_id" || fields[0].Message != "Unknown pickup address 9" || fields[1].Field != "time_to" {
+		t.Errorf("pickup refusal read as %+v", fields)
 	}
 }

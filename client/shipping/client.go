@@ -141,59 +141,6 @@ func (c *Client) Detail(ctx context.Context, req DetailRequest, withTracking boo
 	return out, nil
 }
 
-// ListQuery filters shipments/list. Zero fields are not sent.
-type ListQuery struct {
-	Status    string // OPEN, ACTIVE, DELIVERED, STORNO
-	From, To  string // creation date range, YYYY-MM-DD, inclusive
-	Reference string
-	Tracking  bool // include tracking_information
-	Page      int  // 1-based
-	PerPage   int
-}
-
-// ListPage is one page of shipments.
-type ListPage struct {
-	Shipments []ShipmentInfo `json:"shipments"`
-	Page      int            `json:"page"`
-	PerPage   int            `json:"per_page"`
-	Total     int            `json:"total"`
-	Pages     int            `json:"pages"`
-}
-
-func (q ListQuery) values() url.Values {
-	v := url.Values{}
-	set := func(k, s string) {
-		if s != "" {
-			v.Set(k, s)
-		}
-	}
-	set("status", q.Status)
-	set("date_from", q.From)
-	set("date_to", q.To)
-	set("reference", q.Reference)
-	if q.Tracking {
-		v.Set("tracking", "1")
-	}
-	if q.Page > 0 {
-		v.Set("page", strconv.Itoa(q.Page))
-	}
-	if q.PerPage > 0 {
-		v.Set("per_page", strconv.Itoa(q.PerPage))
-	}
-	return v
-}
-
-// List returns one page of the account's shipments. It needs a valid key, so it
-// also proves one.
-func (c *Client) List(ctx context.Context, q ListQuery) (*ListPage, error) {
-	ans, err := c.get(ctx, "shipments/list", q.values())
-	if err != nil {
-		return nil, err
-	}
-	var page ListPage
-	return &page, ans.Data("shipments/list", &page)
-}
-
 // Tracking returns the tracking of up to one batch of shipments, keyed by
 // tracking number; unknown numbers are absent. Use TrackAll for any number.
 func (c *Client) Tracking(ctx context.Context, numbers []string) (map[string]Tracking, error) {

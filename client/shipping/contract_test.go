@@ -152,7 +152,7 @@ func TestReadsAreRetriedThroughFaults(t *testing.T) {
 		t.Errorf("%d tracking calls, want 3", n)
 	}
 	env.Fault("/api/v1/shipments/list", map[string]any{"drop_rate": 1, "count": 1})
-	if page, err := c.List(ctx, shipping.ListQuery{Reference: "R-1"}); err != nil || page.Total != 1 {
+	if page, err := c.List(ctx, shipping.ListQuery{Reference: "R-1"}); err != nil || len(page.Shipments) != 1 {
 		t.Errorf("list after a dropped connection: %v", err)
 	}
 }
@@ -171,7 +171,7 @@ func TestCreateIsNotRepeated(t *testing.T) {
 		t.Errorf("%d create attempts", n)
 	}
 	page, err := c.List(ctx, shipping.ListQuery{Reference: "LOST-1"})
-	if err != nil || page.Total != 1 {
+	if err != nil || len(page.Shipments) != 1 {
 		t.Errorf("reconcile by reference: %+v %v", page, err)
 	}
 	env.Fault("/api/v1/shipments/create", map[string]any{"error_rate": 1, "count": 1})
@@ -240,7 +240,7 @@ func TestPointsContactsStornoList(t *testing.T) {
 		t.Errorf("storno: %v", err)
 	}
 	page, err := c.List(ctx, shipping.ListQuery{Status: shipping.ListStorno})
-	if err != nil || page.Total != 1 || page.Shipments[0].Status != shipping.StatusCancelled {
+	if err != nil || len(page.Shipments) != 1 || page.Shipments[0].Status != shipping.StatusCancelled {
 		t.Errorf("storno list %+v %v", page, err)
 	}
 }

@@ -71,6 +71,8 @@ type Package struct {
 	Width           float64 `json:"width,omitempty"`
 	Height          float64 `json:"height,omitempty"`
 	Length          float64 `json:"length,omitempty"`
+	Value           *Money  `json:"value,omitempty"`   // the goods' value
+	Content         string  `json:"content,omitempty"` // what the package holds
 }
 
 // Service is an additional service such as cash on delivery.
@@ -99,14 +101,11 @@ const (
 // COD makes the service entry for cash on delivery.
 func COD(cod ServiceCOD) Service { return Service{Code: ServiceCodeCOD, Data: cod} }
 
-// ServiceInsurance is the data of the insurance service: the insured value.
-type ServiceInsurance struct {
-	Value Money `json:"value"`
-}
-
-// Insurance makes the service entry for insuring the shipment up to value.
+// Insurance makes the service entry for insuring the shipment up to value. Its
+// data is the Money itself, as the provider's published create example writes
+// it ({"code": "ins", "data": {"value": 12500, "currency": "CZK"}}).
 func Insurance(value Money) Service {
-	return Service{Code: ServiceCodeInsurance, Data: ServiceInsurance{Value: value}}
+	return Service{Code: ServiceCodeInsurance, Data: value}
 }
 
 // Shipment is one shipment of a create, validate or rates request.
@@ -132,6 +131,9 @@ type Shipment struct {
 type Payer struct {
 	Firstname string `json:"firstname,omitempty"`
 	Surname   string `json:"surname,omitempty"`
+	Company   string `json:"company,omitempty"`
+	Tin       string `json:"tin,omitempty"`   // IČO
+	Vatin     string `json:"vatin,omitempty"` // DIČ
 	Email     string `json:"email,omitempty"`
 	Phone     string `json:"phone,omitempty"`
 }

@@ -149,3 +149,46 @@ type createdReply struct {
 	OrderNumber string            `json:"order_number"`
 	Shipments   []createdShipment `json:"shipments"`
 }
+
+// UnmarshalJSON reads lat and lng as numbers or as strings ("50.087"), the
+// form of the provider's documented example.
+func (l *LatLng) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Lat json.RawMessage `json:"lat"`
+		Lng json.RawMessage `json:"lng"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	var err error
+	if l.Lat, err = number(raw.Lat); err != nil {
+		return fmt.Errorf("lat: %w", err)
+	}
+	if l.Lng, err = number(raw.Lng); err != nil {
+		return fmt.Errorf("lng: %w", err)
+	}
+	return nil
+}
+
+// UnmarshalJSON reads is_locker as true/false or as 0/1 (the documented
+// example), also quoted.
+func (p *ParcelPoint) UnmarshalJSON(b []byte) error {
+	type plain ParcelPoint
+	var w struct {
+		plain
+		IsLocker json.RawMessage `json:"is_locker"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*p = ParcelPoint(w.plain)
+	switch strings.Trim(string(bytes.TrimSpace(w.IsLocker)), `"`) {
+	case "", "null", "0", "false":
+		p.IsLocker = false
+	case "1", "true":
+		p.IsLocker = true
+	default:
+		return fmt.Errorf("is_locker %.20s is neither 0/1 nor a boolean", w.IsLocker)
+	}
+	return nil
+}

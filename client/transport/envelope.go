@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 )
 
 // Envelope is the common frame of every answer: status, message and, on errors,
@@ -43,7 +45,8 @@ func DecodeEnvelope(raw []byte) (Envelope, error) {
 }
 
 // decodeFieldErrors accepts the documented list of {field, message} and, so a
-// refusal is never lost, also a list of strings or an object field → message.
+// refusal is never lost, also a list of strings or an object: field → message
+// or messages, or (pickups/add) "0", "1"… → {field, message} beside them.
 func decodeFieldErrors(raw json.RawMessage) []FieldError {
 	var list []FieldError
 	if err := json.Unmarshal(raw, &list); err == nil {
@@ -56,14 +59,43 @@ func decodeFieldErrors(raw json.RawMessage) []FieldError {
 		}
 		return list
 	}
-	var byField map[string]any
+	var byField map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &byField); err == nil {
-		for f, m := range byField {
-			list = append(list, FieldError{Field: f, Message: fmt.Sprint(m)})
+		if indexed := indexedFieldErrors(byField); len(indexed) > 0 {
+			return indexed
 		}
+		for f, m := range byField {
+			var texts []string
+			if json.Unmarshal(m, &texts) == nil {
+				for _, t := range texts {
+					list = append(list, FieldError{Field: f, Message: t})
+				}
+				continue
+			}
+			var text string
+			if json.Unmarshal(m, &text) != nil {
+				text = string(m)
+			}
+			list = append(list, FieldError{Field: f, Message: text})
+		}
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Field < list[j].Field })
 		return list
 	}
 	return []FieldError{{Message: "unreadable errors: " + clip(raw)}}
+}
+
+// indexedFieldErrors reads the members "0", "1"… of an errors object, each
+// {field, message}, in order; it stops at the first missing index.
+func indexedFieldErrors(byField map[string]json.RawMessage) []FieldError {
+	var list []FieldError
+	for i := 0; ; i++ {
+		raw, ok := byField[strconv.Itoa(i)]
+		var fe FieldError
+		if !ok || json.Unmarshal(raw, &fe) != nil || fe.Message == "" {
+			return list
+		}
+		list = append(list, fe)
+	}
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }

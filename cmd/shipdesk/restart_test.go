@@ -108,12 +108,12 @@ FROM batch_rows r JOIN shipments s ON s.id = r.shipment_id WHERE r.batch_id = $1
 		return len(refs) == priced
 	})
 	for _, r := range refs {
-		page, err := up.Shipping.List(ctx, shipping.ListQuery{Reference: r.Reference, PerPage: 50})
+		held, err := up.Shipping.ListAll(ctx, shipping.ListQuery{Reference: r.Reference})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(page.Shipments) != 1 || page.Shipments[0].TrackingNumber != r.Tracking {
-			t.Errorf("reference %s: the service holds %d orders, the row's shipment is bound to %q", r.Reference, len(page.Shipments), r.Tracking)
+		if len(held) != 1 || held[0].TrackingNumber != r.Tracking {
+			t.Errorf("reference %s: the service holds %d orders, the row's shipment is bound to %q", r.Reference, len(held), r.Tracking)
 		}
 	}
 }

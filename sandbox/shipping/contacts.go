@@ -1,6 +1,7 @@
 package shipping
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -32,7 +33,39 @@ type contactReq struct {
 	Country   string `json:"country"`
 	Phone     string `json:"phone"`
 	Email     string `json:"email"`
+	Tin       string `json:"tin"` // the company's IČO
 	Default   bool   `json:"default"`
+}
+
+// contactsAddReq is the body of contacts/add: the list form real clients send,
+// {"contacts": [{…}]}, or one contact's fields at the top level.
+type contactsAddReq struct {
+	Contacts []contactReq // nil: the top-level form
+	one      contactReq
+}
+
+// UnmarshalJSON reads either form; a wrong type is named by its own path
+// ("contacts[0].street" or "street").
+func (r *contactsAddReq) UnmarshalJSON(b []byte) error {
+	var list struct {
+		Contacts []contactReq `json:"contacts"`
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	if list.Contacts != nil {
+		r.Contacts = list.Contacts
+		return nil
+	}
+	return json.Unmarshal(b, &r.one)
+}
+
+// requested is the contacts of the body with the path their errors go under.
+func (r contactsAddReq) requested() ([]contactReq, func(i int) string) {
+	if r.Contacts != nil {
+		return r.Contacts, func(i int) string { return fmt.Sprintf("contacts[%d]", i) }
+	}
+	return []contactReq{r.one}, func(int) string { return "" }
 }
 
 func (r contactReq) address() address {
@@ -40,7 +73,10 @@ func (r contactReq) address() address {
 		Zip: r.Zip, Country: r.Country, Phone: r.Phone, Email: r.Email}
 }
 
-var emailShape = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+var (
+	emailShape = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+	tinShape   = regexp.MustCompile(`^\d{8}$`)
+)
 
 // contactLimits are the longest values the address book keeps, in characters.
 var contactLimits = []struct {
@@ -58,9 +94,15 @@ var contactLimits = []struct {
 	{"email", 100, func(a address) string { return a.Email }},
 }
 
-// checkContact collects what is wrong with a new stored address.
-func checkContact(a address) []apijson.FieldError {
-	p := &problems{}
+// maxContactsAdded is how many contacts one contacts/add may store.
+const maxContactsAdded = 20
+
+// checkContact collects what is wrong with a new stored address, under prefix.
+func checkContact(prefix string, a address, tin string) []apijson.FieldError {
+	p := &problems{prefix: prefix}
+	if tin != "" && !tinShape.MatchString(tin) {
+		p.add("tin", "The company number (IČO) must have eight digits")
+	}
 	for _, l := range contactLimits {
 		v := l.value(a)
 		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
@@ -129,25 +171,40 @@ func (s *Service) contactsAdd(w http.ResponseWriter, r *http.Request) {
 		apijson.WriteProblem(w, errUnauthorized)
 		return
 	}
-	var req contactReq
-	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
+	var body contactsAddReq
+	if p := apijson.Decode(w, r, s.cfg.MaxBody, &body); p != nil {
 		apijson.WriteProblem(w, p)
 		return
 	}
-	a := req.address()
-	if errs := checkContact(a); len(errs) > 0 {
+	reqs, pathOf := body.requested()
+	var errs []apijson.FieldError
+	switch {
+	case len(reqs) == 0:
+		errs = append(errs, apijson.FieldError{Field: "contacts", Message: "At least one contact is required"})
+	case len(reqs) > maxContactsAdded:
+		errs = append(errs, apijson.FieldError{Field: "contacts", Message: fmt.Sprintf("At most %d contacts at once", maxContactsAdded)})
+	}
+	for i, req := range reqs {
+		errs = append(errs, checkContact(pathOf(i), req.address(), req.Tin)...)
+	}
+	if len(errs) > 0 {
 		apijson.WriteProblem(w, apijson.Invalid(errs...))
 		return
 	}
 	s.mu.Lock()
-	s.book.nextContact++
-	c := contact{ID: s.book.nextContact, address: a, Default: req.Default}
-	if c.Default {
-		for i := range acct.Contacts {
-			acct.Contacts[i].Default = false
+	ids := make([]int64, 0, len(reqs))
+	for _, req := range reqs {
+		s.book.nextContact++
+		// Kept as given: clients find their contact again by street, city and zip.
+		c := contact{ID: s.book.nextContact, address: req.address(), Tin: req.Tin, Default: req.Default}
+		if c.Default {
+			for i := range acct.Contacts {
+				acct.Contacts[i].Default = false
+			}
 		}
+		acct.Contacts = append(acct.Contacts, c)
+		ids = append(ids, c.ID)
 	}
-	acct.Contacts = append(acct.Contacts, c)
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusOK, "Contact was successfully added", []int64{c.ID})
+	apijson.Write(w, http.StatusOK, "Contact was successfully added", ids)
 }

@@ -21,10 +21,12 @@ type address struct {
 }
 
 type pkgReq struct {
-	Weight float64 `json:"weight"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-	Length float64 `json:"length"`
+	Weight  float64 `json:"weight"`
+	Width   float64 `json:"width"`
+	Height  float64 `json:"height"`
+	Length  float64 `json:"length"`
+	Value   *money  `json:"value,omitempty"`   // the goods' value, as real modules send it
+	Content string  `json:"content,omitempty"` // what the package holds
 }
 
 type serviceReq struct {
@@ -62,6 +64,9 @@ type shipmentReq struct {
 type payer struct {
 	Firstname string `json:"firstname"`
 	Surname   string `json:"surname"`
+	Company   string `json:"company,omitempty"`
+	Tin       string `json:"tin,omitempty"`   // IČO
+	Vatin     string `json:"vatin,omitempty"` // DIČ
 	Email     string `json:"email"`
 	Phone     string `json:"phone,omitempty"`
 }
@@ -78,9 +83,38 @@ type rateReq struct {
 	shipmentReq
 }
 
-// insuranceData is the data of the additional service INS.
+// insuranceData is the data of the additional service INS: {value: Money},
+// or the Money itself ({"value": 12500, "currency": "CZK"}) as the provider's
+// published example writes it.
 type insuranceData struct {
 	Value *money `json:"value"`
+}
+
+func (d *insuranceData) UnmarshalJSON(b []byte) error {
+	var flat struct {
+		Value    json.RawMessage `json:"value"`
+		Currency *string         `json:"currency"`
+	}
+	if err := json.Unmarshal(b, &flat); err != nil {
+		return err
+	}
+	if flat.Currency != nil { // the data is the Money itself
+		var m money
+		if err := json.Unmarshal(b, &m); err != nil {
+			return err
+		}
+		d.Value = &m
+		return nil
+	}
+	if len(flat.Value) == 0 || string(flat.Value) == "null" {
+		return nil
+	}
+	var m money
+	if err := json.Unmarshal(flat.Value, &m); err != nil {
+		return err
+	}
+	d.Value = &m
+	return nil
 }
 
 type numbersReq struct {
@@ -141,10 +175,19 @@ type CarrierBehaviour struct {
 type account struct {
 	Index    int
 	Contacts []contact
+	Bank     BankDetails // stored in the account's settings: a COD without bank details uses them
+}
+
+// BankDetails are an account's stored bank details for cash on delivery.
+type BankDetails struct {
+	Account  string `json:"bank_account"`
+	Code     string `json:"bank_code"`
+	Currency string `json:"bank_currency"`
 }
 
 type contact struct {
 	ID int64 `json:"id"`
 	address
-	Default bool `json:"default"`
+	Tin     string `json:"tin,omitempty"` // the company's IČO
+	Default bool   `json:"default"`
 }

@@ -30,10 +30,11 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 	if acct == nil {
 		// Without a valid key: not linked to an account, paid online, payer required.
 		req.PaymentType = payOnline
-		if req.Payer == nil || req.Payer.Email == "" || strings.TrimSpace(req.Payer.Firstname+req.Payer.Surname) == "" {
-			p.add("payer", "The payer (name and e-mail) is required when ordering without a valid API key")
+		if req.Payer == nil || req.Payer.Email == "" || strings.TrimSpace(req.Payer.Firstname+req.Payer.Surname+req.Payer.Company) == "" {
+			p.add("payer", "The payer (a name or a company, and an e-mail) is required when ordering without a valid API key")
 		}
 	}
+	req.PaymentType = strings.ToUpper(req.PaymentType) // "invoice" as real modules send it
 	switch req.PaymentType {
 	case payCredit, payOnline:
 	case payInvoice:

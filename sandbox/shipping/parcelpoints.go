@@ -66,12 +66,18 @@ func (s *Service) parcelPoints(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// pointView is a point as answered: the fields public-evidence.md names, plus
-// in the documented shapes its id and size limits.
+// pointView is a point as answered: the fields public-evidence.md names, as
+// the provider's documented example writes them (is_locker 0 or 1, lat and
+// lng as strings), plus in the documented shapes its id and size limits.
 func (s *Service) pointView(pt *Point) map[string]any {
+	locker := 0
+	if pt.IsLocker {
+		locker = 1
+	}
 	v := map[string]any{
 		"code": pt.Code, "name": pt.Name, "street": pt.Street, "city": pt.City, "zip": pt.Zip, "country": pt.Country,
-		"carrier": pt.Carrier, "is_locker": pt.IsLocker, "location": pt.Location, "pickup_branch_location_id": pt.LocationID,
+		"carrier": pt.Carrier, "is_locker": locker, "pickup_branch_location_id": pt.LocationID,
+		"location": map[string]string{"lat": strconv.FormatFloat(pt.Location.Lat, 'f', -1, 64), "lng": strconv.FormatFloat(pt.Location.Lng, 'f', -1, 64)},
 	}
 	if s.documented() {
 		v["id"] = pt.ID

@@ -39,6 +39,8 @@ type pickupReq struct {
 	Weight    float64 `json:"weight"`
 	Carrier   string  `json:"carrier,omitempty"`
 	Note      string  `json:"note,omitempty"`
+	// weightOptional: the list form may leave the total weight unstated (0).
+	weightOptional bool
 }
 
 // pickup is a stored courier pickup; its JSON is also the answer's shape.
@@ -51,6 +53,7 @@ type pickup struct {
 	Date      string  `json:"date"`
 	TimeFrom  string  `json:"time_from"`
 	TimeTo    string  `json:"time_to"`
+	TimeRange string  `json:"time_range"` // the window as the list form writes it
 	Packages  int     `json:"packages"`
 	Weight    float64 `json:"weight"`
 	Carrier   string  `json:"carrier"`
@@ -134,6 +137,7 @@ func (s *Service) checkPickup(acct *account, req pickupReq, now time.Time) (*con
 		p.add("packages", "At most %d packages per pickup", pickupMaxPkgs)
 	}
 	switch {
+	case req.weightOptional && req.Weight == 0:
 	case math.IsNaN(req.Weight) || req.Weight <= 0:
 		p.add("weight", "The total weight must be a positive number of kilograms")
 	case req.Weight > pickupMaxWeight:
@@ -178,11 +182,16 @@ func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
 		apijson.WriteProblem(w, errUnauthorized)
 		return
 	}
-	var req pickupReq
-	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
+	var body pickupsAddReq
+	if p := apijson.Decode(w, r, s.cfg.MaxBody, &body); p != nil {
 		apijson.WriteProblem(w, p)
 		return
 	}
+	if body.Pickups != nil {
+		s.addListedPickups(w, acct, body.Pickups)
+		return
+	}
+	req := body.one
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
@@ -191,15 +200,21 @@ func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
 		apijson.WriteProblem(w, apijson.Invalid(errs...))
 		return
 	}
+	pu := s.storePickup(acct, req, c, carrier, now)
+	apijson.Write(w, http.StatusOK, fmt.Sprintf("Pickup %s was ordered", pu.Number), pu)
+}
+
+// storePickup orders a checked pickup. The caller holds s.mu.
+func (s *Service) storePickup(acct *account, req pickupReq, c *contact, carrier *Carrier, now time.Time) *pickup {
 	s.book.nextPickup++
 	pu := &pickup{ID: s.book.nextPickup, Number: fmt.Sprintf("PU%08d", s.book.nextPickup), Account: acct.Index,
-		AddressID: c.ID, Address: *c, Date: req.Date, TimeFrom: req.TimeFrom, TimeTo: req.TimeTo,
+		AddressID: c.ID, Address: *c, Date: req.Date, TimeFrom: req.TimeFrom, TimeTo: req.TimeTo, TimeRange: req.TimeFrom + "-" + req.TimeTo,
 		Packages: req.Packages, Weight: req.Weight, Note: req.Note, Status: "ORDERED", Created: apijson.Stamp(now)}
 	if carrier != nil {
 		pu.Carrier = carrier.Code
 	}
 	s.book.pickups[pu.ID] = pu
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Pickup %s was ordered", pu.Number), pu)
+	return pu
 }
 
 func (s *Service) pickupsList(w http.ResponseWriter, r *http.Request) {

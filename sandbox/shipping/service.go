@@ -131,12 +131,25 @@ func (s *Service) documented() bool { return s.cfg.Shapes == ShapesDocumented }
 // newAccount gives each account two stored pickup addresses (contacts/list).
 func newAccount(i int) *account {
 	base := int64(i*10 + 1)
-	return &account{Index: i, Contacts: []contact{
+	return &account{Index: i, Bank: accountBanks[i%len(accountBanks)], Contacts: []contact{
 		{ID: base, Default: true, address: address{Company: fmt.Sprintf("Shop %d s.r.o.", i+1), Firstname: "Jana", Surname: "Skladová",
 			Street: "Skladová 12", City: "Praha", Zip: "190 00", Country: "CZ", Phone: "+420601000001", Email: "sklad@example.com"}},
 		{ID: base + 1, address: address{Company: fmt.Sprintf("Shop %d s.r.o. – Brno", i+1), Firstname: "Petr", Surname: "Expediční",
 			Street: "Vídeňská 88", City: "Brno", Zip: "619 00", Country: "CZ", Phone: "+420601000002", Email: "brno@example.com"}},
 	}}
+}
+
+// accountBanks are the stored bank details of the accounts, in turn.
+var accountBanks = []BankDetails{{Account: "19-2000145399", Code: "0800", Currency: "CZK"}, {Account: "2000145399", Code: "0800", Currency: "CZK"}}
+
+// AccountBank is the stored bank details of the account of key.
+func (s *Service) AccountBank(key string) (BankDetails, error) {
+	for i, k := range s.cfg.Keys {
+		if k == key {
+			return s.accounts[i].Bank, nil
+		}
+	}
+	return BankDetails{}, fmt.Errorf("account of key: %w", ErrNotFound)
 }
 
 // Carriers lists the generated carriers with their services.

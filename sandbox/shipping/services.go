@@ -152,3 +152,27 @@ func serviceMoney(svcs []serviceReq, code string) *labelpdf.Money {
 	}
 	return nil
 }
+
+// fillStoredBank gives a COD without bank details the account's stored ones,
+// as the published create example relies on; a COD that names an account
+// keeps its own. Data that is not an object is left for the checks to refuse.
+func fillStoredBank(svcs []serviceReq, bank BankDetails) {
+	for i, sv := range svcs {
+		if sv.Code != codeCOD || bank.Account == "" {
+			continue
+		}
+		var d map[string]json.RawMessage
+		if json.Unmarshal(sv.Data, &d) != nil || d == nil {
+			continue
+		}
+		if acct, ok := d["bank_account"]; ok && string(acct) != `""` && string(acct) != "null" {
+			continue
+		}
+		d["bank_account"], _ = json.Marshal(bank.Account)
+		d["bank_code"], _ = json.Marshal(bank.Code)
+		if _, ok := d["bank_currency"]; !ok {
+			d["bank_currency"], _ = json.Marshal(bank.Currency)
+		}
+		svcs[i].Data, _ = json.Marshal(d)
+	}
+}

@@ -2,9 +2,6 @@ package shipping
 
 import (
 	"fmt"
-	"net/http"
-	"slices"
-	"sort"
 	"time"
 
 	"shipdesk/sandbox/apijson"
@@ -108,82 +105,4 @@ func (s *Service) trackingOf(sh *shipment, now time.Time) map[string]any {
 		pk = append(pk, s.packageEvents(sh, i, now))
 	}
 	return map[string]any{"status": s.status(sh, now), "returned": s.returnedAt(sh, now), "packages": pk}
-}
-
-// listStatus maps the list filter to shipment statuses.
-var listStatus = map[string][]string{
-	"OPEN":      {"CREATED"},
-	"ACTIVE":    {"EXPORTED", "ONPICKUP", "INTRANSIT", "ONDELIVERY"},
-	"DELIVERED": {"DELIVERED"},
-	"STORNO":    {"CANCELLED"},
-}
-
-// List paging: page from 1, per_page up to MaxPerPage.
-const (
-	DefaultPerPage = 50
-	MaxPerPage     = 100
-)
-
-func (s *Service) list(w http.ResponseWriter, r *http.Request) {
-	acct := s.accountOf(r)
-	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
-		return
-	}
-	q := r.URL.Query()
-	p := &problems{}
-	status := q.Get("status")
-	if status != "" && listStatus[status] == nil {
-		p.add("status", "Unknown status %q: use OPEN, ACTIVE, DELIVERED or STORNO", status)
-	}
-	var from, to time.Time
-	for name, dst := range map[string]*time.Time{"date_from": &from, "date_to": &to} {
-		if v := q.Get(name); v != "" {
-			d, err := time.Parse("2006-01-02", v)
-			if err != nil {
-				p.add(name, "Must be a date in the form YYYY-MM-DD")
-			}
-			*dst = d
-		}
-	}
-	page, perPage := intParam(p, q.Get("page"), "page", 1, 1, 1<<20), intParam(p, q.Get("per_page"), "per_page", DefaultPerPage, 1, MaxPerPage)
-	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
-		return
-	}
-	ref := q.Get("reference")
-	withTracking := flag(q, "tracking")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	var match []*shipment
-	for _, sh := range s.shipments {
-		if sh.Account != acct.Index || (ref != "" && sh.Req.Reference != ref) {
-			continue
-		}
-		day := time.Date(sh.Created.Year(), sh.Created.Month(), sh.Created.Day(), 0, 0, 0, 0, time.UTC)
-		if (!from.IsZero() && day.Before(from)) || (!to.IsZero() && day.After(to)) {
-			continue
-		}
-		if status != "" && !slices.Contains(listStatus[status], s.status(sh, now)) {
-			continue
-		}
-		match = append(match, sh)
-	}
-	sort.Slice(match, func(i, j int) bool {
-		if !match[i].Created.Equal(match[j].Created) {
-			return match[i].Created.After(match[j].Created)
-		}
-		return match[i].TrackingNumber > match[j].TrackingNumber
-	})
-	total := len(match)
-	lo := min((page-1)*perPage, total)
-	hi := min(lo+perPage, total)
-	items := []map[string]any{}
-	for _, sh := range match[lo:hi] {
-		items = append(items, s.view(sh, acct, nil, now, withTracking))
-	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d shipments", total), map[string]any{
-		"shipments": items, "page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage,
-	})
 }

@@ -65,7 +65,7 @@ func TestCreateWithoutKeyIsOnlineAndUnlinked(t *testing.T) {
 		t.Errorf("anonymous order %v: want a token and a number", a.Data())
 	}
 	tn := createdNumbers(t, a)[0]
-	if list := e.call("GET", "/api/v1/shipments/list", key1, nil); list.Data()["total"].(float64) != 0 {
+	if list := e.call("GET", "/api/v1/shipments/list", key1, nil); len(list.Data()) != 0 {
 		t.Errorf("an anonymous order appears in an account's list")
 	}
 	e.advance(30 * time.Minute)
@@ -505,38 +505,41 @@ func TestListFiltersPagingAndStorno(t *testing.T) {
 		t.Errorf("storno: %s", a.Raw)
 	}
 	list := func(q string) map[string]any { return e.call("GET", "/api/v1/shipments/list?"+q, key1, nil).Data() }
-	if d := list("status=OPEN&per_page=3&page=2"); d["total"].(float64) != 7 || len(d["shipments"].([]any)) != 3 || d["pages"].(float64) != 3 {
-		t.Errorf("OPEN page 2: %v", d)
+	if d := list("status=OPEN"); len(d) != 7 {
+		t.Errorf("OPEN: %d", len(d))
 	}
-	if d := list("status=STORNO"); d["total"].(float64) != 1 {
-		t.Errorf("STORNO: %v", d["total"])
+	if d := list("status=STORNO"); len(d) != 1 || d[tn] == nil {
+		t.Errorf("STORNO: %v", d)
 	}
-	if d := list("reference=R3"); d["total"].(float64) != 1 {
-		t.Errorf("reference: %v", d["total"])
+	if d := list("reference=R3"); len(d) != 1 {
+		t.Errorf("reference: %d", len(d))
 	}
-	if d := list("date_from=2026-11-24"); d["total"].(float64) != 0 {
-		t.Errorf("date_from tomorrow: %v", d["total"])
+	if d := list("date_from=2026-11-24"); len(d) != 0 {
+		t.Errorf("date_from tomorrow: %d", len(d))
 	}
 	e.advance(10 * time.Minute)
-	if d := list("status=ACTIVE&tracking=1"); d["total"].(float64) != 7 || d["shipments"].([]any)[0].(map[string]any)["tracking_information"] == nil {
-		t.Errorf("ACTIVE with tracking: %v", d["total"])
-	}
-	if a := e.call("POST", "/api/v1/shipments/storno", key1, map[string]any{"shipments": []string{list("status=ACTIVE")["shipments"].([]any)[0].(map[string]any)["tracking_number"].(string)}}); a.Status != 400 {
-		t.Errorf("storno on pickup: %d", a.Status)
-	}
 	var active []string
-	for _, x := range list("status=ACTIVE")["shipments"].([]any) {
-		active = append(active, x.(map[string]any)["tracking_number"].(string))
+	for num, x := range list("status=ACTIVE&tracking=1") {
+		if x.(map[string]any)["tracking_information"] == nil {
+			t.Errorf("ACTIVE with tracking: %s has none", num)
+		}
+		active = append(active, num)
+	}
+	if len(active) != 7 {
+		t.Errorf("ACTIVE: %d", len(active))
+	}
+	if a := e.call("POST", "/api/v1/shipments/storno", key1, map[string]any{"shipments": []string{active[0]}}); a.Status != 400 {
+		t.Errorf("storno on pickup: %d", a.Status)
 	}
 	e.fetchLabels(key1, active...) // a courier takes only labelled parcels
 	e.advance(100 * time.Minute)
-	if d := list("status=DELIVERED"); d["total"].(float64) != 7 {
-		t.Errorf("DELIVERED: %v", d["total"])
+	if d := list("status=DELIVERED"); len(d) != 7 {
+		t.Errorf("DELIVERED: %d", len(d))
 	}
 	if a := e.call("GET", "/api/v1/shipments/list?status=LOST", key1, nil); a.Status != 400 || a.FieldError("status") == "" {
 		t.Errorf("unknown status filter: %d", a.Status)
 	}
-	if a := e.call("POST", "/api/v1/shipments/manifest", key1, map[string]any{"shipments": []string{list("")["shipments"].([]any)[1].(map[string]any)["tracking_number"].(string)}}); a.Status != 200 || pdfPages(t, a) < 1 {
+	if a := e.call("POST", "/api/v1/shipments/manifest", key1, map[string]any{"shipments": []string{active[1]}}); a.Status != 200 || pdfPages(t, a) < 1 {
 		t.Errorf("manifest: %d", a.Status)
 	}
 }
@@ -603,7 +606,7 @@ func TestBadInput(t *testing.T) {
 	if a := e.call("POST", "/api/v1/shipments/tracking", "", map[string]any{"shipments": make([]string, MaxBatch+1)}); a.Status != 400 {
 		t.Errorf("too many tracking numbers: %d", a.Status)
 	}
-	if e.call("GET", "/api/v1/shipments/list", key1, nil).Data()["total"].(float64) != 0 {
+	if len(e.call("GET", "/api/v1/shipments/list", key1, nil).Data()) != 0 {
 		t.Error("refused requests stored something")
 	}
 }
@@ -621,8 +624,8 @@ func TestConcurrentCreatesAndReads(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if d := e.call("GET", "/api/v1/shipments/list", key1, nil).Data(); d["total"].(float64) != 20 {
-		t.Errorf("%v shipments after 20 concurrent creates", d["total"])
+	if d := e.call("GET", "/api/v1/shipments/list", key1, nil).Data(); len(d) != 20 {
+		t.Errorf("%d shipments after 20 concurrent creates", len(d))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"shipdesk/sandbox/apijson"
 )
@@ -19,6 +20,9 @@ const (
 	msgTooBigPickup      = "The package size is too big for the pickup branch"
 	msgTooBigDelivery    = "The package size is too big for the delivery branch"
 )
+
+// maxReference is the longest own reference, in characters (public-evidence.md).
+const maxReference = 255
 
 var datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
@@ -95,11 +99,13 @@ func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRat
 	if r.ServiceID != 0 && s.serviceByID[r.ServiceID] == nil {
 		p.add("service_id", "Unknown service %d", r.ServiceID)
 	}
-	if (r.PickupBranch != "" || r.DeliveryBranch != "") && r.Carrier == "" {
+	// rates/get may name a point without a carrier: the carriers that have a
+	// point of that code are offered, the others not selectable.
+	if (r.PickupBranch != "" || r.DeliveryBranch != "") && r.Carrier == "" && !forRates {
 		p.add("carrier", "The carrier is required together with pickup_branch or delivery_branch")
 	}
-	if len(r.Reference) > 64 {
-		p.add("reference", "The reference can have at most 64 characters")
+	if utf8.RuneCountInString(r.Reference) > maxReference {
+		p.add("reference", "The reference can have at most %d characters", maxReference)
 	}
 	if len(r.Note) > 255 {
 		p.add("note", "The note can have at most 255 characters")
@@ -140,6 +146,9 @@ func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRat
 		}
 	}
 	checkServiceCodes(p, r.Services)
+	if acct != nil && !forRates {
+		fillStoredBank(r.Services, acct.Bank)
+	}
 	return from
 }
 

@@ -1,0 +1,164 @@
+package shipping
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"shipdesk/sandbox/apijson"
+)
+
+// The list form of pickups/add that real clients send (public-evidence.md):
+// {"pickups": [{"date", "time_range": "08:00-16:00", "address": {"id": N}}]}.
+// Its refusals are read by real clients either as errors.address[0] or as
+// errors[0].message. One JSON value cannot be a list and a keyed object, but
+// an object can hold both readings: "0", "1"… carry {field, message} (what
+// errors[0] finds in JavaScript and PHP, whose arrays and objects index "0"
+// alike) and each field name carries the list of its messages. The other form
+// keeps the usual envelope's list.
+
+// maxPickupsAdded is how many pickups one pickups/add may order.
+const maxPickupsAdded = 10
+
+type pickupItem struct {
+	Date      string `json:"date"`
+	TimeRange string `json:"time_range"`
+	Address   struct {
+		ID int64 `json:"id"`
+	} `json:"address"`
+	Packages int     `json:"packages"` // optional: 1
+	Weight   float64 `json:"weight"`   // optional: not stated
+	Carrier  string  `json:"carrier"`
+	Note     string  `json:"note"`
+}
+
+// pickupsAddReq is either form of the body; Pickups is nil for our fields.
+type pickupsAddReq struct {
+	Pickups []pickupItem
+	one     pickupReq
+}
+
+func (r *pickupsAddReq) UnmarshalJSON(b []byte) error {
+	var list struct {
+		Pickups []pickupItem `json:"pickups"`
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	if list.Pickups != nil {
+		r.Pickups = list.Pickups
+		return nil
+	}
+	return json.Unmarshal(b, &r.one)
+}
+
+var timeRangePattern = regexp.MustCompile(`^\s*(\d{1,2}:\d{2})\s*[-–]\s*(\d{1,2}:\d{2})\s*$`)
+
+// request is the item as our own fields, with the form's field names kept for
+// the errors; a window that cannot be read stays empty and is refused there.
+func (it pickupItem) request() pickupReq {
+	req := pickupReq{AddressID: it.Address.ID, Date: it.Date, Packages: max(it.Packages, 1), Weight: it.Weight,
+		Carrier: it.Carrier, Note: it.Note, weightOptional: true}
+	if m := timeRangePattern.FindStringSubmatch(it.TimeRange); m != nil {
+		req.TimeFrom, req.TimeTo = twoDigitHour(m[1]), twoDigitHour(m[2])
+	}
+	return req
+}
+
+func twoDigitHour(hhmm string) string {
+	if len(hhmm) == 4 {
+		return "0" + hhmm
+	}
+	return hhmm
+}
+
+// listFormField names a field of ours as the list form calls it.
+func listFormField(field string) string {
+	switch field {
+	case "address_id":
+		return "address"
+	case "time_from", "time_to":
+		return "time_range"
+	}
+	return field
+}
+
+// writeKeyedProblem answers field errors so that both errors[0].message and
+// errors.<field>[0] read them.
+func writeKeyedProblem(w http.ResponseWriter, errs []apijson.FieldError) {
+	keyed := map[string]any{}
+	byField := map[string][]string{}
+	for i, e := range errs {
+		keyed[strconv.Itoa(i)] = e
+		if name := e.Field[strings.LastIndex(e.Field, ".")+1:]; name != "" {
+			byField[name] = append(byField[name], e.Message)
+		}
+	}
+	for name, msgs := range byField {
+		keyed[name] = msgs
+	}
+	apijson.WriteRaw(w, http.StatusBadRequest, map[string]any{"status": http.StatusBadRequest, "message": "Validation failed", "errors": keyed})
+}
+
+// addListedPickups checks and orders every pickup of the list form, or none.
+func (s *Service) addListedPickups(w http.ResponseWriter, acct *account, items []pickupItem) {
+	var errs []apijson.FieldError
+	switch {
+	case len(items) == 0:
+		errs = append(errs, apijson.FieldError{Field: "pickups", Message: "At least one pickup is required"})
+	case len(items) > maxPickupsAdded:
+		errs = append(errs, apijson.FieldError{Field: "pickups", Message: "At most 10 pickups at once"})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	reqs := make([]pickupReq, len(items))
+	contacts := make([]*contact, len(items))
+	carriers := make([]*Carrier, len(items))
+	for i, it := range items {
+		reqs[i] = it.request()
+		var itemErrs []apijson.FieldError
+		contacts[i], carriers[i], itemErrs = s.checkPickup(acct, reqs[i], now)
+		for _, e := range itemErrs {
+			if it.TimeRange != "" && reqs[i].TimeFrom == "" && listFormField(e.Field) == "time_range" {
+				e.Message = "The time window must be written as HH:MM-HH:MM, e.g. 08:00-16:00"
+			}
+			e.Field = "pickups[" + strconv.Itoa(i) + "]." + listFormField(e.Field)
+			if !slicesContainsField(errs, e) {
+				errs = append(errs, e)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		writeKeyedProblem(w, errs)
+		return
+	}
+	out := make([]*pickup, len(items))
+	for i := range items {
+		out[i] = s.storePickup(acct, reqs[i], contacts[i], carriers[i], now)
+	}
+	apijson.Write(w, http.StatusOK, pickupsOrderedMessage(out), out)
+}
+
+// slicesContainsField: a window refused at both ends is said once.
+func slicesContainsField(errs []apijson.FieldError, e apijson.FieldError) bool {
+	for _, x := range errs {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func pickupsOrderedMessage(out []*pickup) string {
+	numbers := make([]string, len(out))
+	for i, p := range out {
+		numbers[i] = p.Number
+	}
+	if len(out) == 1 {
+		return "Pickup " + numbers[0] + " was ordered"
+	}
+	return "Pickups " + strings.Join(numbers, ", ") + " were ordered"
+}
