@@ -23,6 +23,7 @@ type Link interface {
 	IsSandbox() bool
 	SimulatedNow(ctx context.Context) (time.Time, error)
 	AdvanceClock(ctx context.Context, minutes int) (time.Time, error)
+	StoredBank(ctx context.Context) (upstream.Bank, error)
 }
 
 // Connection checks both keys now and shows the base URLs, the counters and the
@@ -43,10 +44,13 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 	for _, f := range h.Link.Failures() {
 		failures = append(failures, views.CallFailure{When: i18n.DateTime(ctx, f.At), Interface: f.Interface, Op: f.Op, Error: f.Error})
 	}
-	var simulatedNow string
+	var simulatedNow, storedBank string
 	if h.Link.IsSandbox() {
 		if now, err := h.Link.SimulatedNow(ctx); err == nil {
 			simulatedNow = i18n.DateTime(ctx, now)
+		}
+		if b, err := h.Link.StoredBank(ctx); err == nil && b.Account != "" {
+			storedBank = b.Account + "/" + b.Code + " (" + b.Currency + ")"
 		}
 	}
 	carriers, err := h.ShipReads.Carriers(ctx)
@@ -55,7 +59,7 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := h.page(w, r, views.T(r.Context(), "connection.heading"), "connection")
-	h.render(w, r, http.StatusOK, views.Connection(p, h.Link.IsSandbox(), simulatedNow, checks, counts, failures, carrierRows(carriers)))
+	h.render(w, r, http.StatusOK, views.Connection(p, h.Link.IsSandbox(), simulatedNow, storedBank, checks, counts, failures, carrierRows(carriers)))
 }
 
 // Metrics writes the upstream counters in the Prometheus text format.

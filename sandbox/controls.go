@@ -16,6 +16,7 @@ const maxBody = 64 << 10
 
 func (sb *Sandbox) registerControls(mux *http.ServeMux) {
 	mux.HandleFunc("GET /sandbox/clock", sb.getClock)
+	mux.HandleFunc("GET /sandbox/account", sb.account)
 	mux.HandleFunc("POST /sandbox/clock/advance", sb.advanceClock)
 	mux.HandleFunc("POST /sandbox/orders/{id}/pay", sb.payOrder)
 	mux.HandleFunc("GET /sandbox/carriers", sb.carriers)
@@ -29,6 +30,18 @@ func (sb *Sandbox) registerControls(mux *http.ServeMux) {
 
 func (sb *Sandbox) clockData() map[string]any {
 	return map[string]any{"now": sb.clock.Now().Format(time.RFC3339), "offset_minutes": int(sb.clock.Offset() / time.Minute)}
+}
+
+// account shows the stored bank details of the key's account: the real
+// service keeps them in its web app, where COD without bank details takes
+// them from; nothing public reads them, so the sandbox shows them here.
+func (sb *Sandbox) account(w http.ResponseWriter, r *http.Request) {
+	bank, err := sb.Shipping.AccountBank(r.Header.Get("x-apikey"))
+	if err != nil {
+		apijson.WriteProblem(w, apijson.Fail(http.StatusUnauthorized, "Missing or invalid API key (x-apikey)"))
+		return
+	}
+	apijson.Write(w, http.StatusOK, "Account", map[string]any{"bank": bank})
 }
 
 func (sb *Sandbox) getClock(w http.ResponseWriter, r *http.Request) {
@@ -167,6 +180,9 @@ func controlOperations() []openapi.Operation {
 	return []openapi.Operation{
 		{Method: "GET", Path: "/sandbox/clock", OperationID: "sandboxClock", Tag: "sandbox", Auth: openapi.AuthNone, Summary: "Simulated time",
 			Responses: map[int]openapi.Response{200: ok("now", openapi.Ref("Clock"))}},
+		{Method: "GET", Path: "/sandbox/account", OperationID: "sandboxAccount", Tag: "sandbox", Auth: openapi.AuthRequired,
+			Summary: "The stored bank details of the key's account", Description: "A cash-on-delivery service sent without bank details is paid to these (the account's stored bank details, as the real service keeps them in its web app).",
+			Responses: map[int]openapi.Response{200: ok("account", openapi.Schema{"type": "object", "required": []string{"bank"}, "properties": map[string]any{"bank": openapi.Schema{"type": "object", "required": []string{"bank_account", "bank_code", "bank_currency"}, "properties": map[string]any{"bank_account": openapi.Schema{"type": "string"}, "bank_code": openapi.Schema{"type": "string"}, "bank_currency": openapi.Schema{"type": "string"}}}}}), 401: errR("missing or invalid x-apikey")}},
 		{Method: "POST", Path: "/sandbox/clock/advance", OperationID: "sandboxClockAdvance", Tag: "sandbox", Auth: openapi.AuthNone,
 			Summary: "Move simulated time forward", Description: "Shipments are exported a minute after payment and move through their states over the next hour; a shipment whose label nobody has fetched yet (shipments/label) waits at ONPICKUP, since a courier takes no unlabelled parcel: the courier takes it 15 minutes after export or when its label is first fetched, whichever is later (label-free shipments go with their hand-over code and CARRIER labels come with the courier: those do not wait); two-way commissions reach processing 30 minutes after creation.",
 			RequestBody: openapi.Schema{"type": "object", "required": []string{"minutes"}, "properties": map[string]any{"minutes": openapi.Schema{"type": "integer", "minimum": 1, "maximum": MaxAdvance}}},

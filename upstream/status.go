@@ -53,3 +53,18 @@ func (c *Clients) AdvanceClock(ctx context.Context, minutes int) (time.Time, err
 	}
 	return moved.Now, err
 }
+
+// Bank is the account's stored bank details, in plain values.
+type Bank struct {
+	Account, Code, Currency string
+}
+
+// StoredBank reads the sandbox account's stored bank details, which a
+// cash-on-delivery order without bank details is paid to.
+func (c *Clients) StoredBank(ctx context.Context) (Bank, error) {
+	if c.Controls == nil {
+		return Bank{}, ErrNoSandbox
+	}
+	b, err := c.Controls.Account(ctx, c.Config.ShippingKey)
+	return Bank{Account: b.Account, Code: b.Code, Currency: b.Currency}, err
+}

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -45,5 +46,19 @@ func TestMetricsForScraperWithToken(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer wrong")
 	if resp := b.Do(req); resp.StatusCode == 200 {
 		t.Error("a wrong token reads the metrics")
+	}
+}
+
+// In sandbox mode the Connection page shows the account's stored bank
+// details, which a cash-on-delivery order without bank details is paid to.
+func TestConnectionPageShowsTheAccountsStoredBank(t *testing.T) {
+	env := apptest.Start(t)
+	bank, err := env.App.Upstream.StoredBank(context.Background())
+	if err != nil || bank.Account == "" {
+		t.Fatalf("stored bank: %+v %v", bank, err)
+	}
+	doc := htmlOf(t, env.SignedIn(identity.Manager).Get("/connection").Body)
+	if got := doc.Find(`[data-testid=stored-bank]`).Text(); !strings.Contains(got, bank.Account+"/"+bank.Code) || !strings.Contains(got, bank.Currency) {
+		t.Errorf("stored bank on the page: %q, want %+v", got, bank)
 	}
 }

@@ -14,7 +14,8 @@ import (
 
 // Client calls the controls of one sandbox.
 type Client struct {
-	t *transport.Client
+	t   *transport.Client
+	cfg transport.Config // for the one control that needs the key (Account)
 }
 
 // New returns a client for the sandbox at cfg.BaseURL (the shipping base URL).
@@ -25,7 +26,7 @@ func New(cfg transport.Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{t: t}, nil
+	return &Client{t: t, cfg: cfg}, nil
 }
 
 // Clock is the simulated time.

@@ -50,3 +50,16 @@ func TestPayUnknownOrderIsNotFound(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// The stored bank details of the key's account; a wrong key is refused.
+func TestAccountHasStoredBankDetails(t *testing.T) {
+	env := sandboxtest.Start(t)
+	c, _ := sandboxctl.New(transport.Config{BaseURL: env.URL})
+	b, err := c.Account(context.Background(), sandboxtest.ShippingKey)
+	if err != nil || b.Account == "" || b.Code == "" || b.Currency == "" {
+		t.Fatalf("account: %+v %v", b, err)
+	}
+	if _, err := c.Account(context.Background(), "not-a-key"); !transport.IsUnauthorized(err) {
+		t.Errorf("a wrong key: %v", err)
+	}
+}
