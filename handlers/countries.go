@@ -52,4 +52,6 @@ var countryStep = formStep{lenient: true, run: func(h *Handlers, r *http.Request
 }}
 
 // ChooseCountry redraws the new-shipment form when the recipient's country changes.
-func (h *Handlers) ChooseCountry(w http.ResponseWriter, r *http.Request) { h.runStep(w, r, countryStep) }
+func (h *Handlers) ChooseCountry(w http.ResponseWriter, r *http.Request) {
+	h.runStep(w, r, countryStep)
+}
