@@ -9,6 +9,7 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/cod"
+	"shipdesk/countries"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
@@ -41,7 +42,7 @@ const fixFields = "ship.err.fix_fields"
 func (d *Desk) AddSender(ctx context.Context, v url.Values) (storage.Sender, map[string]string, error) {
 	vals, p := bookFields(v, maxText, []string{"label", "street", "city", "zip", "phone"},
 		"label", "company", "surname", "street", "city", "zip", "country", "phone", "email")
-	if !slices.Contains(Countries, vals["country"]) {
+	if !slices.Contains(countries.Senders, vals["country"]) {
 		p["country"] = apperr.Msg("ship.err.country_list")
 	}
 	if vals["phone"] != "" && !phoneShape.MatchString(vals["phone"]) {

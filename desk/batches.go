@@ -311,6 +311,7 @@ func rowValues(b storage.Batch, key string, o orderfile.Order) url.Values {
 		v.Set("insure", "on")
 		v.Set("insured_value", num(o.InsuredValue))
 	}
+	setCustomsValues(v, o.Customs)
 	return v
 }
 
@@ -353,6 +354,8 @@ func rowField(field string) string {
 		return string(orderfile.InsuredValue)
 	case "delivery_branch":
 		return string(orderfile.PointCode)
+	case "customs_reason", "customs_description", "customs_hs_code", "customs_origin", "customs_quantity", "customs_value", "customs_currency":
+		return string(customsColumn(field))
 	case "reference":
 		return string(orderfile.Reference)
 	case "note":

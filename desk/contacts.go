@@ -9,6 +9,7 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/transport"
+	"shipdesk/countries"
 )
 
 // A new pickup address stored at the service (contacts/add), then copied into
@@ -46,7 +47,7 @@ func ParseContactForm(v url.Values) (Address, map[string]string, apperr.Problems
 	if a.Zip != "" && !zipShape.MatchString(a.Zip) {
 		p.Add("contact_zip", "ship.err.zip")
 	}
-	if !slices.Contains(Countries, a.Country) {
+	if !slices.Contains(countries.Senders, a.Country) {
 		p.Add("contact_country", "ship.err.country_list")
 	}
 	if a.Phone == "" && a.Email == "" {

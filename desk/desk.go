@@ -98,6 +98,9 @@ func FormField(path string) string {
 		}
 		return codField(m[1])
 	}
+	if field := customsField(path); field != "" {
+		return field
+	}
 	switch {
 	case strings.HasPrefix(path, "to."):
 		return "to_" + strings.TrimPrefix(path, "to.")

@@ -17,6 +17,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
 	"shipdesk/cod"
+	"shipdesk/countries"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
@@ -40,9 +41,9 @@ const (
 	maxDimCm     = 500
 )
 
-// Countries the shop ships to: home, Slovakia and the EU neighbours that the
-// service's carriers serve (which carrier goes where, its offers say).
-var Countries = []string{"CZ", "SK", "DE", "AT", "PL", "HU"}
+// Countries the shop ships to (the dashboard's list in package countries;
+// which carrier goes where, the offers say).
+var Countries = countries.Served
 
 // maxInsuredCZK bounds the insured value the form accepts; the service has a
 // lower maximum per service, which its offers and errors say.
@@ -78,7 +79,8 @@ type Form struct {
 	PickupBranch   string // point code, or "1" for any branch
 	DeliveryBranch string
 	LabelLess      bool
-	Sort           string // offers: price, delivery, carrier
+	Sort           string  // offers: price, delivery, carrier
+	Customs        Customs // outside the EU customs territory (NeedsCustoms)
 
 	// Carrier is what is known of the chosen offer's carrier; the desk fills
 	// it in, it is never posted.
@@ -127,6 +129,7 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 	}
 	f.BankVariable, f.BankCurrency = text("cod_bank_variable", 20), strings.ToUpper(text("cod_bank_currency", 3))
 	f.PickupBranch, f.DeliveryBranch = text("pickup_branch", 40), text("delivery_branch", 40)
+	f.Customs = parseCustoms(text)
 	if f.Key != "" && !requestkey.Valid(f.Key) {
 		p.Add("form", "ship.err.damaged")
 		f.Key = ""
@@ -223,6 +226,7 @@ func (f Form) Values() map[string]string {
 		"cod_bank_variable": f.BankVariable, "cod_bank_currency": f.BankCurrency,
 		"pickup_branch": f.PickupBranch, "delivery_branch": f.DeliveryBranch, "sort": f.Sort,
 	}
+	f.Customs.values(v)
 	if f.SenderID > 0 {
 		v["sender"] = strconv.FormatInt(f.SenderID, 10)
 	}
@@ -279,7 +283,7 @@ func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) 
 	if f.To.Country == "" {
 		p.Add("to_country", "ship.err.recipient_country")
 	} else if !slices.Contains(Countries, f.To.Country) {
-		p.Add("to_country", "ship.err.countries", all(Countries))
+		p.Add("to_country", "ship.err.countries", f.To.Country)
 	}
 	if len(f.Packages) == 0 {
 		p.Add("packages", "ship.err.packages_none")
@@ -378,6 +382,7 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 		need = recipientToPoint
 	}
 	f.checkRecipient(p, need)
+	f.checkCustoms(p)
 	if f.Offer.DeliveryRequired && f.DeliveryBranch == "" {
 		p.Add("delivery_branch", "ship.err.delivery_point")
 	}
@@ -408,12 +413,4 @@ func (f Form) LabelFreeBlockers(fromCountry string) []apperr.Text {
 		out = append(out, apperr.Msg("ship.err.lf_point"))
 	}
 	return out
-}
-
-// all names every item of a list: "CZ and SK and DE".
-func all(items []string) any {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return apperr.Msg("ship.err.and", items[0], all(items[1:]))
 }

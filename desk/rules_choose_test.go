@@ -203,7 +203,7 @@ func TestSaveRuleSaysWhatIsWrong(t *testing.T) {
 		{shiprules.Rule{Choice: shiprules.Cheapest}, "name", "rules.problem.name_required"},
 		{shiprules.Rule{Name: strings.Repeat("x", 101), Choice: shiprules.Cheapest}, "name", "rules.problem.name_long"},
 		{shiprules.Rule{Name: "a\x00b", Choice: shiprules.Cheapest}, "name", "rules.problem.text"},
-		{shiprules.Rule{Name: "x", Choice: shiprules.Cheapest, Countries: shiprules.Codes{"US"}}, "countries", "rules.problem.country"},
+		{shiprules.Rule{Name: "x", Choice: shiprules.Cheapest, Countries: shiprules.Codes{"BR"}}, "countries", "rules.problem.country"},
 		{shiprules.Rule{Name: "x", Choice: shiprules.Cheapest, WeightMaxKg: &nan}, "weight_max_kg", "rules.problem.number"},
 		{shiprules.Rule{Name: "x", Choice: shiprules.Cheapest, WeightMinKg: &neg}, "weight_min_kg", "rules.problem.negative"},
 		{shiprules.Rule{Name: "x", Choice: shiprules.Cheapest, LongestMaxCm: &huge}, "longest_side_max_cm", "rules.problem.size_over"},

@@ -180,6 +180,7 @@ func (d *Desk) shipment(f Form, from storage.Sender) shipping.Shipment {
 	if f.Insure {
 		sh.Services = append(sh.Services, shipping.Insurance(insuredMoney(f).wire()))
 	}
+	sh.Customs = f.customsWire()
 	return sh
 }
 

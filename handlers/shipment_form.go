@@ -346,7 +346,8 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: st.message}, Compared: st.compared}
+	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: st.message}, Compared: st.compared,
+		Countries: countryOptions(ctx), Customs: customsView(ctx, f)}
 	var from storage.Sender
 	for _, s := range senders {
 		v.Senders = append(v.Senders, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + " — " + s.City})

@@ -1,11 +1,14 @@
 package orderfile
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"shipdesk/countries"
+	"shipdesk/i18n"
 	"shipdesk/textin"
 )
 
@@ -165,6 +168,7 @@ func (row *Row) readOrder(names map[Field]string) {
 	o.Reference, o.FirstName, o.Surname, o.Company = raw[Reference], raw[FirstName], raw[Surname], raw[Company]
 	o.Street, o.City, o.Phone, o.Email = raw[Street], raw[City], raw[Phone], raw[Email]
 	o.PointCode, o.Note = raw[PointCode], raw[Note]
+	o.Customs = readCustoms(raw)
 
 	country, ok := countryCode(raw[Country])
 	if !ok {
@@ -266,8 +270,8 @@ func currencyCode(s string) (string, bool) {
 }
 
 // countryNames are the countries the shop ships to by the names exports give
-// them, in Czech, Slovak, English and the country's own language, and by
-// their three-letter codes.
+// them: the neighbours in Czech, Slovak, English and their own language and
+// by their three-letter codes, every other by its names in the catalog.
 var countryNames = func() map[string]string {
 	m := map[string]string{}
 	for code, names := range map[string][]string{
@@ -280,6 +284,15 @@ var countryNames = func() map[string]string {
 	} {
 		for _, n := range names {
 			m[fold(n)] = code
+		}
+	}
+	// Every served country by its name in the catalog's languages.
+	for _, l := range i18n.Langs {
+		ctx := i18n.WithLang(context.Background(), l)
+		for _, code := range countries.Served {
+			if name := fold(i18n.T(ctx, countries.NameKey(code))); m[name] == "" {
+				m[name] = code
+			}
 		}
 	}
 	return m

@@ -12,6 +12,7 @@
 package orderfile
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -43,11 +44,28 @@ const (
 	InsuredValue Field = "insured_value"
 	PointCode    Field = "point_code"
 	Note         Field = "note"
+
+	// Customs data, needed only for a country outside the EU customs
+	// territory: the reason for export and one line of contents.
+	CustomsReason   Field = "customs_reason"
+	CustomsContents Field = "customs_contents"
+	CustomsHSCode   Field = "customs_hs_code"
+	CustomsOrigin   Field = "customs_origin"
+	CustomsQuantity Field = "customs_quantity"
+	CustomsValue    Field = "customs_value"
+	CustomsCurrency Field = "customs_currency"
+)
+
+// orderFields are the columns every order uses; customsFields those only a
+// shipment leaving the EU customs territory needs, after them.
+var (
+	orderFields = []Field{Reference, FirstName, Surname, Company, Street, City, Zip, Country, Phone, Email,
+		WeightKg, LengthCm, WidthCm, HeightCm, CODAmount, CODCurrency, InsuredValue, PointCode, Note}
+	customsFields = []Field{CustomsReason, CustomsContents, CustomsHSCode, CustomsOrigin, CustomsQuantity, CustomsValue, CustomsCurrency}
 )
 
 // Fields are the fields in the order of the template's columns.
-var Fields = []Field{Reference, FirstName, Surname, Company, Street, City, Zip, Country, Phone, Email,
-	WeightKg, LengthCm, WidthCm, HeightCm, CODAmount, CODCurrency, InsuredValue, PointCode, Note}
+var Fields = slices.Concat(orderFields, customsFields)
 
 // czechNames are the template's column names in Czech Excel, first, and other
 // names a person may give the column in our template. Header names are
@@ -73,21 +91,37 @@ var czechNames = map[Field][]string{
 	InsuredValue: {"Pojistná hodnota"},
 	PointCode:    {"Výdejní místo", "Kód výdejního místa"},
 	Note:         {"Poznámka", "Poznámka pro dopravce"},
+
+	CustomsReason:   {"Důvod vývozu"},
+	CustomsContents: {"Obsah zásilky", "Obsah"},
+	CustomsHSCode:   {"Celní kód (HS)", "HS kód"},
+	CustomsOrigin:   {"Země původu"},
+	CustomsQuantity: {"Počet kusů"},
+	CustomsValue:    {"Celní hodnota", "Hodnota obsahu"},
+	CustomsCurrency: {"Měna celní hodnoty"},
 }
 
-// CzechHeader is the template's header as Czech Excel users write it.
+// CzechHeader is the header of the columns every order uses as Czech Excel
+// users write them.
 func CzechHeader() []string {
-	out := make([]string, len(Fields))
-	for i, f := range Fields {
+	out := make([]string, len(orderFields))
+	for i, f := range orderFields {
 		out[i] = czechNames[f][0]
 	}
 	return out
 }
 
-// Header is the template's header: the fields' names.
-func Header() []string {
-	out := make([]string, len(Fields))
-	for i, f := range Fields {
+// Header is the header of the columns every order uses: the fields' names.
+// A file of orders within the EU needs no more.
+func Header() []string { return names(orderFields) }
+
+// TemplateHeader is the whole template's header (examples/orders.csv): the
+// columns every order uses, then the customs columns.
+func TemplateHeader() []string { return names(Fields) }
+
+func names(fields []Field) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
 		out[i] = string(f)
 	}
 	return out

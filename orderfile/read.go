@@ -64,6 +64,19 @@ type Order struct {
 	InsuredValue float64 `json:"insured_value"` // CZK
 	PointCode    string  `json:"point_code"`
 	Note         string  `json:"note"`
+	Customs      Customs `json:"customs"` // checked by the form's rules, only outside the EU
+}
+
+// Customs are a row's customs data as written; the new-shipment form's rules
+// read and check them as they do what a clerk types.
+type Customs struct {
+	Reason   string `json:"reason,omitempty"`
+	Contents string `json:"contents,omitempty"`
+	HSCode   string `json:"hs_code,omitempty"`
+	Origin   string `json:"origin,omitempty"`
+	Quantity string `json:"quantity,omitempty"`
+	Value    string `json:"value,omitempty"`
+	Currency string `json:"currency,omitempty"`
 }
 
 var (

@@ -61,6 +61,8 @@ type NewShipment struct {
 	LabelFreeWhy   []string
 	Pickup         PointsView
 	Delivery       PointsView
+	Countries      []Option // the recipient's country: every served one, by name
+	Customs        CustomsView
 }
 
 // PointsView is one point picker's list: the points it shows, how many match

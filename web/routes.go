@@ -38,6 +38,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /shipping", s.only(shipping, h.Shipping))
 	mux.Handle("GET /shipping/new", s.only(shipping, h.NewShipment))
 	mux.Handle("POST /shipping/new/compare", s.only(shipping, h.CompareOffers))
+	mux.Handle("POST /shipping/new/country", s.only(shipping, h.ChooseCountry))
 	mux.Handle("POST /shipping/new/sort", s.only(shipping, h.SortOffers))
 	mux.Handle("POST /shipping/new/choose", s.only(shipping, h.ChooseOffer))
 	mux.Handle("POST /shipping/new/points", s.only(shipping, h.FindPoints))

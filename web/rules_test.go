@@ -219,7 +219,7 @@ func TestRuleFormRefusesBadInput(t *testing.T) {
 		"huge weight":      {ruleForm("x", "weight_max_kg", "99999999999999999999"), "weight_max_kg", "1000 kg"},
 		"min over max":     {ruleForm("x", "weight_min_kg", "5", "weight_max_kg", "2"), "weight_min_kg", "The lowest weight must not be more than the highest."},
 		"huge side":        {ruleForm("x", "longest_side_max_cm", "501"), "longest_side_max_cm", "500 cm"},
-		"unknown country":  {ruleForm("x", "countries", "US"), "countries", "We do not ship to US."},
+		"unknown country":  {ruleForm("x", "countries", "BR"), "countries", "We do not ship to BR."},
 		"hostile country":  {ruleForm("x", "countries", "<script>"), "countries", ""},
 		"unknown choice":   {ruleForm("x", "choice", "random"), "choice", "Choose one of the options offered."},
 		"no choice":        {ruleForm("x", "choice", ""), "choice", "Choose which offer the rule picks."},

@@ -125,6 +125,28 @@ type Shipment struct {
 	DeliveryBranch         string    `json:"delivery_branch,omitempty"`
 	PickupBranchLocation   int64     `json:"pickup_branch_location,omitempty"`
 	DeliveryBranchLocation int64     `json:"delivery_branch_location,omitempty"`
+	Customs                *Customs  `json:"customs,omitempty"` // required outside the EU customs territory
+}
+
+// Customs is what a shipment leaving the EU customs territory declares: why
+// the goods go and what they are. The spec names the object without showing
+// it; this is the shape the sandbox's OpenAPI document gives it.
+type Customs struct {
+	Reason string        `json:"reason"` // one of the CustomsReasons
+	Items  []CustomsItem `json:"items"`
+}
+
+// CustomsReasons are the reasons for export.
+var CustomsReasons = []string{"sale", "gift", "sample", "return", "documents"}
+
+// CustomsItem is one kind of goods in the packages.
+type CustomsItem struct {
+	Description   string  `json:"description"`
+	HSCode        string  `json:"hs_code,omitempty"` // tariff code, 6 to 10 digits; not needed for documents
+	OriginCountry string  `json:"origin_country"`
+	Quantity      int     `json:"quantity"`
+	Value         Money   `json:"value"`  // of all pieces together
+	Weight        float64 `json:"weight"` // net kilograms of all pieces together
 }
 
 // Payer is required when an order is created without a valid account key.

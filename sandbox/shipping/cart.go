@@ -63,7 +63,7 @@ func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
 			p.add("to.country", "Country %q is not served: use %s", req.To.Country, strings.Join(recipientCountries, ", "))
 		}
 		if req.To.Zip != "" && !validZip(req.To.Country, req.To.Zip) {
-			p.add("to.zip", "Invalid postal code %q: it must have %s", clip(req.To.Zip), postalCodes[orCZ(req.To.Country)].example)
+			p.add("to.zip", "Invalid postal code %q: it must have %s", clip(req.To.Zip), zipExample(req.To.Country))
 		}
 	}
 	if len(req.ReferenceNumber) > 64 {

@@ -65,33 +65,26 @@ type Svc struct {
 const AnyBranch = "1"
 
 // carrierSeeds are the spec's neutral groups: G2 has five carriers, two of them
-// one carrier for two countries; G3 two express carriers.
+// one carrier for two countries; G3 two express carriers. Post and point
+// networks serve home and next door, road carriers Europe, express carriers
+// the world (one of them no longer to Russia and Belarus).
 var carrierSeeds = []struct {
 	code, name, group, cod string
 	points                 bool
 	countries              []string
 }{
 	{"G1", "G1 Parcel", "G1", "K3", true, []string{"CZ", "SK"}},
-	{"G2A", "G2 Alpha", "G2", "K2", true, []string{"CZ", "SK", "DE", "AT", "PL", "HU"}},
+	{"G2A", "G2 Alpha", "G2", "K2", true, countriesWithin(europeOut)},
 	{"G2B", "G2 Beta", "G2", "", false, []string{"CZ", "SK", "PL", "HU"}},
 	{"G2C", "G2 Gamma", "G2", "", true, []string{"CZ"}},
 	{"G2DCZ", "G2 Delta CZ", "G2", "", false, []string{"CZ"}},
 	{"G2DSK", "G2 Delta SK", "G2", "", false, []string{"SK"}},
-	{"G3A", "G3 Express One", "G3", "", false, []string{"CZ", "SK", "DE", "AT", "PL", "HU"}},
-	{"G3B", "G3 Express Two", "G3", "", false, []string{"CZ", "SK", "DE", "AT"}},
+	{"G3A", "G3 Express One", "G3", "", false, countriesWithin(overseas)},
+	{"G3B", "G3 Express Two", "G3", "", false, countriesExcept(overseas, "RU", "BY")},
 	{"G4", "G4 Points", "G4", "", true, []string{"CZ", "SK"}},
 	{"G5", "G5 Post", "G5", "K1", true, []string{"CZ"}},
-	{"G6", "G6 Freight", "G6", "", false, []string{"CZ", "SK", "DE", "AT", "PL", "HU"}},
+	{"G6", "G6 Freight", "G6", "", false, countriesWithin(europeEU)},
 	{"G7", "G7 Same Day", "G7", "", false, []string{"CZ"}},
-}
-
-// abroad is what delivering outside the Czech Republic adds to an offer: a
-// surcharge in CZK per shipment and extra transit days.
-var abroad = map[string]struct {
-	surchargeCZK float64
-	extraDays    int
-}{
-	"SK": {60, 1}, "AT": {90, 2}, "DE": {110, 2}, "PL": {100, 2}, "HU": {150, 3},
 }
 
 // generateCarriers builds the carriers and their services from the seed, so a

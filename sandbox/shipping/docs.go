@@ -37,8 +37,8 @@ var statuses = []string{"CREATED", "EXPORTED", "ONPICKUP", "INTRANSIT", "ONDELIV
 // Components are the shared schemas of the shipping and cart interfaces.
 func (s *Service) Components() map[string]openapi.Schema {
 	address := map[string]any{"id": integer(), "firstname": str(), "surname": str(), "company": str(), "street": str(),
-		"city": str(), "zip": sch{"type": "string", "description": "by country: CZ and SK 123 45 (space optional), DE 12345, AT and HU 1234, PL 12-345"},
-		"country": sch{"type": "string", "enum": recipientCountries, "description": "senders CZ or SK"}, "phone": str(), "email": str()}
+		"city": str(), "zip": sch{"type": "string", "description": zipDocs()},
+		"country": sch{"type": "string", "enum": recipientCountries, "description": "senders CZ or SK; recipients across Europe and a few countries beyond"}, "phone": str(), "email": str()}
 	c := map[string]openapi.Schema{
 		"Error": describe(obj([]string{"status", "message"}, map[string]any{"status": integer(), "message": str(),
 			"errors": arr(obj([]string{"message"}, map[string]any{"field": sch{"type": "string", "description": "path such as shipments[0].label_less; absent for a general error"}, "message": str()}))}),
@@ -70,7 +70,8 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"from":        ref("Address"), "to": ref("Address"), "services": arr(ref("Service")), "packages": arr(ref("PackageRequest")),
 			"reference": sch{"type": "string", "maxLength": maxReference}, "note": str(), "label_less": boolean(),
 			"pickup_branch": sch{"type": "string", "description": "point code within carrier; '1' = any branch"}, "delivery_branch": str(),
-			"pickup_branch_location": integer(), "delivery_branch_location": integer()}),
+			"pickup_branch_location": integer(), "delivery_branch_location": integer(),
+			"customs": ref("Customs")}),
 		"Order": obj([]string{"currency", "payment_type", "shipments"}, map[string]any{"currency": enum("CZK", "EUR"),
 			"payment_type": sch{"type": "string", "enum": []string{"CREDIT", "ONLINE", "INVOICE", "credit", "online", "invoice"}, "description": "matched without regard to case. INVOICE only for accounts with that right (in the sandbox the first key's): others get 401. Without a valid key always ONLINE."}, "payer": describe(obj([]string{"email"}, map[string]any{"firstname": str(), "surname": str(), "company": str(),
 				"tin": sch{"type": "string", "description": "IČO"}, "vatin": sch{"type": "string", "description": "DIČ"}, "email": str(), "phone": str()}), "a name or a company is required"),
@@ -119,6 +120,7 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"defaults": sch{"type": "array", "items": enum("from", "packages", "serviceId", "pickupBranch"), "description": "fields filled from the account's defaults"}}),
 	}
 	maps.Copy(c, bookComponents())
+	maps.Copy(c, customsComponents())
 	return c
 }
 

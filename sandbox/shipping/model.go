@@ -59,6 +59,7 @@ type shipmentReq struct {
 	DeliveryBranch         string       `json:"delivery_branch,omitempty"`
 	PickupBranchLocation   int64        `json:"pickup_branch_location,omitempty"`
 	DeliveryBranchLocation int64        `json:"delivery_branch_location,omitempty"`
+	Customs                *customsReq  `json:"customs,omitempty"` // outside the EU customs territory
 }
 
 type payer struct {

@@ -60,6 +60,7 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 		r := &req.Shipments[i]
 		sp := &problems{prefix: fmt.Sprintf("shipments[%d]", i)}
 		from := s.checkCommon(sp, acct, r, false, now)
+		checkCustoms(sp, r)
 		if r.Carrier == "" && r.ServiceID == 0 {
 			sp.add("carrier", "A carrier or a service_id is required")
 		}

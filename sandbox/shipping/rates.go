@@ -154,13 +154,19 @@ func (s *Service) priceCZK(sv *Svc, pkgs []pkgReq, pl plan, country string) floa
 	if pl.insured != nil {
 		p += insurancePriceCZK(*pl.insured)
 	}
-	p += abroad[country].surchargeCZK
+	if d := destinationOf(country); d != nil {
+		p += d.surchargeCZK
+	}
 	return math.Round(p*100) / 100
 }
 
 // transitDays are the working days from pickup to delivery.
 func transitDays(sv *Svc, country string) int {
-	return max(sv.TransitDays, 0) + abroad[country].extraDays
+	days := max(sv.TransitDays, 0)
+	if d := destinationOf(country); d != nil {
+		days += d.extraDays
+	}
+	return days
 }
 
 func pickupDate(s string, now time.Time) time.Time {

@@ -194,7 +194,7 @@ func checkAddress(p *problems, field string, a address, forRates, toPoint bool) 
 		if strings.TrimSpace(a.City) == "" {
 			p.add(field+".city", "The city is required")
 		}
-		if a.Zip == "" {
+		if a.Zip == "" && hasPostalCodes(a.Country) {
 			p.add(field+".zip", "The postal code is required")
 		}
 	}

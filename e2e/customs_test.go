@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chooseCountry picks the recipient's country as a person does: the select
+// changes, and htmx redraws the form for it.
+func (b *Tab) chooseCountry(code string) {
+	b.t.Helper()
+	b.do("choose "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById("to_country");
+		s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, code)))
+}
+
+// A parcel to Zürich: choosing Switzerland brings the customs fields (and
+// Germany takes them away), the clerk fills them in, compares, chooses an
+// express offer and orders it; in Czech and in English.
+func TestCustomsFieldsForSwitzerland(t *testing.T) {
+	_, tab := deskTab(t)
+	tab.Open("/shipping/new")
+	tab.toCzech()
+	for _, lang := range []string{"cs", "en"} {
+		tab.Open("/shipping/new")
+		tab.fillRecipient()
+		tab.chooseCountry("DE")
+		tab.WaitText(`#to_country option[selected]`, map[string]string{"cs": "Německo", "en": "Germany"}[lang])
+		tab.WaitCount(`[data-testid=customs]`, 0)
+		tab.chooseCountry("CH")
+		tab.WaitCount(`[data-testid=customs]`, 1)
+		tab.wantText(`[data-testid=customs] legend`, map[string]string{"cs": "Celní údaje", "en": "Customs data"}[lang])
+		tab.Fill("#to_street", "Bahnhofstrasse 1")
+		tab.Fill("#to_city", "Zürich")
+		tab.Fill("#to_zip", "8001")
+		tab.do("reason", chromedp.SetValue("#customs_reason", "sale"))
+		tab.Fill("#customs_description", "Bavlněná trička")
+		tab.Fill("#customs_hs_code", "6109 10")
+		tab.Fill("#customs_origin", "CZ")
+		tab.Fill("#customs_quantity", "3")
+		tab.Fill("#customs_value", "1 200")
+		tab.Click(`[data-testid=compare]`)
+		tab.WaitText(`[data-testid=offers]`, "G3A")
+		tab.do("choose G3A", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll("[data-testid=offers] tr[data-carrier]")]
+			.find(r => r.dataset.carrier.toUpperCase() === "G3A" && r.querySelector("button[name=choose]")).querySelector("button[name=choose]").click()`))
+		tab.WaitText(`[data-testid=chosen]`, "G3A")
+		tab.top()
+		tab.shots("customs-" + lang)
+		tab.noOverflow(390)
+		if lang == "cs" {
+			tab.Submit(`[data-testid=language] button`)
+			continue
+		}
+		tab.Submit(`[data-testid=create]`)
+		if !strings.HasPrefix(tab.Path(), "/shipping/shipments/") {
+			t.Fatalf("after ordering the page is %s: %s", tab.Path(), tab.Text("main"))
+		}
+		tab.wantText("main", "Zürich")
+	}
+}
