@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"shipdesk/i18n"
 	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
+	"shipdesk/i18n"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )

@@ -3,6 +3,7 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -204,23 +205,25 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	title := i18n.T(ctx, "trk.title")
-	refuse := func(problem string) {
+	// refuse shows the list's problem; a damaged page link also offers the
+	// filter's first page.
+	refuse := func(problem string, damagedLink bool) {
 		if !carriers() {
 			return
 		}
 		v.FilterErr = problem
-		if problem == i18n.T(ctx, "rec.page_link") {
+		if damagedLink {
 			v.FirstURL = views.QueryURL("/tracking", filter)
 		}
 		h.render(w, r, http.StatusUnprocessableEntity, views.ShipmentList(h.page(w, r, title, identity.Tracking), v))
 	}
 	if len(errs) > 0 {
-		refuse(filterProblem(ctx, errs))
+		refuse(filterProblem(ctx, errs), errs["after"] != "" || errs["before"] != "" || errs["last"] != "")
 		return
 	}
 	page, err := h.ShipReads.ListShipments(ctx, f)
-	if apperr.Is(err, apperr.Invalid) { // a page link the checks above let through
-		refuse(i18n.T(ctx, "rec.page_link"))
+	if errors.Is(err, storage.ErrDamagedCursor) { // a page link the checks above let through
+		refuse(apperr.TextOf(err).In(ctx), true)
 		return
 	}
 	if err != nil {

@@ -2,13 +2,13 @@ package jobs_test
 
 import (
 	"context"
-	"shipdesk/clock"
 	"sync"
 	"testing"
 	"time"
 
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/desk/desktest"
 	"shipdesk/jobs"

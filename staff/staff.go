@@ -11,13 +11,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
-	"shipdesk/clock"
 	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/apperr"
+	"shipdesk/clock"
 	"shipdesk/identity"
 	"shipdesk/storage"
 )

@@ -3,7 +3,6 @@ package staff_test
 import (
 	"context"
 	"fmt"
-	"shipdesk/clock"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/apperr"
+	"shipdesk/clock"
 	"shipdesk/identity"
 	"shipdesk/staff"
 	"shipdesk/storage"

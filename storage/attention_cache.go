@@ -2,9 +2,10 @@ package storage
 
 import (
 	"context"
-	"shipdesk/clock"
 	"sync"
 	"time"
+
+	"shipdesk/clock"
 )
 
 // AttentionCache keeps the home page's counts (Attention) for a short while:

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"shipdesk/clock"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+
+	"shipdesk/clock"
 )
 
 // The change feed: the triggers of migration 00017 announce every change to

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"shipdesk/clock"
 	"time"
 
 	"shipdesk/apperr"
@@ -16,6 +15,7 @@ import (
 	"shipdesk/client/sandboxctl"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/clock"
 )
 
 // Config names the service and the keys. The keys stay on the server.

@@ -2,8 +2,6 @@ package web
 
 import (
 	"net/http"
-	"path"
-	"strings"
 
 	"shipdesk/identity"
 )
@@ -151,39 +149,4 @@ func (s *Server) routes() *http.ServeMux {
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
 	mux.Handle("/", s.signedIn(h.NotFound))
 	return mux
-}
-
-// sessionless answers, before any session or database is looked at, what must
-// work during a database outage: static files (or every page loses its style)
-// and the probes. They never read or set a cookie. Everything else goes on to
-// app, the routes above behind the session middleware: a clean path that is
-// none of these goes there straight, as the mux would send it.
-func (s *Server) sessionless(app http.Handler) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", s.h.Healthz)
-	mux.HandleFunc("GET /readyz", s.h.Readyz)
-	mux.Handle("GET /static/", s.static)
-	mux.Handle("/", app)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.Path
-		if strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" ||
-			r.Method == http.MethodConnect || r.RequestURI == "*" || !isCleanPath(p) {
-			mux.ServeHTTP(w, r)
-			return
-		}
-		app.ServeHTTP(w, r)
-	})
-}
-
-// isCleanPath says whether the mux would take p as it is (not redirect to a
-// cleaner one): rooted, without empty, "." or ".." segments.
-func isCleanPath(p string) bool {
-	if p == "" || p[0] != '/' {
-		return false
-	}
-	c := path.Clean(p)
-	if p[len(p)-1] == '/' && c != "/" {
-		c += "/"
-	}
-	return c == p
 }

@@ -2,13 +2,13 @@ package cart_test
 
 import (
 	"context"
-	"shipdesk/clock"
 	"slices"
 	"testing"
 
 	"shipdesk/client/cart"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/clock"
 	"shipdesk/sandbox/sandboxtest"
 )
 

@@ -2,12 +2,12 @@ package returns_test
 
 import (
 	"context"
-	"shipdesk/clock"
 	"testing"
 	"time"
 
 	"shipdesk/client/returns"
 	"shipdesk/client/transport"
+	"shipdesk/clock"
 	"shipdesk/sandbox/sandboxtest"
 )
 

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"shipdesk/clock"
 	"testing"
 	"time"
 
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/clock"
 	"shipdesk/sandbox/sandboxtest"
 )
 

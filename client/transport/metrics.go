@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"shipdesk/clock"
 	"sort"
 	"sync"
 	"time"
+
+	"shipdesk/clock"
 )
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

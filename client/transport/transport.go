@@ -18,10 +18,11 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"shipdesk/clock"
 	"strconv"
 	"strings"
 	"time"
+
+	"shipdesk/clock"
 )
 
 // Config describes one upstream interface.

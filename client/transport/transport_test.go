@@ -9,11 +9,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"shipdesk/clock"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"shipdesk/clock"
 )
 
 // hostile starts a server that answers with h and counts requests.

@@ -7,12 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"shipdesk/clock"
 	"testing"
 	"time"
 
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/requestkey"
 	"shipdesk/sandbox/sandboxtest"

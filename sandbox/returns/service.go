@@ -12,12 +12,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"shipdesk/sandbox/apijson"
 	"sort"
 	"sync"
 	"time"
 
 	"shipdesk/clock"
+	"shipdesk/sandbox/apijson"
 )
 
 // Config sets up the simulator.

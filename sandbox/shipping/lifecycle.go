@@ -2,8 +2,9 @@ package shipping
 
 import (
 	"hash/fnv"
-	"shipdesk/sandbox/apijson"
 	"time"
+
+	"shipdesk/sandbox/apijson"
 )
 
 // step is one scheduled tracking event, at an offset after export.

@@ -1,9 +1,10 @@
 package shipping
 
 import (
-	"shipdesk/sandbox/apijson"
 	"testing"
 	"time"
+
+	"shipdesk/sandbox/apijson"
 )
 
 // A courier takes no unlabelled parcel: a printed-label shipment whose label

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"shipdesk/sandbox/contracttest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"shipdesk/sandbox/contracttest"
 )
 
 func TestAuthModel(t *testing.T) {
