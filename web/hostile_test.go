@@ -102,6 +102,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /shipping", role: clerk, path: "/shipping"},
 		{pattern: "GET /shipping/new", role: clerk, path: "/shipping/new", fields: []string{"recipient"}},
 		{pattern: "POST /shipping/new/compare", role: clerk, path: "/shipping/new/compare", base: s.shipmentForm, fields: shipmentFields},
+		{pattern: "POST /shipping/new/country", role: clerk, path: "/shipping/new/country", base: s.shipmentForm, fields: shipmentFields},
 		{pattern: "POST /shipping/new/sort", role: clerk, path: "/shipping/new/sort", base: s.shipmentForm, fields: []string{"sort", "sorted"}},
 		{pattern: "POST /shipping/new/choose", role: clerk, path: "/shipping/new/choose", base: s.shipmentForm, fields: []string{"choose", "offer_service_id"}},
 		{pattern: "POST /shipping/new/points", role: clerk, path: "/shipping/new/points", base: s.shipmentForm, fields: []string{"pickup_q", "delivery_q", "offer_carrier"}},

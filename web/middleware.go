@@ -293,11 +293,7 @@ func (s *Server) toSignIn(w http.ResponseWriter, r *http.Request) {
 // app, the routes above behind the session middleware: a clean path that is
 // none of these goes there straight, as the mux would send it.
 func (s *Server) sessionless(app http.Handler) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", s.h.Healthz)
-	mux.HandleFunc("GET /readyz", s.h.Readyz)
-	mux.Handle("GET /static/", s.static)
-	mux.Handle("/", app)
+	mux := s.sessionlessRoutes(app)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" ||

@@ -150,3 +150,14 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("/", s.signedIn(h.NotFound))
 	return mux
 }
+
+// sessionlessRoutes are the routes that need no session (sessionless): the
+// probes and the static files; anything else goes to app.
+func (s *Server) sessionlessRoutes(app http.Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.h.Healthz)
+	mux.HandleFunc("GET /readyz", s.h.Readyz)
+	mux.Handle("GET /static/", s.static)
+	mux.Handle("/", app)
+	return mux
+}
