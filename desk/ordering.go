@@ -3,7 +3,6 @@ package desk
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -11,19 +10,14 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
-	"shipdesk/client/transport"
+	"shipdesk/exactlyonce"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
 
-// Ordering exactly once. An order is recorded before shipments/create is
-// called, and so is every attempt, with its deadline: the call's time limit
-// plus a settle window, because a slow service may still create the order
-// after we stopped waiting. "Not created" is concluded only when the service
-// has no order with our reference after every deadline has passed; "order it
-// again" asks the service once more under the shipment's lock before it sends,
-// and adopts an order that is there. A late answer is always recorded; a
-// second order under one reference is kept as a duplicate to cancel.
+// Ordering exactly once: the protocol is package exactlyonce's; the desk
+// supplies its adapter (orders): how a shipment is recorded, created, found
+// at the service by its reference and adopted.
 
 // Order orders the shipment of the form: validate, record the intent and its
 // first attempt, create, record the reply. A second call with the same form
@@ -79,78 +73,57 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 			d.log.Warn("save recipient", "err", err) // the order matters more than the address book
 		}
 	}
-	return d.send(ctx, s, attempt, order, true)
+	return d.orders().Send(ctx, s, attempt, order, true)
 }
 
-// send makes one recorded attempt and records what happened. first: the
-// shipment's first attempt, whose refusal leaves nothing worth keeping.
-func (d *Desk) send(ctx context.Context, s storage.Shipment, attempt int64, order shipping.Order, first bool) (storage.Shipment, error) {
-	ctx, callCtx, cancel := d.detach(ctx)
-	defer cancel()
-	created, err := d.ship.Create(callCtx, order)
-	switch {
-	case err == nil:
-		if err := d.db.EndAttempt(ctx, attempt, storage.AttemptCreated, d.now()); err != nil {
-			d.log.Warn("end attempt", "attempt", attempt, "err", err)
-		}
-		r := ReplyOf(created.Shipments[0])
-		r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
-		if err := d.recordCreated(ctx, s.ID, r); err != nil {
-			return s, err
-		}
-		d.log.Info("shipment ordered", "shipment", s.ID, "reference", s.Reference, "tracking", r.TrackingNumber)
-	case transport.IsRefused(err):
-		if err := d.db.EndAttempt(ctx, attempt, storage.AttemptRefused, d.now()); err != nil {
-			return s, err
-		}
-		if first {
-			if dropErr := d.db.DropShipmentIntent(ctx, s.ID); dropErr != nil {
-				return s, dropErr
+// orders is the exactly-once protocol over the desk's shipments.
+func (d *Desk) orders() *exactlyonce.Kind[storage.Shipment, shipping.Order, *shipping.Created, shipping.ShipmentInfo] {
+	return &exactlyonce.Kind[storage.Shipment, shipping.Order, *shipping.Created, shipping.ShipmentInfo]{
+		Name: "shipment", DB: d.db, Clock: d.clock, Log: d.log, Timeout: d.OrderTimeout, Settle: d.Settle,
+		StateOf: func(s storage.Shipment) exactlyonce.State {
+			return exactlyonce.State{ID: s.ID, State: s.State, SettlesAt: s.SettlesAt}
+		},
+		Load: func(ctx context.Context, db *storage.DB, id int64) (storage.Shipment, error) {
+			return db.ShipmentByID(ctx, id)
+		},
+		Lock: func(ctx context.Context, tx *storage.DB, id int64) (storage.Shipment, error) {
+			return tx.LockShipment(ctx, id)
+		},
+		Reopen: func(ctx context.Context, tx *storage.DB, s storage.Shipment, sent, deadline time.Time) (storage.Shipment, int64, error) {
+			return tx.ReopenShipment(ctx, s, sent, deadline)
+		},
+		DropIntent:  d.db.DropShipmentIntent,
+		MarkMissing: d.db.MarkShipmentMissing,
+		MarkUnknown: func(ctx context.Context, id int64, why apperr.Text) error {
+			return d.db.MarkShipmentOutcome(ctx, id, storage.StateUnknown, why)
+		},
+		Unsettled: d.db.Unsettled,
+		Request: func(s storage.Shipment) (shipping.Order, error) {
+			var order shipping.Order
+			if err := json.Unmarshal(s.Request, &order); err != nil {
+				return order, fmt.Errorf("decode stored order %d: %w", s.ID, err)
 			}
-			return storage.Shipment{}, UpstreamError("ship.doing.order", err)
-		}
-		// Earlier attempts settled without an order; this one created none either.
-		why := apperr.TextOf(UpstreamError("ship.doing.order", err))
-		if why.IsZero() {
-			why = apperr.Msg("ship.err.refused_order")
-		}
-		if err := d.db.MarkShipmentMissing(ctx, s.ID, why, d.now()); err != nil {
-			return s, err
-		}
-		return s, UpstreamError("ship.doing.order", err)
-	default:
-		d.log.Warn("order outcome unknown", "shipment", s.ID, "reference", s.Reference, "err", err)
-		if err := d.db.EndAttempt(ctx, attempt, storage.AttemptUnknown, d.now()); err != nil {
-			return s, err
-		}
-		until := d.deadline(d.now())
-		if s.SettlesAt != nil {
-			until = *s.SettlesAt
-		}
-		if err := d.db.MarkShipmentOutcome(ctx, s.ID, storage.StateUnknown, waitingText(until)); err != nil {
-			return s, err
-		}
-		if settled, rerr := d.Reconcile(ctx, s.ID); rerr == nil {
-			return settled, nil
-		}
+			return order, nil
+		},
+		Create: d.ship.Create,
+		Record: func(ctx context.Context, id int64, created *shipping.Created) error {
+			r := ReplyOf(created.Shipments[0])
+			r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
+			return d.recordCreated(ctx, id, r)
+		},
+		Find: func(ctx context.Context, s storage.Shipment) ([]shipping.ShipmentInfo, error) {
+			return d.atService(ctx, s.Reference)
+		},
+		Adopt:   d.adopt,
+		Failed:  func(err error) error { return UpstreamError("ship.doing.order", err) },
+		Refused: apperr.Msg("ship.err.refused_order"),
+		Waiting: waitingText,
+		Missing: func(s storage.Shipment) apperr.Text { return apperr.Msg("ship.err.missing", s.Reference) },
 	}
-	return d.db.ShipmentByID(ctx, s.ID)
-}
-
-// recordTimeout bounds recording an outcome after the call.
-const recordTimeout = 30 * time.Second
-
-// detach gives contexts that outlive the person's request, because closing
-// the tab must not cut off a call that was sent, nor the recording of its
-// outcome: call bounds the upstream call, ctx (longer) what follows.
-func (d *Desk) detach(parent context.Context) (ctx, call context.Context, cancel func()) {
-	ctx, cancelAll := context.WithTimeout(context.WithoutCancel(parent), d.OrderTimeout+recordTimeout)
-	call, cancelCall := context.WithTimeout(ctx, d.OrderTimeout)
-	return ctx, call, func() { cancelCall(); cancelAll() }
 }
 
 // deadline is when an attempt sent at sent has settled at the service.
-func (d *Desk) deadline(sent time.Time) time.Time { return sent.Add(d.OrderTimeout + d.Settle) }
+func (d *Desk) deadline(sent time.Time) time.Time { return d.orders().Deadline(sent) }
 
 // NotConfirmed opens what a shipment whose answer was lost says (its key).
 const NotConfirmed = "ship.err.not_confirmed"
@@ -212,99 +185,23 @@ func (d *Desk) adopt(ctx context.Context, db *storage.DB, s storage.Shipment, fo
 			d.log.Warn("duplicate order at the service", "shipment", s.ID, "reference", s.Reference, "tracking", si.TrackingNumber)
 		}
 	}
-	d.log.Info("order reconciled: created", "shipment", s.ID, "tracking", found[primary].TrackingNumber)
 	return nil
 }
 
 // Reconcile settles an order whose answer was lost by asking the service for
-// orders with its reference: found means created (and any second one is a
-// duplicate); none means missing, but only once every attempt's deadline has
-// passed: before that the service may still create it.
+// orders with its reference (exactlyonce.Kind.Reconcile).
 func (d *Desk) Reconcile(ctx context.Context, id int64) (storage.Shipment, error) {
-	s, err := d.db.ShipmentByID(ctx, id)
-	if err != nil || (s.State != storage.StateUnknown && s.State != storage.StateOrdering) {
-		return s, err
-	}
-	found, err := d.atService(ctx, s.Reference)
-	if err != nil {
-		return s, err
-	}
-	now := d.now()
-	switch {
-	case len(found) > 0:
-		if err := d.adopt(ctx, d.db, s, found); err != nil {
-			return s, err
-		}
-	case s.SettlesAt != nil && now.Before(*s.SettlesAt):
-		// Too early to say: an attempt may still be creating it.
-	default:
-		why := apperr.Msg("ship.err.missing", s.Reference)
-		if err := d.db.MarkShipmentMissing(ctx, id, why, now); err != nil {
-			return s, err
-		}
-		d.log.Info("order reconciled: missing", "shipment", id)
-	}
-	return d.db.ShipmentByID(ctx, id)
+	return d.orders().Reconcile(ctx, id)
 }
 
 // ReconcileAll settles every unknown order, and orders left "ordering" after
 // their deadline (the process stopped during the call).
-func (d *Desk) ReconcileAll(ctx context.Context) error {
-	list, err := d.db.Unsettled(ctx, d.now())
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, s := range list {
-		if _, err := d.Reconcile(ctx, s.ID); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
+func (d *Desk) ReconcileAll(ctx context.Context) error { return d.orders().ReconcileAll(ctx) }
 
-// OrderAgain sends an order that reconciliation proved missing. Under the
-// shipment's lock it asks the service by our reference once more, right
-// before recording the new attempt: an order that is there after all is
-// adopted, not ordered again.
+// OrderAgain sends an order that reconciliation proved missing; an order
+// that is there after all is adopted, not ordered again (exactlyonce.Kind.Again).
 func (d *Desk) OrderAgain(ctx context.Context, id int64) (storage.Shipment, error) {
-	var (
-		s       storage.Shipment
-		attempt int64
-		adopted bool
-	)
-	err := d.db.InTx(ctx, func(tx *storage.DB) error {
-		cur, err := tx.LockShipment(ctx, id)
-		if err != nil {
-			return err
-		}
-		if cur.State != storage.StateMissing { // say why, without asking the service
-			_, _, err := tx.ReopenShipment(ctx, cur, d.now(), d.deadline(d.now()))
-			return err
-		}
-		found, err := d.atService(ctx, cur.Reference)
-		if err != nil {
-			return err
-		}
-		if len(found) > 0 {
-			adopted = true
-			return d.adopt(ctx, tx, cur, found)
-		}
-		now := d.now()
-		s, attempt, err = tx.ReopenShipment(ctx, cur, now, d.deadline(now))
-		return err
-	})
-	if err != nil || adopted {
-		if err == nil {
-			return d.db.ShipmentByID(ctx, id)
-		}
-		return s, err
-	}
-	var order shipping.Order
-	if err := json.Unmarshal(s.Request, &order); err != nil {
-		return s, fmt.Errorf("decode stored order %d: %w", id, err)
-	}
-	return d.send(ctx, s, attempt, order, false)
+	return d.orders().Again(ctx, id)
 }
 
 // FoundAtService takes an order that the service lists under the reference of

@@ -10,6 +10,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
+	"shipdesk/exactlyonce"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
@@ -94,7 +95,7 @@ func requestOf(p storage.Pickup) shipping.PickupRequest {
 
 // sendPickup calls pickups/add for a recorded intent and records what happened.
 func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup, error) {
-	ctx, callCtx, cancel := d.detach(ctx)
+	ctx, callCtx, cancel := exactlyonce.Detach(ctx, d.OrderTimeout)
 	defer cancel()
 	got, err := d.ship.AddPickup(callCtx, requestOf(p))
 	switch {

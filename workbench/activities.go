@@ -7,6 +7,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/client/returns"
 	"shipdesk/client/transport"
+	"shipdesk/exactlyonce"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
@@ -58,7 +59,7 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 		}
 		return c, apperr.New(apperr.Conflict, "ret.err.sent_unconfirmed")
 	}
-	ctx, callCtx, cancel := w.detach(ctx)
+	ctx, callCtx, cancel := exactlyonce.Detach(ctx, w.CreateTimeout)
 	defer cancel()
 	got, err := w.api.AddActivity(callCtx, *c.RemoteID, public, text)
 	switch {

@@ -236,7 +236,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 			return res, err
 		}
 	}
-	res.Commission, err = w.send(ctx, c, attempt, req, true)
+	res.Commission, err = w.creates().Send(ctx, c, attempt, req, true)
 	return res, err
 }
 

@@ -3,7 +3,6 @@ package workbench
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -11,84 +10,57 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/returns"
-	"shipdesk/client/transport"
+	"shipdesk/exactlyonce"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
 
-// Creating a commission exactly once, as the shipping desk orders shipments:
-// every create call is an attempt recorded before it is sent, with its
-// deadline (the call's time limit plus a settle window); "not created" is
-// concluded only after every deadline has passed; "create it again" asks the
-// service by our reference under the commission's lock first; a late answer
-// is always recorded; a second commission under our reference is kept as a
-// duplicate for the agent to cancel.
+// Creating a commission exactly once: the protocol is package exactlyonce's;
+// the workbench supplies its adapter (creates): how a commission is recorded,
+// created, found at the service by its reference and adopted.
 
-// recordTimeout bounds recording an outcome after the call.
-const recordTimeout = 30 * time.Second
-
-// detach gives contexts that outlive the agent's request: call bounds the
-// upstream call, ctx (longer) the recording of its outcome.
-func (w *Workbench) detach(parent context.Context) (ctx, call context.Context, cancel func()) {
-	ctx, cancelAll := context.WithTimeout(context.WithoutCancel(parent), w.CreateTimeout+recordTimeout)
-	call, cancelCall := context.WithTimeout(ctx, w.CreateTimeout)
-	return ctx, call, func() { cancelCall(); cancelAll() }
+// creates is the exactly-once protocol over the workbench's commissions.
+func (w *Workbench) creates() *exactlyonce.Kind[storage.Commission, returns.CreateRequest, *returns.Commission, returns.Commission] {
+	return &exactlyonce.Kind[storage.Commission, returns.CreateRequest, *returns.Commission, returns.Commission]{
+		Name: "commission", DB: w.db, Clock: w.clock, Log: w.log, Timeout: w.CreateTimeout, Settle: w.Settle,
+		StateOf: func(c storage.Commission) exactlyonce.State {
+			return exactlyonce.State{ID: c.ID, State: c.State, SettlesAt: c.SettlesAt}
+		},
+		Load: func(ctx context.Context, db *storage.DB, id int64) (storage.Commission, error) {
+			return db.CommissionByID(ctx, id)
+		},
+		Lock: func(ctx context.Context, tx *storage.DB, id int64) (storage.Commission, error) {
+			return tx.LockCommission(ctx, id)
+		},
+		Reopen: func(ctx context.Context, tx *storage.DB, c storage.Commission, sent, deadline time.Time) (storage.Commission, int64, error) {
+			return tx.ReopenCommission(ctx, c, sent, deadline)
+		},
+		DropIntent:  w.db.DropCommissionIntent,
+		MarkMissing: w.db.MarkCommissionMissing,
+		MarkUnknown: func(ctx context.Context, id int64, why apperr.Text) error {
+			return w.db.MarkCommissionOutcome(ctx, id, storage.StateUnknown, why)
+		},
+		Unsettled: w.db.UnsettledCommissions,
+		Request: func(c storage.Commission) (returns.CreateRequest, error) {
+			var req returns.CreateRequest
+			if err := json.Unmarshal(c.Request, &req); err != nil {
+				return req, fmt.Errorf("decode stored commission %d: %w", c.ID, err)
+			}
+			return req, nil
+		},
+		Create:  w.api.Create,
+		Record:  w.record,
+		Find:    w.atService,
+		Adopt:   w.adopt,
+		Failed:  func(err error) error { return mapError("ret.doing.create", err) },
+		Refused: apperr.Msg("ret.err.refused_commission"),
+		Waiting: func(until time.Time) apperr.Text { return apperr.Msg("ret.err.waiting", apperr.Deadline(until)) },
+		Missing: func(c storage.Commission) apperr.Text { return apperr.Msg("ret.err.missing", c.Reference) },
+	}
 }
 
 // deadline is when an attempt sent at sent has settled at the service.
-func (w *Workbench) deadline(sent time.Time) time.Time { return sent.Add(w.CreateTimeout + w.Settle) }
-
-// send makes one recorded attempt and stores what happened. first: the
-// commission's first attempt, whose refusal leaves nothing worth keeping.
-func (w *Workbench) send(ctx context.Context, c storage.Commission, attempt int64, req returns.CreateRequest, first bool) (storage.Commission, error) {
-	ctx, callCtx, cancel := w.detach(ctx)
-	defer cancel()
-	created, err := w.api.Create(callCtx, req)
-	switch {
-	case err == nil:
-		if err := w.db.EndAttempt(ctx, attempt, storage.AttemptCreated, w.now()); err != nil {
-			w.log.Warn("end attempt", "attempt", attempt, "err", err)
-		}
-		if err := w.record(ctx, c.ID, created); err != nil {
-			return c, err
-		}
-	case transport.IsRefused(err):
-		if err := w.db.EndAttempt(ctx, attempt, storage.AttemptRefused, w.now()); err != nil {
-			return c, err
-		}
-		if first {
-			if err := w.db.DropCommissionIntent(ctx, c.ID); err != nil {
-				return c, err
-			}
-			return storage.Commission{}, mapError("ret.doing.create", err)
-		}
-		why := apperr.TextOf(mapError("ret.doing.create", err))
-		if why.IsZero() {
-			why = apperr.Msg("ret.err.refused_commission")
-		}
-		if err := w.db.MarkCommissionMissing(ctx, c.ID, why, w.now()); err != nil {
-			return c, err
-		}
-		return c, mapError("ret.doing.create", err)
-	default:
-		w.log.Warn("commission outcome unknown", "commission", c.ID, "err", err)
-		if err := w.db.EndAttempt(ctx, attempt, storage.AttemptUnknown, w.now()); err != nil {
-			return c, err
-		}
-		until := w.deadline(w.now())
-		if c.SettlesAt != nil {
-			until = *c.SettlesAt
-		}
-		why := apperr.Msg("ret.err.waiting", apperr.Deadline(until))
-		if err := w.db.MarkCommissionOutcome(ctx, c.ID, storage.StateUnknown, why); err != nil {
-			return c, err
-		}
-		if settled, rerr := w.Reconcile(ctx, c.ID); rerr == nil {
-			return settled, nil
-		}
-	}
-	return w.db.CommissionByID(ctx, c.ID)
-}
+func (w *Workbench) deadline(sent time.Time) time.Time { return w.creates().Deadline(sent) }
 
 // record stores a commission as the service reports it, with its deadline; a
 // second commission under our reference is kept as a duplicate.
@@ -168,90 +140,19 @@ func (w *Workbench) adopt(ctx context.Context, db *storage.DB, c storage.Commiss
 }
 
 // Reconcile settles a commission whose answer was lost: the service is asked
-// for the customer's commissions and ours is found by its reference. None
-// found means missing only once every attempt's deadline has passed.
+// for the customer's commissions and ours is found by its reference
+// (exactlyonce.Kind.Reconcile).
 func (w *Workbench) Reconcile(ctx context.Context, id int64) (storage.Commission, error) {
-	c, err := w.db.CommissionByID(ctx, id)
-	if err != nil || (c.State != storage.StateUnknown && c.State != storage.StateOrdering) {
-		return c, err
-	}
-	found, err := w.atService(ctx, c)
-	if err != nil {
-		return c, err
-	}
-	now := w.now()
-	switch {
-	case len(found) > 0:
-		if err := w.adopt(ctx, w.db, c, found); err != nil {
-			return c, err
-		}
-	case c.SettlesAt != nil && now.Before(*c.SettlesAt):
-		// Too early to say: an attempt may still be creating it.
-	default:
-		why := apperr.Msg("ret.err.missing", c.Reference)
-		if err := w.db.MarkCommissionMissing(ctx, id, why, now); err != nil {
-			return c, err
-		}
-	}
-	return w.db.CommissionByID(ctx, id)
+	return w.creates().Reconcile(ctx, id)
 }
 
 // ReconcileAll settles every commission whose outcome is open.
-func (w *Workbench) ReconcileAll(ctx context.Context) error {
-	list, err := w.db.UnsettledCommissions(ctx, w.now())
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, c := range list {
-		if _, err := w.Reconcile(ctx, c.ID); err != nil && !errors.Is(err, context.Canceled) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
+func (w *Workbench) ReconcileAll(ctx context.Context) error { return w.creates().ReconcileAll(ctx) }
 
-// CreateAgain sends a commission that reconciliation proved missing. Under its
-// lock the service is asked by our reference once more, right before the new
-// attempt is recorded: one that is there after all is adopted.
+// CreateAgain sends a commission that reconciliation proved missing; one
+// that is there after all is adopted (exactlyonce.Kind.Again).
 func (w *Workbench) CreateAgain(ctx context.Context, id int64) (storage.Commission, error) {
-	var (
-		c       storage.Commission
-		attempt int64
-		adopted bool
-	)
-	err := w.db.InTx(ctx, func(tx *storage.DB) error {
-		cur, err := tx.LockCommission(ctx, id)
-		if err != nil {
-			return err
-		}
-		if cur.State != storage.StateMissing { // say why, without asking the service
-			_, _, err := tx.ReopenCommission(ctx, cur, w.now(), w.deadline(w.now()))
-			return err
-		}
-		found, err := w.atService(ctx, cur)
-		if err != nil {
-			return err
-		}
-		if len(found) > 0 {
-			adopted = true
-			return w.adopt(ctx, tx, cur, found)
-		}
-		now := w.now()
-		c, attempt, err = tx.ReopenCommission(ctx, cur, now, w.deadline(now))
-		return err
-	})
-	switch {
-	case err != nil:
-		return c, err
-	case adopted:
-		return w.db.CommissionByID(ctx, id)
-	}
-	var req returns.CreateRequest
-	if err := json.Unmarshal(c.Request, &req); err != nil {
-		return c, fmt.Errorf("decode stored commission %d: %w", id, err)
-	}
-	return w.send(ctx, c, attempt, req, false)
+	return w.creates().Again(ctx, id)
 }
 
 // CancelDuplicate cancels an extra commission the service holds under our
