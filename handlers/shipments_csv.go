@@ -1,0 +1,123 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"shipdesk/i18n"
+	"shipdesk/storage"
+)
+
+// ExportCSV streams the filtered list as CSV, any size, one row at a time, in
+// the person's language: in Czech with a byte-order mark (so a spreadsheet
+// reads UTF-8), ";" between cells, decimal commas and local times; in English
+// with "," and decimal points.
+func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	f, _, errs := parseListQuery(ctx, r.URL.Query())
+	if len(errs) > 0 {
+		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "trk.csv.bad_filter"))
+		return
+	}
+	h.writeShipmentsCSV(w, r, func(fn func(*storage.ExportRow) error) error { return h.ShipReads.ExportShipments(ctx, f, fn) })
+}
+
+// csvFlushRows is how many rows of an export go to the client at once.
+const csvFlushRows = 1000
+
+// writeShipmentsCSV streams the shipments each gives as the list's CSV, in
+// the request's language (see ExportCSV): each row is put together in one
+// line buffer as it comes from the database and written into the download's
+// buffer, which goes out every csvFlushRows rows; the export's memory does
+// not grow with its size.
+func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, each func(func(*storage.ExportRow) error) error) {
+	ctx := r.Context()
+	out := startCSV(ctx, w, fmt.Sprintf("shipments-%s.csv", h.now().In(i18n.ZoneOf(ctx)).Format("20060102-1504")))
+	line := out.newLine()
+	for _, c := range csvColumns {
+		line.text(i18n.T(ctx, "trk.csv."+c))
+	}
+	_, _ = out.buf.Write(line.end())
+	yes, no := i18n.T(ctx, "trk.csv.yes"), i18n.T(ctx, "trk.csv.no")
+	// when writes a time in the shop's zone: as pages do in Czech, RFC 3339
+	// (with the zone's offset) in English; none: nothing.
+	zone := i18n.ZoneOf(ctx)
+	when := func(t time.Time) {
+		at := line.open()
+		switch {
+		case t.IsZero():
+		case out.czech:
+			line.buf = i18n.AppendDateTime(ctx, line.buf, t)
+		default:
+			line.buf = t.In(zone).AppendFormat(line.buf, time.RFC3339)
+		}
+		line.close(at)
+	}
+	flusher, _ := w.(http.Flusher)
+	n := 0
+	err := each(func(s *storage.ExportRow) error {
+		line.start()
+		at := line.open()
+		line.buf = strconv.AppendInt(line.buf, s.ID, 10)
+		line.close(at)
+		when(s.CreatedAt)
+		line.text(csvSafe(s.Reference))
+		line.text(s.TrackingNumber)
+		line.text(csvSafe(s.RecipientName))
+		line.text(csvSafe(s.RecipientCity))
+		line.text(s.Carrier)
+		line.text(csvSafe(s.ServiceName))
+		line.text(s.State)
+		line.text(s.Status)
+		line.text(s.LabelMode)
+		line.text(s.LabelStatus)
+		returned := no
+		if s.Returned {
+			returned = yes
+		}
+		line.text(returned)
+		at = line.open()
+		if s.CODCurrency != "" {
+			line.buf = out.appendDecimal(line.buf, s.CODValue)
+		}
+		line.close(at)
+		line.text(s.CODCurrency)
+		when(s.DeliveredAt)
+		when(s.LastCheckedAt)
+		line.text(s.Origin)
+		if _, err := out.buf.Write(line.end()); err != nil {
+			return err // the client went away
+		}
+		if n++; n%csvFlushRows == 0 {
+			if err := out.buf.Flush(); err != nil {
+				return err
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+		return nil
+	})
+	_ = out.buf.Flush()
+	if err != nil && ctx.Err() == nil {
+		// The header is out: the truncated file must not pass as complete.
+		h.Log.Error("csv export", "err", err)
+		_, _ = fmt.Fprintf(w, "\n# export stopped: %s\n", i18n.T(ctx, "trk.csv.stopped"))
+	}
+}
+
+// csvColumns are the export's columns; their headers are in the catalog as
+// trk.csv.<column>.
+var csvColumns = []string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier", "service",
+	"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"}
+
+// csvSafe keeps a spreadsheet from running a cell as a formula.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
