@@ -1,7 +1,6 @@
 package shipping
 
 import (
-	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -64,38 +63,38 @@ func checkContact(a address) []apijson.FieldError {
 	for _, l := range contactLimits {
 		v := l.value(a)
 		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
-			p.add(l.field, "The %s contains characters that are not allowed", l.field)
+			p.add(l.field, msgFieldChars, l.field)
 		} else if utf8.RuneCountInString(v) > l.max {
-			p.add(l.field, "The %s can have at most %d characters", l.field, l.max)
+			p.add(l.field, msgFieldLong, l.field, l.max)
 		}
 	}
 	if strings.TrimSpace(a.Firstname+a.Surname+a.Company) == "" {
-		p.add("surname", "A name or a company is required")
+		p.add("surname", msgNameRequired)
 	}
 	if strings.TrimSpace(a.Street) == "" {
-		p.add("street", "The street is required")
+		p.add("street", msgStreetRequired)
 	}
 	if strings.TrimSpace(a.City) == "" {
-		p.add("city", "The city is required")
+		p.add("city", msgCityRequired)
 	}
 	switch a.Country {
 	case "CZ", "SK":
 		// Both countries write postal codes as five digits, "110 00".
 		if strings.TrimSpace(a.Zip) == "" {
-			p.add("zip", "The postal code is required")
+			p.add("zip", msgZipRequired)
 		} else if !validZip(a.Country, a.Zip) {
-			p.add("zip", "The postal code must have five digits, e.g. 110 00")
+			p.add("zip", msgZipFive)
 		}
 	case "":
-		p.add("country", "The country is required (two-letter code)")
+		p.add("country", msgCountryRequired)
 	default:
-		p.add("country", "Country %q is not served: use CZ or SK", clipText(a.Country))
+		p.add("country", msgCountryCZSK, clipText(a.Country))
 	}
 	if strings.TrimSpace(a.Phone+a.Email) == "" {
-		p.add("phone", "A phone number or an e-mail is required")
+		p.add("phone", msgContactRequired)
 	}
 	if a.Email != "" && !emailShape.MatchString(a.Email) {
-		p.add("email", "The e-mail address is not valid")
+		p.add("email", msgEmailInvalid)
 	}
 	return p.list
 }
@@ -111,7 +110,7 @@ func clipText(s string) string {
 func (s *Service) contactsList(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	s.mu.Lock()
@@ -120,23 +119,23 @@ func (s *Service) contactsList(w http.ResponseWriter, r *http.Request) {
 		byID[strconv.FormatInt(c.ID, 10)] = c
 	}
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d contacts", len(byID)), byID)
+	apijson.Write(w, r, http.StatusOK, msgFoundContacts.With(len(byID)), byID)
 }
 
 func (s *Service) contactsAdd(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var req contactReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	a := req.address()
 	if errs := checkContact(a); len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}
 	s.mu.Lock()
@@ -149,5 +148,5 @@ func (s *Service) contactsAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	acct.Contacts = append(acct.Contacts, c)
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusOK, "Contact was successfully added", []int64{c.ID})
+	apijson.Write(w, r, http.StatusOK, msgContactAdded.With(), []int64{c.ID})
 }

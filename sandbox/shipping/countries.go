@@ -3,6 +3,8 @@ package shipping
 import (
 	"regexp"
 	"strings"
+
+	"shipdesk/sandbox/apijson"
 )
 
 // Countries the sandbox knows: senders ship from the Czech Republic or
@@ -16,16 +18,16 @@ var (
 // the message.
 type postalCode struct {
 	pattern *regexp.Regexp
-	example string
+	example apijson.Phrase
 }
 
 var postalCodes = map[string]postalCode{
-	"CZ": {regexp.MustCompile(`^\d{3} ?\d{2}$`), "five digits, e.g. 110 00"},
-	"SK": {regexp.MustCompile(`^\d{3} ?\d{2}$`), "five digits, e.g. 811 01"},
-	"DE": {regexp.MustCompile(`^\d{5}$`), "five digits, e.g. 10115"},
-	"AT": {regexp.MustCompile(`^\d{4}$`), "four digits, e.g. 1010"},
-	"HU": {regexp.MustCompile(`^\d{4}$`), "four digits, e.g. 1051"},
-	"PL": {regexp.MustCompile(`^\d{2}-\d{3}$`), "two digits, a hyphen and three digits, e.g. 00-950"},
+	"CZ": {regexp.MustCompile(`^\d{3} ?\d{2}$`), apijson.Phrase{CS: "pět číslic, např. 110 00", EN: "five digits, e.g. 110 00"}},
+	"SK": {regexp.MustCompile(`^\d{3} ?\d{2}$`), apijson.Phrase{CS: "pět číslic, např. 811 01", EN: "five digits, e.g. 811 01"}},
+	"DE": {regexp.MustCompile(`^\d{5}$`), apijson.Phrase{CS: "pět číslic, např. 10115", EN: "five digits, e.g. 10115"}},
+	"AT": {regexp.MustCompile(`^\d{4}$`), apijson.Phrase{CS: "čtyři číslice, např. 1010", EN: "four digits, e.g. 1010"}},
+	"HU": {regexp.MustCompile(`^\d{4}$`), apijson.Phrase{CS: "čtyři číslice, např. 1051", EN: "four digits, e.g. 1051"}},
+	"PL": {regexp.MustCompile(`^\d{2}-\d{3}$`), apijson.Phrase{CS: "dvě číslice, spojovník a tři číslice, např. 00-950", EN: "two digits, a hyphen and three digits, e.g. 00-950"}},
 }
 
 // checkZip checks a postal code by the address's country (Czech shape when the
@@ -39,7 +41,7 @@ func checkZip(p *problems, field string, a address) {
 		pc = postalCodes["CZ"]
 	}
 	if !pc.pattern.MatchString(a.Zip) {
-		p.add(field+".zip", "The postal code must have %s", pc.example)
+		p.add(field+".zip", msgZipShape, pc.example.With())
 	}
 }
 

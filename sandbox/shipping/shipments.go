@@ -12,7 +12,7 @@ import (
 
 // view is a shipment as answered to acct (nil: no valid key). Owner-only fields
 // go to the owner; package_password also to whoever gives the order token.
-func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Time, withTracking bool) map[string]any {
+func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Time, withTracking bool, lang apijson.Lang) map[string]any {
 	owner := acct != nil && acct.Index == sh.Account
 	o := s.orders[sh.OrderID]
 	tokenOK := false
@@ -73,7 +73,7 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 		}
 	}
 	if withTracking {
-		v["tracking_information"] = s.trackingOf(sh, now)
+		v["tracking_information"] = s.trackingOf(sh, now, lang)
 	}
 	return v
 }
@@ -102,10 +102,14 @@ func carrierTracking(sh *shipment, i int) string {
 	return fmt.Sprintf("%010d%02d", hash(sh.TrackingNumber+"#carrier"), i+1)
 }
 
-func (s *Service) trackingOf(sh *shipment, now time.Time) map[string]any {
+func (s *Service) trackingOf(sh *shipment, now time.Time, lang apijson.Lang) map[string]any {
 	pk := [][]event{}
 	for i := range sh.Packages {
-		pk = append(pk, s.packageEvents(sh, i, now))
+		evs := s.packageEvents(sh, i, now)
+		for j := range evs {
+			evs[j] = evs[j].in(lang)
+		}
+		pk = append(pk, evs)
 	}
 	return map[string]any{"status": s.status(sh, now), "returned": s.returnedAt(sh, now), "packages": pk}
 }
@@ -127,28 +131,28 @@ const (
 func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	q := r.URL.Query()
 	p := &problems{}
 	status := q.Get("status")
 	if status != "" && listStatus[status] == nil {
-		p.add("status", "Unknown status %q: use OPEN, ACTIVE, DELIVERED or STORNO", status)
+		p.add("status", msgStatusUnknown, status)
 	}
 	var from, to time.Time
 	for name, dst := range map[string]*time.Time{"date_from": &from, "date_to": &to} {
 		if v := q.Get(name); v != "" {
 			d, err := time.Parse("2006-01-02", v)
 			if err != nil {
-				p.add(name, "Must be a date in the form YYYY-MM-DD")
+				p.add(name, msgDateForm)
 			}
 			*dst = d
 		}
 	}
 	page, perPage := intParam(p, q.Get("page"), "page", 1, 1, 1<<20), intParam(p, q.Get("per_page"), "per_page", DefaultPerPage, 1, MaxPerPage)
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	ref := q.Get("reference")
@@ -181,9 +185,9 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	hi := min(lo+perPage, total)
 	items := []map[string]any{}
 	for _, sh := range match[lo:hi] {
-		items = append(items, s.view(sh, acct, nil, now, withTracking))
+		items = append(items, s.view(sh, acct, nil, now, withTracking, apijson.LangOf(r)))
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d shipments", total), map[string]any{
+	apijson.Write(w, r, http.StatusOK, msgFoundShipments.With(total), map[string]any{
 		"shipments": items, "page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage,
 	})
 }
