@@ -149,6 +149,8 @@ var KnownEnglish = []struct{ Pattern, Key string }{
 	{"The window must be at least 2 hours long", "svc.pickup.window_short"},
 	{"Too late for today: the window must end at least 2 hours from now", "svc.pickup.too_late"},
 	{"Couriers collect between 07:00 and 18:00", "svc.pickup.hours"},
+	{"The pickup date can be at most %s days ahead", "svc.pickup.ahead"},
+	{"Carrier %s does not collect from a pickup address", "svc.pickup.no_collect"},
 	// Addresses.
 	{"A name or a company is required", "svc.address.name"},
 	{"The street is required", "svc.address.street"},
@@ -195,6 +197,8 @@ var KnownCzech = []struct{ Pattern, Key string }{
 	{"Časové okno musí být dlouhé alespoň 2 hodiny", "svc.pickup.window_short"},
 	{"Na dnešek je pozdě: okno musí končit nejdříve za 2 hodiny", "svc.pickup.too_late"},
 	{"Kurýři svážejí mezi 07:00 a 18:00", "svc.pickup.hours"},
+	{"Datum svozu může být nejvýše %s dní dopředu", "svc.pickup.ahead"},
+	{"Dopravce %s nesváží z adresy svozu", "svc.pickup.no_collect"},
 	{"Chybí jméno nebo firma", "svc.address.name"},
 	{"Chybí ulice", "svc.address.street"},
 	{"Chybí obec", "svc.address.city"},
