@@ -41,23 +41,26 @@ func (d *Desk) MaintainOnce(ctx context.Context) {
 	}
 }
 
-// SeedDemo gives a fresh database a sender, package presets and COD bank
-// details, and imports the service's pickup addresses, so `make run` shows a
-// desk ready to use. It changes nothing where senders exist already.
+// SeedDemo gives a fresh database the service's pickup addresses as senders
+// ("Sklad Praha", the default, and "Sklad Brno", named as the service names
+// them, so a sender reads the same on every page and on the protocol), a
+// sender of our own that the service does not store, package presets and COD
+// bank details, so `make run` shows a desk ready to use. It changes nothing
+// where senders exist already.
 func (d *Desk) SeedDemo(ctx context.Context) error {
 	senders, err := d.db.Senders(ctx)
 	if err != nil || len(senders) > 0 {
 		return err
 	}
-	if _, err := d.db.SaveSender(ctx, storage.Sender{Label: "Warehouse Praha", Address: storage.Address{Company: "Demo Shop s.r.o.",
-		Surname: "Sklad", Street: "Skladová 12", City: "Praha", Zip: "190 00", Country: "CZ", Phone: "+420 601 000 111", Email: "sklad@example.cz"}}); err != nil {
-		return err
-	}
 	if _, err := d.ImportContacts(ctx); err != nil {
 		d.log.Warn("demo: import pickup addresses", "err", err)
 	}
-	for _, p := range []storage.Preset{{Name: "Small box", Weight: 1, Length: 30, Width: 20, Height: 10},
-		{Name: "Medium box", Weight: 4, Length: 40, Width: 30, Height: 20}, {Name: "Envelope", Weight: 0.3, Length: 32, Width: 23, Height: 2}} {
+	if _, err := d.db.SaveSender(ctx, storage.Sender{Label: "Prodejna Olomouc", Address: storage.Address{Company: "Prodejna Olomouc",
+		Firstname: "Lenka", Surname: "Pokorná", Street: "Horní náměstí 12", City: "Olomouc", Zip: "779 00", Country: "CZ", Phone: "+420 601 000 111", Email: "olomouc@example.cz"}}); err != nil {
+		return err
+	}
+	for _, p := range []storage.Preset{{Name: "Malá krabice", Weight: 1, Length: 30, Width: 20, Height: 10},
+		{Name: "Střední krabice", Weight: 4, Length: 40, Width: 30, Height: 20}, {Name: "Obálka", Weight: 0.3, Length: 32, Width: 23, Height: 2}} {
 		if _, err := d.db.SavePreset(ctx, p); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"time"
@@ -38,14 +37,14 @@ func (sb *Sandbox) clockData() map[string]any {
 func (sb *Sandbox) account(w http.ResponseWriter, r *http.Request) {
 	bank, err := sb.Shipping.AccountBank(r.Header.Get("x-apikey"))
 	if err != nil {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusUnauthorized, "Missing or invalid API key (x-apikey)"))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusUnauthorized, msgUnauthorized))
 		return
 	}
-	apijson.Write(w, http.StatusOK, "Account", map[string]any{"bank": bank})
+	apijson.Write(w, r, http.StatusOK, msgAccount.With(), map[string]any{"bank": bank})
 }
 
 func (sb *Sandbox) getClock(w http.ResponseWriter, r *http.Request) {
-	apijson.Write(w, http.StatusOK, "Simulated time", sb.clockData())
+	apijson.Write(w, r, http.StatusOK, msgSimulatedTime.With(), sb.clockData())
 }
 
 // MaxAdvance is a year, in minutes.
@@ -56,101 +55,101 @@ func (sb *Sandbox) advanceClock(w http.ResponseWriter, r *http.Request) {
 		Minutes *float64 `json:"minutes"`
 	}
 	if p := apijson.Decode(w, r, maxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	if req.Minutes == nil || *req.Minutes != math.Trunc(*req.Minutes) || *req.Minutes < 1 || *req.Minutes > MaxAdvance {
-		apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "minutes", Message: fmt.Sprintf("A whole number of minutes from 1 to %d is required", MaxAdvance)}))
+		apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("minutes", msgMinutes, MaxAdvance)))
 		return
 	}
 	sb.clock.Advance(time.Duration(*req.Minutes) * time.Minute)
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Clock advanced by %d minutes", int(*req.Minutes)), sb.clockData())
+	apijson.Write(w, r, http.StatusOK, msgAdvanced.With(int(*req.Minutes)), sb.clockData())
 }
 
 func (sb *Sandbox) payOrder(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	switch err := sb.Shipping.PayOrder(id); {
 	case errors.Is(err, shipping.ErrNotFound):
-		apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, err.Error()))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, apijson.Verbatim, err.Error()))
 	case errors.Is(err, shipping.ErrConflict):
-		apijson.WriteProblem(w, apijson.Fail(http.StatusConflict, err.Error()))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusConflict, apijson.Verbatim, err.Error()))
 	case err != nil:
-		apijson.WriteProblem(w, apijson.Fail(http.StatusInternalServerError, err.Error()))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusInternalServerError, apijson.Verbatim, err.Error()))
 	default:
-		apijson.Write(w, http.StatusOK, "Order paid: its shipments are exported within about a minute", map[string]any{"order": id, "paid": true})
+		apijson.Write(w, r, http.StatusOK, msgPaid.With(), map[string]any{"order": id, "paid": true})
 	}
 }
 
 func (sb *Sandbox) carriers(w http.ResponseWriter, r *http.Request) {
 	cs := sb.Shipping.Carriers()
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("%d carriers", len(cs)), cs)
+	apijson.Write(w, r, http.StatusOK, msgCarriers.With(len(cs)), cs)
 }
 
 func (sb *Sandbox) carrierBehaviour(w http.ResponseWriter, r *http.Request) {
 	var b shipping.CarrierBehaviour
 	if p := apijson.Decode(w, r, maxBody, &b); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	if err := sb.Shipping.SetCarrierBehaviour(r.PathValue("carrier"), b); err != nil {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, err.Error()))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, apijson.Verbatim, err.Error()))
 		return
 	}
-	apijson.Write(w, http.StatusOK, "Behaviour set for shipments created from now on", b)
+	apijson.Write(w, r, http.StatusOK, msgBehaviour.With(), b)
 }
 
 func (sb *Sandbox) listFaults(w http.ResponseWriter, r *http.Request) {
-	apijson.Write(w, http.StatusOK, "Active faults", sb.faults.snapshot())
+	apijson.Write(w, r, http.StatusOK, msgFaults.With(), sb.faults.snapshot())
 }
 
 func (sb *Sandbox) setFault(w http.ResponseWriter, r *http.Request) {
 	var f Fault
 	if p := apijson.Decode(w, r, maxBody, &f); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	var errs []apijson.FieldError
 	for name, v := range map[string]float64{"error_rate": f.ErrorRate, "drop_rate": f.DropRate, "drop_after_rate": f.DropAfterRate} {
 		if v < 0 || v > 1 || math.IsNaN(v) {
-			errs = append(errs, apijson.FieldError{Field: name, Message: "A share from 0 to 1 is required"})
+			errs = append(errs, apijson.Err(name, msgShare))
 		}
 	}
 	if f.LatencyMS < 0 || f.LatencyMS > 120000 {
-		errs = append(errs, apijson.FieldError{Field: "latency_ms", Message: "From 0 to 120000 milliseconds"})
+		errs = append(errs, apijson.Err("latency_ms", msgLatency))
 	}
 	if f.LatencyMaxMS != 0 && (f.LatencyMaxMS < f.LatencyMS || f.LatencyMaxMS > 120000) {
-		errs = append(errs, apijson.FieldError{Field: "latency_max_ms", Message: "From latency_ms to 120000 milliseconds"})
+		errs = append(errs, apijson.Err("latency_max_ms", msgLatencyMax))
 	}
 	if f.ErrorRate+f.DropRate+f.DropAfterRate > 1 {
-		errs = append(errs, apijson.FieldError{Field: "drop_rate", Message: "The shares of 503s and drops add up to at most 1"})
+		errs = append(errs, apijson.Err("drop_rate", msgDropRate))
 	}
 	if f.Count < 0 {
-		errs = append(errs, apijson.FieldError{Field: "count", Message: "Zero (until cleared) or more"})
+		errs = append(errs, apijson.Err("count", msgCount))
 	}
 	if f.Path != "" && f.Path[0] != '/' {
-		errs = append(errs, apijson.FieldError{Field: "path", Message: "A path prefix starting with /, e.g. /api/v1/shipments/create"})
+		errs = append(errs, apijson.Err("path", msgPath))
 	}
 	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}
 	f.Used = 0
 	sb.faults.set(f)
-	apijson.Write(w, http.StatusCreated, "Fault set", f)
+	apijson.Write(w, r, http.StatusCreated, msgFaultSet.With(), f)
 }
 
 func (sb *Sandbox) clearFaults(w http.ResponseWriter, r *http.Request) {
 	sb.faults.clear()
-	apijson.Write(w, http.StatusOK, "Faults cleared", []Fault{})
+	apijson.Write(w, r, http.StatusOK, msgFaultsCleared.With(), []Fault{})
 }
 
 func (sb *Sandbox) wipe(w http.ResponseWriter, r *http.Request) {
 	sb.Wipe()
-	apijson.Write(w, http.StatusOK, "All data wiped", map[string]any{"wiped": true})
+	apijson.Write(w, r, http.StatusOK, msgWiped.With(), map[string]any{"wiped": true})
 }
 
 func (sb *Sandbox) openAPI(w http.ResponseWriter, r *http.Request) {
-	apijson.WriteRaw(w, http.StatusOK, sb.Document())
+	apijson.WriteRaw(w, r, http.StatusOK, sb.Document())
 }
 
 func controlComponents() map[string]openapi.Schema {

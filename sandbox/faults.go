@@ -114,7 +114,7 @@ func (f *faults) wrap(next http.Handler) http.Handler {
 		case drop:
 			hangUp(w)
 		case fail:
-			apijson.WriteProblem(w, apijson.Fail(http.StatusServiceUnavailable, "Service temporarily unavailable (injected fault)"))
+			apijson.WriteProblem(w, r, apijson.Fail(http.StatusServiceUnavailable, msgUnavailable))
 		case dropAfter:
 			next.ServeHTTP(discard{header: http.Header{}}, r)
 			hangUp(w)

@@ -106,8 +106,12 @@ func (m Mapper) WithField(field func(path string) string) Mapper {
 // text, or its text with a "%s" for each part that varies (an amount, a
 // number): that part is kept as the service wrote it, unless WordsOf names
 // it a code (a status) to say by the catalog's word. Messages not listed
-// here are shown as the service wrote them.
-var Known = []struct{ Pattern, Key string }{
+// here are shown as the service wrote them. The service answers in Czech
+// (our client asks for it, transport.AnswerLanguage) and in English when
+// asked: each message is listed in both.
+var Known = append(KnownEnglish, KnownCzech...)
+
+var KnownEnglish = []struct{ Pattern, Key string }{
 	// Label-free shipping (interfaces.md, Errors).
 	{"Label-free shipping is available for only one carrier", "svc.label_less.carrier"},
 	{"Label-free shipping requires exactly one package", "svc.label_less.packages"},
@@ -145,6 +149,8 @@ var Known = []struct{ Pattern, Key string }{
 	{"The window must be at least 2 hours long", "svc.pickup.window_short"},
 	{"Too late for today: the window must end at least 2 hours from now", "svc.pickup.too_late"},
 	{"Couriers collect between 07:00 and 18:00", "svc.pickup.hours"},
+	{"The pickup date can be at most %s days ahead", "svc.pickup.ahead"},
+	{"Carrier %s does not collect from a pickup address", "svc.pickup.no_collect"},
 	// Addresses.
 	{"A name or a company is required", "svc.address.name"},
 	{"The street is required", "svc.address.street"},
@@ -154,6 +160,52 @@ var Known = []struct{ Pattern, Key string }{
 	{"The e-mail address is not valid", "svc.address.email"},
 	// Storno of a shipment the carrier already has.
 	{"Shipment %s cannot be cancelled in state %s", "svc.storno.state"},
+}
+
+// KnownCzech are the same messages as the Czech service words them (the
+// sandbox says them in the catalog's Czech, as the dashboard does).
+var KnownCzech = []struct{ Pattern, Key string }{
+	{"Zásilku bez štítku nabízí jen jeden dopravce", "svc.label_less.carrier"},
+	{"Zásilka bez štítku musí mít právě jeden balík", "svc.label_less.packages"},
+	{"Zásilku bez štítku lze poslat jen v rámci Česka", "svc.label_less.country"},
+	{"Zásilku bez štítku je nutné podat na výdejním místě dopravce", "svc.label_less.point"},
+	{"Balík je pro místo podání příliš velký", "svc.too_big.pickup"},
+	{"Balík je pro výdejní místo příliš velký", "svc.too_big.delivery"},
+	{"Nejvyšší částka dobírky u této služby je %s", "svc.cod.max"},
+	{"Nejvyšší pojistná částka u této služby je %s", "svc.insured.max"},
+	{"Hmotnost překračuje nejvyšší povolenou hmotnost této služby (%s kg)", "svc.weight.max"},
+	{"Dobírka u této služby není k dispozici", "cod.unavailable"},
+	{"Nejnižší částka dobírky je %s", "svc.cod.min"},
+	{"Dobírka v CZK musí být v celých korunách", "cod.whole_czk"},
+	{"Dobírka v EUR může mít nejvýše dvě desetinná místa", "cod.eur_decimals"},
+	{"Dobírka je u tohoto dopravce možná jen u zásilky s jedním balíkem", "cod.single.k1"},
+	{"Při podání nebo doručení na výdejní místo je dobírka u tohoto dopravce možná jen u zásilky s jedním balíkem", "cod.single.k2"},
+	{"Dobírka z Česka na Slovensko je u tohoto dopravce možná jen u zásilky s jedním balíkem", "cod.single.k3"},
+	{"Pro dobírku je potřeba bankovní účet", "cod.account.required"},
+	{"IBAN není platný (nesouhlasí kontrolní číslice)", "cod.iban.invalid"},
+	{"Bankovní účet musí být české číslo účtu (předčíslí-číslo) nebo IBAN", "cod.account.shape"},
+	{"Předčíslí účtu není platné (neprošlo kontrolou modulo 11)", "cod.account.prefix"},
+	{"Číslo účtu není platné (neprošlo kontrolou modulo 11)", "cod.account.mod11"},
+	{"Číslo účtu není platné", "cod.account.zero"},
+	{"U českého čísla účtu je potřeba kód banky", "cod.bank_code.required"},
+	{"Kód banky musí mít přesně čtyři číslice", "cod.bank_code.shape"},
+	{"U účtu ve tvaru IBAN se kód banky nevyplňuje", "cod.bank_code.iban"},
+	{"Variabilní symbol smí obsahovat jen číslice, nejvýše 10", "cod.variable"},
+	{"V sobotu a v neděli kurýři nesvážejí: vyberte pracovní den", "svc.pickup.weekend"},
+	{"Datum svozu nemůže být v minulosti", "svc.pickup.past"},
+	{"Časové okno musí skončit až po svém začátku", "svc.pickup.window_order"},
+	{"Časové okno musí být dlouhé alespoň 2 hodiny", "svc.pickup.window_short"},
+	{"Na dnešek je pozdě: okno musí končit nejdříve za 2 hodiny", "svc.pickup.too_late"},
+	{"Kurýři svážejí mezi 07:00 a 18:00", "svc.pickup.hours"},
+	{"Datum svozu může být nejvýše %s dní dopředu", "svc.pickup.ahead"},
+	{"Dopravce %s nesváží z adresy svozu", "svc.pickup.no_collect"},
+	{"Chybí jméno nebo firma", "svc.address.name"},
+	{"Chybí ulice", "svc.address.street"},
+	{"Chybí obec", "svc.address.city"},
+	{"Chybí PSČ", "svc.address.zip"},
+	{"Chybí telefon nebo e-mail", "svc.address.contact"},
+	{"E-mailová adresa není platná", "svc.address.email"},
+	{"Zásilku %s nelze stornovat ve stavu %s", "svc.storno.state"},
 }
 
 // WordsOf are, for a Known key, the catalog prefix of the word for each part

@@ -23,7 +23,7 @@ var (
 // text (so nothing changes for an English reader), and its Czech is Czech.
 func TestKnownMessagesAreTheServicesWords(t *testing.T) {
 	seen := map[string]bool{}
-	for _, k := range serviceerr.Known {
+	for _, k := range serviceerr.KnownEnglish {
 		t.Run(k.Key, func(t *testing.T) {
 			if !i18n.Has(k.Key) {
 				t.Fatalf("%s is not in the catalog", k.Key)
@@ -52,6 +52,45 @@ func TestKnownMessagesAreTheServicesWords(t *testing.T) {
 	}
 }
 
+// The Czech service's messages are known too: each is in the catalog, its
+// Czech is the service's own text (a Czech reader reads what the service
+// said), and an English reader reads English.
+func TestKnownCzechMessagesAreTheServicesWords(t *testing.T) {
+	seen := map[string]bool{}
+	inEnglish := map[string]bool{}
+	for _, k := range serviceerr.KnownEnglish {
+		inEnglish[k.Key] = true
+	}
+	for _, k := range serviceerr.KnownCzech {
+		t.Run(k.Key, func(t *testing.T) {
+			if !inEnglish[k.Key] {
+				t.Errorf("%s is known in Czech only", k.Key)
+			}
+			if seen[k.Pattern] {
+				t.Errorf("%q is listed twice", k.Pattern)
+			}
+			seen[k.Pattern] = true
+			var args []any
+			for range strings.Count(k.Pattern, "%s") {
+				args = append(args, "42 CZK")
+			}
+			service := strings.ReplaceAll(k.Pattern, "%s", "42 CZK")
+			if got := serviceerr.Said(service); got.Key != k.Key || got.IsLiteral() {
+				t.Fatalf("Said(%q) = %#v, want the key %s", service, got, k.Key)
+			}
+			if cs := apperr.Msg(k.Key, args...).In(czech); cs != service && serviceerr.WordsOf[k.Key] == nil {
+				t.Errorf("Czech %q, the service says %q", cs, service)
+			}
+			if en := apperr.Msg(k.Key, args...).In(english); en == service {
+				t.Errorf("English %q is the Czech service's text", en)
+			}
+		})
+	}
+	if len(serviceerr.KnownCzech) != len(serviceerr.KnownEnglish) {
+		t.Errorf("%d messages known in Czech, %d in English", len(serviceerr.KnownCzech), len(serviceerr.KnownEnglish))
+	}
+}
+
 func TestSaidInTheReadersLanguage(t *testing.T) {
 	for _, c := range []struct{ service, cs, en string }{
 		{"Label-free shipping requires exactly one package", "Zásilka bez štítku musí mít právě jeden balík",
@@ -65,6 +104,12 @@ func TestSaidInTheReadersLanguage(t *testing.T) {
 			"Shipment DR0000000042 can no longer be cancelled: it is “out for pickup”."},
 		{"Shipment DR1 cannot be cancelled in state LOST", "Zásilku DR1 už nelze stornovat: je ve stavu „LOST“.",
 			"Shipment DR1 can no longer be cancelled: it is “LOST”."},
+		// The Czech service's words, said in the reader's language.
+		{"Zásilka bez štítku musí mít právě jeden balík", "Zásilka bez štítku musí mít právě jeden balík",
+			"Label-free shipping requires exactly one package"},
+		{"Nejnižší částka dobírky je 30 CZK", "Nejnižší částka dobírky je 30 CZK", "The minimum cash on delivery amount is 30 CZK"},
+		{"Zásilku DR0000000042 nelze stornovat ve stavu ONPICKUP", "Zásilku DR0000000042 už nelze stornovat: je ve stavu „u kurýra ke svozu“.",
+			"Shipment DR0000000042 can no longer be cancelled: it is “out for pickup”."},
 		// Not known: shown as the service wrote it, in either language.
 		{"Shipment  cannot be cancelled in state ONPICKUP", "Shipment  cannot be cancelled in state ONPICKUP", "Shipment  cannot be cancelled in state ONPICKUP"},
 		{"Carrier G9 does not deliver to HU", "Carrier G9 does not deliver to HU", "Carrier G9 does not deliver to HU"},

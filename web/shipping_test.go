@@ -578,7 +578,7 @@ func TestShippingDeskRefusesOtherRoles(t *testing.T) {
 func TestAddressBookAndSettings(t *testing.T) {
 	env, b := deskEnv(t)
 	page := b.Get("/shipping/addresses").Body
-	for _, want := range []string{"Warehouse Praha", "stored at the service", "Small box", "19-2000145399", "points cached"} {
+	for _, want := range []string{"Sklad Praha", "stored at the service", "Malá krabice", "19-2000145399", "points cached"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("address book lacks %q", want)
 		}
@@ -612,7 +612,7 @@ func TestAddressBookAndSettings(t *testing.T) {
 	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="weight-error"`) {
 		t.Errorf("bad preset: %d", resp.StatusCode)
 	}
-	if resp = b.PostForm("/shipping/presets", url.Values{"name": {"Small box"}, "weight": {"1"}}); resp.StatusCode != 303 {
+	if resp = b.PostForm("/shipping/presets", url.Values{"name": {"Malá krabice"}, "weight": {"1"}}); resp.StatusCode != 303 {
 		t.Errorf("duplicate preset: %d", resp.StatusCode)
 	}
 	if body := b.Get("/shipping/addresses").Body; !strings.Contains(body, "exists already") {

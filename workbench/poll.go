@@ -69,10 +69,10 @@ func (w *Workbench) SeedDemo(ctx context.Context) error {
 		return err
 	}
 	forms := []Form{
-		{Type: "warranty", TypeID: models[0].TypeID, ModelID: models[0].ID, Fault: "Does not switch on.", Purchase: "2026-09-14",
-			File:     &File{Name: "receipt.pdf", Data: []byte(demoReceipt)},
+		{Type: "warranty", TypeID: models[0].TypeID, ModelID: models[0].ID, Fault: "Nejde zapnout.", Purchase: "2026-09-14",
+			File:     &File{Name: "uctenka.pdf", Data: []byte(demoReceipt)},
 			Customer: returnsCustomer("Alena Veselá", "alena@example.cz")},
-		{Type: "paid_repair", TypeID: models[1].TypeID, ModelID: models[1].ID, Fault: "Cracked housing.", TwoWay: true,
+		{Type: "paid_repair", TypeID: models[1].TypeID, ModelID: models[1].ID, Fault: "Prasklý kryt.", TwoWay: true,
 			Customer: returnsCustomer("Karel Dvořák", "karel@example.cz")},
 	}
 	for i, f := range forms {

@@ -57,6 +57,9 @@ type Client struct {
 }
 
 // New checks the configuration and returns a client.
+// AnswerLanguage is the language asked of the service for its texts.
+const AnswerLanguage = "cs"
+
 func New(cfg Config) (*Client, error) {
 	base, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
@@ -196,6 +199,9 @@ func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentTyp
 	req.Header.Set("x-apikey", c.cfg.APIKey)
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	req.Header.Set("Accept", "application/json")
+	// The service is Czech and so are the shop's people: ask for its Czech
+	// texts (tracking events, messages) on purpose; serviceerr.Known reads them.
+	req.Header.Set("Accept-Language", AnswerLanguage)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}

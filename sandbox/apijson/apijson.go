@@ -16,7 +16,33 @@ import (
 // "shipments[0].label_less". A general error has no field.
 type FieldError struct {
 	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
+	Message string `json:"message"` // said from Text in the answer's language when set
+	Text    Text   `json:"-"`
+}
+
+// Err is a field error said by a phrase.
+func Err(field string, p Phrase, args ...any) FieldError {
+	return FieldError{Field: field, Text: p.With(args...)}
+}
+
+// In is the error as answered in lang.
+func (e FieldError) In(lang Lang) FieldError {
+	if !e.Text.IsZero() {
+		e.Message = e.Text.In(lang)
+	}
+	return e
+}
+
+// ErrorsIn says a list of field errors in lang (warnings kept with data, too).
+func ErrorsIn(errs []FieldError, lang Lang) []FieldError {
+	if errs == nil {
+		return nil
+	}
+	out := make([]FieldError, len(errs))
+	for i, e := range errs {
+		out[i] = e.In(lang)
+	}
+	return out
 }
 
 // Envelope is the body of every answer.
@@ -30,7 +56,7 @@ type Envelope struct {
 // Problem is a refusal to be written as an error envelope.
 type Problem struct {
 	Status  int
-	Message string
+	Message Text
 	Errors  []FieldError
 }
 
@@ -40,34 +66,39 @@ func (p *Problem) Error() string {
 	}
 	parts := make([]string, 0, len(p.Errors))
 	for _, e := range p.Errors {
-		parts = append(parts, e.Field+": "+e.Message)
+		parts = append(parts, e.Field+": "+e.In(English).Message)
 	}
 	return fmt.Sprintf("%d %s (%s)", p.Status, p.Message, strings.Join(parts, "; "))
 }
 
 // Invalid is a 400 with field errors.
 func Invalid(errs ...FieldError) *Problem {
-	return &Problem{Status: http.StatusBadRequest, Message: "Validation failed", Errors: errs}
+	return &Problem{Status: http.StatusBadRequest, Message: msgValidationFailed.With(), Errors: errs}
 }
 
-// Fail is a problem without fields.
-func Fail(status int, message string) *Problem {
-	return &Problem{Status: status, Message: message}
+// Fail is a problem without fields, said by a phrase.
+func Fail(status int, p Phrase, args ...any) *Problem {
+	return &Problem{Status: status, Message: p.With(args...)}
 }
 
-// Write sends a success envelope with data.
-func Write(w http.ResponseWriter, status int, message string, data any) {
-	WriteRaw(w, status, Envelope{Status: status, Message: message, Data: data})
+// Write sends a success envelope with data, its message in the request's
+// language.
+func Write(w http.ResponseWriter, r *http.Request, status int, message Text, data any) {
+	WriteRaw(w, r, status, Envelope{Status: status, Message: message.In(LangOf(r)), Data: data})
 }
 
-// WriteProblem sends an error envelope.
-func WriteProblem(w http.ResponseWriter, p *Problem) {
-	WriteRaw(w, p.Status, Envelope{Status: p.Status, Message: p.Message, Errors: p.Errors})
+// WriteProblem sends an error envelope in the request's language.
+func WriteProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
+	lang := LangOf(r)
+	WriteRaw(w, r, p.Status, Envelope{Status: p.Status, Message: p.Message.In(lang), Errors: ErrorsIn(p.Errors, lang)})
 }
 
 // WriteRaw sends any JSON value (for answers whose top level is not the plain
-// envelope, such as rates/get with its top-level "rates" list).
-func WriteRaw(w http.ResponseWriter, status int, body any) {
+// envelope, such as rates/get with its top-level "rates" list), saying which
+// language its texts are in.
+func WriteRaw(w http.ResponseWriter, r *http.Request, status int, body any) {
+	w.Header().Set("Content-Language", LangOf(r).Tag())
+	w.Header().Add("Vary", "Accept-Language")
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
@@ -81,14 +112,14 @@ func WriteRaw(w http.ResponseWriter, status int, body any) {
 // Unknown fields are ignored, as real integrations send extra ones.
 func Decode(w http.ResponseWriter, r *http.Request, maxBytes int64, dst any) *Problem {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		return Fail(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		return Fail(http.StatusUnsupportedMediaType, msgContentType)
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBytes))
 	if err := dec.Decode(dst); err != nil {
 		return decodeProblem(err)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return Invalid(FieldError{Message: "request body must hold exactly one JSON value"})
+		return Invalid(Err("", msgOneValue))
 	}
 	return nil
 }
@@ -101,21 +132,21 @@ func decodeProblem(err error) *Problem {
 	)
 	switch {
 	case errors.As(err, &maxErr):
-		return &Problem{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("request body is larger than %d bytes", maxErr.Limit)}
+		return Fail(http.StatusRequestEntityTooLarge, msgTooLarge, maxErr.Limit)
 	case errors.Is(err, io.EOF):
-		return Invalid(FieldError{Message: "request body is empty; a JSON object is required"})
+		return Invalid(Err("", msgEmpty))
 	case errors.As(err, &syntaxErr):
-		return Invalid(FieldError{Message: fmt.Sprintf("malformed JSON at byte %d", syntaxErr.Offset)})
+		return Invalid(Err("", msgMalformedAt, syntaxErr.Offset))
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return Invalid(FieldError{Message: "malformed JSON: the body ends too early"})
+		return Invalid(Err("", msgEndsEarly))
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
 		if field == "" {
 			field = "body"
 		}
-		return Invalid(FieldError{Field: jsonPath(field), Message: fmt.Sprintf("must be %s, not %s", article(typeErr.Type.Kind().String()), typeErr.Value)})
+		return Invalid(Err(jsonPath(field), msgWrongType, kindOf(typeErr.Type.Kind().String()), typeErr.Value))
 	default:
-		return Invalid(FieldError{Message: "malformed request body: " + err.Error()})
+		return Invalid(Err("", msgMalformed, err.Error()))
 	}
 }
 
@@ -137,18 +168,19 @@ func jsonPath(field string) string {
 	return b.String()
 }
 
-func article(kind string) string {
+// kindOf names a JSON kind for a person.
+func kindOf(kind string) Text {
 	switch kind {
 	case "int", "int64", "int32", "float64", "float32", "uint", "uint64":
-		return "a number"
+		return kindNumber.With()
 	case "bool":
-		return "true or false"
+		return kindBool.With()
 	case "slice", "array":
-		return "a list"
+		return kindList.With()
 	case "map", "struct":
-		return "an object"
+		return kindObject.With()
 	case "string":
-		return "a string"
+		return kindString.With()
 	}
-	return "a " + kind
+	return Same(kind)
 }

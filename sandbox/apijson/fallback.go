@@ -1,9 +1,6 @@
 package apijson
 
-import (
-	"fmt"
-	"net/http"
-)
+import "net/http"
 
 // WithJSONFallbacks answers what mux itself refuses (an unknown path: 404, a
 // wrong method: 405 with its Allow header) in the JSON envelope instead of the
@@ -19,10 +16,10 @@ func WithJSONFallbacks(mux *http.ServeMux) http.Handler {
 		h.ServeHTTP(rec, r)
 		switch rec.status {
 		case http.StatusNotFound:
-			WriteProblem(w, Fail(http.StatusNotFound, fmt.Sprintf("No operation at %s", clip(r.URL.Path))))
+			WriteProblem(w, r, Fail(http.StatusNotFound, msgNoOperation, clip(r.URL.Path)))
 		case http.StatusMethodNotAllowed:
 			w.Header().Set("Allow", rec.header.Get("Allow"))
-			WriteProblem(w, Fail(http.StatusMethodNotAllowed, fmt.Sprintf("Method %s is not allowed at %s (allowed: %s)", r.Method, clip(r.URL.Path), rec.header.Get("Allow"))))
+			WriteProblem(w, r, Fail(http.StatusMethodNotAllowed, msgNoMethod, r.Method, clip(r.URL.Path), rec.header.Get("Allow")))
 		default: // a redirect to the clean path and the like: pass it on as it is
 			for k, v := range rec.header {
 				w.Header()[k] = v

@@ -32,8 +32,11 @@ type Client struct {
 	// Minimal: the server answers in the minimal shapes, so a property marked
 	// x-sandbox-only in an answer is a failure.
 	Minimal bool
-	mu      sync.Mutex
-	seen    map[string]bool // "METHOD path" of documented operations called
+	// Lang, when set, is sent as Accept-Language: the service answers in
+	// Czech unless asked for English.
+	Lang string
+	mu   sync.Mutex
+	seen map[string]bool // "METHOD path" of documented operations called
 }
 
 // New returns a client for the server at url documented by doc.
@@ -85,6 +88,9 @@ func (c *Client) Do(req *http.Request, key string) Answer {
 	c.T.Helper()
 	if key != "" {
 		req.Header.Set("x-apikey", key)
+	}
+	if c.Lang != "" {
+		req.Header.Set("Accept-Language", c.Lang)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -35,12 +35,12 @@ func Render(pages []Page) ([]byte, error) {
 		switch {
 		case p.Label != nil:
 			for k := range p.Label.Packages {
-				if err := labelPage(pdf, p.Label, k); err != nil {
+				if err := labelPage(pdf, p.Label, k, p.Lang); err != nil {
 					return nil, fmt.Errorf("label %s: %w", p.Label.TrackingNumber, err)
 				}
 			}
 		case p.CodeSheet != nil:
-			if err := codePage(pdf, p.CodeSheet); err != nil {
+			if err := codePage(pdf, p.CodeSheet, p.Lang); err != nil {
 				return nil, fmt.Errorf("code sheet %s: %w", p.CodeSheet.TrackingNumber, err)
 			}
 		default:
@@ -58,7 +58,7 @@ func output(pdf *fpdf.Fpdf) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
+func labelPage(pdf *fpdf.Fpdf, l *Label, k int, lang apijson.Lang) error {
 	if len(l.Packages) == 0 {
 		return errors.New("no packages")
 	}
@@ -72,38 +72,38 @@ func labelPage(pdf *fpdf.Fpdf, l *Label, k int) error {
 	pdf.CellFormat(w, 4, text(l.Service), "", 1, "L", false, 0, "")
 	pdf.Ln(1)
 
-	block(pdf, "From", l.From, 8)
+	block(pdf, wFrom.In(lang), l.From, 8)
 	pdf.Ln(1)
 	pdf.SetLineWidth(0.6)
 	y := pdf.GetY()
-	block(pdf, "To", l.To, 12)
+	block(pdf, wTo.In(lang), l.To, 12)
 	pdf.Rect(margin-1, y-1, w+2, pdf.GetY()-y+2, "D")
 	pdf.SetLineWidth(0.2)
 	pdf.Ln(2)
 
 	pdf.SetFont(fontSans, "", 8)
 	if l.DeliveryBranch != "" {
-		pdf.CellFormat(w, 4, text("Delivery point: "+l.DeliveryBranch), "", 1, "L", false, 0, "")
+		pdf.CellFormat(w, 4, text(wDeliveryPoint.With(l.DeliveryBranch).In(lang)), "", 1, "L", false, 0, "")
 	}
 	if l.PickupBranch != "" {
-		pdf.CellFormat(w, 4, text("Handed over at: "+l.PickupBranch), "", 1, "L", false, 0, "")
+		pdf.CellFormat(w, 4, text(wHandedOverAt.With(l.PickupBranch).In(lang)), "", 1, "L", false, 0, "")
 	}
 	if l.Reference != "" {
-		pdf.CellFormat(w, 4, text("Reference: "+l.Reference), "", 1, "L", false, 0, "")
+		pdf.CellFormat(w, 4, text(wReference.With(l.Reference).In(lang)), "", 1, "L", false, 0, "")
 	}
 	if l.Insured != nil {
-		pdf.CellFormat(w, 4, fmt.Sprintf("Insured value: %.2f %s", l.Insured.Value, l.Insured.Currency), "", 1, "L", false, 0, "")
+		pdf.CellFormat(w, 4, wInsured.With(l.Insured.Value, l.Insured.Currency).In(lang), "", 1, "L", false, 0, "")
 	}
 	if l.COD != nil {
 		pdf.SetFont(fontSans, "B", 13)
 		pdf.SetFillColor(0, 0, 0)
 		pdf.SetTextColor(255, 255, 255)
-		pdf.CellFormat(w, 8, fmt.Sprintf("COD %.2f %s", l.COD.Value, l.COD.Currency), "", 1, "C", true, 0, "")
+		pdf.CellFormat(w, 8, wCOD.With(l.COD.Value, l.COD.Currency).In(lang), "", 1, "C", true, 0, "")
 		pdf.SetTextColor(0, 0, 0)
 	}
 	pkg := l.Packages[k]
 	pdf.SetFont(fontSans, "", 8)
-	pdf.CellFormat(w, 4, fmt.Sprintf("Package %d of %d, %.2f kg, %s", k+1, len(l.Packages), pkg.Weight, apijson.Day(l.Created)), "", 1, "L", false, 0, "")
+	pdf.CellFormat(w, 4, wPackageOf.With(k+1, len(l.Packages), pkg.Weight, apijson.Day(l.Created)).In(lang), "", 1, "L", false, 0, "")
 
 	if err := drawCode128(pdf, pkg.Number, margin, a6H-margin-30, w, 22); err != nil {
 		return err
@@ -128,20 +128,20 @@ func block(pdf *fpdf.Fpdf, title string, a Address, size float64) {
 	}
 }
 
-func codePage(pdf *fpdf.Fpdf, c *CodeSheet) error {
+func codePage(pdf *fpdf.Fpdf, c *CodeSheet, lang apijson.Lang) error {
 	pdf.AddPage()
 	w := a6W - 2*margin
 	pdf.SetFont(fontSans, "B", 12)
-	pdf.CellFormat(w, 7, text(c.Carrier)+": label-free shipment", "", 1, "L", false, 0, "")
+	pdf.CellFormat(w, 7, text(wLabelFree.With(c.Carrier).In(lang)), "", 1, "L", false, 0, "")
 	pdf.SetFont(fontSans, "", 8)
-	pdf.MultiCell(w, 4, "For information only: no label is needed. Write the recipient's name and the code below on the package and hand it over at the pickup point.", "", "L", false)
+	pdf.MultiCell(w, 4, wLabelFreeHow.In(lang), "", "L", false)
 	pdf.Ln(2)
 	pdf.SetFont(fontSans, "", 8)
-	pdf.CellFormat(w, 4, "Code", "", 1, "C", false, 0, "")
+	pdf.CellFormat(w, 4, wCode.In(lang), "", 1, "C", false, 0, "")
 	pdf.SetFont(fontMono, "B", 30)
 	pdf.CellFormat(w, 14, c.Password, "1", 1, "C", false, 0, "")
 	pdf.SetFont(fontSans, "", 8)
-	pdf.CellFormat(w, 5, "Recipient", "", 1, "C", false, 0, "")
+	pdf.CellFormat(w, 5, wRecipient.In(lang), "", 1, "C", false, 0, "")
 	pdf.SetFont(fontSans, "B", 14)
 	pdf.CellFormat(w, 7, text(c.RecipientName), "", 1, "C", false, 0, "")
 	if err := drawQR(pdf, c.PackageNumber+" "+c.Password, (a6W-40)/2, pdf.GetY()+3, 40); err != nil {
@@ -150,9 +150,9 @@ func codePage(pdf *fpdf.Fpdf, c *CodeSheet) error {
 	pdf.SetXY(margin, a6H-margin-14)
 	pdf.SetFont(fontSans, "", 8)
 	if c.PickupBranch != "" {
-		pdf.CellFormat(w, 4, text("Pickup point: "+c.PickupBranch), "", 1, "L", false, 0, "")
+		pdf.CellFormat(w, 4, text(wPickupPoint.With(c.PickupBranch).In(lang)), "", 1, "L", false, 0, "")
 	}
-	pdf.CellFormat(w, 4, "Shipment "+c.TrackingNumber+", package "+c.PackageNumber, "", 1, "L", false, 0, "")
+	pdf.CellFormat(w, 4, wShipmentPkg.With(c.TrackingNumber, c.PackageNumber).In(lang), "", 1, "L", false, 0, "")
 	return pdf.Error()
 }
 
@@ -192,6 +192,7 @@ func RenderManifest(m Manifest) ([]byte, error) {
 	if len(m.Shipments) == 0 {
 		return nil, errors.New("render manifest: no shipments")
 	}
+	lang := m.Lang
 	pdf := newPDF("A4")
 	pdf.SetMargins(12, 12, 12)
 	pdf.SetAutoPageBreak(true, 20)
@@ -199,7 +200,7 @@ func RenderManifest(m Manifest) ([]byte, error) {
 		title string
 		w     float64
 		align string
-	}{{"#", 8, "R"}, {"Tracking number", 34, "L"}, {"Carrier", 28, "L"}, {"Recipient", 52, "L"}, {"Pkgs", 10, "R"}, {"kg", 14, "R"}, {"COD", 20, "R"}, {"Reference", 20, "L"}}
+	}{{"#", 8, "R"}, {colTracking.In(lang), 34, "L"}, {colCarrier.In(lang), 28, "L"}, {colRecipient.In(lang), 52, "L"}, {colPackages.In(lang), 10, "R"}, {"kg", 14, "R"}, {colCOD.In(lang), 20, "R"}, {colReference.In(lang), 20, "L"}}
 	header := func() {
 		pdf.SetFont(fontSans, "B", 8)
 		pdf.SetFillColor(230, 230, 230)
@@ -210,17 +211,17 @@ func RenderManifest(m Manifest) ([]byte, error) {
 	}
 	pdf.SetHeaderFunc(func() {
 		pdf.SetFont(fontSans, "B", 14)
-		pdf.CellFormat(0, 8, "Hand-over protocol", "", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 8, wProtocol.In(lang), "", 1, "L", false, 0, "")
 		pdf.SetFont(fontSans, "", 9)
 		pdf.CellFormat(0, 5, text(fmt.Sprintf("%s, %s, %s %s", m.Account, m.Sender.Street, m.Sender.Zip, m.Sender.City)), "", 1, "L", false, 0, "")
-		pdf.CellFormat(0, 5, "Date: "+m.Date.In(apijson.Zone).Format("2006-01-02 15:04"), "", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 5, wDate.With(m.Date.In(apijson.Zone).Format("2006-01-02 15:04")).In(lang), "", 1, "L", false, 0, "")
 		pdf.Ln(2)
 		header()
 	})
 	pdf.SetFooterFunc(func() {
 		pdf.SetY(-15)
 		pdf.SetFont(fontSans, "", 8)
-		pdf.CellFormat(0, 5, fmt.Sprintf("Page %d", pdf.PageNo()), "", 0, "C", false, 0, "")
+		pdf.CellFormat(0, 5, wPage.With(pdf.PageNo()).In(lang), "", 0, "C", false, 0, "")
 	})
 	pdf.AddPage()
 	pdf.SetFont(fontSans, "", 8)
@@ -234,8 +235,8 @@ func RenderManifest(m Manifest) ([]byte, error) {
 		vals := []string{fmt.Sprint(i + 1), s.TrackingNumber, text(s.Carrier), text(s.Recipient.Name + ", " + s.Recipient.City), fmt.Sprint(s.Packages), fmt.Sprintf("%.2f", s.Weight), cod, text(s.Reference)}
 		for j, c := range cols {
 			v := vals[j]
-			for pdf.GetStringWidth(v) > c.w-2 && len(v) > 1 {
-				v = v[:len(v)-1]
+			for r := []rune(v); pdf.GetStringWidth(v) > c.w-2 && len(r) > 1; v = string(r) {
+				r = r[:len(r)-1] // by letters: a cut inside "ř" would print a box
 			}
 			pdf.CellFormat(c.w, 6, v, "1", 0, c.align, false, 0, "")
 		}
@@ -245,12 +246,12 @@ func RenderManifest(m Manifest) ([]byte, error) {
 	}
 	pdf.SetFont(fontSans, "B", 9)
 	pdf.Ln(2)
-	pdf.CellFormat(0, 6, fmt.Sprintf("Total: %d shipments, %d packages, %.2f kg", len(m.Shipments), pkgs, kg), "", 1, "L", false, 0, "")
+	pdf.CellFormat(0, 6, wTotal.With(len(m.Shipments), pkgs, kg).In(lang), "", 1, "L", false, 0, "")
 	pdf.Ln(14)
 	pdf.SetFont(fontSans, "", 9)
-	pdf.CellFormat(90, 6, "Handed over by (sender)", "T", 0, "L", false, 0, "")
+	pdf.CellFormat(90, 6, wHandedOverBy.In(lang), "T", 0, "L", false, 0, "")
 	pdf.CellFormat(10, 6, "", "", 0, "L", false, 0, "")
-	pdf.CellFormat(80, 6, "Taken over by (courier)", "T", 1, "L", false, 0, "")
+	pdf.CellFormat(80, 6, wTakenOverBy.In(lang), "T", 1, "L", false, 0, "")
 	return output(pdf)
 }
 

@@ -3,7 +3,11 @@
 // (QR code and hand-over code), and the hand-over protocol (manifest) of shipments.
 package labelpdf
 
-import "time"
+import (
+	"time"
+
+	"shipdesk/sandbox/apijson"
+)
 
 // Address is a sender or recipient as printed.
 type Address struct {
@@ -59,6 +63,7 @@ type CodeSheet struct {
 type Page struct {
 	Label     *Label
 	CodeSheet *CodeSheet
+	Lang      apijson.Lang // Czech unless the client asked for English
 }
 
 // ManifestShipment is one line of a hand-over protocol.
@@ -78,4 +83,5 @@ type Manifest struct {
 	Sender    Address
 	Date      time.Time
 	Shipments []ManifestShipment
+	Lang      apijson.Lang // Czech unless the client asked for English
 }

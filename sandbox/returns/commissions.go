@@ -60,7 +60,9 @@ type product struct {
 type historyEntry struct {
 	Status string `json:"status"`
 	At     string `json:"at"`
-	Note   string `json:"note,omitempty"`
+	Note   string `json:"note,omitempty"` // the client's own note, or said from said
+
+	said apijson.Phrase // the service's own note, said in the answer's language
 }
 
 type transport struct {
@@ -108,19 +110,38 @@ func (c *commission) settle(now time.Time) {
 	if c.Status == "waiting_for_goods" && !c.inbound.IsZero() && !now.Before(c.inbound.Add(transitTime)) {
 		at := c.inbound.Add(transitTime)
 		c.Shipments[0].Delivered = stamp(at)
-		c.move("processing", at, "Goods delivered to the service")
+		c.move("processing", at, "", noteGoodsAtService)
 	}
 	if c.Status == "outgoing" && !c.outbound.IsZero() && !now.Before(c.outbound.Add(transitTime)) {
 		at := c.outbound.Add(transitTime)
 		c.Shipments[len(c.Shipments)-1].Delivered = stamp(at)
-		c.move("closed", at, "Goods delivered to the customer")
+		c.move("closed", at, "", noteGoodsAtCustomer)
 	}
 }
 
-func (c *commission) move(status string, at time.Time, note string) {
+// move records a new status with the client's note, or the service's own
+// note when the client gave none.
+func (c *commission) move(status string, at time.Time, note string, own apijson.Phrase) {
 	c.Status = status
-	c.History = append(c.History, historyEntry{Status: status, At: stamp(at), Note: note})
+	e := historyEntry{Status: status, At: stamp(at), Note: note}
+	if note == "" {
+		e.said = own
+	}
+	c.History = append(c.History, e)
 	c.Updated = stamp(at)
+}
+
+// in is the commission as answered in lang: the service's notes in its words.
+func (c *commission) in(lang apijson.Lang) commission {
+	out := *c
+	out.History = make([]historyEntry, len(c.History))
+	for i, e := range c.History {
+		if e.said != (apijson.Phrase{}) {
+			e.Note = e.said.In(lang)
+		}
+		out.History[i] = e
+	}
+	return out
 }
 
 var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
@@ -137,54 +158,54 @@ type createReq struct {
 func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	acct := s.account(r)
 	if acct < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var req createReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	p := &problems{}
 	if !slices.Contains(Types, req.Type) {
-		p.add("type", "The type must be one of %s", strings.Join(Types, ", "))
+		p.add("type", msgTypeOneOf, strings.Join(Types, ", "))
 	}
 	if req.Customer == nil {
-		p.add("customer", "The customer is required")
+		p.add("customer", msgCustomerRequired)
 	} else {
 		c := req.Customer
 		if strings.TrimSpace(c.Name) == "" || len(c.Name) > 200 {
-			p.add("customer.name", "The customer's name is required (at most 200 characters)")
+			p.add("customer.name", msgCustomerName)
 		}
 		if !emailPattern.MatchString(c.Email) {
-			p.add("customer.email", "A valid e-mail address is required: the customer receives the messages")
+			p.add("customer.email", msgCustomerEmail)
 		}
 		if req.ShipmentFromCustomer && (c.Street == "" || c.City == "" || c.Zip == "") {
-			p.add("customer.street", "The customer's address is required for transport from the customer")
+			p.add("customer.street", msgCustomerStreet)
 		}
 	}
 	if req.Product == nil {
-		p.add("product", "The product is required")
+		p.add("product", msgProductRequired)
 	} else {
 		if !s.typeExists(req.Product.TypeID) {
-			p.add("product.type_id", "Unknown product type %d", req.Product.TypeID)
+			p.add("product.type_id", msgTypeUnknown, req.Product.TypeID)
 		}
 		if m := s.model(req.Product.ModelID); m == nil {
-			p.add("product.model_id", "Unknown product model %d", req.Product.ModelID)
+			p.add("product.model_id", msgModelUnknown, req.Product.ModelID)
 		} else if m.TypeID != req.Product.TypeID {
-			p.add("product.model_id", "Model %d is not of type %d", req.Product.ModelID, req.Product.TypeID)
+			p.add("product.model_id", msgModelType, req.Product.ModelID, req.Product.TypeID)
 		}
 		if strings.TrimSpace(req.Product.Fault) == "" || len(req.Product.Fault) > 5000 {
-			p.add("product.fault", "Describe the fault (at most 5000 characters)")
+			p.add("product.fault", msgFault)
 		}
 		if d := req.Product.PurchaseDate; d != "" {
 			if _, err := time.Parse("2006-01-02", d); err != nil {
-				p.add("product.purchase_date", "The purchase date must be YYYY-MM-DD")
+				p.add("product.purchase_date", msgPurchaseDate)
 			}
 		}
 	}
 	if len(req.Reference) > 64 {
-		p.add("reference", "The reference can have at most 64 characters")
+		p.add("reference", msgReferenceLong)
 	}
 
 	s.mu.Lock()
@@ -194,15 +215,15 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 		up = s.uploads[req.InvoiceFileToken]
 		switch {
 		case up == nil || up.Account != acct:
-			p.add("invoice_file_token", "Unknown file token: upload the proof of purchase first (commissions/upload-file)")
+			p.add("invoice_file_token", msgTokenUnknown)
 		case up.UsedBy != 0:
-			p.add("invoice_file_token", "This file is already attached to commission %d", up.UsedBy)
+			p.add("invoice_file_token", msgTokenUsed, up.UsedBy)
 		}
 	} else if req.Type == "warranty" {
-		p.add("invoice_file_token", "A warranty order needs a proof of purchase: upload it first and give its token")
+		p.add("invoice_file_token", msgProofRequired)
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	now := s.clock.Now()
@@ -215,14 +236,14 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 		up.UsedBy = c.ID
 		c.Files = append(c.Files, up.ref())
 	}
-	c.move("new", now, "Order created")
+	c.move("new", now, "", noteCreated)
 	if req.ShipmentFromCustomer {
 		c.inbound = now
 		c.Shipments = append(c.Shipments, transport{Direction: "from_customer", TrackingNumber: fmt.Sprintf("RT%08dIN", c.ID), Ordered: stamp(now)})
-		c.move("waiting_for_goods", now, "Transport from the customer ordered")
+		c.move("waiting_for_goods", now, "", noteTransportFrom)
 	}
 	s.commissions[c.ID] = c
-	apijson.Write(w, http.StatusCreated, "Commission created", c)
+	apijson.Write(w, r, http.StatusCreated, msgCreated.With(), c.in(apijson.LangOf(r)))
 }
 
 type editReq struct {
@@ -237,19 +258,19 @@ type editReq struct {
 func (s *Service) edit(w http.ResponseWriter, r *http.Request) {
 	acct := s.account(r)
 	if acct < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var req editReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.commissions[req.ID]
 	if c == nil || c.Account != acct {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, fmt.Sprintf("Commission %d not found", req.ID)))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, msgNotFound, req.ID))
 		return
 	}
 	now := s.clock.Now()
@@ -259,25 +280,25 @@ func (s *Service) edit(w http.ResponseWriter, r *http.Request) {
 	if req.Status != "" {
 		switch {
 		case !slices.Contains(States, req.Status):
-			p.add("status", "Unknown status %q: use one of %s", req.Status, strings.Join(States, ", "))
+			p.add("status", msgStatusUnknownOf, req.Status, strings.Join(States, ", "))
 		case req.Status == c.Status:
 		case !slices.Contains(moves[c.Status], req.Status):
-			p.add("status", "A commission in state %s cannot move to %s", c.Status, req.Status)
+			p.add("status", msgCannotMove, c.Status, req.Status)
 		case req.Status == "outgoing" && !wantsShipment:
-			p.add("shipment_to_customer", "Moving to outgoing orders the shipment to the customer: set shipment_to_customer to true")
+			p.add("shipment_to_customer", msgOutgoingShipment)
 		}
 	}
 	if wantsShipment && req.Status != "outgoing" {
-		p.add("status", "The outgoing shipment is ordered together with status outgoing")
+		p.add("status", msgOutgoingTogether)
 	}
 	if req.Customer != nil && req.Customer.Email != "" && !emailPattern.MatchString(req.Customer.Email) {
-		p.add("customer.email", "The e-mail address is not valid")
+		p.add("customer.email", msgEmailInvalid)
 	}
 	if len(req.Note) > 1000 {
-		p.add("note", "The note can have at most 1000 characters")
+		p.add("note", msgNoteLong)
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	if req.Customer != nil {
@@ -287,19 +308,17 @@ func (s *Service) edit(w http.ResponseWriter, r *http.Request) {
 		c.Reference = *req.Reference
 	}
 	if req.Status != "" && req.Status != c.Status {
-		note := req.Note
+		own := apijson.Phrase{}
 		if req.Status == "outgoing" {
 			c.ShipmentToCustomer = true
 			c.outbound = now
 			c.Shipments = append(c.Shipments, transport{Direction: "to_customer", TrackingNumber: fmt.Sprintf("RT%08dOUT", c.ID), Ordered: stamp(now)})
-			if note == "" {
-				note = "Outgoing shipment to the customer ordered"
-			}
+			own = noteOutgoing
 		}
-		c.move(req.Status, now, note)
+		c.move(req.Status, now, req.Note, own)
 	}
 	c.Updated = stamp(now)
-	apijson.Write(w, http.StatusOK, "Commission updated", c)
+	apijson.Write(w, r, http.StatusOK, msgUpdated.With(), c.in(apijson.LangOf(r)))
 }
 
 func mergeCustomer(dst *customer, src customer) {
@@ -317,23 +336,23 @@ func mergeCustomer(dst *customer, src customer) {
 func (s *Service) get(w http.ResponseWriter, r *http.Request) {
 	acct := s.account(r)
 	if acct < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "id", Message: "The id must be a whole number"}))
+		apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("id", msgIDWhole)))
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.commissions[id]
 	if c == nil || c.Account != acct {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, fmt.Sprintf("Commission %d not found", id)))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, msgNotFound, id))
 		return
 	}
 	c.settle(s.clock.Now())
-	apijson.Write(w, http.StatusOK, "Commission found", c)
+	apijson.Write(w, r, http.StatusOK, msgFound.With(), c.in(apijson.LangOf(r)))
 }
 
 // List paging.
@@ -345,30 +364,30 @@ const (
 func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	acct := s.account(r)
 	if acct < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	q := r.URL.Query()
 	p := &problems{}
 	status, typ := q.Get("status"), q.Get("type")
 	if status != "" && !slices.Contains(States, status) {
-		p.add("status", "Unknown status %q", status)
+		p.add("status", msgStatusUnknown, status)
 	}
 	if typ != "" && !slices.Contains(Types, typ) {
-		p.add("type", "Unknown type %q", typ)
+		p.add("type", msgKindUnknown, typ)
 	}
 	var from, to string
 	for name, dst := range map[string]*string{"date_from": &from, "date_to": &to} {
 		if v := q.Get(name); v != "" {
 			if _, err := time.Parse("2006-01-02", v); err != nil {
-				p.add(name, "Must be a date in the form YYYY-MM-DD")
+				p.add(name, msgDateForm)
 			}
 			*dst = v
 		}
 	}
 	page, perPage := intParam(p, q.Get("page"), "page", 1, 1<<20), intParam(p, q.Get("per_page"), "per_page", DefaultPerPage, MaxPerPage)
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	cust, prod := strings.ToLower(q.Get("customer")), q.Get("product")
@@ -391,9 +410,11 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	total := len(match)
 	lo := min((page-1)*perPage, total)
 	hi := min(lo+perPage, total)
-	items := []*commission{}
-	items = append(items, match[lo:hi]...)
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d commissions", total), map[string]any{
+	items := []commission{}
+	for _, c := range match[lo:hi] {
+		items = append(items, c.in(apijson.LangOf(r)))
+	}
+	apijson.Write(w, r, http.StatusOK, msgFoundCommissions.With(total), map[string]any{
 		"commissions": items, "page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage,
 	})
 }
@@ -407,29 +428,29 @@ type activityReq struct {
 func (s *Service) addActivity(w http.ResponseWriter, r *http.Request) {
 	acct := s.account(r)
 	if acct < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var req activityReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	p := &problems{}
 	if req.Type != "message" && req.Type != "note" {
-		p.add("type", "The type must be message (public, sent to the customer) or note (internal)")
+		p.add("type", msgActivityType)
 	}
 	if strings.TrimSpace(req.Text) == "" || len(req.Text) > 5000 {
-		p.add("text", "The text is required (at most 5000 characters)")
+		p.add("text", msgTextRequired)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.commissions[req.CommissionID]
 	if c == nil || c.Account != acct {
-		p.add("commission_id", "Commission %d not found", req.CommissionID)
+		p.add("commission_id", msgNotFound, req.CommissionID)
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	now := s.clock.Now()
@@ -437,20 +458,20 @@ func (s *Service) addActivity(w http.ResponseWriter, r *http.Request) {
 	a := activity{ID: s.nextAct, Type: req.Type, Public: req.Type == "message", Text: req.Text, Created: stamp(now)}
 	c.Activities = append(c.Activities, a)
 	c.Updated = stamp(now)
-	apijson.Write(w, http.StatusCreated, "Activity added", a)
+	apijson.Write(w, r, http.StatusCreated, msgActivityAdded.With(), a)
 }
 
 func (s *Service) productTypes(w http.ResponseWriter, r *http.Request) {
 	if s.account(r) < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d product types", len(s.types)), s.types)
+	apijson.Write(w, r, http.StatusOK, msgFoundTypes.With(len(s.types)), typesIn(s.types, apijson.LangOf(r)))
 }
 
 func (s *Service) productModels(w http.ResponseWriter, r *http.Request) {
 	if s.account(r) < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	out := []ProductModel{}
@@ -460,7 +481,7 @@ func (s *Service) productModels(w http.ResponseWriter, r *http.Request) {
 			out = append(out, m)
 		}
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d product models", len(out)), out)
+	apijson.Write(w, r, http.StatusOK, msgFoundModels.With(len(out)), modelsIn(out, apijson.LangOf(r)))
 }
 
 func (s *Service) typeExists(id int64) bool {
@@ -484,8 +505,8 @@ func (s *Service) model(id int64) *ProductModel {
 // problems collects field errors.
 type problems struct{ list []apijson.FieldError }
 
-func (p *problems) add(field, format string, args ...any) {
-	p.list = append(p.list, apijson.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+func (p *problems) add(field string, msg apijson.Phrase, args ...any) {
+	p.list = append(p.list, apijson.Err(field, msg, args...))
 }
 
 func intParam(p *problems, v, name string, def, hi int) int {
@@ -494,10 +515,10 @@ func intParam(p *problems, v, name string, def, hi int) int {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > hi {
-		p.add(name, "Must be a whole number from 1 to %d", hi)
+		p.add(name, msgWholeNumber, hi)
 		return def
 	}
 	return n
 }
 
-var errUnauthorized = apijson.Fail(http.StatusUnauthorized, "Missing or invalid API key (x-apikey)")
+var errUnauthorized = apijson.Fail(http.StatusUnauthorized, msgUnauthorized)

@@ -3,7 +3,6 @@ package returns
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -60,17 +59,17 @@ func sniff(head []byte) (string, []string) {
 func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 	acct := s.account(r)
 	if acct < 0 {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusUnsupportedMediaType, "Send the file as multipart/form-data in the field file"))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusUnsupportedMediaType, msgMultipart))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUpload+64<<10)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "file", Message: "Malformed multipart body"}))
+		apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("file", msgMalformedMultipart)))
 		return
 	}
 	for {
@@ -79,7 +78,7 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if err != nil {
-			s.uploadProblem(w, err)
+			s.uploadProblem(w, r, err)
 			return
 		}
 		if part.FormName() != "file" {
@@ -87,52 +86,52 @@ func (s *Service) uploadFile(w http.ResponseWriter, r *http.Request) {
 		}
 		data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxUpload+1))
 		if err != nil {
-			s.uploadProblem(w, err)
+			s.uploadProblem(w, r, err)
 			return
 		}
 		if int64(len(data)) > s.cfg.MaxUpload {
-			apijson.WriteProblem(w, &apijson.Problem{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("The file is larger than %d MiB", s.cfg.MaxUpload>>20),
-				Errors: []apijson.FieldError{{Field: "file", Message: fmt.Sprintf("At most %d bytes", s.cfg.MaxUpload)}}})
+			apijson.WriteProblem(w, r, &apijson.Problem{Status: http.StatusRequestEntityTooLarge, Message: msgFileTooLarge.With(s.cfg.MaxUpload >> 20),
+				Errors: []apijson.FieldError{apijson.Err("file", msgAtMostBytes, s.cfg.MaxUpload)}})
 			return
 		}
-		s.accept(w, acct, filepath.Base(part.FileName()), data)
+		s.accept(w, r, acct, filepath.Base(part.FileName()), data)
 		return
 	}
-	apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "file", Message: "No file: send it in the multipart field file"}))
+	apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("file", msgNoFile)))
 }
 
-func (s *Service) uploadProblem(w http.ResponseWriter, err error) {
+func (s *Service) uploadProblem(w http.ResponseWriter, r *http.Request, err error) {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		apijson.WriteProblem(w, &apijson.Problem{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("The file is larger than %d MiB", s.cfg.MaxUpload>>20),
-			Errors: []apijson.FieldError{{Field: "file", Message: fmt.Sprintf("At most %d bytes", s.cfg.MaxUpload)}}})
+		apijson.WriteProblem(w, r, &apijson.Problem{Status: http.StatusRequestEntityTooLarge, Message: msgFileTooLarge.With(s.cfg.MaxUpload >> 20),
+			Errors: []apijson.FieldError{apijson.Err("file", msgAtMostBytes, s.cfg.MaxUpload)}})
 		return
 	}
-	apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "file", Message: "Malformed multipart body"}))
+	apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("file", msgMalformedMultipart)))
 }
 
-func (s *Service) accept(w http.ResponseWriter, acct int, name string, data []byte) {
+func (s *Service) accept(w http.ResponseWriter, r *http.Request, acct int, name string, data []byte) {
 	p := &problems{}
 	ct, exts := sniff(data)
 	ext := strings.ToLower(filepath.Ext(name))
 	switch {
 	case len(data) == 0:
-		p.add("file", "The file is empty")
+		p.add("file", msgFileEmpty)
 	case ct == "":
-		p.add("file", "Only PDF, JPEG and PNG files are accepted (the content is none of them)")
+		p.add("file", msgFileKind)
 	case !slices.Contains(exts, ext):
-		p.add("file", "The file is a %s but its name %q says otherwise", ct, name)
+		p.add("file", msgFileName, ct, name)
 	}
 	if name == "" || name == "." || len(name) > 200 {
-		p.add("file", "The file needs a name of at most 200 characters")
+		p.add("file", msgFileNameLong)
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	s.mu.Lock()
 	u := &upload{Token: token(), Account: acct, Name: name, ContentType: ct, Size: int64(len(data)), Uploaded: stamp(s.clock.Now())}
 	s.uploads[u.Token] = u
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusCreated, "File uploaded", u.ref())
+	apijson.Write(w, r, http.StatusCreated, msgUploaded.With(), u.ref())
 }

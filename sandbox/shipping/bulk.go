@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"shipdesk/sandbox/apijson"
 )
 
 // Made is one shipment made by CreateMany, as the create call answers it.
@@ -54,7 +56,7 @@ func (s *Service) CreateMany(key string, body []byte, n int) ([]Made, error) {
 	if len(errs) > 0 {
 		var b strings.Builder
 		for _, e := range errs {
-			fmt.Fprintf(&b, "; %s: %s", e.Field, e.Message)
+			fmt.Fprintf(&b, "; %s: %s", e.Field, e.In(apijson.English).Message)
 		}
 		return nil, fmt.Errorf("create many: invalid order%s", b.String())
 	}

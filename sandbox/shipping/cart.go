@@ -44,41 +44,41 @@ var defaultPackage = pkgReq{Weight: 1, Width: 20, Height: 10, Length: 30}
 func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var req cartReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	p := &problems{}
 	if req.To == nil {
-		p.add("to", "The recipient (to) is required")
+		p.add("to", msgRecipientRequired)
 	} else {
 		if strings.TrimSpace(req.To.Firstname+req.To.Surname+req.To.Company) == "" {
-			p.add("to.surname", "The recipient's name is required")
+			p.add("to.surname", msgRecipientName)
 		}
 		if req.To.Country != "" && !slices.Contains(recipientCountries, req.To.Country) {
-			p.add("to.country", "Country %q is not served: use %s", req.To.Country, strings.Join(recipientCountries, ", "))
+			p.add("to.country", msgCountryNotServed, req.To.Country, strings.Join(recipientCountries, ", "))
 		}
 		if req.To.Zip != "" && !validZip(req.To.Country, req.To.Zip) {
-			p.add("to.zip", "Invalid postal code %q: it must have %s", clip(req.To.Zip), zipExample(req.To.Country))
+			p.add("to.zip", msgZipInvalid, clip(req.To.Zip), zipExample(req.To.Country))
 		}
 	}
 	if len(req.ReferenceNumber) > 64 {
-		p.add("referenceNumber", "The reference can have at most 64 characters")
+		p.add("referenceNumber", msgReferenceLong)
 	}
 	if req.ServiceID != 0 && s.serviceByID[req.ServiceID] == nil {
-		p.add("serviceId", "Unknown service %d", req.ServiceID)
+		p.add("serviceId", msgServiceUnknown, req.ServiceID)
 	}
 	for i, k := range req.Packages {
 		if k.Weight <= 0 || k.Weight > 1000 {
-			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight must be between 0 and 1000 kg")
+			p.add(fmt.Sprintf("packages[%d].weight", i), msgCartWeight)
 		}
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	c := &cart{Account: acct.Index, Source: "API", ReferenceNumber: req.ReferenceNumber, To: *req.To, Packages: req.Packages, ServiceID: req.ServiceID, Defaults: []string{}}
@@ -107,13 +107,13 @@ func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	// Drafts may be incomplete: a person finishes them in the manager.
 	if c.To.Country == "" {
-		c.Warnings = append(c.Warnings, apijson.FieldError{Field: "to.country", Message: "The recipient's country is missing"})
+		c.Warnings = append(c.Warnings, apijson.Err("to.country", msgWarnCountry))
 	}
 	if c.To.Street == "" || c.To.City == "" || c.To.Zip == "" {
-		c.Warnings = append(c.Warnings, apijson.FieldError{Field: "to.street", Message: "The recipient's address is incomplete"})
+		c.Warnings = append(c.Warnings, apijson.Err("to.street", msgWarnStreet))
 	}
 	if c.To.Phone == "" && c.To.Email == "" {
-		c.Warnings = append(c.Warnings, apijson.FieldError{Field: "to.phone", Message: "No phone or e-mail: the carrier cannot notify the recipient"})
+		c.Warnings = append(c.Warnings, apijson.Err("to.phone", msgWarnContact))
 	}
 	s.mu.Lock()
 	s.nextCart++
@@ -121,19 +121,19 @@ func (s *Service) cartCreate(w http.ResponseWriter, r *http.Request) {
 	c.Modified = s.clock.Now()
 	s.carts[c.ID] = c
 	s.mu.Unlock()
-	apijson.WriteRaw(w, http.StatusCreated, cartView(c))
+	apijson.WriteRaw(w, r, http.StatusCreated, cartView(c, apijson.LangOf(r)))
 }
 
 // cartView is the draft as answered: the draft's own fields at the top level
 // (its "errors" are warnings, null when the draft is valid) plus status and
 // message; rates are null because prices are computed in the background.
-func cartView(c *cart) map[string]any {
+func cartView(c *cart, lang apijson.Lang) map[string]any {
 	var warnings any
 	if len(c.Warnings) > 0 {
-		warnings = c.Warnings
+		warnings = apijson.ErrorsIn(c.Warnings, lang)
 	}
 	return map[string]any{
-		"status": http.StatusCreated, "message": "Draft created",
+		"status": http.StatusCreated, "message": msgDraftCreated.In(lang),
 		"id": c.ID, "source": c.Source, "referenceNumber": c.ReferenceNumber,
 		"errors": warnings, "rates": nil, "modified": apijson.Stamp(c.Modified),
 		"from": c.From, "to": c.To, "packages": c.Packages, "serviceId": c.ServiceID, "pickupBranch": c.PickupBranch,

@@ -101,43 +101,43 @@ const maxContactsAdded = 20
 func checkContact(prefix string, a address, tin string) []apijson.FieldError {
 	p := &problems{prefix: prefix}
 	if tin != "" && !tinShape.MatchString(tin) {
-		p.add("tin", "The company number (IČO) must have eight digits")
+		p.add("tin", msgTinShape)
 	}
 	for _, l := range contactLimits {
 		v := l.value(a)
 		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
-			p.add(l.field, "The %s contains characters that are not allowed", l.field)
+			p.add(l.field, msgFieldChars, l.field)
 		} else if utf8.RuneCountInString(v) > l.max {
-			p.add(l.field, "The %s can have at most %d characters", l.field, l.max)
+			p.add(l.field, msgFieldLong, l.field, l.max)
 		}
 	}
 	if strings.TrimSpace(a.Firstname+a.Surname+a.Company) == "" {
-		p.add("surname", "A name or a company is required")
+		p.add("surname", msgNameRequired)
 	}
 	if strings.TrimSpace(a.Street) == "" {
-		p.add("street", "The street is required")
+		p.add("street", msgStreetRequired)
 	}
 	if strings.TrimSpace(a.City) == "" {
-		p.add("city", "The city is required")
+		p.add("city", msgCityRequired)
 	}
 	switch a.Country {
 	case "CZ", "SK":
 		// Both countries write postal codes as five digits, "110 00".
 		if strings.TrimSpace(a.Zip) == "" {
-			p.add("zip", "The postal code is required")
+			p.add("zip", msgZipRequired)
 		} else if !validZip(a.Country, a.Zip) {
-			p.add("zip", "The postal code must have five digits, e.g. 110 00")
+			p.add("zip", msgZipFive)
 		}
 	case "":
-		p.add("country", "The country is required (two-letter code)")
+		p.add("country", msgCountryRequired)
 	default:
-		p.add("country", "Country %q is not served: use CZ or SK", clipText(a.Country))
+		p.add("country", msgCountryCZSK, clipText(a.Country))
 	}
 	if strings.TrimSpace(a.Phone+a.Email) == "" {
-		p.add("phone", "A phone number or an e-mail is required")
+		p.add("phone", msgContactRequired)
 	}
 	if a.Email != "" && !emailShape.MatchString(a.Email) {
-		p.add("email", "The e-mail address is not valid")
+		p.add("email", msgEmailInvalid)
 	}
 	return p.list
 }
@@ -153,7 +153,7 @@ func clipText(s string) string {
 func (s *Service) contactsList(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	s.mu.Lock()
@@ -162,33 +162,33 @@ func (s *Service) contactsList(w http.ResponseWriter, r *http.Request) {
 		byID[strconv.FormatInt(c.ID, 10)] = c
 	}
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d contacts", len(byID)), byID)
+	apijson.Write(w, r, http.StatusOK, msgFoundContacts.With(len(byID)), byID)
 }
 
 func (s *Service) contactsAdd(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var body contactsAddReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &body); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	reqs, pathOf := body.requested()
 	var errs []apijson.FieldError
 	switch {
 	case len(reqs) == 0:
-		errs = append(errs, apijson.FieldError{Field: "contacts", Message: "At least one contact is required"})
+		errs = append(errs, apijson.Err("contacts", msgContactsRequired))
 	case len(reqs) > maxContactsAdded:
-		errs = append(errs, apijson.FieldError{Field: "contacts", Message: fmt.Sprintf("At most %d contacts at once", maxContactsAdded)})
+		errs = append(errs, apijson.Err("contacts", msgContactsMax, maxContactsAdded))
 	}
 	for i, req := range reqs {
 		errs = append(errs, checkContact(pathOf(i), req.address(), req.Tin)...)
 	}
 	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}
 	s.mu.Lock()
@@ -206,5 +206,5 @@ func (s *Service) contactsAdd(w http.ResponseWriter, r *http.Request) {
 		ids = append(ids, c.ID)
 	}
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusOK, "Contact was successfully added", ids)
+	apijson.Write(w, r, http.StatusOK, msgContactAdded.With(), ids)
 }

@@ -48,18 +48,18 @@ func checkCustoms(p *problems, r *shipmentReq) {
 	}
 	c := r.Customs
 	if c == nil {
-		p.add("customs", "Customs data are required for a shipment to %s, outside the EU customs territory: a reason and the items", r.To.Country)
+		p.add("customs", msgCustomsRequired, r.To.Country)
 		return
 	}
 	if !slices.Contains(customsReasons, strings.ToLower(c.Reason)) {
-		p.add("customs.reason", "The reason for export must be one of %s", strings.Join(customsReasons, ", "))
+		p.add("customs.reason", msgCustomsReason, strings.Join(customsReasons, ", "))
 	}
 	switch {
 	case len(c.Items) == 0:
-		p.add("customs.items", "At least one item is required: what the packages hold")
+		p.add("customs.items", msgCustomsItemsRequired)
 		return
 	case len(c.Items) > maxCustomsItems:
-		p.add("customs.items", "At most %d items", maxCustomsItems)
+		p.add("customs.items", msgCustomsItemsMax, maxCustomsItems)
 		return
 	}
 	documents := strings.EqualFold(c.Reason, "documents")
@@ -68,33 +68,33 @@ func checkCustoms(p *problems, r *shipmentReq) {
 		field := fmt.Sprintf("customs.items[%d].", i)
 		switch n := utf8.RuneCountInString(strings.TrimSpace(it.Description)); {
 		case n == 0:
-			p.add(field+"description", "The description of the contents is required")
+			p.add(field+"description", msgCustomsDescRequired)
 		case n > 200:
-			p.add(field+"description", "The description can have at most 200 characters")
+			p.add(field+"description", msgCustomsDescLong)
 		}
 		hs := hsSeparators.Replace(it.HSCode)
 		switch {
 		case hs == "" && !documents:
-			p.add(field+"hs_code", "The HS tariff code is required (6 to 10 digits)")
+			p.add(field+"hs_code", msgCustomsHSRequired)
 		case hs != "" && !hsCodeShape.MatchString(hs):
-			p.add(field+"hs_code", "The HS tariff code must have 6 to 10 digits, e.g. 6109 10")
+			p.add(field+"hs_code", msgCustomsHSShape)
 		}
 		if !countryShape.MatchString(it.OriginCountry) {
-			p.add(field+"origin_country", "The country of origin must be a two-letter code, e.g. CZ")
+			p.add(field+"origin_country", msgCustomsOrigin)
 		}
 		if it.Quantity < 1 || it.Quantity != math.Trunc(it.Quantity) || it.Quantity > 100000 {
-			p.add(field+"quantity", "The quantity must be a whole number from 1 to 100000")
+			p.add(field+"quantity", msgCustomsQuantity)
 		}
 		switch v := it.Value; {
 		case v == nil:
-			p.add(field+"value", "The value {value, currency} is required")
+			p.add(field+"value", msgCustomsValueRequired)
 		case !currencyShape.MatchString(v.Currency):
-			p.add(field+"value.currency", "The currency must be a three-letter code, e.g. CZK")
+			p.add(field+"value.currency", msgCustomsCurrency)
 		case v.Value <= 0:
-			p.add(field+"value.value", "The value must be more than zero")
+			p.add(field+"value.value", msgCustomsValuePositive)
 		}
 		if it.Weight <= 0 || it.Weight > 1000 {
-			p.add(field+"weight", "The weight must be a positive number of kilograms, at most 1000")
+			p.add(field+"weight", msgCustomsWeight)
 		}
 		weight += max(it.Weight, 0)
 	}
@@ -103,6 +103,6 @@ func checkCustoms(p *problems, r *shipmentReq) {
 		gross += k.Weight
 	}
 	if gross > 0 && weight > gross+0.001 {
-		p.add("customs.items", "The items weigh %g kg, more than the packages (%g kg)", weight, gross)
+		p.add("customs.items", msgCustomsOverweight, weight, gross)
 	}
 }

@@ -21,7 +21,7 @@ func zipDocs() string {
 		if d.zip == nil {
 			b.WriteString("none (served without a postal code)")
 		} else {
-			b.WriteString(d.example)
+			b.WriteString(d.example.EN)
 		}
 	}
 	return b.String()

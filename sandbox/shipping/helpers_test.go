@@ -44,6 +44,7 @@ func newEnvShapes(t *testing.T, shapes string) *env {
 	srv := httptest.NewServer(apijson.WithJSONFallbacks(mux))
 	t.Cleanup(srv.Close)
 	api := contracttest.New(t, srv.URL, svc)
+	api.Lang = "en" // the rules' tests read the English texts; czech_test.go reads the default
 	api.Minimal = shapes == ShapesMinimal
 	return &env{t: t, svc: svc, clock: clock, url: srv.URL, api: api}
 }

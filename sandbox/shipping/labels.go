@@ -17,7 +17,7 @@ import (
 func (s *Service) lockOwned(w http.ResponseWriter, r *http.Request) (*account, numbersReq, []*shipment, time.Time, bool) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return nil, numbersReq{}, nil, time.Time{}, false
 	}
 	req, ok := s.numbers(w, r, MaxBatch)
@@ -25,7 +25,7 @@ func (s *Service) lockOwned(w http.ResponseWriter, r *http.Request) (*account, n
 		return nil, req, nil, time.Time{}, false
 	}
 	s.mu.Lock()
-	list, ok := s.owned(w, acct, req.Shipments)
+	list, ok := s.owned(w, r, acct, req.Shipments)
 	if !ok {
 		s.mu.Unlock()
 		return nil, req, nil, time.Time{}, false
@@ -35,12 +35,12 @@ func (s *Service) lockOwned(w http.ResponseWriter, r *http.Request) (*account, n
 
 // owned finds the account's shipments; anything unknown or another account's is
 // a 404, as the spec says for labels.
-func (s *Service) owned(w http.ResponseWriter, acct *account, numbers []string) ([]*shipment, bool) {
+func (s *Service) owned(w http.ResponseWriter, r *http.Request, acct *account, numbers []string) ([]*shipment, bool) {
 	var out []*shipment
 	for _, tn := range numbers {
 		sh := s.shipments[tn]
 		if sh == nil || sh.Account != acct.Index {
-			apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, fmt.Sprintf("Shipment %s not found", clip(tn))))
+			apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, msgShipmentNotFound, clip(tn)))
 			return nil, false
 		}
 		out = append(out, sh)
@@ -58,19 +58,19 @@ func (s *Service) label(w http.ResponseWriter, r *http.Request) {
 		switch st := s.status(sh, now); {
 		case st == "CREATED":
 			s.mu.Unlock()
-			apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, fmt.Sprintf("Shipment %s not found: it has not been exported yet", sh.TrackingNumber)))
+			apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, msgNotExported, sh.TrackingNumber))
 			return
 		case sh.LabelMode == "CARRIER":
 			s.mu.Unlock()
-			apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "shipments", Message: fmt.Sprintf("Shipment %s has no label: the courier brings it (label_mode CARRIER)", sh.TrackingNumber)}))
+			apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("shipments", msgCarrierLabel, sh.TrackingNumber)))
 			return
 		case s.labelStatus(sh, now) == "FAILED":
 			s.mu.Unlock()
-			apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "shipments", Message: fmt.Sprintf("No label could be obtained for shipment %s (label_status FAILED): contact support", sh.TrackingNumber)}))
+			apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("shipments", msgLabelFailed, sh.TrackingNumber)))
 			return
 		case s.labelStatus(sh, now) != "READY":
 			s.mu.Unlock()
-			apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, fmt.Sprintf("The label of shipment %s is not ready yet", sh.TrackingNumber)))
+			apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, msgLabelNotReady, sh.TrackingNumber))
 			return
 		}
 		pages = append(pages, s.pages(sh, now)...)
@@ -82,12 +82,15 @@ func (s *Service) label(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
+	for i := range pages {
+		pages[i].Lang = apijson.LangOf(r)
+	}
 	pdf, err := s.cfg.Render(pages)
 	if err != nil {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusInternalServerError, "The label could not be drawn"))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusInternalServerError, msgLabelDraw))
 		return
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Labels of %d shipments", len(list)), base64.StdEncoding.EncodeToString(pdf))
+	apijson.Write(w, r, http.StatusOK, msgLabels.With(len(list)), base64.StdEncoding.EncodeToString(pdf))
 }
 
 func (s *Service) pages(sh *shipment, now time.Time) []labelpdf.Page {
@@ -146,18 +149,18 @@ func (s *Service) storno(w http.ResponseWriter, r *http.Request) {
 	var errs []apijson.FieldError
 	for i, sh := range list {
 		if st := s.status(sh, now); st != "CREATED" && st != "EXPORTED" {
-			errs = append(errs, apijson.FieldError{Field: fmt.Sprintf("shipments[%d]", i), Message: fmt.Sprintf("Shipment %s cannot be cancelled in state %s", sh.TrackingNumber, st)})
+			errs = append(errs, apijson.Err(fmt.Sprintf("shipments[%d]", i), msgStornoState, sh.TrackingNumber, st))
 		}
 	}
 	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}
 	for _, sh := range list {
 		t := now
 		sh.Cancelled = &t
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Cancelled %d shipments", len(list)), map[string]any{"cancelled": req.Shipments})
+	apijson.Write(w, r, http.StatusOK, msgCancelled.With(len(list)), map[string]any{"cancelled": req.Shipments})
 }
 
 func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
@@ -166,11 +169,11 @@ func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	from := acct.defaultContact()
-	m := labelpdf.Manifest{Account: from.Company, Sender: printAddr(from.address), Date: now}
+	m := labelpdf.Manifest{Account: from.Company, Sender: printAddr(from.address), Date: now, Lang: apijson.LangOf(r)}
 	for _, sh := range list {
 		if s.status(sh, now) == "CANCELLED" {
 			s.mu.Unlock()
-			apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "shipments", Message: fmt.Sprintf("Shipment %s is cancelled", sh.TrackingNumber)}))
+			apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("shipments", msgIsCancelled, sh.TrackingNumber)))
 			return
 		}
 		weight := 0.0
@@ -184,8 +187,8 @@ func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	pdf, err := s.cfg.RenderManifest(m)
 	if err != nil {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusInternalServerError, "The protocol could not be drawn"))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusInternalServerError, msgProtocolDraw))
 		return
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Hand-over protocol of %d shipments", len(list)), base64.StdEncoding.EncodeToString(pdf))
+	apijson.Write(w, r, http.StatusOK, msgProtocol.With(len(list)), base64.StdEncoding.EncodeToString(pdf))
 }

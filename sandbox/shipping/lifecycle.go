@@ -11,20 +11,20 @@ import (
 type step struct {
 	after    time.Duration
 	status   string
-	name     string
+	name     apijson.Phrase
 	location string // "from", "depot", "to" or ""
 }
 
 // journey is the ordinary path of a package after export: an event every few
 // minutes of simulated time, delivered within the hour.
 var journey = []step{
-	{0, "EXPORTED", "Shipment data received by the carrier", ""},
-	{5 * time.Minute, "ONPICKUP", "Waiting for pickup by the courier", ""},
-	{pickupAfter, "INTRANSIT", "Picked up by the courier", "from"},
-	{25 * time.Minute, "INTRANSIT", "Arrived at the sorting depot", "depot"},
-	{35 * time.Minute, "INTRANSIT", "Left the sorting depot", "depot"},
-	{45 * time.Minute, "ONDELIVERY", "Handed to the courier for delivery", "to"},
-	{55 * time.Minute, "DELIVERED", "Delivered", "to"},
+	{0, "EXPORTED", evDataReceived, ""},
+	{5 * time.Minute, "ONPICKUP", evWaitingPickup, ""},
+	{pickupAfter, "INTRANSIT", evPickedUp, "from"},
+	{25 * time.Minute, "INTRANSIT", evAtDepot, "depot"},
+	{35 * time.Minute, "INTRANSIT", evLeftDepot, "depot"},
+	{45 * time.Minute, "ONDELIVERY", evOnDelivery, "to"},
+	{55 * time.Minute, "DELIVERED", evDelivered, "to"},
 }
 
 // pickupAfter is when the courier takes a labelled parcel, after export.
@@ -34,9 +34,9 @@ const pickupAfter = 15 * time.Minute
 
 // returnJourney replaces delivery for shipments that go back to the sender.
 var returnJourney = append(append([]step{}, journey[:6]...),
-	step{55 * time.Minute, "ONDELIVERY", "Recipient not reached, delivery failed", "to"},
-	step{65 * time.Minute, "INTRANSIT", "Returning to the sender", "depot"},
-	step{85 * time.Minute, "DELIVERED", "Delivered back to the sender", "from"},
+	step{55 * time.Minute, "ONDELIVERY", evNotReached, "to"},
+	step{65 * time.Minute, "INTRANSIT", evReturning, "depot"},
+	step{85 * time.Minute, "DELIVERED", evReturned, "from"},
 )
 
 // returnedAfter is when a returning shipment's returned flag turns true.
@@ -73,13 +73,26 @@ func (s *Service) exported(sh *shipment, now time.Time) bool {
 	return sh.Cancelled == nil || sh.Cancelled.After(e)
 }
 
-// event is a tracking event as answered.
+// event is a tracking event as answered: its name and place are said in the
+// answer's language (in).
 type event struct {
 	Date     string `json:"date"`
 	Time     string `json:"time"`
 	Name     string `json:"name"`
 	Status   string `json:"status"`
 	Location string `json:"location,omitempty"`
+
+	name  apijson.Phrase
+	place apijson.Text
+}
+
+// in is the event as answered in lang.
+func (e event) in(lang apijson.Lang) event {
+	e.Name = e.name.In(lang)
+	if !e.place.IsZero() {
+		e.Location = e.place.In(lang)
+	}
+	return e
 }
 
 // packageEvents are the events of package i at now, newest first.
@@ -116,7 +129,7 @@ func (s *Service) packageEvents(sh *shipment, i int, now time.Time) []event {
 	}
 	if sh.Cancelled != nil && !sh.Cancelled.After(now) {
 		c := *sh.Cancelled
-		out = append(out, event{Date: apijson.Day(c), Time: apijson.Clock(c), Name: "Shipment cancelled", Status: "CANCELLED"})
+		out = append(out, event{Date: apijson.Day(c), Time: apijson.Clock(c), name: evCancelled, Status: "CANCELLED"})
 	}
 	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
 		out[l], out[r] = out[r], out[l]
@@ -125,7 +138,7 @@ func (s *Service) packageEvents(sh *shipment, i int, now time.Time) []event {
 }
 
 func (s *Service) makeEvent(sh *shipment, at time.Time, st step) event {
-	ev := event{Date: apijson.Day(at), Time: apijson.Clock(at), Name: st.name, Status: st.status}
+	ev := event{Date: apijson.Day(at), Time: apijson.Clock(at), name: st.name, Status: st.status}
 	switch st.location {
 	case "from":
 		ev.Location = sh.From.City
@@ -135,7 +148,7 @@ func (s *Service) makeEvent(sh *shipment, at time.Time, st step) event {
 			ev.Location = p.City
 		}
 	case "depot":
-		ev.Location = "Depot " + depots[hash(sh.TrackingNumber)%uint32(len(depots))]
+		ev.place = evDepot.With(depots[hash(sh.TrackingNumber)%uint32(len(depots))])
 	}
 	return ev
 }

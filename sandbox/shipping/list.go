@@ -1,7 +1,6 @@
 package shipping
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -42,7 +41,7 @@ func readListQuery(q map[string][]string) (listQuery, []apijson.FieldError) {
 	p := &problems{}
 	lq := listQuery{status: get("status"), reference: get("reference"), withTracking: flag(q, "tracking")}
 	if lq.status != "" && listStatus[lq.status] == nil {
-		p.add("status", "Unknown status %q: use OPEN, ACTIVE, DELIVERED or STORNO", lq.status)
+		p.add("status", msgStatusUnknown, lq.status)
 	}
 	for _, d := range []struct {
 		name string
@@ -51,7 +50,7 @@ func readListQuery(q map[string][]string) (listQuery, []apijson.FieldError) {
 		if v := get(d.name); v != "" {
 			t, err := time.Parse("2006-01-02", v)
 			if err != nil {
-				p.add(d.name, "Must be a date in the form YYYY-MM-DD")
+				p.add(d.name, msgDateForm)
 			}
 			*d.dst = t
 		}
@@ -63,31 +62,32 @@ func readListQuery(q map[string][]string) (listQuery, []apijson.FieldError) {
 func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	lq, errs := readListQuery(r.URL.Query())
 	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
+	lang := apijson.LangOf(r)
 	match := s.listed(acct, lq, now)
 	total := len(match)
 	lo := min(lq.offset, total)
 	hi := min(lo+ListStep, total)
 	data := make(map[string]any, hi-lo)
 	for _, sh := range match[lo:hi] {
-		data[sh.TrackingNumber] = s.view(sh, acct, nil, now, lq.withTracking)
+		data[sh.TrackingNumber] = s.view(sh, acct, nil, now, lq.withTracking, lang)
 	}
-	body := map[string]any{"status": http.StatusOK, "message": fmt.Sprintf("Found %d shipments", total), "data": data}
+	body := map[string]any{"status": http.StatusOK, "message": msgFoundShipments.With(total).In(lang), "data": data}
 	if s.documented() {
 		// Outside data, so a client that merges the data of its pages never meets it.
 		body["paging"] = map[string]int{"offset": lq.offset, "limit": ListStep, "total": total}
 	}
-	apijson.WriteRaw(w, http.StatusOK, body)
+	apijson.WriteRaw(w, r, http.StatusOK, body)
 }
 
 // listed are the account's shipments the filter matches, newest first (the

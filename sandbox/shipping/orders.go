@@ -20,7 +20,7 @@ const (
 // invoiceAccount is the index of the account allowed to pay by invoice.
 const invoiceAccount = 0
 
-var errNoInvoice = apijson.Fail(http.StatusUnauthorized, "You are not allowed to use invoice payment method")
+var errNoInvoice = apijson.Fail(http.StatusUnauthorized, msgNoInvoice)
 
 // checkOrder validates a create or validate body and resolves each shipment. A
 // refusal of the whole order (invoice without the right) comes as a problem;
@@ -31,7 +31,7 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 		// Without a valid key: not linked to an account, paid online, payer required.
 		req.PaymentType = payOnline
 		if req.Payer == nil || req.Payer.Email == "" || strings.TrimSpace(req.Payer.Firstname+req.Payer.Surname+req.Payer.Company) == "" {
-			p.add("payer", "The payer (a name or a company, and an e-mail) is required when ordering without a valid API key")
+			p.add("payer", msgPayerRequired)
 		}
 	}
 	req.PaymentType = strings.ToUpper(req.PaymentType) // "invoice" as real modules send it
@@ -42,18 +42,18 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 			return nil, nil, errNoInvoice
 		}
 	case "":
-		p.add("payment_type", "The payment type is required: CREDIT, ONLINE or INVOICE")
+		p.add("payment_type", msgPaymentRequired)
 	default:
-		p.add("payment_type", "Unknown payment type %q: use CREDIT, ONLINE or INVOICE", req.PaymentType)
+		p.add("payment_type", msgPaymentUnknown, req.PaymentType)
 	}
 	if req.Currency != "CZK" && req.Currency != "EUR" {
-		p.add("currency", "The currency must be CZK or EUR")
+		p.add("currency", msgCurrency)
 	}
 	if len(req.Shipments) == 0 {
-		p.add("shipments", "At least one shipment is required")
+		p.add("shipments", msgShipmentsRequired)
 	}
 	if len(req.Shipments) > 50 {
-		p.add("shipments", "At most 50 shipments per order")
+		p.add("shipments", msgShipmentsMax)
 	}
 	var plans []plan
 	for i := range req.Shipments {
@@ -62,7 +62,7 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 		from := s.checkCommon(sp, acct, r, false, now)
 		checkCustoms(sp, r)
 		if r.Carrier == "" && r.ServiceID == 0 {
-			sp.add("carrier", "A carrier or a service_id is required")
+			sp.add("carrier", msgCarrierOrService)
 		}
 		var pl plan
 		if sv := s.chooseForCreate(r); sv != nil && !sp.has("carrier") && !sp.has("service_id") {
@@ -75,12 +75,12 @@ func (s *Service) checkOrder(acct *account, req *orderReq, now time.Time) ([]pla
 }
 
 // refuse writes the answer to a refused order; false when it is not refused.
-func refuse(w http.ResponseWriter, errs []apijson.FieldError, refusal *apijson.Problem) bool {
+func refuse(w http.ResponseWriter, r *http.Request, errs []apijson.FieldError, refusal *apijson.Problem) bool {
 	switch {
 	case refusal != nil:
-		apijson.WriteProblem(w, refusal)
+		apijson.WriteProblem(w, r, refusal)
 	case len(errs) > 0:
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 	default:
 		return false
 	}
@@ -90,16 +90,16 @@ func refuse(w http.ResponseWriter, errs []apijson.FieldError, refusal *apijson.P
 func (s *Service) validate(w http.ResponseWriter, r *http.Request) {
 	var req orderReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	s.mu.Lock()
 	_, errs, refusal := s.checkOrder(s.accountOf(r), &req, s.clock.Now())
 	s.mu.Unlock()
-	if refuse(w, errs, refusal) {
+	if refuse(w, r, errs, refusal) {
 		return
 	}
-	apijson.Write(w, http.StatusOK, "The order is valid", map[string]any{"valid": true, "shipments": len(req.Shipments)})
+	apijson.Write(w, r, http.StatusOK, msgOrderValid.With(), map[string]any{"valid": true, "shipments": len(req.Shipments)})
 }
 
 // create answers as the provider's published example: HTTP 200, the order token
@@ -107,7 +107,7 @@ func (s *Service) validate(w http.ResponseWriter, r *http.Request) {
 func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	var req orderReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	acct := s.accountOf(r)
@@ -115,7 +115,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	now := s.clock.Now()
 	plans, errs, refusal := s.checkOrder(acct, &req, now)
-	if refuse(w, errs, refusal) {
+	if refuse(w, r, errs, refusal) {
 		return
 	}
 	o := s.newOrder(acct, req, now)
@@ -125,7 +125,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 		o.Shipments = append(o.Shipments, sh.TrackingNumber)
 		created = append(created, s.createdView(sh, now))
 	}
-	apijson.Write(w, http.StatusOK, "Order was successfully created", map[string]any{
+	apijson.Write(w, r, http.StatusOK, msgOrderCreated.With(), map[string]any{
 		"order": o.Token, "order_number": o.Number, "shipments": created,
 	})
 }

@@ -1,7 +1,6 @@
 package shipping
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -22,19 +21,19 @@ func (s *Service) parcelPoints(w http.ResponseWriter, r *http.Request) {
 	p := &problems{}
 	carrier, country := strings.ToUpper(q.Get("carrier")), strings.ToUpper(q.Get("country"))
 	if carrier != "" && s.carrier(carrier) == nil {
-		p.add("carrier", "Unknown carrier %q", carrier)
+		p.add("carrier", msgCarrierUnknown, carrier)
 	}
 	if country != "" && !slices.Contains(recipientCountries, country) {
-		p.add("country", "Unknown country %q: use %s", country, strings.Join(recipientCountries, ", "))
+		p.add("country", msgCountryUnknown, country, strings.Join(recipientCountries, ", "))
 	}
 	paged := q.Has("page") || q.Has("per_page")
 	page := intParam(p, q.Get("page"), "page", 1, 1, 1<<20)
 	perPage := intParam(p, q.Get("per_page"), "per_page", DefaultPointsPerPage, 1, MaxPointsPerPage)
 	if len(q.Get("q")) > 100 {
-		p.add("q", "The search text can have at most 100 characters")
+		p.add("q", msgSearchLong)
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	city, zip := fold(q.Get("city")), strings.ReplaceAll(q.Get("zip"), " ", "")
@@ -60,8 +59,8 @@ func (s *Service) parcelPoints(w http.ResponseWriter, r *http.Request) {
 	for _, pt := range match[lo:hi] {
 		data[strconv.FormatInt(pt.ID, 10)] = s.pointView(pt)
 	}
-	apijson.WriteRaw(w, http.StatusOK, map[string]any{
-		"status": http.StatusOK, "message": fmt.Sprintf("Found %d parcel points", total), "data": data,
+	apijson.WriteRaw(w, r, http.StatusOK, map[string]any{
+		"status": http.StatusOK, "message": msgFoundPoints.With(total).In(apijson.LangOf(r)), "data": data,
 		"paging": map[string]int{"page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage},
 	})
 }

@@ -84,38 +84,38 @@ func checkPickupWhen(p *problems, req pickupReq, now time.Time) {
 	d, err := time.ParseInLocation("2006-01-02", req.Date, now.Location())
 	switch {
 	case req.Date == "":
-		p.add("date", "The pickup date is required")
+		p.add("date", msgPickupDateRequired)
 	case !datePattern.MatchString(req.Date) || err != nil:
-		p.add("date", "The pickup date must be a date in the form YYYY-MM-DD")
+		p.add("date", msgPickupDateShape)
 	case d.Before(today):
-		p.add("date", "The pickup date cannot be in the past")
+		p.add("date", msgPickupDatePast)
 	case d.Weekday() == time.Saturday || d.Weekday() == time.Sunday:
-		p.add("date", "Couriers do not collect on Saturdays and Sundays: choose a working day")
+		p.add("date", msgWeekend)
 	case d.After(today.AddDate(0, 0, pickupMaxAhead)):
-		p.add("date", "The pickup date can be at most %d days ahead", pickupMaxAhead)
+		p.add("date", msgPickupAheadDays, pickupMaxAhead)
 	}
 	from, okFrom := minutesOf(req.TimeFrom)
 	to, okTo := minutesOf(req.TimeTo)
 	if !okFrom {
-		p.add("time_from", "The start of the window must be a time in the form HH:MM")
+		p.add("time_from", msgFromShape)
 	}
 	if !okTo {
-		p.add("time_to", "The end of the window must be a time in the form HH:MM")
+		p.add("time_to", msgToShape)
 	}
 	if !okFrom || !okTo {
 		return
 	}
 	switch {
 	case from < pickupEarliest || from > pickupLatest:
-		p.add("time_from", "Couriers collect between 07:00 and 18:00")
+		p.add("time_from", msgHours)
 	case to > pickupLatest || to < pickupEarliest:
-		p.add("time_to", "Couriers collect between 07:00 and 18:00")
+		p.add("time_to", msgHours)
 	case from >= to:
-		p.add("time_to", "The window must end after it starts")
+		p.add("time_to", msgWindowOrder)
 	case to-from < pickupMinWindow:
-		p.add("time_to", "The window must be at least 2 hours long")
+		p.add("time_to", msgWindowShort)
 	case err == nil && d.Equal(today) && to-pickupMinWindow < now.Hour()*60+now.Minute():
-		p.add("time_to", "Too late for today: the window must end at least 2 hours from now")
+		p.add("time_to", msgTooLate)
 	}
 }
 
@@ -125,29 +125,29 @@ func (s *Service) checkPickup(acct *account, req pickupReq, now time.Time) (*con
 	p := &problems{}
 	var c *contact
 	if req.AddressID <= 0 {
-		p.add("address_id", "The pickup address is required: the id of a stored address (contacts/list)")
+		p.add("address_id", msgAddressRequired)
 	} else if c = acct.contact(req.AddressID); c == nil {
-		p.add("address_id", "Unknown pickup address %d", req.AddressID)
+		p.add("address_id", msgAddressUnknown, req.AddressID)
 	}
 	checkPickupWhen(p, req, now)
 	switch {
 	case req.Packages < 1:
-		p.add("packages", "At least one package is required")
+		p.add("packages", msgPackagesRequired)
 	case req.Packages > pickupMaxPkgs:
-		p.add("packages", "At most %d packages per pickup", pickupMaxPkgs)
+		p.add("packages", msgPickupPackagesMax, pickupMaxPkgs)
 	}
 	switch {
 	case req.weightOptional && req.Weight == 0:
 	case math.IsNaN(req.Weight) || req.Weight <= 0:
-		p.add("weight", "The total weight must be a positive number of kilograms")
+		p.add("weight", msgTotalWeight)
 	case req.Weight > pickupMaxWeight:
-		p.add("weight", "The total weight can be at most %g kg", pickupMaxWeight)
+		p.add("weight", msgTotalWeightMax, pickupMaxWeight)
 	}
 	carrier := s.pickupCarrier(p, req.Carrier)
 	if !utf8.ValidString(req.Note) || strings.ContainsRune(req.Note, 0) {
-		p.add("note", "The note contains characters that are not allowed")
+		p.add("note", msgNoteChars)
 	} else if utf8.RuneCountInString(req.Note) > pickupMaxNote {
-		p.add("note", "The note can have at most %d characters", pickupMaxNote)
+		p.add("note", msgNoteLong, pickupMaxNote)
 	}
 	return c, carrier, p.list
 }
@@ -159,7 +159,7 @@ func (s *Service) pickupCarrier(p *problems, code string) *Carrier {
 		return nil
 	}
 	if len(code) > 20 {
-		p.add("carrier", "The carrier code can have at most 20 characters")
+		p.add("carrier", msgCarrierLong)
 		return nil
 	}
 	for _, c := range s.carriers {
@@ -167,28 +167,28 @@ func (s *Service) pickupCarrier(p *problems, code string) *Carrier {
 			continue
 		}
 		if LabelMode(c.Group, FromPickupAddress) == "" {
-			p.add("carrier", "Carrier %s does not collect from a pickup address", c.Code)
+			p.add("carrier", msgNoAddressCollect, c.Code)
 			return nil
 		}
 		return c
 	}
-	p.add("carrier", "Unknown carrier %q", clipText(code))
+	p.add("carrier", msgCarrierUnknown, clipText(code))
 	return nil
 }
 
 func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	var body pickupsAddReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &body); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	if body.Pickups != nil {
-		s.addListedPickups(w, acct, body.Pickups)
+		s.addListedPickups(w, r, acct, body.Pickups)
 		return
 	}
 	req := body.one
@@ -197,11 +197,11 @@ func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
 	now := s.clock.Now()
 	c, carrier, errs := s.checkPickup(acct, req, now)
 	if len(errs) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(errs...))
+		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}
 	pu := s.storePickup(acct, req, c, carrier, now)
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Pickup %s was ordered", pu.Number), pu)
+	apijson.Write(w, r, http.StatusOK, msgPickupOrdered.With(pu.Number), pu)
 }
 
 // storePickup orders a checked pickup. The caller holds s.mu.
@@ -220,7 +220,7 @@ func (s *Service) storePickup(acct *account, req pickupReq, c *contact, carrier 
 func (s *Service) pickupsList(w http.ResponseWriter, r *http.Request) {
 	acct := s.accountOf(r)
 	if acct == nil {
-		apijson.WriteProblem(w, errUnauthorized)
+		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
 	q := r.URL.Query()
@@ -228,12 +228,12 @@ func (s *Service) pickupsList(w http.ResponseWriter, r *http.Request) {
 	p := &problems{}
 	for name, v := range map[string]string{"date_from": from, "date_to": to} {
 		if _, err := time.Parse("2006-01-02", v); v != "" && (err != nil || !datePattern.MatchString(v)) {
-			p.add(name, "The date must be in the form YYYY-MM-DD")
+			p.add(name, msgDateShape)
 		}
 	}
 	if len(p.list) > 0 {
 		sort.Slice(p.list, func(i, j int) bool { return p.list[i].Field < p.list[j].Field })
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	s.mu.Lock()
@@ -245,5 +245,5 @@ func (s *Service) pickupsList(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d pickups", len(byID)), byID)
+	apijson.Write(w, r, http.StatusOK, msgFoundPickups.With(len(byID)), byID)
 }

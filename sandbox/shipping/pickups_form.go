@@ -86,11 +86,13 @@ func listFormField(field string) string {
 }
 
 // writeKeyedProblem answers field errors so that both errors[0].message and
-// errors.<field>[0] read them.
-func writeKeyedProblem(w http.ResponseWriter, errs []apijson.FieldError) {
+// errors.<field>[0] read them, in the request's language.
+func writeKeyedProblem(w http.ResponseWriter, r *http.Request, errs []apijson.FieldError) {
+	lang := apijson.LangOf(r)
+	problem := apijson.Invalid(errs...)
 	keyed := map[string]any{}
 	byField := map[string][]string{}
-	for i, e := range errs {
+	for i, e := range apijson.ErrorsIn(errs, lang) {
 		keyed[strconv.Itoa(i)] = e
 		if name := e.Field[strings.LastIndex(e.Field, ".")+1:]; name != "" {
 			byField[name] = append(byField[name], e.Message)
@@ -99,17 +101,17 @@ func writeKeyedProblem(w http.ResponseWriter, errs []apijson.FieldError) {
 	for name, msgs := range byField {
 		keyed[name] = msgs
 	}
-	apijson.WriteRaw(w, http.StatusBadRequest, map[string]any{"status": http.StatusBadRequest, "message": "Validation failed", "errors": keyed})
+	apijson.WriteRaw(w, r, problem.Status, map[string]any{"status": problem.Status, "message": problem.Message.In(lang), "errors": keyed})
 }
 
 // addListedPickups checks and orders every pickup of the list form, or none.
-func (s *Service) addListedPickups(w http.ResponseWriter, acct *account, items []pickupItem) {
+func (s *Service) addListedPickups(w http.ResponseWriter, r *http.Request, acct *account, items []pickupItem) {
 	var errs []apijson.FieldError
 	switch {
 	case len(items) == 0:
-		errs = append(errs, apijson.FieldError{Field: "pickups", Message: "At least one pickup is required"})
+		errs = append(errs, apijson.Err("pickups", msgPickupsRequired))
 	case len(items) > maxPickupsAdded:
-		errs = append(errs, apijson.FieldError{Field: "pickups", Message: "At most 10 pickups at once"})
+		errs = append(errs, apijson.Err("pickups", msgPickupsMax, maxPickupsAdded))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -123,7 +125,7 @@ func (s *Service) addListedPickups(w http.ResponseWriter, acct *account, items [
 		contacts[i], carriers[i], itemErrs = s.checkPickup(acct, reqs[i], now)
 		for _, e := range itemErrs {
 			if it.TimeRange != "" && reqs[i].TimeFrom == "" && listFormField(e.Field) == "time_range" {
-				e.Message = "The time window must be written as HH:MM-HH:MM, e.g. 08:00-16:00"
+				e = apijson.Err(e.Field, msgTimeRangeShape)
 			}
 			e.Field = "pickups[" + strconv.Itoa(i) + "]." + listFormField(e.Field)
 			if !slicesContainsField(errs, e) {
@@ -132,33 +134,34 @@ func (s *Service) addListedPickups(w http.ResponseWriter, acct *account, items [
 		}
 	}
 	if len(errs) > 0 {
-		writeKeyedProblem(w, errs)
+		writeKeyedProblem(w, r, errs)
 		return
 	}
 	out := make([]*pickup, len(items))
 	for i := range items {
 		out[i] = s.storePickup(acct, reqs[i], contacts[i], carriers[i], now)
 	}
-	apijson.Write(w, http.StatusOK, pickupsOrderedMessage(out), out)
+	apijson.Write(w, r, http.StatusOK, pickupsOrderedMessage(out), out)
 }
 
 // slicesContainsField: a window refused at both ends is said once.
 func slicesContainsField(errs []apijson.FieldError, e apijson.FieldError) bool {
+	said := e.In(apijson.English).Message
 	for _, x := range errs {
-		if x == e {
+		if x.Field == e.Field && x.In(apijson.English).Message == said {
 			return true
 		}
 	}
 	return false
 }
 
-func pickupsOrderedMessage(out []*pickup) string {
+func pickupsOrderedMessage(out []*pickup) apijson.Text {
 	numbers := make([]string, len(out))
 	for i, p := range out {
 		numbers[i] = p.Number
 	}
 	if len(out) == 1 {
-		return "Pickup " + numbers[0] + " was ordered"
+		return msgPickupOrdered.With(numbers[0])
 	}
-	return "Pickups " + strings.Join(numbers, ", ") + " were ordered"
+	return msgPickupsOrdered.With(strings.Join(numbers, ", "))
 }

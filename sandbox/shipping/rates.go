@@ -1,7 +1,6 @@
 package shipping
 
 import (
-	"fmt"
 	"math"
 	"net/http"
 	"sort"
@@ -37,7 +36,7 @@ const OfferAtBranch = "BRANCH"
 func (s *Service) rates(w http.ResponseWriter, r *http.Request) {
 	var req rateReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return
 	}
 	acct := s.accountOf(r) // optional: an invalid key is processed as unauthenticated
@@ -48,30 +47,30 @@ func (s *Service) rates(w http.ResponseWriter, r *http.Request) {
 	}
 	p := &problems{}
 	if currency != "CZK" && currency != "EUR" {
-		p.add("currency", "Unknown currency %q: use CZK or EUR", currency)
+		p.add("currency", msgCurrencyUnknown, currency)
 	}
 	s.mu.Lock()
 	from := s.checkCommon(p, acct, &req.shipmentReq, true, now)
 	s.mu.Unlock()
 	if req.To.Country == "" {
-		p.add("to.country", "The recipient's country is required")
+		p.add("to.country", msgRecipientCountry)
 	}
 	if len(p.list) > 0 {
-		apijson.WriteProblem(w, apijson.Invalid(p.list...))
+		apijson.WriteProblem(w, r, apijson.Invalid(p.list...))
 		return
 	}
 	pickup := pickupDate(req.PickupDate, now)
 	out := []rateView{}
 	for _, sv := range s.candidates(&req.shipmentReq) {
 		for _, variant := range offerVariants(&req.shipmentReq, sv) {
-			if v, ok := s.offer(&variant, from, sv, currency, pickup); ok {
+			if v, ok := s.offer(&variant, from, sv, currency, pickup, apijson.LangOf(r)); ok {
 				out = append(out, v)
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Price.Value < out[j].Price.Value })
-	apijson.WriteRaw(w, http.StatusOK, map[string]any{
-		"status": http.StatusOK, "message": fmt.Sprintf("Found %d offers", len(out)), "rates": out,
+	apijson.WriteRaw(w, r, http.StatusOK, map[string]any{
+		"status": http.StatusOK, "message": msgFoundOffers.With(len(out)).In(apijson.LangOf(r)), "rates": out,
 	})
 }
 
@@ -108,7 +107,7 @@ func handoverOf(typ string) Handover {
 
 // offer prices one service for one hand-over; false when it is not offered at
 // all (the label-mode table says none, or the carrier does not deliver there).
-func (s *Service) offer(r *shipmentReq, from address, sv *Svc, currency string, pickup time.Time) (rateView, bool) {
+func (s *Service) offer(r *shipmentReq, from address, sv *Svc, currency string, pickup time.Time, lang apijson.Lang) (rateView, bool) {
 	op := &problems{}
 	pl := s.checkOffer(op, r, from, sv, true, currency)
 	if LabelMode(sv.carrier.Group, pl.handover) == "" || !sv.carrier.serves(r.To.Country) {
@@ -135,7 +134,7 @@ func (s *Service) offer(r *shipmentReq, from address, sv *Svc, currency string, 
 			v.Type = OfferAtBranch
 		}
 		if len(op.list) > 0 {
-			v.Reason = op.list[0].Message
+			v.Reason = op.list[0].In(lang).Message
 		}
 	}
 	return v, true

@@ -1,7 +1,6 @@
 package shipping
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -27,21 +26,21 @@ func (s *Service) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v2/public/cart/create", s.cartCreate)
 }
 
-var errUnauthorized = apijson.Fail(http.StatusUnauthorized, "Missing or invalid API key (x-apikey)")
+var errUnauthorized = apijson.Fail(http.StatusUnauthorized, msgUnauthorized)
 
 // numbers decodes {shipments: [...]} with its limits.
 func (s *Service) numbers(w http.ResponseWriter, r *http.Request, max int) (numbersReq, bool) {
 	var req numbersReq
 	if p := apijson.Decode(w, r, s.cfg.MaxBody, &req); p != nil {
-		apijson.WriteProblem(w, p)
+		apijson.WriteProblem(w, r, p)
 		return req, false
 	}
 	switch {
 	case len(req.Shipments) == 0:
-		apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "shipments", Message: "At least one tracking number is required"}))
+		apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("shipments", msgNumbersRequired)))
 		return req, false
 	case len(req.Shipments) > max:
-		apijson.WriteProblem(w, apijson.Invalid(apijson.FieldError{Field: "shipments", Message: fmt.Sprintf("At most %d tracking numbers per request", max)}))
+		apijson.WriteProblem(w, r, apijson.Invalid(apijson.Err("shipments", msgNumbersMax, max)))
 		return req, false
 	}
 	return req, true
@@ -64,14 +63,14 @@ func (s *Service) detail(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{}
 	for _, tn := range req.Shipments {
 		if sh := s.shipments[tn]; sh != nil {
-			out[tn] = s.view(sh, acct, req.Tokens, now, withTracking)
+			out[tn] = s.view(sh, acct, req.Tokens, now, withTracking, apijson.LangOf(r))
 		}
 	}
 	if len(out) == 0 {
-		apijson.WriteProblem(w, apijson.Fail(http.StatusNotFound, "No shipment found"))
+		apijson.WriteProblem(w, r, apijson.Fail(http.StatusNotFound, msgNoShipment))
 		return
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d shipments", len(out)), out)
+	apijson.Write(w, r, http.StatusOK, msgFoundShipments.With(len(out)), out)
 }
 
 func flag(q map[string][]string, name string) bool {
@@ -93,10 +92,10 @@ func (s *Service) tracking(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{}
 	for _, tn := range req.Shipments {
 		if sh := s.shipments[tn]; sh != nil {
-			out[tn] = s.trackingOf(sh, now)
+			out[tn] = s.trackingOf(sh, now, apijson.LangOf(r))
 		}
 	}
-	apijson.Write(w, http.StatusOK, fmt.Sprintf("Found %d of %d shipments", len(out), len(req.Shipments)), out)
+	apijson.Write(w, r, http.StatusOK, msgFoundOf.With(len(out), len(req.Shipments)), out)
 }
 
 func intParam(p *problems, v, name string, def, lo, hi int) int {
@@ -105,7 +104,7 @@ func intParam(p *problems, v, name string, def, lo, hi int) int {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		p.add(name, "Must be a whole number from %d to %d", lo, hi)
+		p.add(name, msgWholeNumber, lo, hi)
 		return def
 	}
 	return n

@@ -128,16 +128,21 @@ func New(cfg Config) *Service {
 // documented reports whether answers carry the sandbox's extras.
 func (s *Service) documented() bool { return s.cfg.Shapes == ShapesDocumented }
 
-// newAccount gives each account two stored pickup addresses (contacts/list).
+// newAccount gives each account two stored pickup addresses (contacts/list),
+// named as the shop names its warehouses: the dashboard imports them as
+// senders under these names, and the hand-over protocol prints them.
 func newAccount(i int) *account {
 	base := int64(i*10 + 1)
 	return &account{Index: i, Bank: accountBanks[i%len(accountBanks)], Contacts: []contact{
-		{ID: base, Default: true, address: address{Company: fmt.Sprintf("Shop %d s.r.o.", i+1), Firstname: "Jana", Surname: "Skladová",
-			Street: "Skladová 12", City: "Praha", Zip: "190 00", Country: "CZ", Phone: "+420601000001", Email: "sklad@example.com"}},
-		{ID: base + 1, address: address{Company: fmt.Sprintf("Shop %d s.r.o. – Brno", i+1), Firstname: "Petr", Surname: "Expediční",
-			Street: "Vídeňská 88", City: "Brno", Zip: "619 00", Country: "CZ", Phone: "+420601000002", Email: "brno@example.com"}},
+		{ID: base, Default: true, address: address{Company: DemoSenderPraha, Firstname: "Jana", Surname: "Skladová",
+			Street: "Skladová 12", City: "Praha", Zip: "190 00", Country: "CZ", Phone: "+420601000001", Email: "sklad@example.cz"}},
+		{ID: base + 1, address: address{Company: "Sklad Brno", Firstname: "Petr", Surname: "Expediční",
+			Street: "Vídeňská 88", City: "Brno", Zip: "619 00", Country: "CZ", Phone: "+420601000002", Email: "brno@example.cz"}},
 	}}
 }
+
+// DemoSenderPraha is the name of every account's default pickup address.
+const DemoSenderPraha = "Sklad Praha"
 
 // accountBanks are the stored bank details of the accounts, in turn.
 var accountBanks = []BankDetails{{Account: "19-2000145399", Code: "0800", Currency: "CZK"}, {Account: "2000145399", Code: "0800", Currency: "CZK"}}

@@ -1,12 +1,15 @@
 package shipping
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 
 	"shipdesk/cod"
+	"shipdesk/i18n"
+	"shipdesk/sandbox/apijson"
 	"shipdesk/sandbox/labelpdf"
 )
 
@@ -31,35 +34,43 @@ func checkServiceCodes(p *problems, svcs []serviceReq) {
 		switch sv.Code {
 		case codeCOD, codeInsurance:
 			if seen[sv.Code] {
-				p.add(field, "%s can be given only once per shipment", serviceName(sv.Code))
+				p.add(field, msgServiceOnce, serviceName(sv.Code).With())
 			}
 			seen[sv.Code] = true
 		default:
-			p.add(field, "Unknown service code %q: use cod or ins", sv.Code)
+			p.add(field, msgServiceCode, sv.Code)
 		}
 	}
 }
 
-func serviceName(code string) string {
+func serviceName(code string) apijson.Phrase {
 	if code == codeCOD {
-		return "Cash on delivery"
+		return msgNameCOD
 	}
-	return "Insurance"
+	return msgNameInsurance
 }
+
+// codPhrase is a broken rule of cash on delivery in the words the dashboard's
+// catalog gives it in each language: the rules and their texts are shared.
+func codPhrase(pr cod.Problem) apijson.Phrase {
+	return apijson.Phrase{CS: pr.Text.In(czech), EN: pr.Message()}
+}
+
+var czech = i18n.WithLang(context.Background(), i18n.Czech)
 
 // decodeServiceData reads a service's data object; a malformed amount is named
 // at data.value.value, anything else at data.
 func decodeServiceData(p *problems, field string, raw json.RawMessage, dst any, shape string) bool {
 	if len(raw) == 0 {
-		p.add(field, "The data must be an object %s", shape)
+		p.add(field, msgDataObject, shape)
 		return false
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		var bad *errMoneyValue
 		if errors.As(err, &bad) {
-			p.add(field+".value.value", "The %s", bad.Error())
+			p.add(field+".value.value", msgAmount, bad.got)
 		} else {
-			p.add(field, "The data must be an object %s", shape)
+			p.add(field, msgDataObject, shape)
 		}
 		return false
 	}
@@ -72,7 +83,7 @@ func (s *Service) checkCOD(p *problems, field string, raw json.RawMessage, r *sh
 		return nil
 	}
 	if d.Value == nil {
-		p.add(field+".value", "The COD value {value, currency} is required")
+		p.add(field+".value", msgCODRequired)
 		return nil
 	}
 	usesPoint := r.PickupBranch != "" || r.PickupBranchLocation != 0 || r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
@@ -82,10 +93,10 @@ func (s *Service) checkCOD(p *problems, field string, raw json.RawMessage, r *sh
 		Packages: len(r.Packages), Group: sv.carrier.CODGroup, UsesPoint: usesPoint, MaxCZK: sv.MaxCOD, ForRates: forRates,
 	}) {
 		if pr.Field == "packages" {
-			p.add("packages", "%s", pr.Message())
+			p.add("packages", codPhrase(pr))
 			continue
 		}
-		p.add(field+"."+pr.Field, "%s", pr.Message())
+		p.add(field+"."+pr.Field, codPhrase(pr))
 	}
 	return &d
 }
@@ -98,18 +109,18 @@ func checkInsurance(p *problems, field string, raw json.RawMessage, sv *Svc, cur
 		return nil
 	}
 	if d.Value == nil {
-		p.add(field+".value", "The insured value {value, currency} is required")
+		p.add(field+".value", msgInsuredRequired)
 		return nil
 	}
 	v := *d.Value
 	limit := sv.MaxInsured / rate(currency)
 	switch {
 	case v.Currency != currency:
-		p.add(field+".value", "The insured value must be in the order currency %s", currency)
+		p.add(field+".value", msgInsuredCurrency, currency)
 	case v.Value <= 0:
-		p.add(field+".value", "The insured value must be more than zero")
+		p.add(field+".value", msgInsuredPositive)
 	case v.Value > limit:
-		p.add(field+".value", "The maximum insured value for this service is %g %s", math.Floor(limit), currency)
+		p.add(field+".value", msgInsuredMax, math.Floor(limit), currency)
 	default:
 		return &v
 	}

@@ -9,7 +9,7 @@ import (
 
 // view is a shipment as answered to acct (nil: no valid key). Owner-only fields
 // go to the owner; package_password also to whoever gives the order token.
-func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Time, withTracking bool) map[string]any {
+func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Time, withTracking bool, lang apijson.Lang) map[string]any {
 	owner := acct != nil && acct.Index == sh.Account
 	o := s.orders[sh.OrderID]
 	tokenOK := false
@@ -70,7 +70,7 @@ func (s *Service) view(sh *shipment, acct *account, tokens []string, now time.Ti
 		}
 	}
 	if withTracking {
-		v["tracking_information"] = s.trackingOf(sh, now)
+		v["tracking_information"] = s.trackingOf(sh, now, lang)
 	}
 	return v
 }
@@ -99,10 +99,14 @@ func carrierTracking(sh *shipment, i int) string {
 	return fmt.Sprintf("%010d%02d", hash(sh.TrackingNumber+"#carrier"), i+1)
 }
 
-func (s *Service) trackingOf(sh *shipment, now time.Time) map[string]any {
+func (s *Service) trackingOf(sh *shipment, now time.Time, lang apijson.Lang) map[string]any {
 	pk := [][]event{}
 	for i := range sh.Packages {
-		pk = append(pk, s.packageEvents(sh, i, now))
+		evs := s.packageEvents(sh, i, now)
+		for j := range evs {
+			evs[j] = evs[j].in(lang)
+		}
+		pk = append(pk, evs)
 	}
 	return map[string]any{"status": s.status(sh, now), "returned": s.returnedAt(sh, now), "packages": pk}
 }

@@ -271,14 +271,14 @@ func TestLabelFree(t *testing.T) {
 		mod  func(map[string]any)
 		want string
 	}{
-		"other carrier": {func(s map[string]any) { s["carrier"] = "g4"; s["pickup_branch"] = point(e, "g4", false).Code }, msgLabelLessCarrier},
-		"two packages":  {func(s map[string]any) { s["packages"] = []any{pkg(1), pkg(1)} }, msgLabelLessPackages},
+		"other carrier": {func(s map[string]any) { s["carrier"] = "g4"; s["pickup_branch"] = point(e, "g4", false).Code }, msgLabelLessCarrier.EN},
+		"two packages":  {func(s map[string]any) { s["packages"] = []any{pkg(1), pkg(1)} }, msgLabelLessPackages.EN},
 		"to Slovakia": {func(s map[string]any) {
 			to := recipient()
 			to["country"], to["zip"], to["city"] = "SK", "811 01", "Bratislava"
 			s["to"] = to
-		}, msgLabelLessCountry},
-		"from an address": {func(s map[string]any) { delete(s, "pickup_branch") }, msgLabelLessPoint},
+		}, msgLabelLessCountry.EN},
+		"from an address": {func(s map[string]any) { delete(s, "pickup_branch") }, msgLabelLessPoint.EN},
 	}
 	for name, tc := range cases {
 		sh := ok()

@@ -11,16 +11,6 @@ import (
 	"shipdesk/sandbox/apijson"
 )
 
-// Messages of the label-free rules, as the spec states them.
-const (
-	msgLabelLessCarrier  = "Label-free shipping is available for only one carrier"
-	msgLabelLessPackages = "Label-free shipping requires exactly one package"
-	msgLabelLessCountry  = "Label-free shipping is available only within the Czech Republic"
-	msgLabelLessPoint    = "Label-free shipping requires hand-over at a pickup point of the carrier"
-	msgTooBigPickup      = "The package size is too big for the pickup branch"
-	msgTooBigDelivery    = "The package size is too big for the delivery branch"
-)
-
 // maxReference is the longest own reference, in characters (public-evidence.md).
 const maxReference = 255
 
@@ -32,7 +22,7 @@ type problems struct {
 	list   []apijson.FieldError
 }
 
-func (p *problems) add(field, format string, args ...any) {
+func (p *problems) add(field string, msg apijson.Phrase, args ...any) {
 	f := p.prefix
 	if field != "" {
 		if f != "" && !strings.HasPrefix(field, "[") {
@@ -40,7 +30,7 @@ func (p *problems) add(field, format string, args ...any) {
 		}
 		f += field
 	}
-	p.list = append(p.list, apijson.FieldError{Field: f, Message: fmt.Sprintf(format, args...)})
+	p.list = append(p.list, apijson.Err(f, msg, args...))
 }
 
 func (p *problems) has(field string) bool {
@@ -74,49 +64,49 @@ func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRat
 		// Without a type: rates offers every pickup type, and a pickup point
 		// given on create means hand-over there.
 		if !forRates && !handsOverAtPoint(r) {
-			p.add("type", "The pickup type is required: ONDEMAND, REGULAR or OCCASIONAL (or give a pickup_branch to hand over at a point)")
+			p.add("type", msgTypeRequired)
 		}
 	default:
-		p.add("type", "Unknown pickup type %q: use ONDEMAND, REGULAR or OCCASIONAL", r.Type)
+		p.add("type", msgTypeUnknown, r.Type)
 	}
 	if r.PickupDate != "" {
 		d, err := time.ParseInLocation("2006-01-02", r.PickupDate, now.Location())
 		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 		switch {
 		case !datePattern.MatchString(r.PickupDate) || err != nil:
-			p.add("pickup_date", "The pickup date must be a date in the form YYYY-MM-DD")
+			p.add("pickup_date", msgPickupDateShape)
 		case d.Before(today):
-			p.add("pickup_date", "The pickup date cannot be in the past")
+			p.add("pickup_date", msgPickupDatePast)
 		case d.After(today.AddDate(0, 0, 30)):
-			p.add("pickup_date", "The pickup date can be at most 30 days ahead")
+			p.add("pickup_date", msgPickupDateAhead)
 		}
 	}
 	if len(r.Carrier) > 20 {
-		p.add("carrier", "The carrier code can have at most 20 characters")
+		p.add("carrier", msgCarrierLong)
 	} else if r.Carrier != "" && s.carrier(r.Carrier) == nil {
-		p.add("carrier", "Unknown carrier %q", r.Carrier)
+		p.add("carrier", msgCarrierUnknown, r.Carrier)
 	}
 	if r.ServiceID != 0 && s.serviceByID[r.ServiceID] == nil {
-		p.add("service_id", "Unknown service %d", r.ServiceID)
+		p.add("service_id", msgServiceUnknown, r.ServiceID)
 	}
 	// rates/get may name a point without a carrier: the carriers that have a
 	// point of that code are offered, the others not selectable.
 	if (r.PickupBranch != "" || r.DeliveryBranch != "") && r.Carrier == "" && !forRates {
-		p.add("carrier", "The carrier is required together with pickup_branch or delivery_branch")
+		p.add("carrier", msgCarrierWithBranch)
 	}
 	if utf8.RuneCountInString(r.Reference) > maxReference {
-		p.add("reference", "The reference can have at most %d characters", maxReference)
+		p.add("reference", msgReferenceMax, maxReference)
 	}
 	if len(r.Note) > 255 {
-		p.add("note", "The note can have at most 255 characters")
+		p.add("note", msgNoteLong255)
 	}
 
 	from := r.From
 	if r.From.ID != nil {
 		if acct == nil {
-			p.add("from.id", "A stored sender address can be used only with a valid API key")
+			p.add("from.id", msgStoredNeedsKey)
 		} else if c := acct.contact(*r.From.ID); c == nil {
-			p.add("from.id", "Unknown stored address %d", *r.From.ID)
+			p.add("from.id", msgStoredUnknown, *r.From.ID)
 		} else {
 			from = c.address
 		}
@@ -127,21 +117,21 @@ func (s *Service) checkCommon(p *problems, acct *account, r *shipmentReq, forRat
 	checkAddress(p, "to", r.To, forRates, toPoint)
 
 	if len(r.Packages) == 0 {
-		p.add("packages", "At least one package is required")
+		p.add("packages", msgPackagesRequired)
 	}
 	if len(r.Packages) > 20 {
-		p.add("packages", "At most 20 packages per shipment")
+		p.add("packages", msgPackagesMax)
 	}
 	for i, k := range r.Packages {
 		switch {
 		case k.Weight <= 0:
-			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight must be a positive number of kilograms")
+			p.add(fmt.Sprintf("packages[%d].weight", i), msgWeightPositive)
 		case k.Weight > 1000:
-			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight can be at most 1000 kg")
+			p.add(fmt.Sprintf("packages[%d].weight", i), msgWeightMax)
 		}
 		for name, v := range map[string]float64{"width": k.Width, "height": k.Height, "length": k.Length} {
 			if v < 0 || v > 600 {
-				p.add(fmt.Sprintf("packages[%d].%s", i, name), "The %s must be between 0 and 600 cm", name)
+				p.add(fmt.Sprintf("packages[%d].%s", i, name), msgDimension, name)
 			}
 		}
 	}
@@ -173,37 +163,37 @@ func checkAddress(p *problems, field string, a address, forRates, toPoint bool) 
 	}
 	if forRates {
 		if a.Country != "" && !slices.Contains(served, a.Country) {
-			p.add(field+".country", "Country %q is not served: use %s", a.Country, strings.Join(served, ", "))
+			p.add(field+".country", msgCountryNotServed, a.Country, strings.Join(served, ", "))
 		}
 		checkZip(p, field, a)
 		return
 	}
 	if strings.TrimSpace(a.Firstname+a.Surname+a.Company) == "" {
-		p.add(field+".surname", "A name or a company is required")
+		p.add(field+".surname", msgNameRequired)
 	}
 	switch {
 	case a.Country == "":
-		p.add(field+".country", "The country is required (two-letter code)")
+		p.add(field+".country", msgCountryRequired)
 	case !slices.Contains(served, a.Country):
-		p.add(field+".country", "Country %q is not served: use %s", a.Country, strings.Join(served, ", "))
+		p.add(field+".country", msgCountryNotServed, a.Country, strings.Join(served, ", "))
 	}
 	if !toPoint {
 		if strings.TrimSpace(a.Street) == "" {
-			p.add(field+".street", "The street is required")
+			p.add(field+".street", msgStreetRequired)
 		}
 		if strings.TrimSpace(a.City) == "" {
-			p.add(field+".city", "The city is required")
+			p.add(field+".city", msgCityRequired)
 		}
 		if a.Zip == "" && hasPostalCodes(a.Country) {
-			p.add(field+".zip", "The postal code is required")
+			p.add(field+".zip", msgZipRequired)
 		}
 	}
 	checkZip(p, field, a)
 	if a.Phone == "" && a.Email == "" {
-		p.add(field+".phone", "A phone number or an e-mail is required")
+		p.add(field+".phone", msgContactRequired)
 	}
 	if a.Email != "" && !strings.Contains(a.Email, "@") {
-		p.add(field+".email", "The e-mail address is not valid")
+		p.add(field+".email", msgEmailInvalid)
 	}
 }
 
@@ -270,7 +260,7 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 	c := sv.carrier
 	pl := plan{svc: sv, from: from}
 	if r.Carrier != "" && !strings.EqualFold(r.Carrier, c.Code) {
-		p.add("service_id", "Service %d does not belong to carrier %q", sv.ID, r.Carrier)
+		p.add("service_id", msgServiceNotOfCarrier, sv.ID, r.Carrier)
 	}
 	// Hand-over: at a point when a pickup point is named, else by pickup type.
 	switch {
@@ -285,32 +275,32 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 	if pl.labelMode == "" {
 		switch pl.handover {
 		case AtPoint:
-			p.add("pickup_branch", "Carrier %s does not accept packages at pickup points", c.Code)
+			p.add("pickup_branch", msgNoPointHandover, c.Code)
 		case FromPickupAddress:
-			p.add("type", "Carrier %s does not collect from a pickup address (%s)", c.Code, r.Type)
+			p.add("type", msgNoAddressPickup, c.Code, r.Type)
 		default:
-			p.add("type", "Carrier %s does not offer a one-off pickup from an address (ONDEMAND)", c.Code)
+			p.add("type", msgNoOnDemand, c.Code)
 		}
 	}
 	if to := r.To.Country; to != "" && !c.serves(to) {
-		p.add("to.country", "Carrier %s does not deliver to %s", c.Code, to)
+		p.add("to.country", msgNoDelivery, c.Code, to)
 	}
 
 	// Points by code (within the carrier) or by location id (shared by carriers).
 	if r.PickupBranch != "" && r.PickupBranch != AnyBranch {
 		if pl.pickup = s.pointOf(c, r.PickupBranch); pl.pickup == nil {
-			p.add("pickup_branch", "Pickup branch %q does not exist for carrier %s", r.PickupBranch, c.Code)
+			p.add("pickup_branch", msgPickupBranchUnknown, r.PickupBranch, c.Code)
 		}
 	}
 	if r.PickupBranch == AnyBranch && !c.Points {
-		p.add("pickup_branch", "Carrier %s has no branches to hand over at", c.Code)
+		p.add("pickup_branch", msgNoBranches, c.Code)
 	}
 	if r.PickupBranchLocation != 0 {
 		pl.pickup = s.locationPoint(p, "pickup_branch_location", r.PickupBranchLocation, c)
 	}
 	if r.DeliveryBranch != "" {
 		if pl.delivery = s.pointOf(c, r.DeliveryBranch); pl.delivery == nil {
-			p.add("delivery_branch", "Delivery branch %q does not belong to carrier %s (pickup and delivery points must be of the same carrier)", r.DeliveryBranch, c.Code)
+			p.add("delivery_branch", msgDeliveryBranchOther, r.DeliveryBranch, c.Code)
 		}
 	}
 	if r.DeliveryBranchLocation != 0 {
@@ -318,18 +308,18 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 	}
 	wantsPoint := r.DeliveryBranch != "" || r.DeliveryBranchLocation != 0
 	if sv.ToPoint && !wantsPoint && !forRates {
-		p.add("delivery_branch", "Service %s delivers only to a point: delivery_branch is required", sv.Name)
+		p.add("delivery_branch", msgPointOnly, sv.Name)
 	}
 	if !sv.ToPoint && wantsPoint {
-		p.add("delivery_branch", "Service %s does not deliver to points", sv.Name)
+		p.add("delivery_branch", msgNoPoints, sv.Name)
 	}
 	if pl.delivery != nil && r.To.Country != "" && pl.delivery.Country != r.To.Country {
-		p.add("delivery_branch", "The delivery point is in %s, the recipient's country is %s", pl.delivery.Country, r.To.Country)
+		p.add("delivery_branch", msgPointCountry, pl.delivery.Country, r.To.Country)
 	}
 
 	for i, k := range r.Packages {
 		if k.Weight > sv.MaxWeight {
-			p.add(fmt.Sprintf("packages[%d].weight", i), "The weight exceeds the maximum of %g kg of this service", sv.MaxWeight)
+			p.add(fmt.Sprintf("packages[%d].weight", i), msgServiceWeight, sv.MaxWeight)
 		}
 		if pl.pickup != nil && !pl.pickup.fits(k.Length, k.Width, k.Height, k.Weight) {
 			p.add(fmt.Sprintf("packages[%d]", i), msgTooBigPickup)
@@ -374,7 +364,7 @@ func (s *Service) checkOffer(p *problems, r *shipmentReq, from address, sv *Svc,
 func (s *Service) locationPoint(p *problems, field string, id int64, c *Carrier) *Point {
 	pts := s.pointsByLoc[id]
 	if len(pts) == 0 {
-		p.add(field, "Location %d does not exist", id)
+		p.add(field, msgLocationUnknown, id)
 		return nil
 	}
 	for _, pt := range pts {
@@ -382,6 +372,6 @@ func (s *Service) locationPoint(p *problems, field string, id int64, c *Carrier)
 			return pt
 		}
 	}
-	p.add(field, "Location %d does not serve carrier %s", id, c.Code)
+	p.add(field, msgLocationCarrier, id, c.Code)
 	return nil
 }
