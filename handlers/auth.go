@@ -28,8 +28,7 @@ func (h *Handlers) LoginForm(w http.ResponseWriter, r *http.Request) {
 // re-renders the form with the username kept and the password cleared.
 func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
+	if !h.readForm(w, r) {
 		return
 	}
 	username, userProblem := textin.Line(r.PostFormValue("username"), 100)
@@ -93,9 +92,4 @@ func (h *Handlers) Logout(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Sessions.AddFlash(w, r, views.Flash{Kind: "info", Text: i18n.T(ctx, "login.signed_out")})
 	redirect(w, r, "/login")
-}
-
-// parseForm reads a url-encoded or multipart form of bounded size.
-func parseForm(w http.ResponseWriter, r *http.Request) bool {
-	return readForm(w, r, maxFormBytes) == nil
 }

@@ -5,11 +5,8 @@ package handlers
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
-	"errors"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strconv"
 	"sync"
@@ -338,30 +335,4 @@ func pageLinks(path string, vals map[string]string, next string) (filter map[str
 		firstURL = views.QueryURL(path, filter)
 	}
 	return filter, nextURL, firstURL
-}
-
-// readForm reads a post's form, a multipart one with its files too, of at most
-// limit bytes in all.
-func readForm(w http.ResponseWriter, r *http.Request, limit int64) error {
-	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
-		return r.ParseMultipartForm(1 << 20)
-	}
-	return r.ParseForm()
-}
-
-// postedForm reads a post's form (readForm) and, when it cannot, answers one
-// way: 413 with tooLarge (or a general message) when it is too large, 400
-// with malformed when it cannot be read.
-func (h *Handlers) postedForm(w http.ResponseWriter, r *http.Request, limit int64, tooLarge, malformed string) bool {
-	err := readForm(w, r, limit)
-	if err == nil {
-		return true
-	}
-	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
-		h.ErrorStatus(w, r, http.StatusRequestEntityTooLarge, cmp.Or(tooLarge, i18n.T(r.Context(), "error.too_large")))
-		return false
-	}
-	h.ErrorStatus(w, r, http.StatusBadRequest, malformed)
-	return false
 }

@@ -16,8 +16,7 @@ const LangCookie = "shipdesk_lang"
 
 // SetLanguage switches the dashboard's language and returns to the page.
 func (h *Handlers) SetLanguage(w http.ResponseWriter, r *http.Request) {
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(r.Context(), "error.bad_form"))
+	if !h.readForm(w, r) {
 		return
 	}
 	back := httpx.LocalPath(r.PostFormValue("back"))

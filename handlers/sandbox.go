@@ -22,8 +22,7 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
+	if !h.readForm(w, r) {
 		return
 	}
 	back := httpx.LocalPath(r.PostFormValue("back"))

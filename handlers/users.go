@@ -38,8 +38,7 @@ func userRow(ctx context.Context, u storage.User) views.UserRow {
 // AddUser creates an account; invalid input re-renders the form with what was typed.
 func (h *Handlers) AddUser(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !parseForm(w, r) {
-		h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "error.bad_form"))
+	if !h.readForm(w, r) {
 		return
 	}
 	username := strings.TrimSpace(r.PostFormValue("username"))
@@ -95,8 +94,11 @@ func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, stat
 func (h *Handlers) ResetPassword(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id, ok := pathID(r)
-	if !ok || !parseForm(w, r) {
+	if !ok {
 		h.NotFound(w, r)
+		return
+	}
+	if !h.readForm(w, r) {
 		return
 	}
 	err := h.Staff.SetPassword(ctx, h.actor(r), id, r.PostFormValue("password"))
