@@ -47,31 +47,63 @@ func keyPage(k partKey) Page {
 // area, a few kilobytes each); past it they are drawn afresh.
 const maxKeptParts = 1024
 
-var keptParts = struct {
-	sync.RWMutex
-	m map[partKey]string
-}{m: map[partKey]string{}}
+// Kept holds the kept parts and shells of one server (web.Server owns it and
+// hands it to each request's context with WithKept). Without it in the
+// context, pages are drawn in full.
+type Kept struct {
+	parts struct {
+		sync.RWMutex
+		m map[partKey]string
+	}
+	shells struct {
+		sync.RWMutex
+		m map[shellKey][]shellPiece // nil: this shell is drawn in full
+	}
+}
+
+// NewKept returns an empty store of kept parts and shells.
+func NewKept() *Kept {
+	k := &Kept{}
+	k.parts.m, k.shells.m = map[partKey]string{}, map[shellKey][]shellPiece{}
+	return k
+}
+
+type keptKey struct{}
+
+// WithKept lets the pages drawn with ctx keep their parts and shells in k.
+func WithKept(ctx context.Context, k *Kept) context.Context {
+	return context.WithValue(ctx, keptKey{}, k)
+}
+
+func keptOf(ctx context.Context) *Kept {
+	k, _ := ctx.Value(keptKey{}).(*Kept)
+	return k
+}
 
 // keptPart writes part of a signed-in page p, drawing it with draw the
 // first time.
 func keptPart(ctx context.Context, part string, p Page, draw func(Page) templ.Component) templ.Component {
 	key := keyOf(ctx, part, p)
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		keptParts.RLock()
-		html, ok := keptParts.m[key]
-		keptParts.RUnlock()
+		kept := keptOf(ctx)
+		if kept == nil {
+			return draw(keyPage(key)).Render(ctx, w)
+		}
+		kept.parts.RLock()
+		html, ok := kept.parts.m[key]
+		kept.parts.RUnlock()
 		if !ok {
 			var b strings.Builder
 			if err := draw(keyPage(key)).Render(ctx, &b); err != nil {
 				return err
 			}
 			html = b.String()
-			keptParts.Lock()
-			if len(keptParts.m) >= maxKeptParts {
-				clear(keptParts.m)
+			kept.parts.Lock()
+			if len(kept.parts.m) >= maxKeptParts {
+				clear(kept.parts.m)
 			}
-			keptParts.m[key] = html
-			keptParts.Unlock()
+			kept.parts.m[key] = html
+			kept.parts.Unlock()
 		}
 		_, err := io.WriteString(w, html)
 		return err
@@ -140,34 +172,30 @@ type shellKey struct {
 	area     identity.Area
 }
 
-var keptShells = struct {
-	sync.RWMutex
-	m map[shellKey][]shellPiece // nil: this shell is drawn in full
-}{m: map[shellKey][]shellPiece{}}
-
 // shellOf is the kept shell for p, drawn now if it is not kept yet; nil when
 // p is to be drawn in full.
 func shellOf(ctx context.Context, p Page) []shellPiece {
-	if len(p.Flashes) > 0 {
+	kept := keptOf(ctx)
+	if kept == nil || len(p.Flashes) > 0 {
 		return nil
 	}
 	k := shellKey{lang: i18n.LangOf(ctx), sandbox: p.Sandbox, area: p.Area}
 	if p.Staff != nil {
 		k.signedIn, k.username, k.role = true, p.Staff.Username, p.Staff.Role
 	}
-	keptShells.RLock()
-	sh, ok := keptShells.m[k]
-	keptShells.RUnlock()
+	kept.shells.RLock()
+	sh, ok := kept.shells.m[k]
+	kept.shells.RUnlock()
 	if ok {
 		return sh
 	}
 	sh = drawShell(ctx, k)
-	keptShells.Lock()
-	if len(keptShells.m) >= maxKeptParts {
-		clear(keptShells.m)
+	kept.shells.Lock()
+	if len(kept.shells.m) >= maxKeptParts {
+		clear(kept.shells.m)
 	}
-	keptShells.m[k] = sh
-	keptShells.Unlock()
+	kept.shells.m[k] = sh
+	kept.shells.Unlock()
 	return sh
 }
 

@@ -25,6 +25,7 @@ import (
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
+	"shipdesk/views"
 )
 
 // statusWriter remembers the status and size of an answer for the request log.
@@ -182,7 +183,8 @@ func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
 // context: the language chosen in this browser (a cookie), else the browser's
 // Accept-Language, else the installation's default. A signed-in staff
 // member's saved language wins later (authenticate).
-func localize(fallback i18n.Lang, zone *time.Location, next http.Handler) http.Handler {
+// It also hands the pages the server's kept page parts and shells.
+func localize(fallback i18n.Lang, zone *time.Location, kept *views.Kept, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lang := i18n.Negotiate(r.Header.Get("Accept-Language"), fallback)
 		if c, err := r.Cookie(handlers.LangCookie); err == nil {
@@ -190,7 +192,7 @@ func localize(fallback i18n.Lang, zone *time.Location, next http.Handler) http.H
 				lang = l
 			}
 		}
-		ctx := i18n.WithLang(r.Context(), lang)
+		ctx := views.WithKept(i18n.WithLang(r.Context(), lang), kept)
 		if zone != i18n.ZoneOf(ctx) { // the default needs no value
 			ctx = i18n.WithZone(ctx, zone)
 		}

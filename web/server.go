@@ -13,6 +13,7 @@ import (
 	"shipdesk/handlers"
 	"shipdesk/i18n"
 	"shipdesk/identity"
+	"shipdesk/views"
 )
 
 // Authenticator resolves a session token to the staff member (staff.Service).
@@ -45,6 +46,7 @@ type Server struct {
 	static   *staticFiles
 	handler  http.Handler
 	metrics  string
+	kept     *views.Kept // the page parts and shells drawn once and kept
 }
 
 // New builds the server and its middleware chain.
@@ -53,7 +55,8 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken}
+	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
+		kept: views.NewKept()}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()
@@ -64,7 +67,7 @@ func New(d Deps) (*Server, error) {
 	var h http.Handler = s.routes()
 	h = s.authenticate(h)
 	h = cop.Handler(h)
-	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), h)
+	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), s.kept, h)
 	h = s.sessionless(h)
 	h = securityHeaders(d.TrustProxy, h)
 	h = recoverPanics(d.Log, s.h.Fail, h)
