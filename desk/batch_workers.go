@@ -1,0 +1,145 @@
+package desk
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"shipdesk/storage"
+)
+
+// BatchWorkers is how many rows of a batch are priced or ordered at once.
+const BatchWorkers = 4
+
+// ResumeBatch starts a worker for a batch whose queued rows nobody works
+// on (after a restart); the batch page calls it each time it looks.
+func (d *Desk) ResumeBatch(ctx context.Context, batch int64) {
+	if waiting, err := d.db.Unclaimed(ctx, batch, d.staleClaim(d.now())); err == nil && waiting {
+		d.startBatch(batch)
+	}
+}
+
+// ResumeBatches starts workers for every batch with queued rows nobody works
+// on: after a restart the rows a stopped instance held are taken up again
+// without anyone opening the batch. The pollers' upkeep calls it.
+func (d *Desk) ResumeBatches(ctx context.Context) error {
+	ids, err := d.db.BatchesWaiting(ctx, d.staleClaim(d.now()))
+	for _, id := range ids {
+		d.startBatch(id)
+	}
+	return err
+}
+
+// staleClaim is before when a claim belongs to a worker that has gone: a
+// row's work is at most two calls of OrderTimeout (a check, then the order)
+// and recording it. Taking a row over early costs at most a repeated check:
+// the row's request key orders its shipment once, whoever holds the claim.
+func (d *Desk) staleClaim(now time.Time) time.Time {
+	return now.Add(-(2*d.OrderTimeout + 5*time.Second))
+}
+
+// batchRuns are the batch workers of one desk: each batch has at most one
+// here, and on[batch] is true when more work was queued while it ran, so it
+// looks once more before it ends. Stop ends them between rows.
+type batchRuns struct {
+	mu      sync.Mutex
+	on      map[int64]bool
+	wg      sync.WaitGroup
+	stopped bool
+}
+
+// startBatch runs a worker for the batch unless one runs here already (which
+// is then told to look again). The worker outlives the request that started it.
+func (d *Desk) startBatch(batch int64) {
+	r := &d.runs
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
+	if r.on == nil {
+		r.on = map[int64]bool{}
+	}
+	if _, running := r.on[batch]; running {
+		r.on[batch] = true
+		return
+	}
+	r.on[batch] = false
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		for {
+			d.workBatch(context.Background(), batch)
+			r.mu.Lock()
+			if !r.on[batch] || r.stopped {
+				delete(r.on, batch)
+				r.mu.Unlock()
+				return
+			}
+			r.on[batch] = false
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// stopping says whether Stop was called: workers take no more rows.
+func (d *Desk) stopping() bool {
+	d.runs.mu.Lock()
+	defer d.runs.mu.Unlock()
+	return d.runs.stopped
+}
+
+// Stop lets the batch workers finish the rows they hold and take no more,
+// waiting for them until ctx ends. Rows still queued stay queued: the next
+// instance (or this one restarted) takes them up.
+func (d *Desk) Stop(ctx context.Context) error {
+	d.runs.mu.Lock()
+	d.runs.stopped = true
+	d.runs.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		d.runs.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("stop batch workers: %w", ctx.Err())
+	}
+}
+
+// workBatch prices and orders a batch's queued rows until none is left.
+func (d *Desk) workBatch(ctx context.Context, batch int64) {
+	b, err := d.db.BatchByID(ctx, batch)
+	if err != nil {
+		d.log.Warn("batch worker", "batch", batch, "err", err)
+		return
+	}
+	for !d.stopping() {
+		now := d.now().Truncate(time.Microsecond)
+		rows, err := d.db.ClaimRows(ctx, batch, storage.RowPricing, now, d.staleClaim(now), BatchWorkers)
+		work := d.priceRow
+		if err == nil && len(rows) == 0 {
+			rows, err = d.db.ClaimRows(ctx, batch, storage.RowOrdering, now, d.staleClaim(now), BatchWorkers)
+			work = d.orderRow
+		}
+		if err != nil {
+			d.log.Warn("batch worker: claim", "batch", batch, "err", err)
+			return
+		}
+		if len(rows) == 0 {
+			return
+		}
+		var wg sync.WaitGroup
+		for _, r := range rows {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(ctx, b, r, now)
+			}()
+		}
+		wg.Wait()
+	}
+}
