@@ -97,3 +97,10 @@ func allowed(r rune, multiline bool) bool {
 	}
 	return !unicode.IsControl(r) && r != '\u2028' && r != '\u2029'
 }
+
+// Valid says whether s may be kept as Line keeps it, without a problem:
+// readable, one line, at most limit characters.
+func Valid(s string, limit int) bool {
+	_, problem := Line(s, limit)
+	return problem.IsZero()
+}
