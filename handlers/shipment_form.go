@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -16,7 +14,6 @@ import (
 	"shipdesk/identity"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
-	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -231,92 +228,6 @@ func (h *Handlers) runStep(w http.ResponseWriter, r *http.Request, step formStep
 	h.renderNewShipment(w, r, status, f, problems, st)
 }
 
-// searchPoints fills the pickers of the chosen offer's carrier.
-func (h *Handlers) searchPoints(ctx context.Context, f desk.Form, v url.Values, st *shipmentState) {
-	if f.Handover == desk.HandoverPoint {
-		st.pickup = h.findPoints(ctx, f, v, "pickup")
-	}
-	if f.Offer.DeliveryRequired {
-		st.delivery = h.findPoints(ctx, f, v, "delivery")
-	}
-}
-
-// findPoints searches one picker: what the clerk typed, or while nothing is
-// typed the town the package most likely goes from (the sender's, for a
-// hand-over) or to (the recipient's). A failed search shows no points.
-func (h *Handlers) findPoints(ctx context.Context, f desk.Form, v url.Values, kind string) pointSearch {
-	s := pointSearch{query: pointQuery(v, kind+"_q")}
-	country := ""
-	if kind == "delivery" {
-		s.town, country = f.To.City, f.To.Country
-	} else {
-		s.town = h.senderTown(ctx, f.SenderID)
-	}
-	found, err := h.ShipDesk.SearchPoints(ctx, f.Offer.Carrier, country, cmp.Or(s.query, s.town), f.Packages)
-	if err != nil {
-		h.Log.Warn("search points", "kind", kind, "err", err)
-	}
-	s.found = found
-	return s
-}
-
-// pointsView is a picker's list as the page shows it.
-func pointsView(ctx context.Context, kind string, s pointSearch, selected string) views.PointsView {
-	return views.PointsView{Kind: kind, Points: pointRows(ctx, s.found.Points), Total: s.found.Total, TooMany: s.found.More,
-		Query: s.query, Town: s.town, Selected: selected}
-}
-
-// pointQuery is what the clerk typed into a point picker; text that cannot
-// be read is ignored (the default search runs) rather than failing the page.
-func pointQuery(v url.Values, name string) string {
-	q, problem := textin.Line(v.Get(name), 100)
-	if textin.IsUnreadable(problem) {
-		return ""
-	}
-	return strings.TrimSpace(q)
-}
-
-// senderTown is where the clerk most likely takes packages: the sender's town.
-func (h *Handlers) senderTown(ctx context.Context, id int64) string {
-	if s, err := h.ShipReads.SenderByID(ctx, id); err == nil {
-		return s.City
-	}
-	return ""
-}
-
-// Points answers the picker as the clerk types: the points of the chosen
-// offer's carrier that the packages fit.
-func (h *Handlers) Points(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r) {
-		return
-	}
-	f, _ := desk.ParseForm(r.PostForm)
-	kind := r.URL.Query().Get("for")
-	if kind != "pickup" && kind != "delivery" {
-		h.NotFound(w, r)
-		return
-	}
-	h.render(w, r, http.StatusOK, views.PointList(pointsView(r.Context(), kind, h.findPoints(r.Context(), f, r.PostForm, kind), "")))
-}
-
-func pointRows(ctx context.Context, points []storage.ParcelPoint) []views.PointRow {
-	out := make([]views.PointRow, 0, len(points))
-	for _, p := range points {
-		out = append(out, views.PointRow{Code: p.Code, Name: p.Name, Address: fmt.Sprintf("%s, %s %s", p.Street, p.Zip, p.City),
-			Locker: p.IsLocker, Limits: pointLimits(ctx, p)})
-	}
-	return out
-}
-
-// pointLimits describes a point's size limits when they are known; the
-// service does not publish them, so usually they are not.
-func pointLimits(ctx context.Context, p storage.ParcelPoint) string {
-	if p.MaxLength == 0 {
-		return ""
-	}
-	return i18n.T(ctx, "ship.point_limits", num(ctx, p.MaxLength), num(ctx, p.MaxWidth), num(ctx, p.MaxHeight), num(ctx, p.MaxWeight))
-}
-
 func offerRow(ctx context.Context, o desk.Offer) views.OfferRow {
 	row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
 		Price: o.Price.Price(), PriceVAT: o.PriceVAT.Price(), Delivery: o.Delivery,
@@ -425,91 +336,4 @@ func markChosen(all [][]views.OfferRow, chosen desk.Offer) {
 			}
 		}
 	}
-}
-
-// pageOrder are the form's fields in the order the page shows them (the
-// packages' cells go where "packages" is).
-var pageOrder = []string{"to_firstname", "to_surname", "to_company", "to_street", "to_city", "to_zip", "to_country",
-	"to_phone", "to_email", "offer", "pickup_branch", "delivery_branch", "label_less", "packages", "sender", "handover",
-	"pickup_date", "reference", "note", "cod", "cod_value", "cod_currency", "cod_bank_account", "cod_bank_code",
-	"cod_bank_variable", "cod_bank_currency", "insured_value"}
-
-// focusOf is what takes the focus when the form is drawn: the first field
-// with a problem (the summary when that field is not on the page), else what
-// the step says comes next. "offers" becomes the first offer's Choose button.
-func focusOf(problems apperr.Problems, next string, v views.NewShipment) string {
-	if len(problems) > 0 {
-		for _, field := range pageOrder {
-			if field == "packages" {
-				if cell := firstPackageProblem(problems, len(v.Packages)); cell != "" {
-					return cell
-				}
-			}
-			if problems[field].IsZero() {
-				continue
-			}
-			switch field {
-			case "offer":
-				return "problems"
-			case "packages":
-				return "pkg_weight_0"
-			case "pickup_branch", "delivery_branch":
-				if v.Chosen == nil {
-					return "problems"
-				}
-				return strings.TrimSuffix(field, "_branch") + "_q"
-			case "label_less":
-				if !v.LabelFreeOK {
-					return "problems"
-				}
-			}
-			return field
-		}
-		return "problems"
-	}
-	if v.Form.Message != "" {
-		return "problems"
-	}
-	if next == "offers" {
-		for _, o := range v.Offers {
-			if o.Selectable {
-				return "choose-" + o.Choice
-			}
-		}
-		for _, o := range v.LabelFreeOffer {
-			if o.Selectable {
-				return "choose-" + o.Choice
-			}
-		}
-	}
-	return next
-}
-
-// firstPackageProblem is the first cell of the packages table with a problem.
-func firstPackageProblem(problems apperr.Problems, rows int) string {
-	for i := range rows {
-		for _, col := range []string{"weight", "length", "width", "height"} {
-			if cell := fmt.Sprintf("pkg_%s_%d", col, i); !problems[cell].IsZero() {
-				return cell
-			}
-		}
-	}
-	return ""
-}
-
-// unseenProblems are the errors about parts not on the page yet, for the
-// summary, so none is lost.
-func unseenProblems(ctx context.Context, problems apperr.Problems, v views.NewShipment) string {
-	var unseen []string
-	for field, msg := range problems {
-		shown := field == "form" || !strings.Contains("offer pickup_branch delivery_branch label_less", field)
-		if !shown && field == "offer" && v.Compared || v.Chosen != nil && field != "offer" {
-			shown = true
-		}
-		if !shown {
-			unseen = append(unseen, msg.In(ctx))
-		}
-	}
-	sort.Strings(unseen)
-	return strings.Join(unseen, " ")
 }

@@ -2,18 +2,13 @@ package storage
 
 import (
 	"context"
-	"database/sql"
-	"encoding/base64"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
-
-	"shipdesk/apperr"
 )
 
 // ListFilter selects shipments for the list, the CSV export and the reports.
@@ -157,82 +152,6 @@ func (f ListFilter) limit() int {
 		return DefaultPageSize
 	}
 	return f.Limit
-}
-
-// cursor is a row a page ends or begins at: its sort key and id, and its
-// place in the list (from 0) when the link was made, for "51–100 of 1 234".
-type cursor struct {
-	at   time.Time
-	text string
-	id   int64
-	pos  int
-}
-
-// cursorSorts are the letters that say which order a cursor belongs to.
-var cursorSorts = map[string]string{"": "n", "new": "n", "old": "o", "recipient": "r"}
-
-// maxCursorText bounds the recipient's name a cursor carries.
-const maxCursorText = 1000
-
-func encodeCursor(sort string, s Shipment, pos int) string {
-	key := strconv.FormatInt(s.CreatedAt.UnixMicro(), 10)
-	if sort == "recipient" {
-		key = s.RecipientName
-	}
-	raw := cursorSorts[sort] + ":" + strconv.FormatInt(s.ID, 10) + ":" + strconv.Itoa(pos) + ":" + key
-	return base64.RawURLEncoding.EncodeToString([]byte(raw))
-}
-
-// Cursors are checked before they reach the database: a link that was cut,
-// edited or made for another order is refused with a message, never an error
-// of the database (a name with a NUL, a year 300000).
-var (
-	cursorMin = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
-	cursorMax = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-)
-
-// ErrDamagedCursor is a page link that cannot be read.
-var ErrDamagedCursor = apperr.New(apperr.Invalid, "rec.page_link")
-
-func decodeCursor(sort, s string) (cursor, error) {
-	if len(s) > 4*maxCursorText {
-		return cursor{}, ErrDamagedCursor
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return cursor{}, ErrDamagedCursor
-	}
-	parts := strings.SplitN(string(raw), ":", 4)
-	if len(parts) != 4 || parts[0] != cursorSorts[sort] {
-		return cursor{}, ErrDamagedCursor
-	}
-	id, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || id <= 0 {
-		return cursor{}, ErrDamagedCursor
-	}
-	pos, err := strconv.Atoi(parts[2])
-	if err != nil || pos < 0 || pos > 1<<40 {
-		return cursor{}, ErrDamagedCursor
-	}
-	c := cursor{id: id, pos: pos, text: parts[3]}
-	if sort == "recipient" {
-		if !utf8.ValidString(c.text) || strings.ContainsRune(c.text, 0) || len(c.text) > maxCursorText {
-			return cursor{}, ErrDamagedCursor
-		}
-		return c, nil
-	}
-	us, err := strconv.ParseInt(c.text, 10, 64)
-	if err != nil || us < cursorMin.UnixMicro() || us > cursorMax.UnixMicro() {
-		return cursor{}, ErrDamagedCursor
-	}
-	c.at = time.UnixMicro(us)
-	return c, nil
-}
-
-// CheckCursor says whether a page link's cursor can be read for the order sort.
-func CheckCursor(sort, s string) error {
-	_, err := decodeCursor(sort, s)
-	return err
 }
 
 // ListPage is one page of the list, the cursors of its neighbours ("" when
@@ -429,114 +348,6 @@ func (f ListFilter) ListSQL() (first, fallback string, args []any, err error) {
 func (f ListFilter) CountSQL() (string, []any, error) {
 	c, err := f.filter()
 	return countQuery(c.where(), f.Exact), c.args, err
-}
-
-// ExportRow is one shipment as the list's CSV export writes it.
-type ExportRow struct {
-	ID                         int64
-	CreatedAt                  time.Time
-	Reference, TrackingNumber  string // TrackingNumber: "" until the service confirmed the order
-	RecipientName              string
-	RecipientCity              string
-	Carrier, ServiceName       string
-	State, Status              string
-	LabelMode, LabelStatus     string
-	Returned                   bool
-	CODValue                   float64 // with CODCurrency; both zero without cash on delivery
-	CODCurrency                string
-	DeliveredAt, LastCheckedAt time.Time // zero: not (yet)
-	Origin                     string
-}
-
-// ExportRowOf is the export's row of a shipment read whole.
-func ExportRowOf(s Shipment) ExportRow {
-	r := ExportRow{ID: s.ID, CreatedAt: s.CreatedAt, Reference: s.Reference, TrackingNumber: s.Tracking(),
-		RecipientName: s.RecipientName, RecipientCity: s.RecipientCity, Carrier: s.Carrier, ServiceName: s.ServiceName,
-		State: s.State, Status: s.Status, LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, Returned: s.Returned, Origin: s.Origin}
-	if s.CODValue != nil && s.CODCurrency != nil {
-		r.CODValue, r.CODCurrency = *s.CODValue, *s.CODCurrency
-	}
-	if s.DeliveredAt != nil {
-		r.DeliveredAt = *s.DeliveredAt
-	}
-	if s.LastCheckedAt != nil {
-		r.LastCheckedAt = *s.LastCheckedAt
-	}
-	return r
-}
-
-// exportColumns are ExportRow's columns, in its order; the comment names the
-// query among the server's activity.
-const exportColumns = `/* shipments export */ id, created_at, reference, coalesce(tracking_number, ''), recipient_name, recipient_city,
-carrier, service_name, state, status, label_mode, label_status, returned,
-CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN 0 ELSE cod_value END::float8,
-CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN '' ELSE cod_currency END,
-delivered_at, last_checked_at, origin`
-
-// ExportSQL is the export's query of the filter, for the benchmark that
-// compares the export with PostgreSQL's COPY of the same query.
-func (f ListFilter) ExportSQL() (string, []any, error) {
-	f.After, f.Before, f.Last = "", "", false
-	where, args, err := f.where()
-	return `SELECT ` + exportColumns + ` FROM shipments WHERE ` + where + ` ORDER BY ` + f.orderBy(), args, err
-}
-
-// ExportShipments calls fn for every shipment of the filter in the list's
-// order, as the rows arrive from the database: an export of any size holds
-// one row, which fn gets each time anew (the same ExportRow, overwritten).
-func (db *DB) ExportShipments(ctx context.Context, f ListFilter, fn func(*ExportRow) error) error {
-	q, args, err := f.ExportSQL()
-	if err != nil {
-		return err
-	}
-	rows, err := db.x.QueryContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("export shipments: %w", err)
-	}
-	defer rows.Close()
-	var r ExportRow
-	var delivered, checked sql.NullTime
-	dest := []any{&r.ID, &r.CreatedAt, &r.Reference, &r.TrackingNumber, &r.RecipientName, &r.RecipientCity,
-		&r.Carrier, &r.ServiceName, &r.State, &r.Status, &r.LabelMode, &r.LabelStatus, &r.Returned,
-		&r.CODValue, &r.CODCurrency, &delivered, &checked, &r.Origin}
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("export shipments: %w", err)
-		}
-		r.DeliveredAt, r.LastCheckedAt = delivered.Time, checked.Time // zero when NULL
-		if err := fn(&r); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export shipments: %w", err)
-	}
-	return nil
-}
-
-// EachShipment calls fn for every shipment of the filter, streaming rows from
-// the database, so a selection of any size holds one row at a time.
-func (db *DB) EachShipment(ctx context.Context, f ListFilter, fn func(Shipment) error) error {
-	f.After, f.Before, f.Last = "", "", false
-	where, args, err := f.where()
-	if err != nil {
-		return err
-	}
-	rows, err := db.x.QueryxContext(ctx, `SELECT `+shipmentColumns+` FROM shipments WHERE `+where+` ORDER BY `+f.orderBy(), args...)
-	if err != nil {
-		return fmt.Errorf("export shipments: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s Shipment
-		if err := rows.StructScan(&s); err != nil {
-			return fmt.Errorf("export shipments: %w", err)
-		}
-		if err := fn(s); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 // Scan finds shipments by what a scanner or a person typed: an exact tracking
