@@ -27,7 +27,7 @@ MINIMAL_PKGS := ./client/... ./desk/... ./jobs/... ./web/... ./workbench/... ./u
 # today's date on either side.
 FUTURE_EPOCH := 2031-03-03T09:00:00Z
 CLOCK_PKGS := ./web/ ./e2e/ ./jobs/ ./desk/ ./workbench/ ./cmd/shipdesk/
-CLOCK_TESTS := Label|Storno|Clock|ClerksDay|ClerkOrders|ReturnsDay|Refresh|Reports|Live|Zone|Restart|Settled
+CLOCK_TESTS := Label|Storno|Clock|ClerksDay|ClerkOrders|ReturnsDay|Refresh|Reports|Live|Zone|Restart|Settled|Pickup|Handover
 
 ## test: vet, format and generate checks, then every test (unit, storage, HTTP, sandbox, browser),
 ## then the dashboard's tests again against the sandbox's minimal answers, and the

@@ -285,7 +285,7 @@ func TestPointPickerCountsOnlySoFar(t *testing.T) {
 		points = append(points, storage.ParcelPoint{ID: int64(500000 + i), Carrier: "G1", Code: "GX" + strconv.Itoa(i),
 			Name: "Trafika Brno " + strconv.Itoa(i), Street: "Masarykova " + strconv.Itoa(i%90+1), City: "Brno", Zip: "602 00", Country: "CZ"})
 	}
-	if err := env.App.DB.UpsertPoints(context.Background(), points, time.Now()); err != nil {
+	if err := env.App.DB.UpsertPoints(context.Background(), points, env.App.Upstream.Now()); err != nil {
 		t.Fatal(err)
 	}
 	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "G1", "offer_delivery", "true")

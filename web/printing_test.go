@@ -430,7 +430,7 @@ func TestHandoverProtocolPerCarrierWithSignatures(t *testing.T) {
 // was ordered.
 func TestHandoverOnThePickupDate(t *testing.T) {
 	env, b := deskEnv(t)
-	tomorrow := time.Now().AddDate(0, 0, 1)
+	tomorrow := env.App.Upstream.Now().AddDate(0, 0, 1) // on the dashboard's clock
 	for tomorrow.Weekday() == time.Saturday || tomorrow.Weekday() == time.Sunday {
 		tomorrow = tomorrow.AddDate(0, 0, 1)
 	}

@@ -695,7 +695,7 @@ func TestLabelRefusalsFromTheService(t *testing.T) {
 			t.Fatal(err)
 		}
 		stale := storage.Reply{Status: "EXPORTED", LabelMode: "PRINT", LabelStatus: "READY", Packages: s.Packages}
-		if err := env.App.DB.RecordState(ctx, id, stale, time.Now()); err != nil {
+		if err := env.App.DB.RecordState(ctx, id, stale, env.App.Upstream.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
