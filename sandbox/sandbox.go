@@ -224,7 +224,7 @@ func (sb *Sandbox) load() error {
 
 // Document is the OpenAPI 3.1 document of every operation, controls included.
 func (sb *Sandbox) Document() map[string]any {
-	return openapi.Document("shipdesk sandbox", "1", "A deterministic simulator of the shipping API v1, the cart API v2 and the returns API v1 (at /returns/api/v1), with controls under /sandbox/ that the real service does not have.", sb.Operations(), sb.Components())
+	return openapi.Document("shipdesk sandbox", "1", "A deterministic simulator of the shipping API v1, the cart API v2 and the returns API v1 (at /returns/api/v1), with controls under /sandbox/ that the real service does not have. "+shipping.CarrierRoles(), sb.Operations(), sb.Components())
 }
 
 // logRequests logs each call without keys or bodies.

@@ -54,6 +54,9 @@ func (s *Service) restoreBook(b *bookSnapshot) {
 	for _, ps := range b.Pickups {
 		p := ps.pickup
 		p.Account = ps.Account
+		if p.Carrier != "" {
+			p.Carrier = currentCode(p.Carrier)
+		}
 		s.book.pickups[p.ID] = &p
 	}
 	s.book.nextContact = max(b.NextContact, firstAddedContact-1)
