@@ -13,7 +13,7 @@ func swissForm(t *testing.T, customs ...string) Form {
 	t.Helper()
 	v := url.Values{"key": {requestkey.New()}, "sender": {"1"}, "to_surname": {"Keller"}, "to_street": {"Bahnhofstrasse 1"},
 		"to_city": {"Zürich"}, "to_zip": {"8001"}, "to_country": {"CH"}, "to_phone": {"+41 44 123 45 67"},
-		"pkg_weight": {"1,5", "0,5"}, "offer_service_id": {"701"}, "offer_carrier": {"G3A"}}
+		"pkg_weight": {"1,5", "0,5"}, "offer_service_id": {"701"}, "offer_carrier": {"UPS"}}
 	for i := 0; i+1 < len(customs); i += 2 {
 		v.Set(customs[i], customs[i+1])
 	}

@@ -45,7 +45,7 @@ func TestLabelFreeRefusalFromServiceMapsToField(t *testing.T) {
 	from := shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"}
 	to := shipping.Address{Surname: "Malá", Street: "B 2", City: "Bratislava", Zip: "811 01", Country: "SK", Phone: "+421900000000"}
 	_, err = c.Create(context.Background(), shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-		Type: shipping.PickupOnDemand, Carrier: "g3a", From: from, To: to, LabelLess: true,
+		Type: shipping.PickupOnDemand, Carrier: "ups", From: from, To: to, LabelLess: true,
 		Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}})
 	if !transport.IsRefused(err) {
 		t.Fatalf("create: %v", err)

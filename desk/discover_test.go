@@ -15,7 +15,7 @@ func TestDiscoverPagesTheListByOffset(t *testing.T) {
 	e := start(t)
 	ctx := context.Background()
 	body, _ := json.Marshal(map[string]any{"currency": "CZK", "payment_type": "CREDIT", "shipments": []any{map[string]any{
-		"type": "ONDEMAND", "carrier": "g3b", "reference": "WEB",
+		"type": "ONDEMAND", "carrier": "fedex", "reference": "WEB",
 		"from":     map[string]any{"company": "Shop", "street": "A 1", "city": "Praha", "zip": "110 00", "country": "CZ", "phone": "+420601000000"},
 		"to":       map[string]any{"firstname": "Ota", "surname": "Kovář", "street": "C 3", "city": "Olomouc", "zip": "779 00", "country": "CZ", "phone": "+420603000000"},
 		"packages": []any{map[string]any{"weight": 3}}}}})

@@ -26,7 +26,7 @@ func TestNextWorkday(t *testing.T) {
 func TestParsePickupForm(t *testing.T) {
 	today := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	good := url.Values{"key": {requestkey.New()}, "address": {"1"}, "date": {"2026-11-24"}, "time_from": {"09:00"}, "time_to": {"12:00"},
-		"packages": {"2"}, "weight": {"3,5"}, "carrier": {"G3A"}, "note": {"gate"}}
+		"packages": {"2"}, "weight": {"3,5"}, "carrier": {"UPS"}, "note": {"gate"}}
 	if _, p := desk.ParsePickupForm(good, today); len(p) != 0 {
 		t.Fatalf("a good form: %v", p)
 	}
@@ -40,7 +40,7 @@ func TestParsePickupForm(t *testing.T) {
 		{"NaN", "weight", "NaN"},
 		{"NoWeight", "weight", ""},
 		{"Fraction", "packages", "1.5"},
-		{"Carrier", "carrier", "G3 A"},
+		{"Carrier", "carrier", "GLS SK"},
 		{"NUL", "note", "a\x00b"},
 		{"Address", "address", "x"},
 	}

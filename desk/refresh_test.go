@@ -56,7 +56,7 @@ func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
 	mine := e.order(1)[0]
 	// Made in the provider's web manager, not through shipdesk.
 	_, err := e.ship.Create(ctx, shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-		Type: shipping.PickupOnDemand, Carrier: "g3b", Reference: "WEB-1",
+		Type: shipping.PickupOnDemand, Carrier: "fedex", Reference: "WEB-1",
 		From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
 		To:       shipping.Address{Firstname: "Ota", Surname: "Kovář", Street: "C 3", City: "Olomouc", Zip: "779 00", Country: "CZ", Phone: "+420603000000"},
 		Packages: []shipping.Package{{Weight: 3}}}}})
@@ -79,7 +79,7 @@ func TestDiscoverFindsShipmentsMadeElsewhere(t *testing.T) {
 			web = s
 		}
 	}
-	if web.Origin != "service" || web.Reference != "WEB-1" || web.RecipientName != "Ota Kovář" || !strings.EqualFold(web.Carrier, "G3B") {
+	if web.Origin != "service" || web.Reference != "WEB-1" || web.RecipientName != "Ota Kovář" || !strings.EqualFold(web.Carrier, "FEDEX") {
 		t.Errorf("imported %+v", web)
 	}
 	if events, _ := e.db.Events(ctx, web.ID); len(events) == 0 {

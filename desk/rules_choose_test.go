@@ -17,7 +17,7 @@ import (
 )
 
 // rulesDesk is a desk on the sandbox with a sender in Prague and a carrier
-// table that knows G1 takes label-free packages (as the sandbox's facts say).
+// table that knows ZASILKOVNA takes label-free packages (as the sandbox's facts say).
 func rulesDesk(t *testing.T) (*desk.Desk, *storage.DB, desk.Form) {
 	t.Helper()
 	e := desktest.Start(t)
@@ -28,8 +28,8 @@ func rulesDesk(t *testing.T) (*desk.Desk, *storage.DB, desk.Form) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.SeedCarriers(ctx, []storage.Carrier{{Code: "G1", Name: "G1 Parcel", LabelFree: sql.NullBool{Valid: true, Bool: true}},
-		{Code: "G3A", Name: "G3 Express One", LabelFree: sql.NullBool{Valid: true, Bool: false}}}); err != nil {
+	if err := d.SeedCarriers(ctx, []storage.Carrier{{Code: "ZASILKOVNA", Name: "Zásilkovna", LabelFree: sql.NullBool{Valid: true, Bool: true}},
+		{Code: "UPS", Name: "UPS", LabelFree: sql.NullBool{Valid: true, Bool: false}}}); err != nil {
 		t.Fatal(err)
 	}
 	f := desk.Form{Key: requestkey.New(), SenderID: from.ID, Handover: desk.HandoverOnDemand,
@@ -83,18 +83,18 @@ func TestChooseOfferOverTheServicesOffers(t *testing.T) {
 		}
 	}
 
-	// A named service of G3A, moved before the fastest.
+	// A named service of UPS, moved before the fastest.
 	var g3 desk.Offer
 	for _, o := range offers {
-		if o.Carrier == "G3A" && o.Selectable && !o.LabelFree {
+		if o.Carrier == "UPS" && o.Selectable && !o.LabelFree {
 			g3 = o
 			break
 		}
 	}
 	if g3.ServiceID == 0 {
-		t.Fatalf("no G3A offer among %+v", offers)
+		t.Fatalf("no UPS offer among %+v", offers)
 	}
-	named := saveRule(t, d, shiprules.Rule{Name: "G3", Choice: shiprules.Named, Carrier: "G3A", Service: g3.Service})
+	named := saveRule(t, d, shiprules.Rule{Name: "G3", Choice: shiprules.Named, Carrier: "UPS", Service: g3.Service})
 	if err := d.MoveRule(ctx, named, true); err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +174,11 @@ func TestChooseOfferKeepsTheLabelFreeConditions(t *testing.T) {
 
 func TestRuleShipmentOfAForm(t *testing.T) {
 	f := desk.Form{To: desk.Address{Country: "SK"}, COD: true, DeliveryBranch: "P-17",
-		Offer:    desk.Offer{Carrier: "G4", DeliveryRequired: true},
+		Offer:    desk.Offer{Carrier: "SPS", DeliveryRequired: true},
 		Packages: []desk.Package{{Weight: 1.5, Length: 40, Width: 10, Height: 10}, {Weight: 2, Length: 20, Width: 30, Height: 25}}}
 	s := desk.RuleShipment(f)
 	want := shiprules.Shipment{Country: "SK", COD: true, WeightKg: 3.5, LengthCm: 40, WidthCm: 30, HeightCm: 25, DimsSumCm: 75,
-		PointCode: "P-17", PointCarrier: "G4"}
+		PointCode: "P-17", PointCarrier: "SPS"}
 	if s != want {
 		t.Fatalf("%+v\nwant %+v", s, want)
 	}

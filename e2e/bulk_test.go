@@ -26,7 +26,7 @@ func (b *Tab) listTicks() []bool {
 func TestListSelectionByKeyboard(t *testing.T) {
 	env, tab := deskTab(t)
 	for _, town := range []string{"Plzeň", "Brno", "Ostrava"} {
-		tab.orderOf("G3A", town)
+		tab.orderOf("UPS", town)
 	}
 	tab.Open("/tracking")
 	tab.WaitCount(`[data-testid=shipment-list] tbody tr`, 3)

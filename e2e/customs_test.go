@@ -42,10 +42,10 @@ func TestCustomsFieldsForSwitzerland(t *testing.T) {
 		tab.Fill("#customs_quantity", "3")
 		tab.Fill("#customs_value", "1 200")
 		tab.Click(`[data-testid=compare]`)
-		tab.WaitText(`[data-testid=offers]`, "G3A")
-		tab.do("choose G3A", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll("[data-testid=offers] tr[data-carrier]")]
-			.find(r => r.dataset.carrier.toUpperCase() === "G3A" && r.querySelector("button[name=choose]")).querySelector("button[name=choose]").click()`))
-		tab.WaitText(`[data-testid=chosen]`, "G3A")
+		tab.WaitText(`[data-testid=offers]`, "UPS")
+		tab.do("choose UPS", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll("[data-testid=offers] tr[data-carrier]")]
+			.find(r => r.dataset.carrier.toUpperCase() === "UPS" && r.querySelector("button[name=choose]")).querySelector("button[name=choose]").click()`))
+		tab.WaitText(`[data-testid=chosen]`, "UPS")
 		tab.top()
 		tab.shots("customs-" + lang)
 		tab.noOverflow(390)

@@ -28,12 +28,12 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.Fill("#cod_value", "1250")
 			tab.Click("#insure")
 			tab.Click(`[data-testid=compare]`)
-			tab.WaitText(`[data-testid=offers]`, "G3A")
+			tab.WaitText(`[data-testid=offers]`, "UPS")
 			if got := tab.Attr("#insured_value", "value"); got != "1250" {
 				t.Errorf("insured value %q, want the COD amount", got)
 			}
-			tab.ChooseOffer("G3A")
-			tab.WaitText(`[data-testid=chosen]`, "G3A")
+			tab.ChooseOffer("UPS")
+			tab.WaitText(`[data-testid=chosen]`, "UPS")
 			tab.look(shapes + "-chosen")
 			orderChosen(t, tab)
 			page := tab.Path()
@@ -46,9 +46,9 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.Open("/shipping/new")
 			tab.fillRecipient()
 			tab.Click(`[data-testid=compare]`)
-			tab.WaitText(`[data-testid=offers]`, "G3A")
-			tab.ChooseOffer("G3A")
-			tab.WaitText(`[data-testid=chosen]`, "G3A")
+			tab.WaitText(`[data-testid=offers]`, "UPS")
+			tab.ChooseOffer("UPS")
+			tab.WaitText(`[data-testid=chosen]`, "UPS")
 			orderChosen(t, tab)
 			second := tab.Path()
 			tab.Submit(`[data-testid=storno-start]`)
@@ -73,12 +73,12 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			}
 			tab.look(shapes + "-tracking")
 
-			// Label-free: the carrier table (filled from the sandbox) allows it for G1.
+			// Label-free: the carrier table (filled from the sandbox) allows it for ZASILKOVNA.
 			tab.Open("/shipping/new")
 			tab.fillRecipient()
 			tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
 			tab.Click(`[data-testid=compare]`)
-			tab.WaitText(`[data-testid=offers]`, "G1")
+			tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
 			tab.Click(`tr[data-service="101"] button[name=choose]`)
 			tab.WaitText(`#label-free`, "Label-free")
 			tab.Click(`input[name=label_less]`)

@@ -24,9 +24,9 @@ func TestManagerPagesTheListAndReadsTheMoney(t *testing.T) {
 		clerk.Click("#cod")
 		clerk.Fill("#cod_value", value)
 		clerk.Click(`[data-testid=compare]`)
-		clerk.WaitText(`[data-testid=offers]`, "G3A")
-		clerk.ChooseOffer("G3A")
-		clerk.WaitText(`[data-testid=chosen]`, "G3A")
+		clerk.WaitText(`[data-testid=offers]`, "UPS")
+		clerk.ChooseOffer("UPS")
+		clerk.WaitText(`[data-testid=chosen]`, "UPS")
 		orderChosen(t, clerk)
 	}
 	// ...printed, then delivered by the sandbox's clock and the tracking job...
@@ -40,7 +40,7 @@ func TestManagerPagesTheListAndReadsTheMoney(t *testing.T) {
 	if _, err := env.App.DB.SQL().Exec(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, created_at)
-SELECT gen_random_uuid(), 'OLD-' || i, 'created', '{}', 'G3A', 301, 'Zákazník ' || i, 'Olomouc',
+SELECT gen_random_uuid(), 'OLD-' || i, 'created', '{}', 'UPS', 301, 'Zákazník ' || i, 'Olomouc',
     'G3E' || lpad(i::text, 8, '0'), 'DELIVERED', 'PRINT', 'READY', $1::timestamptz - interval '1 day' - i * interval '1 minute'
 FROM generate_series(1, 58) AS i`, before); err != nil { // made before them, on the dashboard's clock
 		t.Fatal(err)
@@ -91,8 +91,8 @@ FROM generate_series(1, 58) AS i`, before); err != nil { // made before them, on
 	tab.Open("/reports")
 	tab.WaitText(`[data-testid=money]`, "Cash on delivery")
 	tab.wantText(`[data-testid=cod-CZK]`, "CZK")
-	tab.wantText(`[data-testid=spend-G3A] [data-testid=shipments]`, "60")
-	tab.wantText(`[data-testid=spend-G3A] [data-testid=unknown]`, "58")
+	tab.wantText(`[data-testid=spend-UPS] [data-testid=shipments]`, "60")
+	tab.wantText(`[data-testid=spend-UPS] [data-testid=unknown]`, "58")
 	tab.shots("reports-en")
 
 	tab.toCzech()
@@ -102,6 +102,6 @@ FROM generate_series(1, 58) AS i`, before); err != nil { // made before them, on
 	tab.shots("list-cs")
 	tab.Open("/reports")
 	tab.WaitText(`[data-testid=money]`, "Dobírky")
-	tab.wantText(`[data-testid=spend-G3A] [data-testid=unknown]`, "58")
+	tab.wantText(`[data-testid=spend-UPS] [data-testid=unknown]`, "58")
 	tab.shots("reports-cs")
 }

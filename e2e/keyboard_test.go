@@ -294,12 +294,12 @@ func TestSlowServiceShowsProgress(t *testing.T) {
 	tab.waitTrue("Compare is disabled and the notice shows", `document.querySelector("[data-testid=compare]").disabled && `+busy)
 	tab.wantText(`#busy`, "Asking the service")
 	tab.screenshot("waiting")
-	tab.WaitText(`[data-testid=offers]`, "G3A")
+	tab.WaitText(`[data-testid=offers]`, "UPS")
 	tab.waitTrue("Compare is enabled again and the notice gone", `!document.querySelector("[data-testid=compare]").disabled && !(`+busy+`)`)
 
-	tab.ChooseOffer("G3A")
+	tab.ChooseOffer("UPS")
 	tab.waitTrue("Choose is disabled while the offers are asked again", `[...document.querySelectorAll("button[name=choose]")].every(b => b.disabled) && `+busy)
-	tab.WaitText(`[data-testid=chosen]`, "G3A")
+	tab.WaitText(`[data-testid=chosen]`, "UPS")
 	tab.waitTrue("the buttons are back", `!document.querySelector("[data-testid=create]").disabled && !(`+busy+`)`)
 	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
 

@@ -45,7 +45,7 @@ func TestNewShipmentFormAtEveryWidth(t *testing.T) {
 		tab.Open("/shipping/new")
 		tab.fillRecipient()
 		tab.Click(`[data-testid=compare]`)
-		tab.WaitText(`[data-testid=offers]`, "G3A")
+		tab.WaitText(`[data-testid=offers]`, "UPS")
 		// Money the Czech or the English way, and no price or date broken over two lines.
 		price := tab.Text(`[data-testid=offer-price-vat]`)
 		if lang == "cs" && !strings.HasSuffix(price, "\u00a0Kč") || lang == "en" && !strings.HasPrefix(price, "CZK\u00a0") {
@@ -75,9 +75,9 @@ func TestNewShipmentFormAtEveryWidth(t *testing.T) {
 		if err != nil || !beside {
 			t.Errorf("%s: at 1280 px the offers are not beside the recipient (%v)", lang, err)
 		}
-		tab.do("choose G3A", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll("[data-testid=offers] tr[data-carrier]")]
-			.find(r => r.dataset.carrier.toUpperCase() === "G3A" && r.querySelector("button[name=choose]")).querySelector("button[name=choose]").click()`))
-		tab.WaitText(`[data-testid=chosen]`, "G3A")
+		tab.do("choose UPS", chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll("[data-testid=offers] tr[data-carrier]")]
+			.find(r => r.dataset.carrier.toUpperCase() === "UPS" && r.querySelector("button[name=choose]")).querySelector("button[name=choose]").click()`))
+		tab.WaitText(`[data-testid=chosen]`, "UPS")
 		tab.top()
 		tab.shots("offers-" + lang)
 		for _, w := range []int64{768, 390} {
@@ -131,7 +131,7 @@ func TestPointPickerInTheBrowser(t *testing.T) {
 	tab.Open("/shipping/new")
 	tab.fillRecipient() // Plzeň
 	tab.Click(`[data-testid=compare]`)
-	tab.WaitText(`[data-testid=offers]`, "G1")
+	tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
 	tab.Click(`tr[data-service="102"] button[name=choose]`)
 	tab.waitFocus(`#delivery_q`)
 	if v := tab.Attr(`#delivery_q`, "value"); v != "" {

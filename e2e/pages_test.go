@@ -308,9 +308,9 @@ func TestRemovalsAskFirstInTheBrowser(t *testing.T) {
 	tab.Open("/shipping/new")
 	tab.fillRecipient()
 	tab.Click(`[data-testid=compare]`)
-	tab.WaitText(`[data-testid=offers]`, "G3A")
-	tab.ChooseOffer("G3A")
-	tab.WaitText(`[data-testid=chosen]`, "G3A")
+	tab.WaitText(`[data-testid=offers]`, "UPS")
+	tab.ChooseOffer("UPS")
+	tab.WaitText(`[data-testid=chosen]`, "UPS")
 	orderChosen(t, tab)
 	page := tab.Path()
 	var id int64

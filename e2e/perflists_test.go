@@ -15,7 +15,7 @@ func TestManagerCountsALargeFilterOnRequest(t *testing.T) {
 	if _, err := env.App.DB.SQL().Exec(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, created_at)
-SELECT gen_random_uuid(), 'BIG-' || i, 'created', '{}', 'G3A', 301, 'Zákazník ' || i, 'Olomouc',
+SELECT gen_random_uuid(), 'BIG-' || i, 'created', '{}', 'UPS', 301, 'Zákazník ' || i, 'Olomouc',
     'G3B' || lpad(i::text, 8, '0'), 'DELIVERED', 'PRINT', 'READY', now() - i * interval '1 minute'
 FROM generate_series(1, 2345) AS i`); err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func (b *Tab) ticked() []bool {
 func TestPrintQueueShowsLabelsArrivingByItself(t *testing.T) {
 	env, tab := deskTab(t)
 	for _, town := range []string{"Plzeň", "Brno", "Ostrava"} {
-		tab.orderOf("G3A", town)
+		tab.orderOf("UPS", town)
 	}
 	tab.Open("/shipping/print")
 	tab.WaitText(`[data-testid=being-made-count]`, "3 labels are being made")
@@ -113,10 +113,10 @@ func TestPrintQueueShowsLabelsArrivingByItself(t *testing.T) {
 // phone width, in English and Czech.
 func TestPrintQueueInBothLanguages(t *testing.T) {
 	env, tab := deskTab(t)
-	tab.orderOf("G3A", "Plzeň")
-	tab.orderOf("G3A", "Brno")
+	tab.orderOf("UPS", "Plzeň")
+	tab.orderOf("UPS", "Brno")
 	labelsMade(t, env)
-	tab.orderOf("G3A", "Žďár nad Sázavou")
+	tab.orderOf("UPS", "Žďár nad Sázavou")
 	tab.Open("/shipping/print")
 	tab.WaitText(`[data-testid=being-made-count]`, "1 label is being made")
 	tab.WaitCount(`[data-testid=shipments] tbody tr`, 2)
@@ -148,19 +148,19 @@ func TestPrintQueueInBothLanguages(t *testing.T) {
 // signature lines: at desktop, tablet and phone width, in English and Czech.
 func TestProtocolsInBothLanguages(t *testing.T) {
 	_, tab := deskTab(t)
-	tab.orderOf("G3A", "Plzeň")
-	tab.orderOf("G3A", "Žďár nad Sázavou")
-	tab.orderOf("G2A", "Ostrava")
+	tab.orderOf("UPS", "Plzeň")
+	tab.orderOf("UPS", "Žďár nad Sázavou")
+	tab.orderOf("PPL", "Ostrava")
 	tab.Open("/shipping/manifest")
 	tab.WaitCount(`[data-testid=protocol]`, 2)
-	tab.wantText(`[data-carrier=G3A] [data-testid=protocol-count]`, "2 parcels, 2 packages")
-	tab.wantText(`[data-carrier=G2A] [data-testid=protocol-count]`, "1 parcel, 1 package")
+	tab.wantText(`[data-carrier=UPS] [data-testid=protocol-count]`, "2 parcels, 2 packages")
+	tab.wantText(`[data-carrier=PPL] [data-testid=protocol-count]`, "1 parcel, 1 package")
 	if ctype, start := tab.Fetch(tab.Attr(`[data-testid=protocols-pdf]`, "href")); ctype != "application/pdf" || !strings.HasPrefix(start, "%PDF-") {
 		t.Errorf("protocols PDF: %s %q", ctype, start)
 	}
 	tab.shots("protocols")
 	tab.toCzech()
-	tab.wantText(`[data-carrier=G3A] [data-testid=protocol-count]`, "2 zásilky, 2 balíky")
-	tab.wantText(`[data-carrier=G3A] [data-testid=sign-courier]`, "Převzal (kurýr)")
+	tab.wantText(`[data-carrier=UPS] [data-testid=protocol-count]`, "2 zásilky, 2 balíky")
+	tab.wantText(`[data-carrier=UPS] [data-testid=sign-courier]`, "Převzal (kurýr)")
 	tab.shots("protocols-cs")
 }

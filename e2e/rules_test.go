@@ -28,10 +28,10 @@ func TestManagerOrdersOfferRules(t *testing.T) {
 	tab.Submit(`[data-testid=rule-save]`)
 	tab.WaitText(`main`, "Rule Slovakia heavy saved.")
 
-	// The second: a named service of G3A.
+	// The second: a named service of UPS.
 	tab.Fill(`#name`, "Express")
 	tab.Click(`[data-testid=rule-choice] input[value=service]`)
-	tab.do("choose the carrier", chromedpSelect(`#carrier`, "G3A"))
+	tab.do("choose the carrier", chromedpSelect(`#carrier`, "UPS"))
 	tab.Fill(`#service`, "Express")
 	tab.Submit(`[data-testid=rule-save]`)
 	tab.WaitText(`main`, "Rule Express saved.")
@@ -46,7 +46,7 @@ func TestManagerOrdersOfferRules(t *testing.T) {
 	}
 	tab.wantText(`tr[data-rule="Slovakia heavy"]`, "To: Slovakia")
 	tab.wantText(`tr[data-rule="Slovakia heavy"]`, "Weight from 5.5 kg")
-	tab.wantText(`tr[data-rule=Express] [data-testid=rule-choice]`, "Service Express of G3A")
+	tab.wantText(`tr[data-rule=Express] [data-testid=rule-choice]`, "Service Express of UPS")
 	tab.shots("rules-en")
 
 	tab.toCzech()
@@ -56,7 +56,7 @@ func TestManagerOrdersOfferRules(t *testing.T) {
 	}
 	tab.wantText(`tr[data-rule="Slovakia heavy"]`, "Do zemí: Slovensko")
 	tab.wantText(`tr[data-rule="Slovakia heavy"]`, "Hmotnost od 5,5 kg")
-	tab.wantText(`tr[data-rule=Express] [data-testid=rule-choice]`, "Službu Express dopravce G3A")
+	tab.wantText(`tr[data-rule=Express] [data-testid=rule-choice]`, "Službu Express dopravce UPS")
 	tab.shots("rules-cs")
 
 	// A rule with a problem stays in the form with the message on its field.

@@ -69,7 +69,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	if !slices.IsSorted(carriers) {
 		t.Errorf("not sorted by carrier: %q", carriers)
 	}
-	// The G1 service to a point: choose it, then find a point by typing the town.
+	// The ZASILKOVNA service to a point: choose it, then find a point by typing the town.
 	tab.Click(`tr[data-service="102"] button[name=choose]`)
 	tab.WaitText(`[data-testid=chosen]`, "Delivery point")
 	tab.Fill("#delivery_q", "")
@@ -113,7 +113,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.fillRecipient()
 	tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
 	tab.Click(`[data-testid=compare]`)
-	tab.WaitText(`[data-testid=offers]`, "G1")
+	tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
 	tab.Click(`tr[data-service="101"] button[name=choose]`)
 	tab.WaitText(`#label-free`, "Label-free")
 	tab.Click(`input[name=label_less]`)

@@ -19,9 +19,9 @@ func TestManagerFiltersExportsAndOpensTimeline(t *testing.T) {
 		clerk.fillRecipient()
 		clerk.Fill("#to_city", town)
 		clerk.Click(`[data-testid=compare]`)
-		clerk.WaitText(`[data-testid=offers]`, "G3")
-		clerk.ChooseOffer("G3")
-		clerk.WaitText(`[data-testid=chosen]`, "G3")
+		clerk.WaitText(`[data-testid=offers]`, "UPS")
+		clerk.ChooseOffer("UPS")
+		clerk.WaitText(`[data-testid=chosen]`, "UPS")
 		orderChosen(t, clerk)
 	}
 	env.Sandbox.Advance(3 * time.Hour)

@@ -27,7 +27,7 @@ func BenchmarkCSVExportRows(b *testing.B) {
 	r = r.WithContext(i18n.WithLang(context.Background(), i18n.Czech))
 	at := time.Date(2026, 11, 20, 9, 5, 0, 0, time.UTC)
 	row := storage.ExportRow{ID: 123456, CreatedAt: at, Reference: "OBJ-123456", TrackingNumber: "T0000123456",
-		RecipientName: "Jana Nováková 12", RecipientCity: "Plzeň", Carrier: "G3A", ServiceName: "Service", State: "created",
+		RecipientName: "Jana Nováková 12", RecipientCity: "Plzeň", Carrier: "UPS", ServiceName: "Service", State: "created",
 		Status: "DELIVERED", LabelMode: "PRINT", LabelStatus: "READY", CODValue: 1234.5, CODCurrency: "CZK",
 		DeliveredAt: at.Add(30 * time.Hour), LastCheckedAt: at.Add(31 * time.Hour), Origin: "shipdesk"}
 	const rows = 10000

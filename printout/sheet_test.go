@@ -70,7 +70,7 @@ func TestParseFormat(t *testing.T) {
 // page per package.
 func label(t *testing.T, n, packages int) []byte {
 	t.Helper()
-	l := &labelpdf.Label{TrackingNumber: fmt.Sprintf("G3%08d", n), Carrier: "G3 Alfa", CarrierGroup: "G3", Service: "Domů",
+	l := &labelpdf.Label{TrackingNumber: fmt.Sprintf("G3%08d", n), Carrier: "UPS", CarrierGroup: "G3", Service: "Domů",
 		From:    labelpdf.Address{Name: "Sklad Hořice", Street: "Dlouhá 5", City: "Hořice", Zip: "508 01", Country: "CZ"},
 		To:      labelpdf.Address{Name: "Řehoř Šťastný", Street: "Ůvoz 3", City: "Žďár nad Sázavou", Zip: "591 01", Country: "CZ"},
 		Created: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
@@ -312,11 +312,11 @@ func TestSheetReportsAFailedWrite(t *testing.T) {
 
 func TestProtocolsInCzechWithAPagePerProtocolAndPagination(t *testing.T) {
 	ctx := i18n.WithLang(context.Background(), i18n.Czech)
-	short := Protocol{Carrier: "G2 Beta", Pickup: "22. 11. 2026", Place: []string{"Sklad Hořice", "Dlouhá 5", "508 01 Hořice"},
+	short := Protocol{Carrier: "DPD", Pickup: "22. 11. 2026", Place: []string{"Sklad Hořice", "Dlouhá 5", "508 01 Hořice"},
 		Count: "1 zásilka, 1 balík", Packages: "1", Printed: "22. 11. 2026 14:05",
 		Parcels: []ProtocolParcel{{Tracking: "G200000001", Recipient: "Řehoř Šťastný", Town: "Žďár nad Sázavou", Packages: "1"}}}
 	long := short
-	long.Carrier, long.Parcels = "G3 Alfa", nil
+	long.Carrier, long.Parcels = "UPS", nil
 	for i := range 70 {
 		long.Parcels = append(long.Parcels, ProtocolParcel{Tracking: fmt.Sprintf("G3%08d", i), Recipient: "Jana Nováková, Velmi Dlouhé Jméno Firmy s.r.o.", Town: "Brno", Packages: "1", COD: "1 250 Kč"})
 	}

@@ -224,7 +224,7 @@ func (sb *Sandbox) load() error {
 
 // Document is the OpenAPI 3.1 document of every operation, controls included.
 func (sb *Sandbox) Document() map[string]any {
-	return openapi.Document("shipdesk sandbox", "1", "A deterministic simulator of the shipping API v1, the cart API v2 and the returns API v1 (at /returns/api/v1), with controls under /sandbox/ that the real service does not have. Like the real, Czech service it answers in Czech: messages, validation errors, tracking events and their places, commission history notes, product types and models, and the texts of labels and hand-over protocols. Send Accept-Language with English first (for example `Accept-Language: en`) for English; any other request is answered in Czech, and Content-Language says which.", sb.Operations(), sb.Components())
+	return openapi.Document("shipdesk sandbox", "1", "A deterministic simulator of the shipping API v1, the cart API v2 and the returns API v1 (at /returns/api/v1), with controls under /sandbox/ that the real service does not have. Like the real, Czech service it answers in Czech: messages, validation errors, tracking events and their places, commission history notes, product types and models, and the texts of labels and hand-over protocols. Send Accept-Language with English first (for example `Accept-Language: en`) for English; any other request is answered in Czech, and Content-Language says which. "+shipping.CarrierRoles(), sb.Operations(), sb.Components())
 }
 
 // logRequests logs each call without keys or bodies.

@@ -30,7 +30,7 @@ func start(t *testing.T, o Options) (*Sandbox, *contracttest.Client) {
 	return sb, contracttest.New(t, url, sb)
 }
 
-var shipment = map[string]any{"type": "ONDEMAND", "carrier": "g3a", "reference": "F-1",
+var shipment = map[string]any{"type": "ONDEMAND", "carrier": "ups", "reference": "F-1",
 	"from":     map[string]any{"company": "Shop", "street": "A 1", "city": "Praha", "zip": "110 00", "country": "CZ", "phone": "+420601000000"},
 	"to":       map[string]any{"firstname": "Jan", "surname": "Novák", "street": "B 2", "city": "Brno", "zip": "602 00", "country": "CZ", "phone": "+420602000000"},
 	"packages": []any{map[string]any{"weight": 1}}}
@@ -92,7 +92,7 @@ func TestCarrierBehaviourControl(t *testing.T) {
 	if a := c.Call("POST", "/sandbox/carriers/nope/behaviour", "", map[string]any{"fail_labels": true}); a.Status != 404 {
 		t.Errorf("unknown carrier: %d", a.Status)
 	}
-	if a := c.Call("POST", "/sandbox/carriers/g3a/behaviour", "", map[string]any{"fail_labels": true}); a.Status != 200 {
+	if a := c.Call("POST", "/sandbox/carriers/ups/behaviour", "", map[string]any{"fail_labels": true}); a.Status != 200 {
 		t.Fatalf("behaviour: %s", a.Raw)
 	}
 	tn := createdNumber(c.Call("POST", "/api/v1/shipments/create", "sandbox-key-1", order("CREDIT")))

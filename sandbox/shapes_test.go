@@ -18,7 +18,7 @@ func TestEveryOperationAgreesWithTheDocumentInBothShapes(t *testing.T) {
 			_, c := start(t, Options{Shapes: shapes})
 			c.Minimal = shapes == "minimal"
 			key := "sandbox-key-1"
-			sh := map[string]any{"carrier": "G4", "pickup_branch": "1", "reference": "A-1",
+			sh := map[string]any{"carrier": "SPS", "pickup_branch": "1", "reference": "A-1",
 				"from": shipment["from"], "to": shipment["to"], "packages": shipment["packages"],
 				"services": []any{map[string]any{"code": "ins", "data": map[string]any{"value": map[string]any{"value": "1000", "currency": "CZK"}}}}}
 			body := map[string]any{"currency": "CZK", "payment_type": "CREDIT", "shipments": []any{sh}}
@@ -38,7 +38,7 @@ func TestEveryOperationAgreesWithTheDocumentInBothShapes(t *testing.T) {
 			c.Call("POST", "/api/v1/shipments/label", key, nums)
 			c.Call("POST", "/api/v1/shipments/manifest", key, nums)
 			c.Call("POST", "/api/v1/shipments/storno", key, nums)
-			c.Call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=g4", "", nil)
+			c.Call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=sps", "", nil)
 			c.Call("GET", "/api/v1/parcelpoints/list?per_page=5", "", nil)
 			c.Call("GET", "/api/v1/contacts/list", key, nil)
 			c.Call("POST", "/api/v1/contacts/add", key, map[string]any{"company": "Sklad Brno", "street": "Vídeňská 1", "city": "Brno",

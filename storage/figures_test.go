@@ -61,18 +61,18 @@ func TestCODFiguresPerCurrency(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	storeFigures(t, db, now, []figure{
-		{carrier: "G1", status: "DELIVERED", cod: 1500, codCurrency: "CZK"},
-		{carrier: "G2", status: "DELIVERED", cod: 250.5, codCurrency: "CZK"},
-		{carrier: "G1", status: "DELIVERED", cod: 40, codCurrency: "EUR"},
-		{carrier: "G1", status: "INTRANSIT", cod: 990, codCurrency: "CZK"},
-		{carrier: "G1", status: "CREATED", cod: 12.25, codCurrency: "EUR"},
-		{carrier: "G1", status: "DELIVERED", cod: 700, codCurrency: "CZK", returned: true},
-		{carrier: "G1", status: "INTRANSIT", cod: 300, codCurrency: "CZK", cancelled: true},
-		{carrier: "G1", status: "CANCELLED", cod: 300, codCurrency: "CZK"},
-		{carrier: "G1", status: "DELIVERED", cod: 5000, codCurrency: "CZK", daysAgo: 60},
-		{carrier: "G1", status: "", cod: 800, codCurrency: "CZK", state: "missing"},
-		{carrier: "G1", status: "DELIVERED"}, // no COD
-		{carrier: "G1", status: "DELIVERED", cod: 100, codCurrency: "PLN"},
+		{carrier: "ZASILKOVNA", status: "DELIVERED", cod: 1500, codCurrency: "CZK"},
+		{carrier: "PPL", status: "DELIVERED", cod: 250.5, codCurrency: "CZK"},
+		{carrier: "ZASILKOVNA", status: "DELIVERED", cod: 40, codCurrency: "EUR"},
+		{carrier: "ZASILKOVNA", status: "INTRANSIT", cod: 990, codCurrency: "CZK"},
+		{carrier: "ZASILKOVNA", status: "CREATED", cod: 12.25, codCurrency: "EUR"},
+		{carrier: "ZASILKOVNA", status: "DELIVERED", cod: 700, codCurrency: "CZK", returned: true},
+		{carrier: "ZASILKOVNA", status: "INTRANSIT", cod: 300, codCurrency: "CZK", cancelled: true},
+		{carrier: "ZASILKOVNA", status: "CANCELLED", cod: 300, codCurrency: "CZK"},
+		{carrier: "ZASILKOVNA", status: "DELIVERED", cod: 5000, codCurrency: "CZK", daysAgo: 60},
+		{carrier: "ZASILKOVNA", status: "", cod: 800, codCurrency: "CZK", state: "missing"},
+		{carrier: "ZASILKOVNA", status: "DELIVERED"}, // no COD
+		{carrier: "ZASILKOVNA", status: "DELIVERED", cod: 100, codCurrency: "PLN"},
 	})
 	got, err := db.CODReport(ctx, now.AddDate(0, 0, -30), now.Add(time.Hour))
 	if err != nil {
@@ -105,14 +105,14 @@ func TestSpendPerCarrier(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	storeFigures(t, db, now, []figure{
-		{carrier: "G3A", status: "DELIVERED", price: 121, priceCurrency: "CZK"},
-		{carrier: "G3A", status: "INTRANSIT", price: 99.5, priceCurrency: "CZK"},
-		{carrier: "G3A", status: "INTRANSIT", price: 4.2, priceCurrency: "EUR"},
-		{carrier: "G3A", status: "CANCELLED", price: 121, priceCurrency: "CZK"},
-		{carrier: "G3A", status: "DELIVERED"}, // ordered before prices were kept
-		{carrier: "G1", status: "DELIVERED"},
-		{carrier: "G1", status: "INTRANSIT", cancelled: true},
-		{carrier: "G2", status: "DELIVERED", price: 80, priceCurrency: "CZK", daysAgo: 90},
+		{carrier: "UPS", status: "DELIVERED", price: 121, priceCurrency: "CZK"},
+		{carrier: "UPS", status: "INTRANSIT", price: 99.5, priceCurrency: "CZK"},
+		{carrier: "UPS", status: "INTRANSIT", price: 4.2, priceCurrency: "EUR"},
+		{carrier: "UPS", status: "CANCELLED", price: 121, priceCurrency: "CZK"},
+		{carrier: "UPS", status: "DELIVERED"}, // ordered before prices were kept
+		{carrier: "ZASILKOVNA", status: "DELIVERED"},
+		{carrier: "ZASILKOVNA", status: "INTRANSIT", cancelled: true},
+		{carrier: "PPL", status: "DELIVERED", price: 80, priceCurrency: "CZK", daysAgo: 90},
 	})
 	got, err := db.SpendReport(ctx, now.AddDate(0, 0, -30), now.Add(time.Hour))
 	if err != nil {
@@ -121,14 +121,14 @@ func TestSpendPerCarrier(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("carriers %+v", got)
 	}
-	g1, g3 := got[0], got[1]
-	if g1.Carrier != "G1" || g1.Shipments != 2 || g1.Unknown != 1 || len(g1.Spend) != 0 {
-		t.Errorf("G1: %+v", g1)
+	ups, zasilkovna := got[0], got[1] // in the order of the codes
+	if zasilkovna.Carrier != "ZASILKOVNA" || zasilkovna.Shipments != 2 || zasilkovna.Unknown != 1 || len(zasilkovna.Spend) != 0 {
+		t.Errorf("ZASILKOVNA: %+v", zasilkovna)
 	}
-	if g3.Carrier != "G3A" || g3.Shipments != 5 || g3.Unknown != 1 || len(g3.Spend) != 2 ||
-		g3.Spend[0] != (storage.Amount{Currency: "CZK", Value: 220.5, Count: 2}) ||
-		g3.Spend[1] != (storage.Amount{Currency: "EUR", Value: 4.2, Count: 1}) {
-		t.Errorf("G3A: %+v", g3)
+	if ups.Carrier != "UPS" || ups.Shipments != 5 || ups.Unknown != 1 || len(ups.Spend) != 2 ||
+		ups.Spend[0] != (storage.Amount{Currency: "CZK", Value: 220.5, Count: 2}) ||
+		ups.Spend[1] != (storage.Amount{Currency: "EUR", Value: 4.2, Count: 1}) {
+		t.Errorf("UPS: %+v", ups)
 	}
 }
 
@@ -168,7 +168,7 @@ func TestReportDaysAreLocalDays(t *testing.T) {
 		time.Date(2026, 10, 29, 12, 0, 0, 0, prague), // outside the period
 	} {
 		if _, err := db.SQL().Exec(`INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, created_at)
-VALUES (gen_random_uuid(), 'DAY-' || $1::int, 'created', '{}', 'G1', 1, $2)`, i, at); err != nil {
+VALUES (gen_random_uuid(), 'DAY-' || $1::int, 'created', '{}', 'ZASILKOVNA', 1, $2)`, i, at); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -120,7 +120,7 @@ func TestListTotalsAndPageSizes(t *testing.T) {
 		{storage.ListFilter{}, 57},
 		{storage.ListFilter{Status: "DELIVERED"}, 14},
 		{storage.ListFilter{Status: "DELIVERED", Text: "brno"}, 14},
-		{storage.ListFilter{Carrier: "G2"}, 19},
+		{storage.ListFilter{Carrier: "PPL"}, 19},
 		{storage.ListFilter{Text: "nobody at all"}, 0},
 	} {
 		p, err := db.ListShipments(ctx, c.f)

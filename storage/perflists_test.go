@@ -19,12 +19,12 @@ import (
 func TestFindPointsCountsOnlySoFar(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
-	storePoints(t, db, fakePoints(4*storage.PointsCountCap+400)) // 1 100 points of g1
-	many, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "point", Limit: 15})
+	storePoints(t, db, fakePoints(4*storage.PointsCountCap+400)) // 1 100 points of zasilkovna
+	many, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "point", Limit: 15})
 	if err != nil || !many.More || many.Total != storage.PointsCountCap || len(many.Points) != 15 {
 		t.Fatalf("a broad search: %d points, total %d, more %v, %v", len(many.Points), many.Total, many.More, err)
 	}
-	all, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "point", Limit: 100})
+	all, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "point", Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +33,13 @@ func TestFindPointsCountsOnlySoFar(t *testing.T) {
 			t.Fatalf("point %d is %d, want %d: a page of 15 is not the first 15 of 100", i, p.ID, all[i].ID)
 		}
 	}
-	few, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 15})
+	few, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "plzen", Limit: 15})
 	if err != nil || few.More || few.Total != 220 || len(few.Points) != 15 {
 		t.Errorf("Plzeň: %d points, total %d, more %v, %v; want 15 of 220", len(few.Points), few.Total, few.More, err)
 	}
 	// In a transaction (one connection) the count runs first; the answer is the same.
 	err = db.InTx(ctx, func(tx *storage.DB) error {
-		in, err := tx.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 15})
+		in, err := tx.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "plzen", Limit: 15})
 		if err == nil && (in.Total != few.Total || in.More || len(in.Points) != 15) {
 			t.Errorf("in a transaction: %d of %d", len(in.Points), in.Total)
 		}
@@ -61,7 +61,7 @@ func TestTextFilterPagesWhereverItsMatchesLie(t *testing.T) {
 	_, err := db.SQL().Exec(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, created_at)
-SELECT gen_random_uuid(), 'TXT-' || i, 'created', '{}', 'G3A', 301,
+SELECT gen_random_uuid(), 'TXT-' || i, 'created', '{}', 'UPS', 301,
     CASE WHEN i % 43 = 0 THEN 'Zuzana ' ELSE 'Anna ' END || lpad(i::text, 4, '0'),
     CASE WHEN i % 2 = 0 THEN 'Brno' ELSE 'Praha' END, 'G3T' || lpad(i::text, 8, '0'), 'INTRANSIT', 'PRINT', 'READY',
     now() - i * interval '1 minute'
@@ -129,7 +129,7 @@ func TestFindPointsOfShortWordsAsSorted(t *testing.T) {
 	storePoints(t, db, fakePoints(3000))
 	for _, text := range []string{"a", "p", "B", "ž", "h k", "%", "_", "1", "q", "br", "pl", "ov", "po 1", "rn", "a%", "zz"} {
 		words := strings.Fields(storage.Fold(text))
-		where, args := `carrier = 'g1'`, []any{}
+		where, args := `carrier = 'zasilkovna'`, []any{}
 		for _, w := range words {
 			args = append(args, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w)+"%")
 			where += fmt.Sprintf(` AND search LIKE $%d`, len(args))
@@ -140,7 +140,7 @@ func TestFindPointsOfShortWordsAsSorted(t *testing.T) {
 			fmt.Sprintf(` ORDER BY (' ' || search) LIKE $%d DESC, city, name, id LIMIT 15) AS page`, len(args)), args...).Scan(pq.Array(&want)); err != nil {
 			t.Fatal(err)
 		}
-		found, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: text, Limit: 15})
+		found, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: text, Limit: 15})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ var streets = []string{"Masarykova", "Nádražní", "Husova", "Palackého", "Šk
 // fakePoints makes n points of a few carriers over the towns; every third is a
 // small locker.
 func fakePoints(n int) []storage.ParcelPoint {
-	carriers := []string{"g1", "g2a", "g4", "g5"}
+	carriers := []string{"zasilkovna", "ppl", "sps", "balikovna"}
 	out := make([]storage.ParcelPoint, 0, n)
 	for i := range n {
 		t := towns[i%len(towns)]
@@ -61,32 +61,32 @@ func TestSearchPointsFoldsAndFits(t *testing.T) {
 	}
 	// Without diacritics, by part of the town, by postal code with or without space.
 	for _, text := range []string{"plzen", "PLZEŇ", "plz", "301 00", "30100"} {
-		got := search(storage.PointQuery{Carrier: "g1", Text: text})
+		got := search(storage.PointQuery{Carrier: "zasilkovna", Text: text})
 		if len(got) == 0 {
 			t.Errorf("%q finds nothing", text)
 		}
 		for _, p := range got {
-			if p.City != "Plzeň" || p.Carrier != "g1" {
+			if p.City != "Plzeň" || p.Carrier != "zasilkovna" {
 				t.Errorf("%q found %s of %s", text, p.City, p.Carrier)
 			}
 		}
 	}
 	// Every word must match: town and street.
-	for _, p := range search(storage.PointQuery{Carrier: "g2a", Text: "brno masaryk"}) {
+	for _, p := range search(storage.PointQuery{Carrier: "ppl", Text: "brno masaryk"}) {
 		if p.City != "Brno" || p.Street[:10] != "Masarykova" {
 			t.Errorf("brno masaryk found %s, %s", p.Street, p.City)
 		}
 	}
 	// A box of 70 cm does not fit the lockers: they are hidden; turned any way counts.
 	fit := storage.FitOf([][3]float64{{20, 70, 30}}, []float64{5})
-	for _, p := range search(storage.PointQuery{Carrier: "g1", Text: "praha", Fit: fit}) {
+	for _, p := range search(storage.PointQuery{Carrier: "zasilkovna", Text: "praha", Fit: fit}) {
 		if p.IsLocker {
 			t.Errorf("a locker %s shown for a 70 cm box", p.Code)
 		}
 	}
 	small := storage.FitOf([][3]float64{{40, 15, 60}}, []float64{2})
 	lockers := 0
-	for _, p := range search(storage.PointQuery{Carrier: "g1", Text: "praha", Fit: small, Limit: 100}) {
+	for _, p := range search(storage.PointQuery{Carrier: "zasilkovna", Text: "praha", Fit: small, Limit: 100}) {
 		if p.IsLocker {
 			lockers++
 		}
@@ -96,7 +96,7 @@ func TestSearchPointsFoldsAndFits(t *testing.T) {
 	}
 	// Hostile text is literal: LIKE wildcards and SQL match nothing special.
 	for _, text := range []string{"%", "_", `\`, "'; DROP TABLE parcel_points; --"} {
-		if got := search(storage.PointQuery{Carrier: "g1", Text: text}); len(got) != 0 {
+		if got := search(storage.PointQuery{Carrier: "zasilkovna", Text: text}); len(got) != 0 {
 			t.Errorf("%q matched %d points", text, len(got))
 		}
 	}
@@ -133,7 +133,7 @@ func BenchmarkPointSearch(b *testing.B) {
 	run := func(db *storage.DB, n int) time.Duration {
 		start := time.Now()
 		for i := range n {
-			if _, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "g1", Text: queries[i%len(queries)], Fit: fit}); err != nil {
+			if _, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: queries[i%len(queries)], Fit: fit}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -165,15 +165,15 @@ func TestFindPointsCountsEveryMatch(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	storePoints(t, db, fakePoints(2000))
-	all, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 100})
+	all, err := db.SearchPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "plzen", Limit: 100})
 	if err != nil || len(all) < 3 {
 		t.Fatalf("points of Plzeň: %d %v", len(all), err)
 	}
-	found, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "plzen", Limit: 2})
+	found, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "plzen", Limit: 2})
 	if err != nil || len(found.Points) != 2 || found.Total != len(all) {
 		t.Errorf("a page of 2: %d points of %d, want 2 of %d (%v)", len(found.Points), found.Total, len(all), err)
 	}
-	none, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "g1", Text: "xqzwyv", Limit: 2})
+	none, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "xqzwyv", Limit: 2})
 	if err != nil || len(none.Points) != 0 || none.Total != 0 {
 		t.Errorf("nonsense: %d points of %d (%v)", len(none.Points), none.Total, err)
 	}

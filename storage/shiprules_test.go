@@ -49,7 +49,7 @@ func TestShipRuleRoundTrip(t *testing.T) {
 	first := addRule(t, db, "First")
 	full := shiprules.Rule{Name: "Těžké na Slovensko", Countries: shiprules.Codes{"SK", "CZ"}, COD: shiprules.CODYes,
 		WeightMinKg: kg(2.5), WeightMaxKg: kg(30), LongestMaxCm: kg(120), DimsSumMaxCm: kg(300), Delivery: shiprules.DeliveryDoor,
-		Choice: shiprules.Cheapest, Carriers: shiprules.Codes{"PPL", "G3A"}}
+		Choice: shiprules.Cheapest, Carriers: shiprules.Codes{"PPL", "UPS"}}
 	id, err := db.SaveShipRule(ctx, full)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestShipRuleRoundTrip(t *testing.T) {
 	}
 
 	named := shiprules.Rule{ID: id, Position: 99, Name: "Named", COD: shiprules.CODAny, Delivery: shiprules.DeliveryPoint,
-		Choice: shiprules.Named, Carrier: "G3A", Service: "Parcel", ServiceID: 12}
+		Choice: shiprules.Named, Carrier: "UPS", Service: "Parcel", ServiceID: 12}
 	if _, err := db.SaveShipRule(ctx, named); err != nil {
 		t.Fatal(err)
 	}

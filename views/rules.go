@@ -30,7 +30,7 @@ type RulesPage struct {
 	Action    string          // where the form posts
 	Countries []Option        // the shop's destinations
 	Carriers  []Option        // the carrier table
-	Ticked    map[string]bool // "countries:CZ", "carriers:G1": the boxes ticked
+	Ticked    map[string]bool // "countries:CZ", "carriers:PPL": the boxes ticked
 }
 
 // IsTicked says whether a box of a list is ticked.

@@ -29,9 +29,9 @@ func render(t *testing.T, c templ.Component) *goquery.Document {
 
 func TestOffersTableMarksUnselectableOffers(t *testing.T) {
 	v := NewShipment{Compared: true, Offers: []OfferRow{
-		{ServiceID: 101, Carrier: "G1", Service: "Parcel Home", PriceVAT: "121.00 CZK", Selectable: true, Chosen: true},
-		{ServiceID: 102, Carrier: "G2", Service: "Parcel To Point", DeliveryRequired: true, Selectable: true},
-		{ServiceID: 103, Carrier: "G3", Service: "Heavy", Selectable: false, Reason: "not possible with these details"},
+		{ServiceID: 101, Carrier: "ZASILKOVNA", Service: "Parcel Home", PriceVAT: "121.00 CZK", Selectable: true, Chosen: true},
+		{ServiceID: 102, Carrier: "PPL", Service: "Parcel To Point", DeliveryRequired: true, Selectable: true},
+		{ServiceID: 103, Carrier: "UPS", Service: "Heavy", Selectable: false, Reason: "not possible with these details"},
 	}}
 	doc := render(t, OffersTable(v))
 	rows := doc.Find(`[data-testid=offer]`)
@@ -79,7 +79,7 @@ func TestOffersTableMarksUnselectableOffers(t *testing.T) {
 
 func TestNewShipmentButtonsPostToTheirSteps(t *testing.T) {
 	v := NewShipment{Presets: []Option{{Value: "1", Label: "Small box"}}, Packages: []PackageRow{{}},
-		Chosen: &OfferRow{ServiceID: 101, Carrier: "G1", Service: "Parcel Home"}}
+		Chosen: &OfferRow{ServiceID: 101, Carrier: "ZASILKOVNA", Service: "Parcel Home"}}
 	doc := render(t, NewShipmentPage(Page{Title: "New shipment"}, v))
 	for _, tc := range []struct{ testid, action string }{
 		{"compare", "/shipping/new/compare"},

@@ -96,7 +96,7 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 	path := "/shipping/batches/" + itoa(id)
 	doc := page(t, b.Get(path).Body)
 	bad := doc.Find(`[data-testid=batch-row][data-line="4"]`)
-	if !strings.Contains(bad.Find(`[data-testid=row-problems]`).Text(), "No pickup point has the code ZA00125") {
+	if !strings.Contains(bad.Find(`[data-testid=row-problems]`).Text(), "No pickup point has the code ZASILKOVNA-OSTRAVA-125") {
 		t.Errorf("the bad row shows no problem: %q", bad.Text())
 	}
 	if n := doc.Find(`[data-testid=row-offer]`).Length(); n != 8 {

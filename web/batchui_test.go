@@ -185,7 +185,7 @@ func TestBatchRowsAreATableFilteredByState(t *testing.T) {
 	if got := lines(problems); !slices.Equal(got, []string{"4", "7"}) {
 		t.Errorf("rows with problems: %v", got)
 	}
-	if !strings.Contains(problems.Find(`[data-testid=batch-row][data-line="4"] [data-testid=row-problems]`).Text(), "No pickup point has the code ZA00125") {
+	if !strings.Contains(problems.Find(`[data-testid=batch-row][data-line="4"] [data-testid=row-problems]`).Text(), "No pickup point has the code ZASILKOVNA-OSTRAVA-125") {
 		t.Error("the problem is not beside its row")
 	}
 	if cur := problems.Find(`[data-testid=batch-filter] a[aria-current]`).AttrOr("data-filter", ""); cur != "problems" {

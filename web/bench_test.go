@@ -97,7 +97,7 @@ func benchPoints(b *testing.B, db *storage.DB, n int) {
 		{"Olomouc", "779 00"}, {"Liberec", "460 01"}, {"Pardubice", "530 02"}, {"Zlín", "760 01"}, {"Kolín", "280 02"}}
 	streets := []string{"Masarykova", "Nádražní", "Husova", "Palackého", "Školní", "Lidická", "Tyršova", "Komenského"}
 	venues := []string{"Trafika", "Potraviny", "Papírnictví", "Lékárna", "Drogerie", "Květinářství"}
-	carriers := []string{"G1", "G2A", "G4", "G5"}
+	carriers := []string{"ZASILKOVNA", "PPL", "SPS", "BALIKOVNA"}
 	batch := make([]storage.ParcelPoint, 0, 2000)
 	for i := range n {
 		t := towns[i%len(towns)]
@@ -146,7 +146,7 @@ func BenchmarkBigDatabase(b *testing.B) {
 	env := apptest.StartWith(b, db)
 	br := env.SignedIn(identity.Manager)
 	ctx := context.Background()
-	lists := []string{"", "status=ACTIVE", "status=DELIVERED&carrier=G3A", "q=brno", "q=nov%C3%A1kov%C3%A1+12&sort=recipient", "status=LABEL_FAILED", "from=2026-06-01&to=2026-06-30"}
+	lists := []string{"", "status=ACTIVE", "status=DELIVERED&carrier=UPS", "q=brno", "q=nov%C3%A1kov%C3%A1+12&sort=recipient", "status=LABEL_FAILED", "from=2026-06-01&to=2026-06-30"}
 
 	// Each page is measured next to its bare SQL, one right after the other,
 	// so both meet the same load of this machine.
@@ -219,7 +219,7 @@ func BenchmarkBigDatabase(b *testing.B) {
 		// A clerk types into the delivery point picker of an order to Brno.
 		clerk := env.SignedIn(identity.Clerk)
 		typed := []string{"", "b", "br", "brn", "brno", "brno mas", "p", "pl", "plz", "plzen", "370 01", "hradec palack", "kosice 12", "a"}
-		form := url.Values{"offer_service_id": {"102"}, "offer_carrier": {"G1"}, "offer_delivery": {"true"},
+		form := url.Values{"offer_service_id": {"102"}, "offer_carrier": {"ZASILKOVNA"}, "offer_delivery": {"true"},
 			"to_country": {"CZ"}, "to_city": {"Brno"}, "pkg_weight": {"2"}, "pkg_length": {"30"}, "pkg_width": {"20"}, "pkg_height": {"10"}}
 		fit := storage.FitOf([][3]float64{{30, 20, 10}}, []float64{2})
 		page, bare := measure(b, 25*len(typed), func(i int) {
@@ -231,7 +231,7 @@ func BenchmarkBigDatabase(b *testing.B) {
 		}, func(i int) time.Duration {
 			// Its storage call: the page's points and, beside them, their count.
 			start := time.Now()
-			q := storage.PointQuery{Carrier: "G1", Country: "CZ", Text: cmp.Or(typed[i%len(typed)], "Brno"), Fit: fit, Limit: desk.PointsShown}
+			q := storage.PointQuery{Carrier: "ZASILKOVNA", Country: "CZ", Text: cmp.Or(typed[i%len(typed)], "Brno"), Fit: fit, Limit: desk.PointsShown}
 			if _, err := db.FindPoints(ctx, q); err != nil {
 				b.Fatal(err)
 			}

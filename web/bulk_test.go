@@ -75,9 +75,9 @@ func TestListOffersTheSelection(t *testing.T) {
 // of the two labels.
 func TestSelectionPrintsTheLabelsOfTheTicked(t *testing.T) {
 	env, b := deskEnv(t)
-	ready := placeN(t, b, shipmentForm(t, env), "G3A", 2)
+	ready := placeN(t, b, shipmentForm(t, env), "UPS", 2)
 	labelsMade(t, env)
-	pending := placeN(t, b, shipmentForm(t, env), "G3A", 1)[0]
+	pending := placeN(t, b, shipmentForm(t, env), "UPS", 1)[0]
 	resp := b.PostForm("/tracking/selection/labels", url.Values{"ids": {ready[0], pending, ready[1]}, "size": {"25"}})
 	if resp.StatusCode != 200 {
 		t.Fatalf("print step: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -125,7 +125,7 @@ func TestSelectionPrintsTheLabelsOfTheTicked(t *testing.T) {
 func TestSelectionStornoReportsWhatCannotBeCancelled(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	away := placeN(t, b, form, "G3A", 1)[0]
+	away := placeN(t, b, form, "UPS", 1)[0]
 	env.LabelsFetched() // printed: the sandbox's courier takes only labelled parcels
 	env.Sandbox.Advance(3 * time.Hour)
 	if _, err := env.App.Jobs.Tracking(context.Background()); err != nil {
@@ -134,7 +134,7 @@ func TestSelectionStornoReportsWhatCannotBeCancelled(t *testing.T) {
 	if s, _ := env.App.DB.ShipmentByID(context.Background(), atoi(away)); s.Status != "INTRANSIT" && s.Status != "ONDELIVERY" && s.Status != "DELIVERED" {
 		t.Fatalf("the first shipment is %s, not with the carrier", s.Status)
 	}
-	fresh := placeN(t, b, form, "G3A", 2)
+	fresh := placeN(t, b, form, "UPS", 2)
 	all := url.Values{"ids": {fresh[0], away, fresh[1]}, "q": {"Dvořák"}}
 	calls := countCalls(env, "shipments/storno")
 
@@ -202,8 +202,8 @@ func TestSelectionStornoReportsWhatCannotBeCancelled(t *testing.T) {
 func TestSelectionProtocolPerCarrier(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	ids := append(placeN(t, b, form, "G3A", 2), placeN(t, b, form, "G2A", 1)...)
-	other := placeN(t, b, form, "G3A", 1) // not selected
+	ids := append(placeN(t, b, form, "UPS", 2), placeN(t, b, form, "PPL", 1)...)
+	other := placeN(t, b, form, "UPS", 1) // not selected
 	resp := b.PostForm("/tracking/selection/protocol", url.Values{"ids": ids})
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/pdf" {
 		t.Fatalf("protocol: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -265,11 +265,11 @@ func TestSelectionOfTheWholeFilter(t *testing.T) {
 // the export takes it.
 func TestSelectionOfTooLargeAFilter(t *testing.T) {
 	env, b := deskEnv(t)
-	placeN(t, b, shipmentForm(t, env), "G3A", 1)
+	placeN(t, b, shipmentForm(t, env), "UPS", 1)
 	if _, err := env.App.DB.SQL().Exec(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, created_at)
-SELECT gen_random_uuid(), 'BULK-' || i, 'created', '{}', 'G3A', 301, 'Zákazník ' || i, 'Olomouc',
+SELECT gen_random_uuid(), 'BULK-' || i, 'created', '{}', 'UPS', 301, 'Zákazník ' || i, 'Olomouc',
     'G3B' || lpad(i::text, 8, '0'), 'EXPORTED', 'PRINT', 'READY', now() - interval '1 day' - i * interval '1 minute'
 FROM generate_series(1, 500) AS i`); err != nil {
 		t.Fatal(err)
@@ -290,7 +290,7 @@ FROM generate_series(1, 500) AS i`); err != nil {
 
 func TestSelectionRefusesHostileInput(t *testing.T) {
 	env, b := deskEnv(t)
-	id := placeN(t, b, shipmentForm(t, env), "G3A", 1)[0]
+	id := placeN(t, b, shipmentForm(t, env), "UPS", 1)[0]
 	huge := make([]string, 100_000)
 	for i := range huge {
 		huge[i] = strconv.Itoa(i + 1)

@@ -47,20 +47,20 @@ func TestCarrierTableOnlyForManagers(t *testing.T) {
 	anon := env.NewBrowser()
 	for _, role := range []identity.Role{identity.Clerk, identity.Agent} {
 		b := env.SignedIn(role)
-		if r := b.PostForm("/connection/carriers/G1", url.Values{"label_free": {"no"}}); r.StatusCode != 403 {
+		if r := b.PostForm("/connection/carriers/ZASILKOVNA", url.Values{"label_free": {"no"}}); r.StatusCode != 403 {
 			t.Errorf("%s may edit a carrier: %d", role, r.StatusCode)
 		}
 	}
-	if r := anon.PostForm("/connection/carriers/G1", url.Values{"label_free": {"no"}}); r.StatusCode == 200 || r.StatusCode == 303 && !strings.HasPrefix(r.Header.Get("Location"), "/login") {
+	if r := anon.PostForm("/connection/carriers/ZASILKOVNA", url.Values{"label_free": {"no"}}); r.StatusCode == 200 || r.StatusCode == 303 && !strings.HasPrefix(r.Header.Get("Location"), "/login") {
 		t.Errorf("anonymous may edit a carrier: %d %s", r.StatusCode, r.Header.Get("Location"))
 	}
-	c, err := env.App.DB.CarrierByCode(context.Background(), "G1")
+	c, err := env.App.DB.CarrierByCode(context.Background(), "ZASILKOVNA")
 	if err != nil || !c.LabelFree.Valid || !c.LabelFree.Bool {
-		t.Fatalf("the sandbox's carriers fill the table (G1 takes label-free packages): %+v %v", c, err)
+		t.Fatalf("the sandbox's carriers fill the table (ZASILKOVNA takes label-free packages): %+v %v", c, err)
 	}
 	manager := env.SignedIn(identity.Manager)
 	page := manager.Get("/connection")
-	if page.StatusCode != 200 || !strings.Contains(page.Body, `data-carrier="G1"`) || !strings.Contains(page.Body, `data-carrier="G3A"`) {
+	if page.StatusCode != 200 || !strings.Contains(page.Body, `data-carrier="ZASILKOVNA"`) || !strings.Contains(page.Body, `data-carrier="UPS"`) {
 		t.Fatalf("the carrier table is missing: %d", page.StatusCode)
 	}
 }
@@ -68,7 +68,7 @@ func TestCarrierTableOnlyForManagers(t *testing.T) {
 func TestCarrierTableRefusesBadValues(t *testing.T) {
 	env := apptest.Start(t)
 	manager := env.SignedIn(identity.Manager)
-	before, _ := env.App.DB.CarrierByCode(context.Background(), "G5")
+	before, _ := env.App.DB.CarrierByCode(context.Background(), "BALIKOVNA")
 	for name, form := range map[string]url.Values{
 		"unknown label-free": {"label_free": {"maybe"}, "cod_packages": {""}},
 		"unknown COD rule":   {"label_free": {""}, "cod_packages": {"'; DROP TABLE carriers; --"}},
@@ -76,7 +76,7 @@ func TestCarrierTableRefusesBadValues(t *testing.T) {
 		"NUL in a choice":    {"label_free": {"yes\x00"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := manager.PostForm("/connection/carriers/G5", form)
+			r := manager.PostForm("/connection/carriers/BALIKOVNA", form)
 			if r.StatusCode >= 500 {
 				t.Fatalf("%d", r.StatusCode)
 			}
@@ -88,7 +88,7 @@ func TestCarrierTableRefusesBadValues(t *testing.T) {
 			}
 		})
 	}
-	if after, _ := env.App.DB.CarrierByCode(context.Background(), "G5"); after.LabelFree != before.LabelFree || after.CODPackages != before.CODPackages {
+	if after, _ := env.App.DB.CarrierByCode(context.Background(), "BALIKOVNA"); after.LabelFree != before.LabelFree || after.CODPackages != before.CODPackages {
 		t.Errorf("a refused edit changed the carrier: %+v → %+v", before, after)
 	}
 	for _, code := range []string{"NOPE", "..%2F..%2Fetc", strings.Repeat("A", 30)} {
@@ -97,10 +97,10 @@ func TestCarrierTableRefusesBadValues(t *testing.T) {
 		}
 	}
 	// A valid edit is kept.
-	if r := manager.PostForm("/connection/carriers/G5", url.Values{"name": {"Pošta"}, "label_free": {"no"}, "cod_packages": {"single"}}); r.StatusCode != 303 {
+	if r := manager.PostForm("/connection/carriers/BALIKOVNA", url.Values{"name": {"Pošta"}, "label_free": {"no"}, "cod_packages": {"single"}}); r.StatusCode != 303 {
 		t.Fatalf("edit: %d", r.StatusCode)
 	}
-	c, _ := env.App.DB.CarrierByCode(context.Background(), "G5")
+	c, _ := env.App.DB.CarrierByCode(context.Background(), "BALIKOVNA")
 	if c.Name != "Pošta" || !c.LabelFree.Valid || c.LabelFree.Bool || c.CODPackages != "single" || c.EditedAt == nil {
 		t.Errorf("edit not kept: %+v", c)
 	}
@@ -111,7 +111,7 @@ func TestCarrierTableRefusesBadValues(t *testing.T) {
 func TestLabelFreeLearntFromTheService(t *testing.T) {
 	env, b := deskEnv(t)
 	manager := env.SignedIn(identity.Manager)
-	for _, code := range []string{"G1", "G4"} {
+	for _, code := range []string{"ZASILKOVNA", "SPS"} {
 		if r := manager.PostForm("/connection/carriers/"+code, url.Values{"label_free": {""}}); r.StatusCode != 303 {
 			t.Fatalf("set %s to ask: %d", code, r.StatusCode)
 		}
@@ -121,7 +121,7 @@ func TestLabelFreeLearntFromTheService(t *testing.T) {
 	for _, tc := range []struct {
 		carrier string
 		offered bool
-	}{{"G1", true}, {"G4", false}} {
+	}{{"ZASILKOVNA", true}, {"SPS", false}} {
 		t.Run(tc.carrier, func(t *testing.T) {
 			before := countCalls(env, "shipments/validate")
 			resp := b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, offers, tc.carrier)))
@@ -150,7 +150,7 @@ func TestInsurancePricedOrderedAndShown(t *testing.T) {
 	form := shipmentForm(t, env)
 	plain := b.PostForm("/shipping/new/compare", form).Body
 	insured := b.PostForm("/shipping/new/compare", with(form, "insure", "on", "insured_value", "20000")).Body
-	if p, q := offerPrice(t, plain, "G3A"), offerPrice(t, insured, "G3A"); q <= p {
+	if p, q := offerPrice(t, plain, "UPS"), offerPrice(t, insured, "UPS"); q <= p {
 		t.Errorf("insurance is not priced: %v without, %v with", p, q)
 	}
 	// Empty value with COD: the COD amount is insured.
@@ -164,7 +164,7 @@ func TestInsurancePricedOrderedAndShown(t *testing.T) {
 			t.Errorf("insured value %q: %d", bad, r.StatusCode)
 		}
 	}
-	_, full := order(t, b, with(form, "insure", "on", "insured_value", "20000"), "G3A")
+	_, full := order(t, b, with(form, "insure", "on", "insured_value", "20000"), "UPS")
 	created := b.PostForm("/shipping/new/order", full)
 	if created.StatusCode != 303 {
 		t.Fatalf("order: %d %s", created.StatusCode, problemsOf(created.Body))

@@ -24,7 +24,7 @@ func TestNonEUShipmentOrderedWithCustoms(t *testing.T) {
 		t.Errorf("customs fields shown for Germany")
 	}
 
-	_, full := order(t, b, form, "G3A")
+	_, full := order(t, b, form, "UPS")
 	before := countCalls(env, "shipments/create")
 	r := b.PostForm("/shipping/new/order", full)
 	if r.StatusCode != 422 {

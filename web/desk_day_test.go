@@ -82,7 +82,7 @@ func TestLabelFreeOfferedInTheFirstOffers(t *testing.T) {
 		t.Fatalf("no label-free offers for one package within the Czech Republic")
 	}
 	rows.Each(func(_ int, r *goquery.Selection) {
-		if c := r.AttrOr("data-carrier", ""); !strings.EqualFold(c, "G1") {
+		if c := r.AttrOr("data-carrier", ""); !strings.EqualFold(c, "ZASILKOVNA") {
 			t.Errorf("label-free offered for carrier %s", c)
 		}
 	})
@@ -138,7 +138,7 @@ func TestPointPickerSaysWhatItFound(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env) // to Brno
 	resp := b.PostForm("/shipping/new/compare", form)
-	chosen := b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, resp.Body, "G1 Parcel To Point")))
+	chosen := b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, resp.Body, "Zásilkovna To Point")))
 	doc := page(t, chosen.Body)
 	box := doc.Find(`#delivery_q`)
 	if box.AttrOr("value", "") != "" || box.AttrOr("placeholder", "") != "Brno" {
@@ -213,7 +213,7 @@ func TestFocusFollowsTheSteps(t *testing.T) {
 	if f := focusOf("offers", offers); f.AttrOr("name", "") != "choose" || f.AttrOr("value", "") != first {
 		t.Errorf("after Compare the focus is on %s=%s, want the first offer %s", f.AttrOr("name", ""), f.AttrOr("value", ""), first)
 	}
-	if f := focusOf("chosen", b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, offers.Body, "G3A")))); f.AttrOr("data-testid", "") != "create" {
+	if f := focusOf("chosen", b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, offers.Body, "UPS")))); f.AttrOr("data-testid", "") != "create" {
 		t.Errorf("after Choose the focus is on %q", f.AttrOr("id", ""))
 	}
 	if id := focusOf("sorted", b.PostForm("/shipping/new/sort", with(form, "sort", "carrier"))).AttrOr("id", ""); id != "sort-carrier" {

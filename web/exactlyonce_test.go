@@ -80,7 +80,7 @@ func exactlyOne(t *testing.T, env *apptest.Env, loc string) {
 // that was proved missing after its deadline.
 func missingOrder(t *testing.T, env *apptest.Env, b *apptest.Browser) string {
 	t.Helper()
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
+	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_rate": 1, "count": 1})
 	loc := b.PostForm("/shipping/new/order", full).Header.Get("Location")
 	page := b.Get(loc).Body
@@ -118,7 +118,7 @@ func TestDroppedBeforeServiceMeansOrderAgainAfterTheDeadline(t *testing.T) {
 // deadline, so "again" cannot order twice.
 func TestTimeoutRaceAdoptsTheLateOrder(t *testing.T) {
 	env, b := slowEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
+	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": slow.Milliseconds(), "count": 1})
 	resp := b.PostForm("/shipping/new/order", full)
 	loc := resp.Header.Get("Location")
@@ -186,7 +186,7 @@ func TestReconcilerDuringAgainKeepsTheLateAnswer(t *testing.T) {
 // is found by discovery, shown as a duplicate, and cancelled with a confirmation.
 func TestDuplicateAtTheServiceIsShownAndCancelled(t *testing.T) {
 	env, b := deskEnv(t)
-	loc := place(t, b, shipmentForm(t, env), "G3A")
+	loc := place(t, b, shipmentForm(t, env), "UPS")
 	s := shipmentAt(t, env, loc)
 	var req shipping.Order
 	if err := jsonUnmarshal(s.Request, &req); err != nil {

@@ -27,7 +27,7 @@ func seedList(t *testing.T, env *apptest.Env, n int) {
 	_, err := env.App.DB.SQL().Exec(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, created_at)
-SELECT gen_random_uuid(), 'LIST-' || i, 'created', '{}', 'G3A', 301, 'Recipient ' || lpad(i::text, 3, '0'), 'Brno',
+SELECT gen_random_uuid(), 'LIST-' || i, 'created', '{}', 'UPS', 301, 'Recipient ' || lpad(i::text, 3, '0'), 'Brno',
     'G3L' || lpad(i::text, 8, '0'), 'INTRANSIT', 'PRINT', 'READY', now() - i * interval '1 minute'
 FROM generate_series(1, $1) AS i`, n)
 	if err != nil {
@@ -248,7 +248,7 @@ func TestListRefusesHostileParameters(t *testing.T) {
 		"two directions":        "after=" + after + "&before=" + after,
 		"last with a cursor":    "last=1&after=" + after,
 		"last as text":          "last=yes",
-		"control characters":    "carrier=" + url.QueryEscape("G3\x1b[2J"),
+		"control characters":    "carrier=" + url.QueryEscape("UPS\x1b[2J"),
 	} {
 		p := readList(t, manager, "/tracking?"+q)
 		if p.status != 422 || p.problem == "" || len(p.refs) != 0 {
@@ -304,13 +304,13 @@ func TestReportsMoney(t *testing.T) {
 	}
 	var orders []placedOrder
 	for _, v := range []string{"500", "750", "1200"} {
-		at, price := codOrder(t, b, with(cz, "cod_value", v), "G3A")
+		at, price := codOrder(t, b, with(cz, "cod_value", v), "UPS")
 		x, _ := strconv.ParseFloat(v, 64)
 		orders = append(orders, placedOrder{at, price, x, "CZK"})
 	}
-	at, price := codOrder(t, b, sk, "G3A")
+	at, price := codOrder(t, b, sk, "UPS")
 	orders = append(orders, placedOrder{at, price, 20, "EUR"})
-	at, price = codOrder(t, b, shipmentForm(t, env), "G3A") // no COD
+	at, price = codOrder(t, b, shipmentForm(t, env), "UPS") // no COD
 	orders = append(orders, placedOrder{at, price, 0, ""})
 	// Printed, then delivered (or returned) by the sandbox's clock and the tracking job.
 	env.LabelsFetched()
@@ -319,7 +319,7 @@ func TestReportsMoney(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One more, still on the way.
-	at, price = codOrder(t, b, with(cz, "cod_value", "300"), "G3A")
+	at, price = codOrder(t, b, with(cz, "cod_value", "300"), "UPS")
 	orders = append(orders, placedOrder{at, price, 300, "CZK"})
 
 	collected, onTheWay, returned, spend := sums{}, sums{}, sums{}, sums{}
@@ -384,17 +384,17 @@ func TestReportsMoney(t *testing.T) {
 	if rows := doc.Find(`[data-testid=cod-table] tbody tr`); rows.Length() != 2 || rows.First().AttrOr("data-testid", "") != "cod-CZK" {
 		t.Errorf("COD rows: %d, first %s", rows.Length(), rows.First().AttrOr("data-testid", ""))
 	}
-	g3 := doc.Find(`[data-testid=spend-table] tbody [data-testid=spend-G3A]`)
+	g3 := doc.Find(`[data-testid=spend-table] tbody [data-testid=spend-UPS]`)
 	if got := strings.TrimSpace(g3.Find(`[data-testid=shipments]`).Text()); got != "6" {
-		t.Errorf("G3A shipments: %q", got)
+		t.Errorf("UPS shipments: %q", got)
 	}
 	var amounts []string
 	g3.Find(`[data-testid=spend] .amount`).Each(func(_ int, s *goquery.Selection) { amounts = append(amounts, s.Text()) })
 	if len(amounts) != 1 || amounts[0] != money("CZK", spend["CZK"]) || len(spend) != 1 {
-		t.Errorf("G3A spend %q, want %q", amounts, money("CZK", spend["CZK"]))
+		t.Errorf("UPS spend %q, want %q", amounts, money("CZK", spend["CZK"]))
 	}
 	if got := strings.TrimSpace(g3.Find(`[data-testid=unknown]`).Text()); got != "0" {
-		t.Errorf("G3A unknown prices: %q", got)
+		t.Errorf("UPS unknown prices: %q", got)
 	}
 	if got := strings.TrimSpace(doc.Find(`[data-testid=spend-table] tfoot [data-testid=spend] .amount`).Text()); got != money("CZK", spend["CZK"]) {
 		t.Errorf("total spend %q", got)
@@ -405,7 +405,7 @@ func TestReportsMoney(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc = page(t, manager.Get("/reports").Body)
-	if got := strings.TrimSpace(doc.Find(`[data-testid=spend-G3A] [data-testid=unknown]`).Text()); got != "1" {
+	if got := strings.TrimSpace(doc.Find(`[data-testid=spend-UPS] [data-testid=unknown]`).Text()); got != "1" {
 		t.Errorf("unknown after forgetting a price: %q", got)
 	}
 
@@ -435,7 +435,7 @@ func TestReportsMoney(t *testing.T) {
 		t.Errorf("Czech COD rows: %q", rows)
 	}
 	rows = czechCSV(t, manager, exports["carriers.csv"])
-	if len(rows) != 2 || rows[1][0] != "G3A" || rows[1][1] != "6" || rows[1][2] != "CZK" || rows[1][6] != "1" {
+	if len(rows) != 2 || rows[1][0] != "UPS" || rows[1][1] != "6" || rows[1][2] != "CZK" || rows[1][6] != "1" {
 		t.Errorf("Czech carriers: %q", rows)
 	}
 	rows = czechCSV(t, manager, exports["days.csv"])

@@ -76,7 +76,7 @@ var ruleFields = []string{"name", "countries", "cod", "weight_min_kg", "weight_m
 
 func ruleBase() url.Values {
 	return url.Values{"name": {"Heavy"}, "countries": {"CZ"}, "cod": {"any"}, "weight_min_kg": {"2,5"}, "weight_max_kg": {"30"},
-		"delivery": {"door"}, "choice": {"service"}, "carrier": {"G3A"}, "service": {"Express"}, "service_id": {"701"}}
+		"delivery": {"door"}, "choice": {"service"}, "carrier": {"UPS"}, "service": {"Express"}, "service_id": {"701"}}
 }
 
 var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
@@ -227,8 +227,8 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /users/{id}/disable", role: manager, params: id},
 		{pattern: "POST /users/{id}/enable", role: manager, path: "/users/" + s.victim + "/enable", params: id},
 		{pattern: "GET /connection", role: manager, path: "/connection"},
-		{pattern: "POST /connection/carriers/{code}", role: manager, path: "/connection/carriers/G3A", params: []string{"code"},
-			base:   url.Values{"name": {"G3A"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}},
+		{pattern: "POST /connection/carriers/{code}", role: manager, path: "/connection/carriers/UPS", params: []string{"code"},
+			base:   url.Values{"name": {"UPS"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}},
 			fields: []string{"name", "label_free", "cod_packages"}},
 		{pattern: "GET /metrics", role: manager, path: "/metrics"},
 		{pattern: "GET /shipping/rules", role: manager, path: "/shipping/rules"},
@@ -432,8 +432,8 @@ func hostileEnv(t *testing.T) (*apptest.Env, hostileSetup) {
 	env.AddUser("victim", identity.Clerk)
 	var s hostileSetup
 	form := shipmentForm(t, env)
-	s.shipment = strings.TrimPrefix(place(t, clerk, form, "G3A"), "/shipping/shipments/")
-	_, s.shipmentForm = order(t, clerk, shipmentForm(t, env), "G3A") // a form of its own: not ordered yet
+	s.shipment = strings.TrimPrefix(place(t, clerk, form, "UPS"), "/shipping/shipments/")
+	_, s.shipmentForm = order(t, clerk, shipmentForm(t, env), "UPS") // a form of its own: not ordered yet
 	resp := clerk.PostForm("/shipping/new/draft", shipmentForm(t, env))
 	if resp.StatusCode != 303 {
 		t.Fatalf("draft: %d %s", resp.StatusCode, problemsOf(resp.Body))

@@ -33,7 +33,7 @@ func TestUnprintedLabelStaysReachableUntilTheEnd(t *testing.T) {
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	form := shipmentForm(t, env)
-	page := place(t, b, form, "G3A")
+	page := place(t, b, form, "UPS")
 	id := page[strings.LastIndex(page, "/")+1:]
 
 	// Exported at one minute; the courier's pickup time would be at 16. Not printed.
@@ -104,7 +104,7 @@ func TestUnprintedLabelStaysReachableUntilTheEnd(t *testing.T) {
 	}
 
 	// Cancelled while its label was still to come: not "being made" anywhere.
-	gone := place(t, b, with(form, "key", requestkey.New()), "G3A")
+	gone := place(t, b, with(form, "key", requestkey.New()), "UPS")
 	if r := b.PostForm(gone+"/storno", url.Values{"confirm": {"yes"}}); r.StatusCode != 303 {
 		t.Fatalf("storno: %d", r.StatusCode)
 	}
@@ -132,7 +132,7 @@ func TestUnprintedLabelStaysReachableUntilTheEnd(t *testing.T) {
 func TestStornoOfferedOnlyWhileTheServiceAllows(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	page := place(t, b, form, "G3A")
+	page := place(t, b, form, "UPS")
 	id := page[strings.LastIndex(page, "/")+1:]
 	offered := func(when string, want bool) {
 		t.Helper()

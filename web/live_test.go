@@ -38,7 +38,7 @@ func TestLiveFragmentsRefuseOtherRolesAndAnonymous(t *testing.T) {
 // its list is the same.
 func TestQueueAndHomeSayHowOldTheirPictureIs(t *testing.T) {
 	env, b := deskEnv(t)
-	place(t, b, shipmentForm(t, env), "G3A")
+	place(t, b, shipmentForm(t, env), "UPS")
 	labelsMade(t, env)
 	queue := htmlOf(t, b.Get("/shipping/print").Body)
 	if got := queue.Find(`[data-testid=shipments] [data-testid=age]`).Text(); got != "checked just now" {

@@ -27,7 +27,7 @@ func setShipment(t *testing.T, env *apptest.Env, page, set string, args ...any) 
 func TestShipmentPageNeverContradictsItself(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	page := place(t, b, form, "G3A")
+	page := place(t, b, form, "UPS")
 
 	// Ready, not printed, not handed over: print.
 	setShipment(t, env, page, `status = 'EXPORTED', label_status = 'READY', label_mode = 'PRINT'`)
@@ -93,7 +93,7 @@ func TestShipmentPageNeverContradictsItself(t *testing.T) {
 // sandbox's simulated one.
 func TestLastCheckedOnTheSandboxClock(t *testing.T) {
 	env, b := deskEnv(t)
-	page := place(t, b, shipmentForm(t, env), "G3A")
+	page := place(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Advance(30 * time.Minute)
 	simulated := env.Sandbox.Clock.Now // the simulator's own clock
 	before := simulated()
@@ -113,7 +113,7 @@ func TestAddressBookRemovalsAskFirst(t *testing.T) {
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	form := shipmentForm(t, env)
-	place(t, b, with(form, "save_recipient", "on"), "G3A") // a saved recipient
+	place(t, b, with(form, "save_recipient", "on"), "UPS") // a saved recipient
 	senders, _ := env.App.DB.Senders(ctx)
 	recipients, _ := env.App.DB.Recipients(ctx)
 	presets, _ := env.App.DB.Presets(ctx)
@@ -172,7 +172,7 @@ func TestAddressBookRemovalsAskFirst(t *testing.T) {
 // Storno and cancelling a commission ask first too.
 func TestStornoAndCommissionCancelAskFirst(t *testing.T) {
 	env, b := deskEnv(t)
-	page := place(t, b, shipmentForm(t, env), "G3A")
+	page := place(t, b, shipmentForm(t, env), "UPS")
 	doc := htmlOf(t, b.Get(page).Body)
 	if doc.Find(`[data-testid=storno] form`).AttrOr("method", "") != "get" {
 		t.Error("the storno button does not lead to its confirm step")

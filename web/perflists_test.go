@@ -101,11 +101,11 @@ func seedExport(t *testing.T, env *apptest.Env) {
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name, recipient_name, recipient_city,
     tracking_number, status, label_mode, label_status, returned, cod_value, cod_currency, created_at, delivered_at, last_checked_at, origin)
 VALUES
- (gen_random_uuid(), 'EXP-1', 'created', '{}', 'G3A', 301, 'Balík; "domů"', 'Žofie Nováková, ml.', 'Ústí nad Labem',
+ (gen_random_uuid(), 'EXP-1', 'created', '{}', 'UPS', 301, 'Balík; "domů"', 'Žofie Nováková, ml.', 'Ústí nad Labem',
   'G3X00000001', 'DELIVERED', 'PRINT', 'READY', false, 1234.5, 'CZK', '2026-11-20 09:05:00+01', '2026-11-21 14:30:00+01', '2026-11-21 15:00:00+01', 'shipdesk'),
- (gen_random_uuid(), '=HYPERLINK("http://x")', 'created', '{}', 'G3A', 301, '+Express', '@Petr "Pepa" Svoboda', '-Brno',
+ (gen_random_uuid(), '=HYPERLINK("http://x")', 'created', '{}', 'UPS', 301, '+Express', '@Petr "Pepa" Svoboda', '-Brno',
   'G3X00000002', 'INTRANSIT', 'PRINT', 'READY', true, 12, 'EUR', '2026-11-20 10:00:00+01', NULL, NULL, 'service'),
- (gen_random_uuid(), 'EXP-3', 'ordering', '{}', 'G3A', 301, 'Service', E'Řádek\nDruhý', E'\tPraha',
+ (gen_random_uuid(), 'EXP-3', 'ordering', '{}', 'UPS', 301, 'Service', E'Řádek\nDruhý', E'\tPraha',
   NULL, 'CREATED', 'PRINT', 'PENDING', false, NULL, NULL, '2026-11-20 11:00:00+01', NULL, NULL, 'shipdesk')`)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestCSVExportCellsReadBackSafely(t *testing.T) {
 	env := apptest.Start(t)
 	seedExport(t, env)
 	manager := env.SignedIn(identity.Manager)
-	resp := manager.Get("/tracking.csv?carrier=G3A&sort=old")
+	resp := manager.Get("/tracking.csv?carrier=UPS&sort=old")
 	rows, err := csv.NewReader(strings.NewReader(resp.Body)).ReadAll()
 	if resp.StatusCode != 200 || err != nil || len(rows) != 4 {
 		t.Fatalf("English export: %d, %d rows, %v\n%s", resp.StatusCode, len(rows), err, resp.Body)
@@ -169,7 +169,7 @@ func TestCSVExportCellsReadBackSafely(t *testing.T) {
 	if r := manager.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/tracking"}}); r.StatusCode != 303 {
 		t.Fatalf("switch to Czech: %d", r.StatusCode)
 	}
-	body := manager.Get("/tracking.csv?carrier=G3A&sort=old").Body
+	body := manager.Get("/tracking.csv?carrier=UPS&sort=old").Body
 	r := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\ufeff")))
 	r.Comma = ';'
 	cz, err := r.ReadAll()
@@ -282,13 +282,13 @@ func TestPointPickerCountsOnlySoFar(t *testing.T) {
 	env, b := deskEnv(t)
 	var points []storage.ParcelPoint
 	for i := range storage.PointsCountCap + 100 {
-		points = append(points, storage.ParcelPoint{ID: int64(500000 + i), Carrier: "G1", Code: "GX" + strconv.Itoa(i),
+		points = append(points, storage.ParcelPoint{ID: int64(500000 + i), Carrier: "ZASILKOVNA", Code: "GX" + strconv.Itoa(i),
 			Name: "Trafika Brno " + strconv.Itoa(i), Street: "Masarykova " + strconv.Itoa(i%90+1), City: "Brno", Zip: "602 00", Country: "CZ"})
 	}
 	if err := env.App.DB.UpsertPoints(context.Background(), points, env.App.Upstream.Now()); err != nil {
 		t.Fatal(err)
 	}
-	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "G1", "offer_delivery", "true")
+	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "ZASILKOVNA", "offer_delivery", "true")
 	ask := func(q string) (string, int) {
 		resp := b.PostForm("/shipping/points?for=delivery", with(form, "delivery_q", q))
 		if resp.StatusCode != 200 {

@@ -126,7 +126,7 @@ func TestPickupRefusalsNextToFields(t *testing.T) {
 		{"ServiceLimit", "date", "30 days", []string{"date", epochDay(31)}},
 		{"ShortWindow", "time_to", "2 hours", []string{"time_to", "10:00"}},
 		{"UnknownAddress", "address", "no such pickup address", []string{"address", "9999"}},
-		{"PointOnlyCarrier", "carrier", "does not collect", []string{"carrier", "g5"}},
+		{"PointOnlyCarrier", "carrier", "does not collect", []string{"carrier", "balikovna"}},
 		{"NoPackages", "packages", "whole number", []string{"packages", "0"}},
 	}
 	for _, c := range cases {

@@ -31,10 +31,10 @@ func placeN(t *testing.T, b *apptest.Browser, form url.Values, carrier string, n
 	return ids
 }
 
-// placeLabelFree orders a label-free shipment (G1, at a point) and returns its id.
+// placeLabelFree orders a label-free shipment (ZASILKOVNA, at a point) and returns its id.
 func placeLabelFree(t *testing.T, b *apptest.Browser, env *apptest.Env) string {
 	t.Helper()
-	_, full := order(t, b, with(shipmentForm(t, env), "handover", "POINT"), "G1 Parcel Home")
+	_, full := order(t, b, with(shipmentForm(t, env), "handover", "POINT"), "Zásilkovna Home")
 	resp := b.PostForm("/shipping/new/order", with(full, "label_less", "on"))
 	if resp.StatusCode != 303 {
 		t.Fatalf("label-free order: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -70,9 +70,9 @@ func ticks(body string) map[string]bool {
 func TestPrintQueueCountsLabelsBeingMadeAndLeavesOutLabelFree(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	ids := placeN(t, b, form, "G3A", 3)
+	ids := placeN(t, b, form, "UPS", 3)
 	free := placeLabelFree(t, b, env)
-	carrier := placeN(t, b, form, "G2A", 1)[0] // the courier brings its label
+	carrier := placeN(t, b, form, "PPL", 1)[0] // the courier brings its label
 	queue := b.Get("/shipping/print")
 	doc := page(t, queue.Body)
 	if got := doc.Find(`[data-testid=being-made-count]`).Text(); got != "3 labels are being made" {
@@ -185,7 +185,7 @@ const (
 
 func TestPrintA4FromAPositionThenReprintTheBatch(t *testing.T) {
 	env, b := deskEnv(t)
-	ids := placeN(t, b, shipmentForm(t, env), "G3A", 3)
+	ids := placeN(t, b, shipmentForm(t, env), "UPS", 3)
 	labelsMade(t, env)
 	calls := countCalls(env, "shipments/label")
 	resp := b.PostForm("/shipping/print", url.Values{"ids": ids, "format": {"A4"}, "start": {"3"}})
@@ -252,9 +252,9 @@ func TestPrintA4FromAPositionThenReprintTheBatch(t *testing.T) {
 func TestPrintRefusesBadPaperSelectionsAndBatches(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	ids := placeN(t, b, form, "G3A", 1)
+	ids := placeN(t, b, form, "UPS", 1)
 	free := placeLabelFree(t, b, env)
-	carrier := placeN(t, b, form, "G2A", 1)[0]
+	carrier := placeN(t, b, form, "PPL", 1)[0]
 	labelsMade(t, env)
 	calls := countCalls(env, "shipments/label")
 	bad := []struct {
@@ -350,9 +350,9 @@ var pdfPage = regexp.MustCompile(`/Type /Page\b`)
 func TestHandoverProtocolPerCarrierWithSignatures(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	placeN(t, b, with(form, "cod", "on", "cod_value", "1250", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800"), "G3A", 1)
-	placeN(t, b, form, "G3A", 1)
-	placeN(t, b, form, "G2A", 1)
+	placeN(t, b, with(form, "cod", "on", "cod_value", "1250", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800"), "UPS", 1)
+	placeN(t, b, form, "UPS", 1)
+	placeN(t, b, form, "PPL", 1)
 	senders, err := env.App.DB.Senders(context.Background())
 	if err != nil || len(senders) == 0 || senders[0].Street == "" {
 		t.Fatalf("the demo sender: %v %v", senders, err)
@@ -375,10 +375,10 @@ func TestHandoverProtocolPerCarrierWithSignatures(t *testing.T) {
 			t.Errorf("%s: the place of hand-over is not the sender's address %s, %s", carrier, sender.Street, sender.City)
 		}
 	})
-	if counts["G3A"] != "2 parcels, 2 packages" || counts["G2A"] != "1 parcel, 1 package" {
+	if counts["UPS"] != "2 parcels, 2 packages" || counts["PPL"] != "1 parcel, 1 package" {
 		t.Errorf("counts: %v", counts)
 	}
-	if !strings.Contains(doc.Find(`[data-carrier=G3A]`).Text(), "CZK\u00a01,250.00") {
+	if !strings.Contains(doc.Find(`[data-carrier=UPS]`).Text(), "CZK\u00a01,250.00") {
 		t.Error("the COD amount is not on the protocol")
 	}
 	// The PDF: a protocol per carrier, each signed by a courier.
@@ -392,13 +392,13 @@ func TestHandoverProtocolPerCarrierWithSignatures(t *testing.T) {
 	if n := len(pdfPage.FindAllString(resp.Body, -1)); n != 2 {
 		t.Errorf("%d pages for two short protocols", n)
 	}
-	one := b.Get("/shipping/manifest.pdf?carrier=G2A")
+	one := b.Get("/shipping/manifest.pdf?carrier=PPL")
 	if one.StatusCode != 200 || drawn(one.Body, "Taken over by (courier): name and signature") != 1 || drawn(one.Body, "1 parcel, 1 package") < 1 {
 		t.Errorf("one carrier's protocol: %d", one.StatusCode)
 	}
 	// In Czech, with Czech letters.
 	b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/shipping/manifest"}})
-	cs := b.Get("/shipping/manifest.pdf?carrier=G3A")
+	cs := b.Get("/shipping/manifest.pdf?carrier=UPS")
 	for _, want := range []string{"Předávací protokol", "Převzal (kurýr): jméno a podpis", "Předal (odesílatel): jméno a podpis", "2 zásilky, 2 balíky", "Nováková"} {
 		if drawn(cs.Body, want) == 0 {
 			t.Errorf("the Czech protocol lacks %q", want)
@@ -435,7 +435,7 @@ func TestHandoverOnThePickupDate(t *testing.T) {
 		tomorrow = tomorrow.AddDate(0, 0, 1)
 	}
 	day := tomorrow.Format(time.DateOnly)
-	placeN(t, b, with(shipmentForm(t, env), "pickup_date", day), "G3A", 1)
+	placeN(t, b, with(shipmentForm(t, env), "pickup_date", day), "UPS", 1)
 	if body := b.Get("/shipping/manifest").Body; !strings.Contains(body, "Nothing to hand over") {
 		t.Error("a shipment picked up later is on today's protocol")
 	}
@@ -449,7 +449,7 @@ func TestHandoverOnThePickupDate(t *testing.T) {
 // only they are recorded, and the rest stay in the queue.
 func TestPrintWhenTheServiceFails(t *testing.T) {
 	env, b := deskEnv(t)
-	ids := placeN(t, b, shipmentForm(t, env), "G3A", 3)
+	ids := placeN(t, b, shipmentForm(t, env), "UPS", 3)
 	labelsMade(t, env)
 	env.Sandbox.Fault("/api/v1/shipments/label", map[string]any{"error_rate": 1, "count": 20})
 	resp := b.PostForm("/shipping/print", url.Values{"ids": ids})

@@ -53,7 +53,7 @@ func TestFormProblemsInCzech(t *testing.T) {
 	order := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_value", "1 299",
 		"cod_bank_account", "2000145399/0800", "cod_bank_code", "")
 	offers := b.PostForm("/shipping/new/compare", order)
-	chosen := b.PostForm("/shipping/new/choose", with(order, "choose", offerOf(t, offers.Body, "G3A")))
+	chosen := b.PostForm("/shipping/new/choose", with(order, "choose", offerOf(t, offers.Body, "UPS")))
 	resp = b.PostForm("/shipping/new/order", with(merge(order, hiddenFields(chosen.Body)), "cod_value", "150 000"))
 	if resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("order over the service's maximum: %d %s", resp.StatusCode, problemsOf(resp.Body))

@@ -110,9 +110,9 @@ func TestManagerEditsRules(t *testing.T) {
 	}
 	heavy := ruleForm("Heavy to Slovakia", "weight_min_kg", "10,5", "weight_max_kg", "1 000", "cod", "yes", "delivery", "door", "choice", "fastest")
 	heavy["countries"] = []string{"SK", "CZ"}
-	heavy["carriers"] = []string{"G3A", "G1"}
+	heavy["carriers"] = []string{"UPS", "ZASILKOVNA"}
 	for _, form := range []url.Values{heavy, ruleForm("Cheap", "longest_side_max_cm", "120", "dims_sum_max_cm", "300,25"),
-		ruleForm("Express", "choice", "service", "carrier", "G3A", "service", "Express", "service_id", "")} {
+		ruleForm("Express", "choice", "service", "carrier", "UPS", "service", "Express", "service_id", "")} {
 		if r := m.PostForm("/shipping/rules", form); r.StatusCode != 303 || !strings.HasPrefix(r.Header.Get("Location"), "/shipping/rules#rule-") {
 			t.Fatalf("add %s: %d %s", form.Get("name"), r.StatusCode, problemsOf(r.Body))
 		}
@@ -122,18 +122,18 @@ func TestManagerEditsRules(t *testing.T) {
 		t.Fatalf("listed %s", got)
 	}
 	for _, words := range []string{"Rule Express saved.", "To: Slovakia, Czech Republic", "With cash on delivery", "Weight 10.5 to 1,000 kg",
-		"To the door", "The fastest offer among G3A, G1", "Longest side at most 120 cm", "Length + width + height at most 300.25 cm",
-		"The cheapest offer", "Service Express of G3A"} {
+		"To the door", "The fastest offer among UPS, ZASILKOVNA", "Longest side at most 120 cm", "Length + width + height at most 300.25 cm",
+		"The cheapest offer", "Service Express of UPS"} {
 		if !strings.Contains(page.Body, words) {
 			t.Errorf("the list does not say %q", words)
 		}
 	}
 	rules := storedRules(t, env)
 	h := rules[0]
-	if *h.WeightMinKg != 10.5 || *h.WeightMaxKg != 1000 || h.COD != "yes" || fmt.Sprint(h.Countries) != "[SK CZ]" || fmt.Sprint(h.Carriers) != "[G3A G1]" {
+	if *h.WeightMinKg != 10.5 || *h.WeightMaxKg != 1000 || h.COD != "yes" || fmt.Sprint(h.Countries) != "[SK CZ]" || fmt.Sprint(h.Carriers) != "[UPS ZASILKOVNA]" {
 		t.Fatalf("stored %+v", h)
 	}
-	if r := rules[2]; r.Carrier != "G3A" || r.Service != "Express" || len(r.Carriers) != 0 {
+	if r := rules[2]; r.Carrier != "UPS" || r.Service != "Express" || len(r.Carriers) != 0 {
 		t.Fatalf("named stored %+v", r)
 	}
 
@@ -164,7 +164,7 @@ func TestManagerEditsRules(t *testing.T) {
 		t.Fatalf("after the edit %s", got)
 	}
 	for _, words := range []string{"Pravidlo Těžké na Slovensko je uloženo.", "Do zemí: Slovensko", "Bez dobírky", "Hmotnost od 10,5 kg",
-		"Nejlevnější nabídku", "Službu Express dopravce G3A", "Délka + šířka + výška nejvýše 300,25 cm"} {
+		"Nejlevnější nabídku", "Službu Express dopravce UPS", "Délka + šířka + výška nejvýše 300,25 cm"} {
 		if !strings.Contains(page.Body, words) {
 			t.Errorf("the Czech list does not say %q", words)
 		}
@@ -225,8 +225,8 @@ func TestRuleFormRefusesBadInput(t *testing.T) {
 		"no choice":        {ruleForm("x", "choice", ""), "choice", "Choose which offer the rule picks."},
 		"unknown COD":      {ruleForm("x", "cod", "maybe"), "cod", "Choose one of the options offered."},
 		"named, nothing":   {ruleForm("x", "choice", "service"), "carrier", "Type the carrier's code."},
-		"bad service id":   {ruleForm("x", "choice", "service", "carrier", "G1", "service_id", "-3"), "service_id", "A service number is a positive whole number."},
-		"NUL in a carrier": {ruleForm("x", "carriers", "G1\x00"), "carriers", ""},
+		"bad service id":   {ruleForm("x", "choice", "service", "carrier", "ZASILKOVNA", "service_id", "-3"), "service_id", "A service number is a positive whole number."},
+		"NUL in a carrier": {ruleForm("x", "carriers", "ZASILKOVNA\x00"), "carriers", ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := m.PostForm("/shipping/rules", c.form)

@@ -39,7 +39,7 @@ func TestShippingInCzech(t *testing.T) {
 	if !strings.Contains(offers.Body, "S DPH") || !strings.Contains(offers.Body, "Nabídky") {
 		t.Error("the offers are not in Czech")
 	}
-	chosen := b.PostForm("/shipping/new/choose", with(order, "choose", offerOf(t, offers.Body, "G3A")))
+	chosen := b.PostForm("/shipping/new/choose", with(order, "choose", offerOf(t, offers.Body, "UPS")))
 	resp := b.PostForm("/shipping/new/order", merge(order, hiddenFields(chosen.Body)))
 	if resp.StatusCode != 303 {
 		t.Fatalf("order: %d %s", resp.StatusCode, problemsOf(resp.Body))

@@ -78,7 +78,7 @@ func page(t testing.TB, body string) *goquery.Document {
 }
 
 // offerOf finds the service id of a selectable offer of a carrier that
-// delivers to the address ("G3A"), or of a named service ("G1 Parcel To Point").
+// delivers to the address ("UPS"), or of a named service ("Zásilkovna To Point").
 func offerOf(t testing.TB, body, want string) string {
 	t.Helper()
 	id := ""
@@ -129,7 +129,7 @@ func TestCompareOffersAndOrder(t *testing.T) {
 			t.Errorf("offers lack %q", want)
 		}
 	}
-	id := offerOf(t, resp.Body, "G3A")
+	id := offerOf(t, resp.Body, "UPS")
 	resp = b.PostForm("/shipping/new/choose", with(form, "choose", id))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="chosen"`) {
 		t.Fatalf("choose: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -216,7 +216,7 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 		})
 	}
 	// The bank details are checked before ordering: modulo 11, bank code, IBAN.
-	_, full := order(t, b, with(form, "cod_value", "500"), "G3A")
+	_, full := order(t, b, with(form, "cod_value", "500"), "UPS")
 	bank := []struct {
 		kv          []string
 		field, want string
@@ -253,16 +253,16 @@ func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "handover", "POINT")
 	resp := b.PostForm("/shipping/new/compare", form)
-	resp = b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, resp.Body, "G1")))
+	resp = b.PostForm("/shipping/new/choose", with(form, "choose", offerOf(t, resp.Body, "ZASILKOVNA")))
 	if !strings.Contains(resp.Body, `name="label_less"`) {
-		t.Fatalf("label-free not offered for G1, one package, CZ→CZ at a point: %s", problemsOf(resp.Body))
+		t.Fatalf("label-free not offered for ZASILKOVNA, one package, CZ→CZ at a point: %s", problemsOf(resp.Body))
 	}
 	// Two packages: not offered, explained; forced anyway, refused on the field.
 	two := with(form, "pkg_weight", "1")
 	two["pkg_weight"] = []string{"1", "2"}
 	two["pkg_length"], two["pkg_width"], two["pkg_height"] = []string{"", ""}, []string{"", ""}, []string{"", ""}
 	resp = b.PostForm("/shipping/new/compare", two)
-	resp = b.PostForm("/shipping/new/choose", with(two, "choose", offerOf(t, resp.Body, "G1")))
+	resp = b.PostForm("/shipping/new/choose", with(two, "choose", offerOf(t, resp.Body, "ZASILKOVNA")))
 	if strings.Contains(resp.Body, `name="label_less"`) || !strings.Contains(resp.Body, "exactly one package") {
 		t.Errorf("label-free offered for two packages")
 	}
@@ -276,7 +276,7 @@ func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
 func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "handover", "POINT")
-	_, full := order(t, b, form, "G1 Parcel Home")
+	_, full := order(t, b, form, "Zásilkovna Home")
 	resp := b.PostForm("/shipping/new/order", with(full, "label_less", "on"))
 	if resp.StatusCode != 303 {
 		t.Fatalf("label-free order: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -307,7 +307,7 @@ func upstreamTotal(t *testing.T, env *apptest.Env) int {
 
 func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
+	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	// The service creates the order, then the connection drops before the answer.
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
 	resp := b.PostForm("/shipping/new/order", full)
@@ -334,7 +334,7 @@ func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 
 func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
 	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
+	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	var wg sync.WaitGroup
 	locs := make([]string, 4)
 	for i := range locs {
@@ -359,7 +359,7 @@ func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
 func TestRefusedOrderKeepsInputAndStoresNothing(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	_, full := order(t, b, form, "G3A")
+	_, full := order(t, b, form, "UPS")
 	// Too heavy for the service: the service's field error lands on the weight.
 	resp := b.PostForm("/shipping/new/order", with(full, "pkg_weight", "900"))
 	if resp.StatusCode != 422 || !strings.Contains(resp.Body, `id="pkg_weight_0-error"`) || !strings.Contains(resp.Body, `value="900"`) {
@@ -378,7 +378,7 @@ func TestHostileInputIsShownAsText(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	evil := `<script>alert(1)</script>'; DROP TABLE shipments; --`
-	_, full := order(t, b, with(form, "to_surname", evil, "reference", "R'1; DROP TABLE users"), "G3A")
+	_, full := order(t, b, with(form, "to_surname", evil, "reference", "R'1; DROP TABLE users"), "UPS")
 	resp := b.PostForm("/shipping/new/order", full)
 	if resp.StatusCode != 303 {
 		t.Fatalf("hostile but valid text refused: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -429,8 +429,8 @@ func place(t testing.TB, b *apptest.Browser, form url.Values, carrier string) st
 func TestLabelsPrintQueueAndStorno(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	first := place(t, b, form, "G3A")
-	second := place(t, b, with(form, "key", requestkey.New()), "G3A")
+	first := place(t, b, form, "UPS")
+	second := place(t, b, with(form, "key", requestkey.New()), "UPS")
 	// Before export the label is pending: no label yet, a clear message.
 	if resp := b.Get(first + "/label.pdf"); resp.StatusCode != 409 || !strings.Contains(resp.Body, "not ready yet") {
 		t.Errorf("label while pending: %d %s", resp.StatusCode, problemsOf(resp.Body))
@@ -471,7 +471,7 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 		t.Errorf("manifest pdf: %d", resp.StatusCode)
 	}
 	// Storno needs the confirmation.
-	third := place(t, b, with(form, "key", requestkey.New()), "G3A")
+	third := place(t, b, with(form, "key", requestkey.New()), "UPS")
 	b.PostForm(third+"/storno", url.Values{})
 	if body := b.Get(third).Body; !strings.Contains(body, "Tick the confirmation") || strings.Contains(body, "was cancelled") {
 		t.Error("storno without confirmation")
@@ -495,8 +495,8 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 func TestCarrierAndFailedLabels(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	// G2 collects from an address with its own label: nothing to print, ever.
-	carrier := place(t, b, form, "G2A")
+	// PPL (the spec's G2) collects from an address with its own label: nothing to print, ever.
+	carrier := place(t, b, form, "PPL")
 	body := b.Get(carrier).Body
 	// The page still follows the parcel (it moves), but never waits for a label.
 	if !strings.Contains(body, "The courier brings the label") || strings.Contains(body, "print-label") || !strings.Contains(body, `data-step="carrier"`) {
@@ -506,9 +506,9 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 		t.Errorf("label of a CARRIER shipment: %d", resp.StatusCode)
 	}
 	// A carrier that gives no label: FAILED, contact support, no polling.
-	env.Sandbox.Control("POST", "/sandbox/carriers/g3a/behaviour", map[string]any{"fail_labels": true})
-	env.Sandbox.Control("POST", "/sandbox/carriers/g3b/behaviour", map[string]any{"fail_labels": true})
-	failed := place(t, b, with(form, "key", requestkey.New()), "G3A")
+	env.Sandbox.Control("POST", "/sandbox/carriers/ups/behaviour", map[string]any{"fail_labels": true})
+	env.Sandbox.Control("POST", "/sandbox/carriers/fedex/behaviour", map[string]any{"fail_labels": true})
+	failed := place(t, b, with(form, "key", requestkey.New()), "UPS")
 	env.Sandbox.Advance(10 * time.Minute) // before the courier's pickup
 	body = b.Get(failed).Body
 	if !strings.Contains(body, "contact the service") || !strings.Contains(body, `data-step="label_failed"`) || strings.Contains(body, "print-label") {
@@ -623,7 +623,7 @@ func TestAddressBookAndSettings(t *testing.T) {
 func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "save_recipient", "on")
-	place(t, b, form, "G3A")
+	place(t, b, form, "UPS")
 	recipients, err := env.App.DB.Recipients(context.Background())
 	if err != nil || len(recipients) != 1 {
 		t.Fatalf("saved recipients: %v %v", recipients, err)
@@ -641,7 +641,7 @@ func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
 
 func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 	env, b := deskEnv(t)
-	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "G1", "offer_delivery", "true")
+	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "ZASILKOVNA", "offer_delivery", "true")
 	resp := b.PostForm("/shipping/points?for=delivery", with(form, "delivery_q", "brno"))
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `data-testid="delivery-points"`) {
 		t.Fatalf("picker: %d", resp.StatusCode)
@@ -661,8 +661,8 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 	// (the spec's rule 4) and its refusal lands on the form.
 	big := with(shipmentForm(t, env), "handover", "ONDEMAND", "to_street", "", "pkg_length", "100", "pkg_width", "50", "pkg_height", "50")
 	offers := b.PostForm("/shipping/new/compare", big)
-	chosen := b.PostForm("/shipping/new/choose", with(big, "choose", offerOf(t, offers.Body, "G1 Parcel To Point")))
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.PostForm("/shipping/points?for=delivery", with(merge(big, hiddenFields(chosen.Body)), "delivery_q", "brno")).Body))
+	chosen := b.PostForm("/shipping/new/choose", with(big, "choose", offerOf(t, offers.Body, "Zásilkovna To Point")))
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.PostForm("/shipping/points?for=delivery", with(merge(big, hiddenFields(chosen.Body)), "delivery_q", "brno box")).Body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,9 +684,9 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 func TestLabelRefusalsFromTheService(t *testing.T) {
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
-	carrier := place(t, b, form, "G2A") // CARRIER, exported: label 400
+	carrier := place(t, b, form, "PPL") // CARRIER, exported: label 400
 	env.Sandbox.Advance(20 * time.Minute)
-	pending := place(t, b, with(form, "key", requestkey.New()), "G3A") // still CREATED at the service: label 404
+	pending := place(t, b, with(form, "key", requestkey.New()), "UPS") // still CREATED at the service: label 404
 	ctx := context.Background()
 	for _, p := range []string{pending, carrier} {
 		id, _ := strconv.ParseInt(p[strings.LastIndex(p, "/")+1:], 10, 64)

@@ -38,7 +38,7 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent := env.SignedIn(identity.Agent)
-	_, base := order(t, clerk, shipmentForm(t, env), "G3A") // offers compared before the service turns bad
+	_, base := order(t, clerk, shipmentForm(t, env), "UPS") // offers compared before the service turns bad
 	claim := commissionForm(t, env)
 	bad := map[string]any{"latency_max_ms": (limit * 3 / 2).Milliseconds(), "drop_rate": 0.15, "drop_after_rate": 0.15}
 	for _, path := range []string{"/api/v1/shipments/create", "/returns/api/v1/commissions/create"} {

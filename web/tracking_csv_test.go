@@ -16,7 +16,7 @@ import (
 func TestCSVExportInCzechAndEnglish(t *testing.T) {
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800")
-	_, full := order(t, b, with(form, "cod_value", "500"), "G3A")
+	_, full := order(t, b, with(form, "cod_value", "500"), "UPS")
 	if resp := b.PostForm("/shipping/new/order", full); resp.StatusCode != 303 {
 		t.Fatalf("COD order: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}

@@ -19,7 +19,7 @@ func placed(t testing.TB, env *apptest.Env, b *apptest.Browser, n int, kv ...str
 	t.Helper()
 	var out []string
 	for range n {
-		out = append(out, place(t, b, with(shipmentForm(t, env), append([]string{"key", requestkey.New()}, kv...)...), "G3A"))
+		out = append(out, place(t, b, with(shipmentForm(t, env), append([]string{"key", requestkey.New()}, kv...)...), "UPS"))
 	}
 	return out
 }
@@ -47,8 +47,8 @@ func TestShipmentListFiltersPagesAndExports(t *testing.T) {
 	if ids := listedIDs(manager.Get("/tracking?q=ostrava").Body); len(ids) != 2 {
 		t.Errorf("q=ostrava: %v", ids)
 	}
-	if ids := listedIDs(manager.Get("/tracking?q=dvo%C5%99%C3%A1k&status=OPEN&carrier=G3A").Body); len(ids) != 3 {
-		t.Errorf("recipient, open, G3A: %v", ids)
+	if ids := listedIDs(manager.Get("/tracking?q=dvo%C5%99%C3%A1k&status=OPEN&carrier=UPS").Body); len(ids) != 3 {
+		t.Errorf("recipient, open, UPS: %v", ids)
 	}
 	if ids := listedIDs(manager.Get("/tracking?status=DELIVERED").Body); len(ids) != 0 {
 		t.Errorf("delivered before anything moved: %v", ids)

@@ -45,7 +45,7 @@ func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
 
 	// An order whose answer was lost and could not be checked yet.
 	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
+	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
 	env.Sandbox.Fault("/api/v1/shipments/list", map[string]any{"drop_rate": 1, "count": 10})
 	resp = b.PostForm("/shipping/new/order", full)

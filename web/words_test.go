@@ -87,7 +87,7 @@ func TestFailuresSayWhatHappened(t *testing.T) {
 // both of its sentences.
 func TestUncertainOrderInOneNameAndTheShopsTime(t *testing.T) {
 	env, b := deskEnv(t)
-	_, full := order(t, b, shipmentForm(t, env), "G3A")
+	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
 	env.Sandbox.Fault("/api/v1/shipments/list", map[string]any{"drop_rate": 1, "count": 10})
 	resp := b.PostForm("/shipping/new/order", full)
@@ -162,7 +162,7 @@ func TestReturnsTimesInTheShopsZone(t *testing.T) {
 // shipment's state in words.
 func TestRefusedStornoReadsInCzech(t *testing.T) {
 	env, b := deskEnv(t)
-	shipment := place(t, b, shipmentForm(t, env), "G3A")
+	shipment := place(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Advance(24 * time.Hour)
 	readIn(t, b, "cs")
 	b.PostForm(shipment+"/storno", url.Values{"confirm": {"yes"}})

@@ -33,7 +33,7 @@ func TestAddContactThenUseIt(t *testing.T) {
 	if err != nil || len(after) != 3 || after[2].ID != id || after[2].City != "Olomouc" || after[2].Address.ID != 0 {
 		t.Fatalf("contacts after add: %+v %v", after, err)
 	}
-	s := shipment("g3a", "FROM-NEW")
+	s := shipment("ups", "FROM-NEW")
 	s.From = shipping.Address{ID: id}
 	if _, err := c.Create(ctx, order(s)); err != nil {
 		t.Errorf("create from the new contact: %v", err)
@@ -59,7 +59,7 @@ func TestPickupsOrderedListedAndNotRepeated(t *testing.T) {
 		t.Fatalf("add pickup: %+v %v", late, err)
 	}
 	req := pickupRequest(2, "2026-11-25", "08:00")
-	req.Carrier = "G3A"
+	req.Carrier = "UPS"
 	early, err := c.AddPickup(ctx, req)
 	if err != nil || early.Carrier == "" {
 		t.Fatalf("add pickup with a carrier: %+v %v", early, err)

@@ -63,7 +63,7 @@ func TestRatesCreateDetailLabel(t *testing.T) {
 			t.Errorf("offer not decoded: %+v", r)
 		}
 	}
-	created, err := c.Create(ctx, order(shipment("g3a", "C-1")))
+	created, err := c.Create(ctx, order(shipment("ups", "C-1")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestRatesCreateDetailLabel(t *testing.T) {
 func TestFieldErrorsAreKept(t *testing.T) {
 	env := sandboxtest.Start(t)
 	c, _ := client(t, env, sandboxtest.ShippingKey)
-	s := shipment("g4", "")
+	s := shipment("sps", "")
 	s.Type, s.LabelLess, s.PickupBranch = shipping.PickupRegular, true, "1"
 	err := c.Validate(ctx, order(s))
 	if !transport.IsInvalid(err) || !transport.HasFieldErrors(err) {
@@ -139,7 +139,7 @@ func TestLoginOperationsNeedAValidKey(t *testing.T) {
 func TestReadsAreRetriedThroughFaults(t *testing.T) {
 	env := sandboxtest.Start(t)
 	c, m := client(t, env, sandboxtest.ShippingKey)
-	created, err := c.Create(ctx, order(shipment("g3a", "R-1")))
+	created, err := c.Create(ctx, order(shipment("ups", "R-1")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestCreateIsNotRepeated(t *testing.T) {
 	env := sandboxtest.Start(t)
 	c, m := client(t, env, sandboxtest.ShippingKey)
 	env.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
-	_, err := c.Create(ctx, order(shipment("g3a", "LOST-1")))
+	_, err := c.Create(ctx, order(shipment("ups", "LOST-1")))
 	if !transport.IsOutcomeUnknown(err) {
 		t.Fatalf("lost answer: %v, want outcome unknown", err)
 	}
@@ -175,7 +175,7 @@ func TestCreateIsNotRepeated(t *testing.T) {
 		t.Errorf("reconcile by reference: %+v %v", page, err)
 	}
 	env.Fault("/api/v1/shipments/create", map[string]any{"error_rate": 1, "count": 1})
-	if _, err := c.Create(ctx, order(shipment("g3a", "BUSY-1"))); !transport.IsTemporary(err) || transport.IsOutcomeUnknown(err) {
+	if _, err := c.Create(ctx, order(shipment("ups", "BUSY-1"))); !transport.IsTemporary(err) || transport.IsOutcomeUnknown(err) {
 		t.Errorf("503 on create: %v", err)
 	}
 	if n := calls(m, "shipments/create"); n != 2 {
@@ -188,7 +188,7 @@ func TestTrackAllUsesCeilNOverBatchCalls(t *testing.T) {
 	c, m := client(t, env, sandboxtest.ShippingKey)
 	var tns []string
 	for i := 0; i < 7; i++ {
-		cr, err := c.Create(ctx, order(shipment("g3a", fmt.Sprintf("T-%d", i))))
+		cr, err := c.Create(ctx, order(shipment("ups", fmt.Sprintf("T-%d", i))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,11 +215,11 @@ func TestTrackAllUsesCeilNOverBatchCalls(t *testing.T) {
 func TestPointsContactsStornoList(t *testing.T) {
 	env := sandboxtest.Start(t)
 	c, _ := client(t, env, sandboxtest.ShippingKey)
-	p1, err := c.ParcelPoints(ctx, shipping.PointQuery{Carrier: "g4", Country: "CZ", PerPage: 50})
+	p1, err := c.ParcelPoints(ctx, shipping.PointQuery{Carrier: "sps", Country: "CZ", PerPage: 50})
 	if err != nil || len(p1.Points) != 50 || p1.Total < 100 || p1.Points[0].Code == "" || p1.Points[0].LocationID == 0 {
 		t.Fatalf("points: %+v %v", p1, err)
 	}
-	p2, _ := c.ParcelPoints(ctx, shipping.PointQuery{Carrier: "g4", Country: "CZ", PerPage: 50, Page: 2})
+	p2, _ := c.ParcelPoints(ctx, shipping.PointQuery{Carrier: "sps", Country: "CZ", PerPage: 50, Page: 2})
 	if p2.Points[0].ID <= p1.Points[49].ID {
 		t.Errorf("page 2 does not follow page 1")
 	}
@@ -230,7 +230,7 @@ func TestPointsContactsStornoList(t *testing.T) {
 	if err != nil || len(contacts) == 0 || contacts[0].ID == 0 || contacts[0].City == "" {
 		t.Fatalf("contacts %+v %v", contacts, err)
 	}
-	s := shipment("g3a", "S-1")
+	s := shipment("ups", "S-1")
 	s.From = shipping.Address{ID: contacts[0].ID}
 	cr, err := c.Create(ctx, order(s))
 	if err != nil {

@@ -62,7 +62,7 @@ func TestCreateReadsThePublishedExample(t *testing.T) {
 			"IZ0123456789": {"tracking_number": "IZ0123456789", "status": "CREATED", "label_mode": "PRINT", "label_status": "PENDING", "packages": [{"number": "P1", "status": "CREATED", "package_password": null, "carrier_tracking": "CT-1"}], "order_date": "2026-11-23 09:00:00", "unknown_field": {"x": 1}},
 			"IZ1234567890": {"tracking_number": "IZ1234567890", "status": "CREATED", "label_mode": "CARRIER", "label_status": "NOT_APPLICABLE", "packages": []}}}`},
 	})
-	got, err := c.Create(ctx, order(shipment("G3A", "A"), shipment("G3A", "B")))
+	got, err := c.Create(ctx, order(shipment("UPS", "A"), shipment("UPS", "B")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestCreateKeepsTheOrderWhenTheFollowUpFails(t *testing.T) {
 		"/api/v1/shipments/create": {200, `{"status": 200, "message": "ok", "data": {"order": "h", "order_number": "N1", "shipments": ["IZ1"]}}`},
 		"/api/v1/shipments/detail": {404, `{"status": 404, "message": "No shipment found"}`},
 	})
-	got, err := c.Create(ctx, order(shipment("G3A", "A")))
+	got, err := c.Create(ctx, order(shipment("UPS", "A")))
 	if err != nil || got.Shipments[0].TrackingNumber != "IZ1" || got.OrderNumber != "N1" {
 		t.Fatalf("an order that was created must not be reported as failed: %+v %v", got, err)
 	}
@@ -98,7 +98,7 @@ func TestCreateReadsObjectsAnd201(t *testing.T) {
 			{"tracking_number": "T1", "status": "CREATED", "label_mode": "PRINT", "label_status": "PENDING", "packages": [{"number": "T101", "status": "CREATED", "package_password": null}]}]}}`},
 		"/api/v1/shipments/detail": {200, `{"status": 200, "message": "", "data": {}}`},
 	})
-	got, err := c.Create(ctx, order(shipment("G3A", "A")))
+	got, err := c.Create(ctx, order(shipment("UPS", "A")))
 	if err != nil || got.OrderToken != "tok" || got.OrderNumber != "SO7" || got.Shipments[0].LabelStatus != shipping.LabelPending {
 		t.Fatalf("created %+v %v", got, err)
 	}
@@ -133,12 +133,12 @@ func TestMoneyAsNumberOrString(t *testing.T) {
 
 func TestRatesWithStringPrices(t *testing.T) {
 	c, _ := recorded(t, map[string]answer{
-		"/api/v1/rates/get": {200, `{"status": 200, "message": "Found 1 offers", "rates": [{"carrier": "G3A", "service": "Express", "service_id": 701,
+		"/api/v1/rates/get": {200, `{"status": 200, "message": "Found 1 offers", "rates": [{"carrier": "UPS", "service": "Express", "service_id": 701,
 			"pickup_date": "2026-11-24", "delivery_date": "2026-11-25", "price": {"value": "180.00", "currency": "CZK"},
 			"price_vat": {"value": "217.80", "currency": "CZK"}, "selectable": true, "label_mode": "PRINT", "delivery_branch_required": false, "printable": true, "extra": 1}]}`},
 	})
 	rates, err := c.Rates(ctx, shipping.RateRequest{Currency: "CZK", Shipment: shipment("", "")})
-	if err != nil || len(rates) != 1 || rates[0].PriceVAT.Value != 217.8 || rates[0].Carrier != "G3A" {
+	if err != nil || len(rates) != 1 || rates[0].PriceVAT.Value != 217.8 || rates[0].Carrier != "UPS" {
 		t.Fatalf("rates %+v %v", rates, err)
 	}
 }
@@ -160,9 +160,9 @@ func TestDetailKeyedOrListed(t *testing.T) {
 
 func TestPointsWithoutPagingAreAllOfThem(t *testing.T) {
 	c, _ := recorded(t, map[string]answer{"/api/v1/parcelpoints/list": {200, `{"status": 200, "message": "Found 2", "data": {
-		"12": {"code": "A1", "name": "Point A", "street": "S 1", "city": "Praha", "zip": "110 00", "country": "CZ", "carrier": "G4", "is_locker": false, "location": {"lat": 50, "lng": 14}, "pickup_branch_location_id": 900},
-		"7": {"code": "B2", "name": "Point B", "street": "S 2", "city": "Brno", "zip": "602 00", "country": "CZ", "carrier": "G4", "is_locker": true, "pickup_branch_location_id": 901}}}`}})
-	page, err := c.ParcelPoints(ctx, shipping.PointQuery{Carrier: "G4", Country: "CZ"})
+		"12": {"code": "A1", "name": "Point A", "street": "S 1", "city": "Praha", "zip": "110 00", "country": "CZ", "carrier": "SPS", "is_locker": false, "location": {"lat": 50, "lng": 14}, "pickup_branch_location_id": 900},
+		"7": {"code": "B2", "name": "Point B", "street": "S 2", "city": "Brno", "zip": "602 00", "country": "CZ", "carrier": "SPS", "is_locker": true, "pickup_branch_location_id": 901}}}`}})
+	page, err := c.ParcelPoints(ctx, shipping.PointQuery{Carrier: "SPS", Country: "CZ"})
 	if err != nil || len(page.Points) != 2 || page.Pages != 1 || page.Total != 2 {
 		t.Fatalf("points %+v %v", page, err)
 	}

@@ -16,7 +16,7 @@ func TestListPagesByOffsetAndReadsDataKeyedByTrackingNumber(t *testing.T) {
 		t.Run(shapes, func(t *testing.T) {
 			env := sandboxtest.StartShapes(t, shapes)
 			c, m := client(t, env, sandboxtest.ShippingKey)
-			body, _ := json.Marshal(order(shipment("g3a", "BULK")))
+			body, _ := json.Marshal(order(shipment("ups", "BULK")))
 			made, err := env.Sandbox.Shipping.CreateMany(sandboxtest.ShippingKey, body, 130)
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ func On(t testing.TB, sb *sandboxtest.Env, db *storage.DB) *Env {
 // order is the order of one shipment that tests make.
 func order(ref string) shipping.Order {
 	return shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{{
-		Type: shipping.PickupOnDemand, Carrier: "g3a", Reference: ref,
+		Type: shipping.PickupOnDemand, Carrier: strings.ToLower(sandboxtest.ExpressCarrier), Reference: ref,
 		From:     shipping.Address{Company: "Shop", Street: "A 1", City: "Praha", Zip: "110 00", Country: "CZ", Phone: "+420601000000"},
 		To:       shipping.Address{Surname: "Malá", Street: "B 2", City: "Brno", Zip: "602 00", Country: "CZ", Phone: "+420602000000"},
 		Packages: []shipping.Package{{Weight: 1}, {Weight: 2}}}}}
@@ -74,7 +75,7 @@ func (e *Env) Order(n int) []storage.Shipment {
 			e.T.Fatal(err)
 		}
 		s, _, _, err := e.DB.BeginShipment(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: ref, Request: []byte("{}"),
-			Carrier: "G3A", ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.Clock.Now(), e.Clock.Now().Add(time.Minute))
+			Carrier: sandboxtest.ExpressCarrier, ServiceID: created.Shipments[0].ServiceID, RecipientName: "Malá"}, e.Clock.Now(), e.Clock.Now().Add(time.Minute))
 		if err != nil {
 			e.T.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func unescape(b []byte) []byte {
 func TestDocumentsAreCzechUnlessEnglishIsAsked(t *testing.T) {
 	m := Manifest{Account: "Sklad Praha", Sender: Address{Street: "Skladová 12", Zip: "190 00", City: "Praha"},
 		Date:      time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC),
-		Shipments: []ManifestShipment{{TrackingNumber: "IZ0123456789", Carrier: "G3A", Recipient: Address{Name: "Jiří Kučera", City: "Žďár nad Sázavou"}, Packages: 1, Weight: 2}}}
+		Shipments: []ManifestShipment{{TrackingNumber: "IZ0123456789", Carrier: "UPS", Recipient: Address{Name: "Jiří Kučera", City: "Žďár nad Sázavou"}, Packages: 1, Weight: 2}}}
 	cs, err := RenderManifest(m)
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ func pagesOf(t *testing.T, pdf []byte) int {
 }
 
 func label(tn string, pkgs int) Page {
-	l := &Label{TrackingNumber: tn, Carrier: "G1 Parcel", CarrierGroup: "G1", Service: "Home",
+	l := &Label{TrackingNumber: tn, Carrier: "Zásilkovna", CarrierGroup: "G1", Service: "Home",
 		From: Address{Name: "Shop s.r.o.", Street: "Skladová 12", City: "Praha", Zip: "190 00", Country: "CZ"},
 		To:   Address{Name: "Řehoř Šťastný", Street: "Ůvoz 3", City: "Plzeň", Zip: "301 00", Country: "CZ"},
 		COD:  &Money{Value: 1250, Currency: "CZK"}, Created: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
@@ -33,7 +33,7 @@ func label(tn string, pkgs int) Page {
 
 func TestLabelsAreOnePagePerPackageInOneDocument(t *testing.T) {
 	pdf, err := Render([]Page{label("G1000000001", 2), label("G1000000002", 1),
-		{CodeSheet: &CodeSheet{TrackingNumber: "G1000000003", Carrier: "G1 Parcel", PackageNumber: "G100000000301", Password: "AB3K9Z", RecipientName: "Jiří Novák"}}})
+		{CodeSheet: &CodeSheet{TrackingNumber: "G1000000003", Carrier: "Zásilkovna", PackageNumber: "G100000000301", Password: "AB3K9Z", RecipientName: "Jiří Novák"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestRefusesNothingToDraw(t *testing.T) {
 func TestManifestPaginates(t *testing.T) {
 	m := Manifest{Account: "Shop", Sender: Address{City: "Praha"}, Date: time.Now()}
 	for i := range 80 {
-		m.Shipments = append(m.Shipments, ManifestShipment{TrackingNumber: "T" + string(rune('A'+i%26)), Carrier: "G2 Alpha", Recipient: Address{Name: "Žofie Černá", City: "Brno"}, Packages: 1, Weight: 2})
+		m.Shipments = append(m.Shipments, ManifestShipment{TrackingNumber: "T" + string(rune('A'+i%26)), Carrier: "PPL", Recipient: Address{Name: "Žofie Černá", City: "Brno"}, Packages: 1, Weight: 2})
 	}
 	pdf, err := RenderManifest(m)
 	if err != nil {
@@ -71,7 +71,7 @@ func TestManifestPaginates(t *testing.T) {
 // Czech and Slovak names print as written: the PDF embeds a font and maps its
 // glyphs to every letter of "Nováková, Žďár nad Sázavou".
 func TestLabelsPrintCzechLetters(t *testing.T) {
-	l := &Label{TrackingNumber: "G1100000001", Carrier: "G1 Parcel", Service: "Home",
+	l := &Label{TrackingNumber: "G1100000001", Carrier: "Zásilkovna", Service: "Home",
 		From:     Address{Name: "Sklad Hořice", City: "Hořice", Country: "CZ"},
 		To:       Address{Name: "Nováková", Street: "Dlouhá 5", City: "Žďár nad Sázavou", Zip: "591 01", Country: "CZ"},
 		Packages: []Package{{Number: "G110000000101", Weight: 1}}, Created: time.Now()}

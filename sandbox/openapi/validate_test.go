@@ -60,7 +60,7 @@ func TestSandboxOnlyMarks(t *testing.T) {
 	if got := SandboxOnlyFields(doc); strings.Join(got, ",") != "carrier_group,reason" {
 		t.Errorf("SandboxOnlyFields: %v", got)
 	}
-	body := []byte(`{"rates":[{"carrier":"G1","carrier_group":"G1"}]}`)
+	body := []byte(`{"rates":[{"carrier":"ZASILKOVNA","carrier_group":"G1"}]}`)
 	schema := Schema{"type": "object", "properties": map[string]any{"rates": Schema{"type": "array", "items": Ref("Rate")}}}
 	if err := ValidateJSON(comps, schema, body); err != nil {
 		t.Errorf("documented shapes refused: %v", err)

@@ -26,6 +26,11 @@ const (
 	ReturnsKey  = "sandbox-returns-key"
 )
 
+// ExpressCarrier is the sandbox's express carrier (the spec's G3, which
+// prints its labels for a one-off pickup): the carrier test helpers outside
+// the sandbox order with, since the dashboard's own code names none.
+const ExpressCarrier = "UPS"
+
 // Epoch is where a test's clock starts: a Monday morning, 09:00 UTC. It is
 // SHIPDESK_TEST_EPOCH when set (RFC 3339, a Monday at 09:00 UTC), so the
 // suite can run with its clock before and after today's date: `make test`

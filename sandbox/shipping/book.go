@@ -57,6 +57,9 @@ func (s *Service) restoreBook(b *bookSnapshot) {
 		if p.TimeRange == "" { // older snapshots
 			p.TimeRange = p.TimeFrom + "-" + p.TimeTo
 		}
+		if p.Carrier != "" {
+			p.Carrier = currentCode(p.Carrier)
+		}
 		s.book.pickups[p.ID] = &p
 	}
 	s.book.nextContact = max(b.NextContact, firstAddedContact-1)

@@ -12,7 +12,7 @@ import (
 // 50, answered by detail, tracking and list like any other.
 func TestCreateManyMakesWhatCreateMakes(t *testing.T) {
 	e := newEnv(t)
-	body, _ := json.Marshal(orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND")))
+	body, _ := json.Marshal(orderBody("CREDIT", shipmentTo("ups", "ONDEMAND")))
 	made, err := e.svc.CreateMany(key1, body, 120)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func TestCreateManyMakesWhatCreateMakes(t *testing.T) {
 		t.Errorf("orders %v, %d numbers", orders, len(numbers))
 	}
 	// The next shipment ordered over HTTP follows on.
-	tn, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+	tn, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
 	if numbers[tn] {
 		t.Errorf("create reused %s", tn)
 	}
@@ -53,7 +53,7 @@ func TestCreateManyMakesWhatCreateMakes(t *testing.T) {
 
 func TestCreateManyRefusesWhatCreateRefuses(t *testing.T) {
 	e := newEnv(t)
-	bad := shipmentTo("g3a", "ONDEMAND")
+	bad := shipmentTo("ups", "ONDEMAND")
 	delete(bad, "to")
 	for name, c := range map[string]struct {
 		key  string
@@ -61,10 +61,10 @@ func TestCreateManyRefusesWhatCreateRefuses(t *testing.T) {
 		n    int
 	}{
 		"invalid order":   {key1, orderBody("CREDIT", bad), 3},
-		"unknown key":     {"nope", orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND")), 3},
-		"two shipments":   {key1, orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND"), shipmentTo("g3a", "ONDEMAND")), 3},
-		"none":            {key1, orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND")), 0},
-		"invoice refused": {key2, orderBody("INVOICE", shipmentTo("g3a", "ONDEMAND")), 3},
+		"unknown key":     {"nope", orderBody("CREDIT", shipmentTo("ups", "ONDEMAND")), 3},
+		"two shipments":   {key1, orderBody("CREDIT", shipmentTo("ups", "ONDEMAND"), shipmentTo("ups", "ONDEMAND")), 3},
+		"none":            {key1, orderBody("CREDIT", shipmentTo("ups", "ONDEMAND")), 0},
+		"invoice refused": {key2, orderBody("INVOICE", shipmentTo("ups", "ONDEMAND")), 3},
 	} {
 		body, _ := json.Marshal(c.body)
 		if made, err := e.svc.CreateMany(c.key, body, c.n); err == nil || len(made) > 0 {

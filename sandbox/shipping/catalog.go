@@ -45,6 +45,7 @@ type Carrier struct {
 	Points    bool     `json:"points"`
 	Countries []string `json:"countries"` // destination countries served
 	Services  []Svc    `json:"services"`
+	numbered  bool     // point codes numbered through the carrier, not by town
 }
 
 // Svc is one transport service of a carrier.
@@ -64,27 +65,58 @@ type Svc struct {
 // AnyBranch as pickup_branch means hand-over at any branch of the carrier.
 const AnyBranch = "1"
 
-// carrierSeeds are the spec's neutral groups: G2 has five carriers, two of them
-// one carrier for two countries; G3 two express carriers. Post and point
-// networks serve home and next door, road carriers Europe, express carriers
-// the world (one of them no longer to Russia and Belarus).
+// carrierSeeds are the carriers of the simulated service, named by the
+// carriers' own codes as real clients send them (public-evidence.md). Each
+// plays one of the spec's groups, and the group is the rule: label modes,
+// label-free hand-over, COD multi-package rules (K1..K3).
+//
+//	G1 label-free at points           ZASILKOVNA (K3)
+//	G2 five carriers, one of them     PPL (K2), DPD, WEDO, and GLS + GLS-SK:
+//	   for two countries              one carrier for CZ and for SK
+//	G3 two express carriers           UPS, FEDEX
+//	G4 a pickup-point carrier         SPS
+//	G5 a postal pickup-point carrier  BALIKOVNA (K1)
+//	G6 a freight carrier              TOPTRANS
+//	G7 a same-day courier             LIFTAGO
+//
+// numbered: the carrier numbers its points through ("PPL--1"); the others
+// name them by town ("ZASILKOVNA-PRAHA-1"). Post and point networks serve
+// home and next door, road carriers Europe, express carriers the world (one
+// of them no longer to Russia and Belarus).
 var carrierSeeds = []struct {
 	code, name, group, cod string
-	points                 bool
+	points, numbered       bool
 	countries              []string
 }{
-	{"G1", "G1 Parcel", "G1", "K3", true, []string{"CZ", "SK"}},
-	{"G2A", "G2 Alpha", "G2", "K2", true, countriesWithin(europeOut)},
-	{"G2B", "G2 Beta", "G2", "", false, []string{"CZ", "SK", "PL", "HU"}},
-	{"G2C", "G2 Gamma", "G2", "", true, []string{"CZ"}},
-	{"G2DCZ", "G2 Delta CZ", "G2", "", false, []string{"CZ"}},
-	{"G2DSK", "G2 Delta SK", "G2", "", false, []string{"SK"}},
-	{"G3A", "G3 Express One", "G3", "", false, countriesWithin(overseas)},
-	{"G3B", "G3 Express Two", "G3", "", false, countriesExcept(overseas, "RU", "BY")},
-	{"G4", "G4 Points", "G4", "", true, []string{"CZ", "SK"}},
-	{"G5", "G5 Post", "G5", "K1", true, []string{"CZ"}},
-	{"G6", "G6 Freight", "G6", "", false, countriesWithin(europeEU)},
-	{"G7", "G7 Same Day", "G7", "", false, []string{"CZ"}},
+	{"ZASILKOVNA", "Zásilkovna", "G1", "K3", true, false, []string{"CZ", "SK"}},
+	{"PPL", "PPL", "G2", "K2", true, true, countriesWithin(europeOut)},
+	{"DPD", "DPD", "G2", "", false, false, []string{"CZ", "SK", "PL", "HU"}},
+	{"WEDO", "WE|DO", "G2", "", true, true, []string{"CZ"}},
+	{"GLS", "GLS", "G2", "", false, false, []string{"CZ"}},
+	{"GLS-SK", "GLS Slovakia", "G2", "", false, false, []string{"SK"}},
+	{"UPS", "UPS", "G3", "", false, false, countriesWithin(overseas)},
+	{"FEDEX", "FedEx", "G3", "", false, false, countriesExcept(overseas, "RU", "BY")},
+	{"SPS", "SPS", "G4", "", true, false, []string{"CZ", "SK"}},
+	{"BALIKOVNA", "Balíkovna", "G5", "K1", true, false, []string{"CZ"}},
+	{"TOPTRANS", "TOPTRANS", "G6", "", false, false, countriesWithin(europeEU)},
+	{"LIFTAGO", "Liftago", "G7", "", false, false, []string{"CZ"}},
+}
+
+// formerCodes are the neutral codes the sandbox once gave these carriers; a
+// saved state that still names them is read with the real codes.
+var formerCodes = map[string]string{
+	"G1": "ZASILKOVNA", "G2A": "PPL", "G2B": "DPD", "G2C": "WEDO", "G2DCZ": "GLS", "G2DSK": "GLS-SK",
+	"G3A": "UPS", "G3B": "FEDEX", "G4": "SPS", "G5": "BALIKOVNA", "G6": "TOPTRANS", "G7": "LIFTAGO",
+}
+
+// currentCode is a carrier code as the catalog has it now: upper case, a
+// former neutral code replaced by the real one.
+func currentCode(code string) string {
+	code = strings.ToUpper(code)
+	if now, ok := formerCodes[code]; ok {
+		return now
+	}
+	return code
 }
 
 // generateCarriers builds the carriers and their services from the seed, so a
@@ -93,7 +125,7 @@ func generateCarriers(seed int64) []*Carrier {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 	var out []*Carrier
 	for i, s := range carrierSeeds {
-		c := &Carrier{Code: s.code, Name: s.name, Group: s.group, CODGroup: s.cod, Points: s.points, Countries: s.countries}
+		c := &Carrier{Code: s.code, Name: s.name, Group: s.group, CODGroup: s.cod, Points: s.points, Countries: s.countries, numbered: s.numbered}
 		id := (i + 1) * 100
 		add := func(name string, toPoint bool, maxKg, maxCOD, maxInsured, base float64, days int) {
 			id++
@@ -136,3 +168,52 @@ func (c *Carrier) serves(country string) bool { return slices.Contains(c.Countri
 // carrier finds a carrier by code without regard to case: clients send codes
 // as they have them.
 func (s *Service) carrier(code string) *Carrier { return s.carrierByCode[strings.ToUpper(code)] }
+
+// groupRoles are the spec's carrier groups, as the carriers' description says them.
+var groupRoles = map[string]string{
+	"G1": "the carrier with label-free hand-over at its points", "G2": "five parcel carriers (GLS and GLS-SK are one carrier for two countries)",
+	"G3": "two express carriers", "G4": "a pickup-point carrier", "G5": "a postal pickup-point carrier",
+	"G6": "a freight carrier", "G7": "a same-day courier",
+}
+
+// CarrierRoles says which carrier plays which of the spec's groups, for the
+// OpenAPI document: "G1, the carrier with …: ZASILKOVNA (Zásilkovna) [COD K3]; …".
+func CarrierRoles() string {
+	var parts []string
+	for i := 0; i < len(carrierSeeds); {
+		group := carrierSeeds[i].group
+		var names []string
+		for ; i < len(carrierSeeds) && carrierSeeds[i].group == group; i++ {
+			s := carrierSeeds[i]
+			name := s.code
+			if s.name != s.code {
+				name += " (" + s.name + ")"
+			}
+			if s.cod != "" {
+				name += " [COD " + s.cod + "]"
+			}
+			names = append(names, name)
+		}
+		parts = append(parts, fmt.Sprintf("%s, %s: %s", group, groupRoles[group], strings.Join(names, ", ")))
+	}
+	return "Carriers are named by the carriers' own codes, matched without regard to case; each plays one of the spec's groups, whose rules (label modes, label-free, COD with several packages K1..K3) it follows. " +
+		strings.Join(parts, "; ") + ". Point codes are in the carriers' style: numbered through the carrier (PPL--1, WEDO--1) or by town (ZASILKOVNA-PRAHA-1, SPS-BRATISLAVA-2, BALIKOVNA-CESKE-BUDEJOVICE-3)."
+}
+
+// CarrierCodes are the codes of the catalog's carriers, then the neutral codes
+// they once had: what the dashboard must never name in its own code, since its
+// carriers come from the service and the carrier table.
+func CarrierCodes() []string {
+	var out []string
+	for _, s := range carrierSeeds {
+		out = append(out, s.code)
+	}
+	for _, s := range carrierSeeds {
+		for old, now := range formerCodes {
+			if now == s.code {
+				out = append(out, old)
+			}
+		}
+	}
+	return out
+}

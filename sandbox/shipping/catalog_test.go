@@ -6,6 +6,7 @@ package shipping
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,24 +20,24 @@ func TestParcelPointsWithoutPagingGiveEveryMatch(t *testing.T) {
 		}
 		want := 0
 		for _, p := range e.svc.points {
-			if p.Carrier == "G4" && p.Country == "CZ" {
+			if p.Carrier == "SPS" && p.Country == "CZ" {
 				want++
 			}
 		}
-		a := e.call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=g4", "", nil)
+		a := e.call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=sps", "", nil)
 		if len(a.Data()) != want || want <= DefaultPointsPerPage {
-			t.Errorf("country=CZ&carrier=g4: %d points, want %d", len(a.Data()), want)
+			t.Errorf("country=CZ&carrier=sps: %d points, want %d", len(a.Data()), want)
 		}
 		for id, v := range a.Data() {
 			p := v.(map[string]any)
-			if p["carrier"] != "G4" || p["country"] != "CZ" || p["code"] == "" {
+			if p["carrier"] != "SPS" || p["country"] != "CZ" || p["code"] == "" {
 				t.Errorf("point %s: %v", id, p)
 			}
 			if _, sized := p["max_weight"]; sized != e.svc.documented() {
 				t.Errorf("point size limits present=%v in %s shapes", sized, e.svc.cfg.Shapes)
 			}
 		}
-		paged := e.call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=G4&page=2", "", nil)
+		paged := e.call("GET", "/api/v1/parcelpoints/list?country=CZ&carrier=SPS&page=2", "", nil)
 		if len(paged.Data()) != min(DefaultPointsPerPage, want-DefaultPointsPerPage) || paged.Body["paging"].(map[string]any)["page"].(float64) != 2 {
 			t.Errorf("page 2: %d points, paging %v", len(paged.Data()), paged.Body["paging"])
 		}
@@ -48,7 +49,7 @@ func TestParcelPointsWithoutPagingGiveEveryMatch(t *testing.T) {
 
 func TestDetailDatesAndCarrierTracking(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
-		tn, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+		tn, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
 		for _, key := range []string{key1, ""} {
 			d := e.detail(key, tn)
 			// 09:00 UTC as the service writes it, in Prague time.
@@ -83,24 +84,24 @@ func TestCarrierCodesUpperCaseMatchedInAnyCase(t *testing.T) {
 	e := newEnv(t)
 	a := e.call("POST", "/api/v1/rates/get", "", map[string]any{"type": "ONDEMAND", "to": recipient(), "packages": []any{pkg(1)}})
 	for _, r := range a.Body["rates"].([]any) {
-		if c := r.(map[string]any)["carrier"].(string); c != strings.ToUpper(c) || !strings.HasPrefix(c, "G") {
+		if c := r.(map[string]any)["carrier"].(string); c != strings.ToUpper(c) || !slices.Contains(CarrierCodes()[:len(carrierSeeds)], c) {
 			t.Errorf("offer carrier %q", c)
 		}
 	}
-	g1 := point(e, "G1", false)
-	sh := shipmentTo("g1", "REGULAR")
+	g1 := point(e, "ZASILKOVNA", false)
+	sh := shipmentTo("zasilkovna", "REGULAR")
 	sh["pickup_branch"] = strings.ToLower(g1.Code)
 	tn, _ := e.create(key1, sh)
-	if d := e.detail(key1, tn); d["carrier"] != "G1" || d["pickup_branch"] != g1.Code {
+	if d := e.detail(key1, tn); d["carrier"] != "ZASILKOVNA" || d["pickup_branch"] != g1.Code {
 		t.Errorf("detail carrier %v, pickup_branch %v", d["carrier"], d["pickup_branch"])
 	}
-	for _, code := range []string{"g2A", "G2A", "g2a"} {
+	for _, code := range []string{"pPl", "PPL", "ppl"} {
 		if r := e.call("POST", "/api/v1/rates/get", "", map[string]any{"type": "ONDEMAND", "carrier": code, "to": recipient(), "packages": []any{pkg(1)}}); len(r.Body["rates"].([]any)) == 0 {
 			t.Errorf("carrier %q found no offers", code)
 		}
 	}
-	if err := e.svc.SetCarrierBehaviour("g6", CarrierBehaviour{FailLabels: true}); err != nil || !e.svc.behaviour["G6"].FailLabels {
-		t.Errorf("behaviour of g6: %v", err)
+	if err := e.svc.SetCarrierBehaviour("toptrans", CarrierBehaviour{FailLabels: true}); err != nil || !e.svc.behaviour["TOPTRANS"].FailLabels {
+		t.Errorf("behaviour of toptrans: %v", err)
 	}
 }
 
@@ -143,19 +144,19 @@ func TestRecipientsInEUNeighbours(t *testing.T) {
 		}
 	}
 	for country, zip := range map[string]string{"DE": "1011", "AT": "10101", "PL": "00950", "HU": "105 1", "CZ": "1100"} {
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["to"] = to(country, zip)
 		if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].to.zip") == "" {
 			t.Errorf("%s postal code %q accepted: %s", country, zip, a.Raw)
 		}
 	}
-	sh := shipmentTo("g7", "ONDEMAND")
+	sh := shipmentTo("liftago", "ONDEMAND")
 	sh["to"] = to("DE", "10115")
 	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); !strings.Contains(a.FieldError("shipments[0].to.country"), "does not deliver") {
-		t.Errorf("G7 to DE: %s", a.Raw)
+		t.Errorf("LIFTAGO to DE: %s", a.Raw)
 	}
 	withCOD := func(country, zip, currency string) answer {
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["to"] = to(country, zip)
 		sh["services"] = []any{map[string]any{"code": "cod", "data": map[string]any{"value": map[string]any{"value": 100, "currency": currency}, "bank_account": "2000145399", "bank_code": "0800"}}}
 		return e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh))
@@ -176,7 +177,7 @@ func TestRecipientsInEUNeighbours(t *testing.T) {
 
 func TestInvoicePayment(t *testing.T) {
 	e := newEnv(t)
-	invoice := orderBody("INVOICE", shipmentTo("g3a", "ONDEMAND"))
+	invoice := orderBody("INVOICE", shipmentTo("ups", "ONDEMAND"))
 	if a := e.call("POST", "/api/v1/shipments/create", key1, invoice); a.Status != 200 {
 		t.Fatalf("INVOICE for the first account: %s", a.Raw)
 	} else {

@@ -50,7 +50,7 @@ func TestContactsAddTakesTheListFormAndListFindsIt(t *testing.T) {
 		}
 		// The stored contact is a sender by id alone.
 		n, _ := strconv.ParseInt(id, 10, 64)
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["from"] = map[string]any{"id": n}
 		if tn, _ := e.create(key1, sh); e.detail(key1, tn)["from"].(map[string]any)["street"] != "Nádražní 7" {
 			t.Errorf("shipment from contact %s does not start there", id)

@@ -72,7 +72,7 @@ func TestContactAddedIsUsableAsSender(t *testing.T) {
 			t.Errorf("contact %s is still the default", k)
 		}
 	}
-	sh := shipmentTo("g3a", "ONDEMAND")
+	sh := shipmentTo("ups", "ONDEMAND")
 	sh["from"] = map[string]any{"id": id}
 	if a := e.call("POST", "/api/v1/rates/get", key1, map[string]any{"currency": "CZK", "type": "ONDEMAND", "from": sh["from"], "to": recipient(), "packages": []any{pkg(1)}}); a.Status != 200 {
 		t.Errorf("rates with the new from.id: %d %s", a.Status, a.Raw)

@@ -83,7 +83,7 @@ func TestPostalCodesOfTheirCountryShape(t *testing.T) {
 			if a := pluginRates(e, c.country, c.zip); !strings.Contains(a.FieldError("to.zip"), c.says) {
 				t.Errorf("rates to %s %q: %d %.300s", c.country, c.zip, a.Status, a.Raw)
 			}
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["to"] = addressIn(c.country, c.zip)
 			a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh))
 			if !strings.Contains(a.FieldError("shipments[0].to.zip"), c.says) {
@@ -103,7 +103,7 @@ func TestCountryWithoutPostalCodesIsServedWithoutOne(t *testing.T) {
 		if a := pluginRates(e, "AE", ""); len(selectableOffers(a)) == 0 {
 			t.Errorf("rates to AE without a postal code: %.300s", a.Raw)
 		}
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["to"] = addressIn("AE", "")
 		sh["customs"] = completeCustoms()
 		if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); a.Status != 200 {
@@ -120,15 +120,15 @@ func TestFartherCostsMoreAndTakesLonger(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		prevPrice, prevDate := 0.0, ""
 		for _, country := range []string{"CZ", "SK", "DE", "FR", "NO", "US", "AU"} {
-			a := e.call("POST", "/api/v1/rates/get", "", map[string]any{"type": "ONDEMAND", "carrier": "G3A",
+			a := e.call("POST", "/api/v1/rates/get", "", map[string]any{"type": "ONDEMAND", "carrier": "UPS",
 				"to": map[string]any{"country": country}, "packages": []any{pkg(2)}})
 			offers := selectableOffers(a)
 			if len(offers) != 1 {
-				t.Fatalf("G3A to %s: %.300s", country, a.Raw)
+				t.Fatalf("UPS to %s: %.300s", country, a.Raw)
 			}
 			price, date := offers[0]["price"].(map[string]any)["value"].(float64), offers[0]["delivery_date"].(string)
 			if price <= prevPrice || date <= prevDate {
-				t.Errorf("G3A to %s: %v on %s, nearer %v on %s", country, price, date, prevPrice, prevDate)
+				t.Errorf("UPS to %s: %v on %s, nearer %v on %s", country, price, date, prevPrice, prevDate)
 			}
 			prevPrice, prevDate = price, date
 		}
@@ -144,13 +144,13 @@ func TestCarriersByReach(t *testing.T) {
 		}
 		return out
 	}
-	if fr := carriers("FR", "75001"); !fr["G2A"] || !fr["G3A"] || fr["G1"] || fr["G4"] || fr["G5"] {
+	if fr := carriers("FR", "75001"); !fr["PPL"] || !fr["UPS"] || fr["ZASILKOVNA"] || fr["SPS"] || fr["BALIKOVNA"] {
 		t.Errorf("France: road and express carriers, no post or points: %v", fr)
 	}
-	if us := carriers("US", "10001"); !us["G3A"] || !us["G3B"] || us["G2A"] || us["G6"] {
+	if us := carriers("US", "10001"); !us["UPS"] || !us["FEDEX"] || us["PPL"] || us["TOPTRANS"] {
 		t.Errorf("United States: express carriers only: %v", us)
 	}
-	if sk := carriers("SK", "811 01"); !sk["G1"] || !sk["G4"] {
+	if sk := carriers("SK", "811 01"); !sk["ZASILKOVNA"] || !sk["SPS"] {
 		t.Errorf("Slovakia: points next door: %v", sk)
 	}
 }
@@ -162,7 +162,7 @@ func TestCODOnlyWhereTheSpecAllows(t *testing.T) {
 			if offers := selectableOffers(pluginRates(e, country, zip, cod)); len(offers) != 0 {
 				t.Errorf("COD to %s: %d selectable offers", country, len(offers))
 			}
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["to"] = addressIn(country, zip)
 			sh["customs"] = completeCustoms()
 			sh["services"] = []any{map[string]any{"code": "cod", "data": map[string]any{"value": map[string]any{"value": 20, "currency": "EUR"},
@@ -188,7 +188,7 @@ func completeCustoms() map[string]any {
 func TestCustomsOutsideTheEU(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		order := func(country, zip string, customs map[string]any) map[string]any {
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["to"] = addressIn(country, zip)
 			if customs != nil {
 				sh["customs"] = customs

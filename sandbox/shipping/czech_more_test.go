@@ -16,7 +16,7 @@ import (
 func TestNewerRefusalsAreCzechUnlessEnglishIsAskedFor(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		toCountry := func(country, zip string) map[string]any {
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["to"] = addressIn(country, zip)
 			return orderBody("CREDIT", sh)
 		}

@@ -33,7 +33,7 @@ func eventNames(e *env, lang, tn string) (string, answer) {
 // answer's message; English only when the client asks for it first.
 func TestTrackingIsCzechUnlessEnglishIsAskedFor(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
-		tn, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+		tn, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
 		e.advance(2 * time.Minute)
 		e.fetchLabels(key1, tn)
 		e.advance(30 * time.Minute) // picked up, through the depot
@@ -66,8 +66,8 @@ func TestTrackingIsCzechUnlessEnglishIsAskedFor(t *testing.T) {
 // words of the messages it says in its own (serviceerr.Known).
 func TestValidationErrorsAreCzechAndKnownToTheDashboard(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
-		sh := shipmentTo("g1", "REGULAR")
-		sh["pickup_branch"] = point(e, "g1", false).Code
+		sh := shipmentTo("zasilkovna", "REGULAR")
+		sh["pickup_branch"] = point(e, "zasilkovna", false).Code
 		sh["label_less"] = true
 		sh["packages"] = []any{pkg(1), pkg(1)}
 		body := orderBody("CREDIT", sh)

@@ -65,11 +65,11 @@ func (s *Service) Components() map[string]openapi.Schema {
 		"ShipmentRequest": obj([]string{"from", "to", "packages"}, map[string]any{
 			"type": sch{"type": "string", "enum": []string{"ONDEMAND", "REGULAR", "OCCASIONAL"},
 				"description": "required on create and validate unless a pickup point is given (pickup_branch or pickup_branch_location: hand-over there); optional on rates/get, which then offers every pickup type"},
-			"carrier": sch{"type": "string", "maxLength": 20, "description": "upper-case code, matched without regard to case"}, "service_id": integer(),
+			"carrier": sch{"type": "string", "maxLength": 20, "description": "the carrier's own code (PPL, DPD, GLS-SK, ZASILKOVNA, …), matched without regard to case"}, "service_id": integer(),
 			"pickup_date": sch{"type": "string", "description": "YYYY-MM-DD; default the next working day"},
 			"from":        ref("Address"), "to": ref("Address"), "services": arr(ref("Service")), "packages": arr(ref("PackageRequest")),
 			"reference": sch{"type": "string", "maxLength": maxReference}, "note": str(), "label_less": boolean(),
-			"pickup_branch": sch{"type": "string", "description": "point code within carrier; '1' = any branch"}, "delivery_branch": str(),
+			"pickup_branch": sch{"type": "string", "description": "point code within carrier (PPL--1, ZASILKOVNA-PRAHA-1); '1' = any branch"}, "delivery_branch": str(),
 			"pickup_branch_location": integer(), "delivery_branch_location": integer(),
 			"customs": ref("Customs")}),
 		"Order": obj([]string{"currency", "payment_type", "shipments"}, map[string]any{"currency": enum("CZK", "EUR"),

@@ -37,7 +37,7 @@ var trackingNumberShape = regexp.MustCompile(`^[A-Z0-9]{6,}$`)
 // inside data. Merging offset 0, 100 and 200 finds all 130 of 130.
 func TestListDataIsKeyedByTrackingNumberAndPagedByOffset(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
-		body, _ := json.Marshal(orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND")))
+		body, _ := json.Marshal(orderBody("CREDIT", shipmentTo("ups", "ONDEMAND")))
 		made, err := e.svc.CreateMany(key1, body, 130)
 		if err != nil {
 			t.Fatal(err)
@@ -79,12 +79,12 @@ func TestListDataIsKeyedByTrackingNumberAndPagedByOffset(t *testing.T) {
 func TestListFiltersKeepWorkingWithOffset(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		for i := 0; i < 3; i++ {
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["reference"] = fmt.Sprintf("F%d", i)
 			e.create(key1, sh)
 		}
-		e.create(key2, shipmentTo("g3a", "ONDEMAND"))
-		gone, _ := e.create(key1, shipmentTo("g3b", "ONDEMAND"))
+		e.create(key2, shipmentTo("ups", "ONDEMAND"))
+		gone, _ := e.create(key1, shipmentTo("fedex", "ONDEMAND"))
 		if a := e.call("POST", "/api/v1/shipments/storno", key1, map[string]any{"shipments": []string{gone}}); a.Status != 200 {
 			t.Fatalf("storno: %s", a.Raw)
 		}

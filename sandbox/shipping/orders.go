@@ -162,7 +162,8 @@ func (s *Service) createdView(sh *shipment, now time.Time) any {
 func (s *Service) newShipment(o *order, r shipmentReq, pl plan, now time.Time) *shipment {
 	s.nextShip++
 	c := pl.svc.carrier
-	tn := fmt.Sprintf("%s%09d", strings.ToUpper(c.Code), 100000000+s.nextShip)
+	// The code's letters and digits ("GLS-SK" gives "GLSSK…"): one word, as tracking numbers are.
+	tn := fmt.Sprintf("%s%09d", strings.ReplaceAll(c.Code, "-", ""), 100000000+s.nextShip)
 	b := s.behaviour[c.Code]
 	sh := &shipment{
 		TrackingNumber: tn, OrderID: o.ID, Account: o.Account, Created: now, Req: r, From: pl.from,

@@ -16,8 +16,8 @@ import (
 
 func TestCreateAndValidateAnswer200WithOrderTokenAndNumber(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
-		sh := shipmentTo("g4", "REGULAR")
-		sh["pickup_branch"] = point(e, "g4", false).Code
+		sh := shipmentTo("sps", "REGULAR")
+		sh["pickup_branch"] = point(e, "sps", false).Code
 		if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.Status != 200 || a.Body["status"].(float64) != 200 {
 			t.Errorf("validate: %d %s", a.Status, a.Raw)
 		}
@@ -42,7 +42,7 @@ func TestCreateAndValidateAnswer200WithOrderTokenAndNumber(t *testing.T) {
 				}
 			}
 			pk := obj["packages"].([]any)[0].(map[string]any)
-			if obj["package_password"] != nil || pk["package_password"] != nil || pk["number"] == "" || obj["carrier"] != "G4" {
+			if obj["package_password"] != nil || pk["package_password"] != nil || pk["number"] == "" || obj["carrier"] != "SPS" {
 				t.Errorf("created shipment %v", obj)
 			}
 		} else if _, ok := created.(string); !ok {
@@ -71,7 +71,7 @@ func TestTypeIsOptional(t *testing.T) {
 			m := r.(map[string]any)
 			offers[m["carrier"].(string)] = append(offers[m["carrier"].(string)], m["type"])
 		}
-		want := map[string][]string{"G3A": {"ONDEMAND", "REGULAR"}, "G7": {"ONDEMAND"}, "G4": {"REGULAR", "REGULAR"}, "G5": {OfferAtBranch}}
+		want := map[string][]string{"UPS": {"ONDEMAND", "REGULAR"}, "LIFTAGO": {"ONDEMAND"}, "SPS": {"REGULAR", "REGULAR"}, "BALIKOVNA": {OfferAtBranch}}
 		for carrier, types := range want {
 			got := offers[carrier]
 			if len(got) != len(types) {
@@ -89,7 +89,7 @@ func TestTypeIsOptional(t *testing.T) {
 			}
 		}
 		// With a pickup point: every offer is a hand-over there.
-		a = e.call("POST", "/api/v1/rates/get", "", map[string]any{"carrier": "g4", "to": recipient(), "packages": []any{pkg(1)}, "pickup_branch": "1"})
+		a = e.call("POST", "/api/v1/rates/get", "", map[string]any{"carrier": "sps", "to": recipient(), "packages": []any{pkg(1)}, "pickup_branch": "1"})
 		if a.Status != 200 || len(a.Body["rates"].([]any)) == 0 {
 			t.Fatalf("rates at a point: %s", a.Raw)
 		}
@@ -99,7 +99,7 @@ func TestTypeIsOptional(t *testing.T) {
 			}
 		}
 		// Create at a point without type and pickup_date; without a point type stays required.
-		sh := shipmentTo("g4", "")
+		sh := shipmentTo("sps", "")
 		delete(sh, "type")
 		sh["pickup_branch"] = "1"
 		tn, _ := e.create(key1, sh)
@@ -124,15 +124,15 @@ func TestAdditionalServicesAndInsurance(t *testing.T) {
 		}
 		cod := map[string]any{"code": "cod", "data": map[string]any{"value": val("500", "CZK"), "bank_account": "2000145399", "bank_code": "0800"}}
 		price := func(services ...any) float64 {
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["services"] = services
 			a := e.call("POST", "/api/v1/rates/get", "", sh)
 			for _, r := range a.Body["rates"].([]any) {
-				if m := r.(map[string]any); m["carrier"] == "G3A" {
+				if m := r.(map[string]any); m["carrier"] == "UPS" {
 					return m["price"].(map[string]any)["value"].(float64)
 				}
 			}
-			t.Fatalf("no G3A offer: %s", a.Raw)
+			t.Fatalf("no UPS offer: %s", a.Raw)
 			return 0
 		}
 		plain, insured := price(), price(ins(50000, "CZK"))
@@ -141,7 +141,7 @@ func TestAdditionalServicesAndInsurance(t *testing.T) {
 		}
 		for _, code := range []string{"COD", "cod", "Cod"} {
 			c := map[string]any{"code": code, "data": cod["data"]}
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["services"] = []any{c, ins("1500.5", "CZK")}
 			if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.Status != 200 {
 				t.Errorf("services with code %q: %s", code, a.Raw)
@@ -158,18 +158,18 @@ func TestAdditionalServicesAndInsurance(t *testing.T) {
 			"unknown code":              {[]any{map[string]any{"code": "xyz"}}, "shipments[0].services[0].code"},
 		}
 		for name, tc := range refused {
-			sh := shipmentTo("g3a", "ONDEMAND")
+			sh := shipmentTo("ups", "ONDEMAND")
 			sh["services"] = tc.services
 			if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); a.Status != 400 || a.FieldError(tc.field) == "" {
 				t.Errorf("%s: %d %s, want an error on %s", name, a.Status, a.Raw, tc.field)
 			}
 		}
-		home := shipmentTo("g2b", "REGULAR")
+		home := shipmentTo("dpd", "REGULAR")
 		home["services"] = []any{ins(100001, "CZK")}
 		if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", home)); !strings.Contains(a.FieldError("shipments[0].services[0].data.value"), "100000 CZK") {
 			t.Errorf("home service maximum: %s", a.Raw)
 		}
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["services"] = []any{ins(2500, "CZK")}
 		tn, _ := e.create(key1, sh)
 		e.svc.mu.Lock()
@@ -184,7 +184,7 @@ func TestAdditionalServicesAndInsurance(t *testing.T) {
 func TestMoneyValueAsNumberOrNumericString(t *testing.T) {
 	e := newEnv(t)
 	withCOD := func(v any) map[string]any {
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["services"] = []any{map[string]any{"code": "cod", "data": map[string]any{"value": map[string]any{"value": v, "currency": "CZK"}, "bank_account": "2000145399", "bank_code": "0800"}}}
 		return sh
 	}
@@ -198,7 +198,7 @@ func TestMoneyValueAsNumberOrNumericString(t *testing.T) {
 		if a.Status != 400 || !strings.Contains(a.FieldError("shipments[0].services[0].data.value.value"), "number") {
 			t.Errorf("COD value %#v: %d %s", bad, a.Status, a.Raw)
 		}
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["services"] = []any{map[string]any{"code": "ins", "data": map[string]any{"value": map[string]any{"value": bad, "currency": "CZK"}}}}
 		if r := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); r.FieldError("shipments[0].services[0].data.value.value") == "" {
 			t.Errorf("insured value %#v: %s", bad, r.Raw)

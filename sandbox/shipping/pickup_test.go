@@ -15,12 +15,12 @@ import (
 // waits. A storno stays refused at ONPICKUP either way.
 func TestParcelWaitsForItsLabelBeforePickup(t *testing.T) {
 	e := newEnv(t)
-	g1 := point(e, "g1", false)
-	unprinted, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
-	early, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
-	late, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
-	courier, _ := e.create(key1, shipmentTo("g2b", "ONDEMAND"))
-	free := shipmentTo("g1", "REGULAR")
+	g1 := point(e, "zasilkovna", false)
+	unprinted, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
+	early, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
+	late, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
+	courier, _ := e.create(key1, shipmentTo("dpd", "ONDEMAND"))
+	free := shipmentTo("zasilkovna", "REGULAR")
 	free["pickup_branch"] = g1.Code
 	free["label_less"] = true
 	labelFree, _ := e.create(key1, free)

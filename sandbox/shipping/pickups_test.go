@@ -36,9 +36,9 @@ func (e *env) pickups(key, query string) map[string]any {
 func TestPickupOrderedAndListed(t *testing.T) {
 	e := newEnv(t)
 	body := pickupBody(1)
-	body["carrier"] = "G3A" // codes match without regard to case
+	body["carrier"] = "UPS" // codes match without regard to case
 	pu := e.orderPickup(key1, body)
-	if pu["number"] != "PU00000001" || pu["status"] != "ORDERED" || pu["address_id"] != float64(1) || pu["carrier"] != "G3A" ||
+	if pu["number"] != "PU00000001" || pu["status"] != "ORDERED" || pu["address_id"] != float64(1) || pu["carrier"] != "UPS" ||
 		pu["date"] != nextWorkday || pu["time_from"] != "09:00" || pu["time_to"] != "12:00" || pu["packages"] != float64(3) ||
 		pu["weight"] != 12.5 || pu["note"] != "Ring at the gate" {
 		t.Errorf("pickup: %v", pu)
@@ -105,7 +105,7 @@ func TestPickupRefusals(t *testing.T) {
 		{"NegativeWeight", "weight", map[string]any{"weight": -3}},
 		{"HugeWeight", "weight", map[string]any{"weight": 5000}},
 		{"UnknownCarrier", "carrier", map[string]any{"carrier": "nope"}},
-		{"PointOnlyCarrier", "carrier", map[string]any{"carrier": "G5"}},
+		{"PointOnlyCarrier", "carrier", map[string]any{"carrier": "BALIKOVNA"}},
 		{"LongNote", "note", map[string]any{"note": strings.Repeat("n", 256)}},
 	}
 	for _, c := range cases {

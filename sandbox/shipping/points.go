@@ -93,6 +93,22 @@ var venues = []string{"Trafika", "Potraviny", "Papírnictví", "Lékárna", "Če
 // lockerSizes are the limits of a box, by size class (cm, cm, cm, kg).
 var lockerSizes = [][4]float64{{61, 41, 8, 15}, {61, 41, 19, 15}, {61, 41, 38, 20}}
 
+// pointCode is the next code of a carrier's point in a town, in the carrier's
+// style: numbered through the carrier ("PPL--1") or by town
+// ("ZASILKOVNA-PRAHA-1", "BALIKOVNA-CESKE-BUDEJOVICE-3"). counts keeps the
+// numbers given so far, so codes are unique within the carrier and, generated
+// in one order from the seed, the same for the same seed.
+func pointCode(counts map[string]int, c *Carrier, town string) string {
+	if c.numbered {
+		counts[c.Code]++
+		return fmt.Sprintf("%s--%d", c.Code, counts[c.Code])
+	}
+	place := strings.ToUpper(strings.Join(strings.FieldsFunc(fold(town), func(r rune) bool { return r == ' ' || r == '-' }), "-"))
+	key := c.Code + "/" + place
+	counts[key]++
+	return fmt.Sprintf("%s-%s-%d", c.Code, place, counts[key])
+}
+
 // generatePoints places locations in every town; each location is served by
 // one or more point carriers, each with its own point and code there.
 func generatePoints(seed int64, carriers []*Carrier) []*Point {
@@ -121,9 +137,8 @@ func generatePoints(seed int64, carriers []*Carrier) []*Point {
 					continue
 				}
 				served++
-				codes[c.Code]++
 				p := &Point{
-					ID: int64(len(out) + 1), Code: fmt.Sprintf("%s%05d", strings.ToUpper(c.Code[:2]), codes[c.Code]),
+					ID: int64(len(out) + 1), Code: pointCode(codes, c, t.name),
 					Street: street, City: t.name, Zip: zip, Country: t.country, Carrier: c.Code,
 					IsLocker: locker, LocationID: locationID, Location: LatLng{Lat: lat, Lng: lng},
 					MaxLength: 120, MaxWidth: 60, MaxHeight: 60, MaxWeight: 20,

@@ -16,7 +16,7 @@ func TestCreateTakesThePublishedRequest(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		to := recipient()
 		delete(to, "email")
-		sh := map[string]any{"type": "OCCASIONAL", "carrier": "g3a", "from": map[string]any{"id": 1}, "to": to,
+		sh := map[string]any{"type": "OCCASIONAL", "carrier": "ups", "from": map[string]any{"id": 1}, "to": to,
 			"reference": strings.Repeat("R", 255),
 			"packages":  []any{map[string]any{"weight": 2, "width": 20, "height": 10, "length": 30, "value": map[string]any{"value": 12500, "currency": "CZK"}, "content": "Knihy"}},
 			"services": []any{
@@ -51,25 +51,25 @@ func TestCreateTakesThePublishedRequest(t *testing.T) {
 			t.Errorf("insurance lost: %v", d["services"])
 		}
 		// The same insurance as {value: Money} is the same.
-		sh2 := shipmentTo("g3a", "ONDEMAND")
+		sh2 := shipmentTo("ups", "ONDEMAND")
 		sh2["services"] = []any{map[string]any{"code": "INS", "data": map[string]any{"value": map[string]any{"value": 12500, "currency": "CZK"}}}}
 		if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("credit", sh2)); a.Status != 200 {
 			t.Errorf("ins as {value: Money}, credit in lower case: %d %s", a.Status, a.Raw)
 		}
 		// Other rules still hold: 256 characters, an unknown payment type,
 		// invoice without the right, COD without a key and without bank details.
-		long := shipmentTo("g3a", "ONDEMAND")
+		long := shipmentTo("ups", "ONDEMAND")
 		long["reference"] = strings.Repeat("R", 256)
 		if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", long)); a.Status != 400 || a.FieldError("shipments[0].reference") == "" {
 			t.Errorf("256 characters: %d %s", a.Status, a.Raw)
 		}
-		if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("cash", shipmentTo("g3a", "ONDEMAND"))); a.Status != 400 || a.FieldError("payment_type") == "" {
+		if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("cash", shipmentTo("ups", "ONDEMAND"))); a.Status != 400 || a.FieldError("payment_type") == "" {
 			t.Errorf("unknown payment type: %d", a.Status)
 		}
-		if a := e.call("POST", "/api/v1/shipments/create", key2, orderBody("invoice", shipmentTo("g3a", "ONDEMAND"))); a.Status != 401 {
+		if a := e.call("POST", "/api/v1/shipments/create", key2, orderBody("invoice", shipmentTo("ups", "ONDEMAND"))); a.Status != 401 {
 			t.Errorf("invoice without the right: %d", a.Status)
 		}
-		anon := shipmentTo("g3a", "ONDEMAND")
+		anon := shipmentTo("ups", "ONDEMAND")
 		anon["services"] = sh["services"]
 		body = orderBody("ONLINE", anon)
 		body["payer"] = map[string]any{"company": "Shop s.r.o.", "email": "shop@example.com"}
@@ -85,7 +85,7 @@ func TestCreateTakesThePublishedRequest(t *testing.T) {
 func TestRatesTakeThePublishedRequests(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		pkgs := []any{map[string]any{"weight": 1, "width": 20, "height": 10, "length": 30}}
-		g4 := point(e, "g4", false)
+		g4 := point(e, "sps", false)
 		for name, body := range map[string]map[string]any{
 			"country only": {"currency": "CZK", "from": map[string]any{"country": "CZ"}, "to": map[string]any{"country": "SK"}, "packages": pkgs},
 			"cod without bank": {"currency": "CZK", "from": map[string]any{"country": "CZ"}, "to": map[string]any{"country": "CZ"}, "packages": pkgs,

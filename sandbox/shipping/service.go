@@ -255,13 +255,14 @@ func (s *Service) Restore(b []byte) error {
 		s.orders[o.ID] = o
 	}
 	for _, sh := range snap.Shipments {
+		sh.Carrier = currentCode(sh.Carrier) // older snapshots name the neutral codes
 		s.shipments[sh.TrackingNumber] = sh
 	}
 	for _, c := range snap.Carts {
 		s.carts[c.ID] = c
 	}
-	for code, b := range snap.Behaviour { // older snapshots have lower-case codes
-		s.behaviour[strings.ToUpper(code)] = b
+	for code, b := range snap.Behaviour { // older snapshots have lower-case or neutral codes
+		s.behaviour[currentCode(code)] = b
 	}
 	s.nextOrder, s.nextShip, s.nextCart = snap.Next[0], snap.Next[1], snap.Next[2]
 	s.restoreBook(snap.Book)

@@ -14,7 +14,7 @@ import (
 
 func TestAuthModel(t *testing.T) {
 	e := newEnv(t)
-	tn, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+	tn, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
 	nums := map[string]any{"shipments": []string{tn}}
 	for _, key := range []string{"", "wrong-key"} {
 		// Public operations process a missing or invalid key as unauthenticated.
@@ -27,7 +27,7 @@ func TestAuthModel(t *testing.T) {
 		if a := e.call("POST", "/api/v1/shipments/detail", key, nums); a.Status != 200 {
 			t.Errorf("detail with key %q: %d", key, a.Status)
 		}
-		if a := e.call("POST", "/api/v1/shipments/validate", key, orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND"))); a.Status != 400 || a.FieldError("payer") == "" {
+		if a := e.call("POST", "/api/v1/shipments/validate", key, orderBody("CREDIT", shipmentTo("ups", "ONDEMAND"))); a.Status != 400 || a.FieldError("payer") == "" {
 			t.Errorf("validate without key and payer: %d %s", a.Status, a.Raw)
 		}
 		// Login operations answer 401.
@@ -55,7 +55,7 @@ func TestAuthModel(t *testing.T) {
 
 func TestCreateWithoutKeyIsOnlineAndUnlinked(t *testing.T) {
 	e := newEnv(t)
-	o := orderBody("CREDIT", shipmentTo("g3a", "ONDEMAND"))
+	o := orderBody("CREDIT", shipmentTo("ups", "ONDEMAND"))
 	o["payer"] = map[string]any{"firstname": "Ann", "surname": "Lee", "email": "ann@example.com"}
 	a := e.call("POST", "/api/v1/shipments/create", "", o)
 	if a.Status != 200 {
@@ -87,8 +87,8 @@ func TestCreateWithoutKeyIsOnlineAndUnlinked(t *testing.T) {
 
 func TestOwnerOnlyFieldsAndOrderToken(t *testing.T) {
 	e := newEnv(t)
-	p := point(e, "g4", false)
-	sh := shipmentTo("g4", "REGULAR")
+	p := point(e, "sps", false)
+	sh := shipmentTo("sps", "REGULAR")
 	sh["pickup_branch"] = p.Code
 	tn, token := e.create(key1, sh)
 	created := e.call("POST", "/api/v1/shipments/detail", key1, map[string]any{"shipments": []string{tn}}).Data()[tn].(map[string]any)
@@ -208,13 +208,13 @@ func TestOffersAreSortedAndExplained(t *testing.T) {
 
 func TestLabelStatusAndLabelOperation(t *testing.T) {
 	e := newEnv(t)
-	printTN, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
-	carrierTN, _ := e.create(key1, shipmentTo("g2b", "ONDEMAND"))
-	if err := e.svc.SetCarrierBehaviour("g6", CarrierBehaviour{FailLabels: true}); err != nil {
+	printTN, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
+	carrierTN, _ := e.create(key1, shipmentTo("dpd", "ONDEMAND"))
+	if err := e.svc.SetCarrierBehaviour("toptrans", CarrierBehaviour{FailLabels: true}); err != nil {
 		t.Fatal(err)
 	}
-	failTN, _ := e.create(key1, shipmentTo("g6", "REGULAR"))
-	two := shipmentTo("g3b", "ONDEMAND")
+	failTN, _ := e.create(key1, shipmentTo("toptrans", "REGULAR"))
+	two := shipmentTo("fedex", "ONDEMAND")
 	two["packages"] = []any{pkg(1), pkg(2)}
 	twoTN, _ := e.create(key1, two)
 
@@ -260,9 +260,9 @@ func TestLabelStatusAndLabelOperation(t *testing.T) {
 
 func TestLabelFree(t *testing.T) {
 	e := newEnv(t)
-	g1 := point(e, "g1", false)
+	g1 := point(e, "zasilkovna", false)
 	ok := func() map[string]any {
-		sh := shipmentTo("g1", "REGULAR")
+		sh := shipmentTo("zasilkovna", "REGULAR")
 		sh["pickup_branch"] = g1.Code
 		sh["label_less"] = true
 		return sh
@@ -271,7 +271,7 @@ func TestLabelFree(t *testing.T) {
 		mod  func(map[string]any)
 		want string
 	}{
-		"other carrier": {func(s map[string]any) { s["carrier"] = "g4"; s["pickup_branch"] = point(e, "g4", false).Code }, msgLabelLessCarrier.EN},
+		"other carrier": {func(s map[string]any) { s["carrier"] = "sps"; s["pickup_branch"] = point(e, "sps", false).Code }, msgLabelLessCarrier.EN},
 		"two packages":  {func(s map[string]any) { s["packages"] = []any{pkg(1), pkg(1)} }, msgLabelLessPackages.EN},
 		"to Slovakia": {func(s map[string]any) {
 			to := recipient()
@@ -303,7 +303,7 @@ func TestLabelFree(t *testing.T) {
 	}
 
 	// The carrier refuses the label-free export: an ordinary label instead.
-	e.svc.SetCarrierBehaviour("g1", CarrierBehaviour{RefuseLabelLess: true})
+	e.svc.SetCarrierBehaviour("zasilkovna", CarrierBehaviour{RefuseLabelLess: true})
 	fb, _ := e.create(key1, ok())
 	e.advance(2 * time.Minute)
 	d = e.detail(key1, fb)
@@ -315,7 +315,7 @@ func TestLabelFree(t *testing.T) {
 func TestCODThroughTheAPI(t *testing.T) {
 	e := newEnv(t)
 	withCOD := func(data map[string]any) map[string]any {
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["services"] = []any{map[string]any{"code": "COD", "data": data}}
 		return sh
 	}
@@ -342,8 +342,8 @@ func TestCODThroughTheAPI(t *testing.T) {
 	}
 	// K1: the postal point carrier takes COD only for a single package.
 	sh := withCOD(map[string]any{"value": val(300, "CZK"), "bank_account": "2000145399", "bank_code": "0800"})
-	sh["carrier"], sh["type"], sh["pickup_branch"] = "g5", "REGULAR", point(e, "g5", false).Code
-	sh["delivery_branch"] = point(e, "g5", false).Code
+	sh["carrier"], sh["type"], sh["pickup_branch"] = "balikovna", "REGULAR", point(e, "balikovna", false).Code
+	sh["delivery_branch"] = point(e, "balikovna", false).Code
 	sh["packages"] = []any{pkg(1), pkg(1)}
 	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); !strings.Contains(a.FieldError("shipments[0].packages"), "single package") {
 		t.Errorf("K1 two packages: %s", a.Raw)
@@ -357,14 +357,14 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 	if total < 1000 || len(all.Data()) != 1000 {
 		t.Fatalf("%d points, page of %d", total, len(all.Data()))
 	}
-	for _, q := range []string{"carrier=g4&city=Plzen", "country=SK&q=bratislava", "zip=602", "q=" + point(e, "g1", false).Code} {
+	for _, q := range []string{"carrier=sps&city=Plzen", "country=SK&q=bratislava", "zip=602", "q=" + point(e, "zasilkovna", false).Code} {
 		a := e.call("GET", "/api/v1/parcelpoints/list?"+q, "", nil)
 		if len(a.Data()) == 0 {
 			t.Errorf("%s found nothing", q)
 		}
 		for _, v := range a.Data() {
 			p := v.(map[string]any)
-			if strings.Contains(q, "carrier=g4") && (p["carrier"] != "G4" || p["city"] != "Plzeň") {
+			if strings.Contains(q, "carrier=sps") && (p["carrier"] != "SPS" || p["city"] != "Plzeň") {
 				t.Errorf("%s found %v", q, p)
 			}
 			if strings.Contains(q, "country=SK") && p["country"] != "SK" {
@@ -390,7 +390,7 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 	if shared == 0 {
 		t.Fatal("no location serves several carriers")
 	}
-	for _, c := range []string{"g1", "g2a", "g4"} {
+	for _, c := range []string{"zasilkovna", "ppl", "sps"} {
 		sh := shipmentTo(c, "REGULAR")
 		sh["pickup_branch_location"] = shared
 		a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh))
@@ -400,25 +400,25 @@ func TestParcelPointsAndBranchRules(t *testing.T) {
 		}
 	}
 	// Branches need the carrier, belong to it, and '1' means any branch.
-	sh := shipmentTo("g4", "REGULAR")
+	sh := shipmentTo("sps", "REGULAR")
 	delete(sh, "carrier")
-	sh["service_id"] = e.svc.carrier("g4").Services[0].ID
-	sh["pickup_branch"] = point(e, "g4", false).Code
+	sh["service_id"] = e.svc.carrier("sps").Services[0].ID
+	sh["pickup_branch"] = point(e, "sps", false).Code
 	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].carrier") == "" {
 		t.Errorf("branch without carrier: %s", a.Raw)
 	}
-	sh = shipmentTo("g4", "REGULAR")
+	sh = shipmentTo("sps", "REGULAR")
 	sh["pickup_branch"] = "1"
 	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.Status != 200 {
 		t.Errorf("pickup_branch 1: %s", a.Raw)
 	}
-	sh["delivery_branch"] = point(e, "g1", false).Code
+	sh["delivery_branch"] = point(e, "zasilkovna", false).Code
 	if a := e.call("POST", "/api/v1/shipments/validate", key1, orderBody("CREDIT", sh)); a.FieldError("shipments[0].delivery_branch") == "" {
 		t.Errorf("delivery branch of another carrier: %s", a.Raw)
 	}
 	// A package too big for a locker.
-	locker := point(e, "g4", true)
-	sh = shipmentTo("g4", "REGULAR")
+	locker := point(e, "sps", true)
+	sh = shipmentTo("sps", "REGULAR")
 	sh["pickup_branch"] = locker.Code
 	sh["packages"] = []any{map[string]any{"weight": 2, "width": 50, "height": 50, "length": 70}}
 	if a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("CREDIT", sh)); !strings.Contains(a.FieldError("shipments[0].packages[0]"), "too big for the pickup branch") {
@@ -430,7 +430,7 @@ func TestStatesTrackingAndReturns(t *testing.T) {
 	e := newEnv(t)
 	var tns []string
 	for i := 0; i < 25; i++ {
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["packages"] = []any{pkg(1), pkg(2)}
 		tn, _ := e.create(key1, sh)
 		tns = append(tns, tn)
@@ -493,12 +493,12 @@ func TestStatesTrackingAndReturns(t *testing.T) {
 func TestListFiltersPagingAndStorno(t *testing.T) {
 	e := newEnv(t)
 	for i := 0; i < 7; i++ {
-		sh := shipmentTo("g3a", "ONDEMAND")
+		sh := shipmentTo("ups", "ONDEMAND")
 		sh["reference"] = fmt.Sprintf("R%d", i)
 		e.create(key1, sh)
 	}
-	e.create(key2, shipmentTo("g3a", "ONDEMAND"))
-	tn, _ := e.create(key1, shipmentTo("g3b", "ONDEMAND"))
+	e.create(key2, shipmentTo("ups", "ONDEMAND"))
+	tn, _ := e.create(key1, shipmentTo("fedex", "ONDEMAND"))
 	if a := e.call("POST", "/api/v1/shipments/storno", key2, map[string]any{"shipments": []string{tn}}); a.Status != 404 {
 		t.Errorf("storno of another account's shipment: %d", a.Status)
 	}
@@ -592,7 +592,7 @@ func TestBadInput(t *testing.T) {
 	if a := e.call("POST", "/api/v1/shipments/create", key1, `{"currency":5}`); a.FieldError("currency") == "" {
 		t.Errorf("wrong type does not name the field: %s", a.Raw)
 	}
-	sh := shipmentTo("g3a", "SOMETIMES")
+	sh := shipmentTo("ups", "SOMETIMES")
 	sh["to"].(map[string]any)["zip"] = "<script>alert(1)</script>"
 	a := e.call("POST", "/api/v1/shipments/create", key1, orderBody("BARTER", sh))
 	for _, f := range []string{"payment_type", "shipments[0].type", "shipments[0].to.zip"} {
@@ -619,7 +619,7 @@ func TestConcurrentCreatesAndReads(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+			e.create(key1, shipmentTo("ups", "ONDEMAND"))
 			e.call("GET", "/api/v1/shipments/list", key1, nil)
 			e.advance(time.Minute)
 		}()
@@ -632,7 +632,7 @@ func TestConcurrentCreatesAndReads(t *testing.T) {
 
 func TestSnapshotRestoreAndWipe(t *testing.T) {
 	e := newEnv(t)
-	tn, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+	tn, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
 	snap, err := e.svc.Snapshot()
 	if err != nil {
 		t.Fatal(err)
@@ -647,7 +647,7 @@ func TestSnapshotRestoreAndWipe(t *testing.T) {
 	if d := e.detail(key1, tn); d["reference"] != "REF-1" {
 		t.Errorf("restored %v", d)
 	}
-	tn2, _ := e.create(key1, shipmentTo("g3a", "ONDEMAND"))
+	tn2, _ := e.create(key1, shipmentTo("ups", "ONDEMAND"))
 	if tn2 == tn {
 		t.Error("numbering restarted after restore")
 	}
