@@ -74,7 +74,7 @@ func parseListQuery(ctx context.Context, q url.Values) (storage.ListFilter, map[
 	}
 	switch {
 	case errs["count"] != "" || (vals["count"] != "" && vals["count"] != "all"):
-		errs["count"] = i18n.T(ctx, "perf.list.err.count") // only a link of the list sets it
+		errs["count"] = i18n.T(ctx, "trk.list.err.count") // only a link of the list sets it
 	case vals["count"] == "all":
 		f.Exact = true
 	}

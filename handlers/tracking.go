@@ -126,9 +126,9 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case page.More: // counted as far as CountCap: how many more, the manager may ask
-		v.Total = i18n.T(ctx, "perf.list.total_more", total)
+		v.Total = i18n.T(ctx, "trk.list.total_more", total)
 		v.CountURL = at("count", "all")
-		v.Selection.Whole = i18n.T(ctx, "perf.list.whole_more", total)
+		v.Selection.Whole = i18n.T(ctx, "trk.list.whole_more", total)
 	default:
 		v.Total = shipmentsText(ctx, page.Total)
 		if page.Total > len(page.Shipments) {
@@ -138,7 +138,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	if len(page.Shipments) > 0 {
 		position := "fig.list.position"
 		if page.More {
-			position = "perf.list.position_more"
+			position = "trk.list.position_more"
 		}
 		v.Position = i18n.T(ctx, position, i18n.Int(ctx, int64(page.Start+1)), i18n.Int(ctx, int64(page.Start+len(page.Shipments))), total)
 	}
