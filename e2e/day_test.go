@@ -71,7 +71,31 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			if events := tab.Texts(`[data-testid=timeline] ol.timeline li`); len(events) < 2 {
 				t.Errorf("tracking events after refreshing: %q", events)
 			}
+			// The service speaks Czech, as the real one does: its events too.
+			tab.wantText(`[data-testid=timeline]`, "Dopravce převzal data zásilky")
 			tab.look(shapes + "-tracking")
+
+			// Outside the EU: the form asks for customs data, and the parcel goes.
+			tab.Open("/shipping/new")
+			tab.fillRecipient()
+			tab.chooseCountry("CH")
+			tab.WaitCount(`[data-testid=customs]`, 1)
+			tab.Fill("#to_street", "Bahnhofstrasse 1")
+			tab.Fill("#to_city", "Zürich")
+			tab.Fill("#to_zip", "8001")
+			tab.do("reason", chromedp.SetValue("#customs_reason", "sale"))
+			tab.Fill("#customs_description", "Cotton T-shirts")
+			tab.Fill("#customs_hs_code", "6109 10")
+			tab.Fill("#customs_origin", "CZ")
+			tab.Fill("#customs_quantity", "3")
+			tab.Fill("#customs_value", "1 200")
+			tab.Click(`[data-testid=compare]`)
+			tab.WaitText(`[data-testid=offers]`, "UPS")
+			tab.ChooseOffer("UPS")
+			tab.WaitText(`[data-testid=chosen]`, "UPS")
+			orderChosen(t, tab)
+			tab.wantText("main", "Zürich")
+			tab.look(shapes + "-customs")
 
 			// Label-free: the carrier table (filled from the sandbox) allows it for ZASILKOVNA.
 			tab.Open("/shipping/new")
