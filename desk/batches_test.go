@@ -9,7 +9,6 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
-	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/desk/desktest"
 	"shipdesk/orderfile"
@@ -37,27 +36,6 @@ func batchDesk(t *testing.T) (*desk.Desk, *desktest.Env) {
 	return d, e
 }
 
-// settled waits until no row of the batch is being priced or ordered.
-func settled(t *testing.T, e *desktest.Env, batch int64) []storage.BatchRow {
-	t.Helper()
-	for waited := clock.Start(); ; time.Sleep(20 * time.Millisecond) {
-		rows, err := e.DB.BatchRows(context.Background(), batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		busy := false
-		for _, r := range rows {
-			busy = busy || r.State == storage.RowPricing || r.State == storage.RowOrdering
-		}
-		if !busy {
-			return rows
-		}
-		if waited.Elapsed() > time.Minute {
-			t.Fatalf("batch %d still busy", batch)
-		}
-	}
-}
-
 // Our template's ten rows: each checked by the form's rules (two name points
 // the sandbox lacks), fixed in place, priced in the background, ordered once
 // each however often "order all" is pressed.
@@ -73,7 +51,7 @@ func TestBatchImportedCheckedPricedAndOrderedOnce(t *testing.T) {
 		t.Fatalf("import: %+v %v", res, err)
 	}
 	id := res.Batch.ID
-	rows := settled(t, e, id)
+	rows := desktest.SettledBatch(t, e.DB, id)
 	if len(rows) != 10 {
 		t.Fatalf("%d rows, want 10", len(rows))
 	}
@@ -94,7 +72,7 @@ func TestBatchImportedCheckedPricedAndOrderedOnce(t *testing.T) {
 	if _, err := d.PriceBatch(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range settled(t, e, id) {
+	for _, r := range desktest.SettledBatch(t, e.DB, id) {
 		if r.State != storage.RowPriced || r.Chosen == "" {
 			t.Fatalf("line %d after pricing: %s, chosen %q", r.Line, r.State, r.Chosen)
 		}
@@ -107,7 +85,7 @@ func TestBatchImportedCheckedPricedAndOrderedOnce(t *testing.T) {
 		t.Errorf("order all again: %d rows queued, %v", n, err)
 	}
 	seen := map[int64]bool{}
-	for _, r := range settled(t, e, id) {
+	for _, r := range desktest.SettledBatch(t, e.DB, id) {
 		if r.State != storage.RowOrdered || r.ShipmentID == nil || seen[*r.ShipmentID] {
 			t.Fatalf("line %d: %s %v", r.Line, r.State, r.ShipmentID)
 		}

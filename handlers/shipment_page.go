@@ -40,19 +40,10 @@ func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bo
 // that is due (a pending label: last checked more than a few seconds ago) is
 // refreshed first through the pollers' path (refreshDue).
 func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.currentShipment(w, r)
+	s, v, ok := h.liveShipment(w, r)
 	if !ok {
 		return
 	}
-	events, err := h.ShipReads.Events(r.Context(), s.ID)
-	if err != nil {
-		h.Fail(w, r, err)
-		return
-	}
-	v := shipmentView(r.Context(), s)
-	aged(r.Context(), &v.ShipmentRow, s, h.now())
-	v.Timeline = timeline(s, events)
-	v.Timeline.Status = s.Status
 	v.Points = h.pointsOf(r.Context(), s)
 	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, i18n.T(r.Context(), "ship.shipment_n", s.ID), identity.Shipping), v))
 }
@@ -60,20 +51,28 @@ func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 // ShipmentStatus is the live part of the shipment page (the label box, the
 // state line, the timeline), for the page's own polling.
 func (h *Handlers) ShipmentStatus(w http.ResponseWriter, r *http.Request) {
+	if _, v, ok := h.liveShipment(w, r); ok {
+		h.render(w, r, http.StatusOK, views.ShipmentLive(v))
+	}
+}
+
+// liveShipment is the shipment of the path as its page shows it now: its
+// state with its age and its timeline (refreshed first when due).
+func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, views.ShipmentView, bool) {
 	s, ok := h.currentShipment(w, r)
 	if !ok {
-		return
+		return s, views.ShipmentView{}, false
 	}
 	events, err := h.ShipReads.Events(r.Context(), s.ID)
 	if err != nil {
 		h.Fail(w, r, err)
-		return
+		return s, views.ShipmentView{}, false
 	}
 	v := shipmentView(r.Context(), s)
 	aged(r.Context(), &v.ShipmentRow, s, h.now())
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
-	h.render(w, r, http.StatusOK, views.ShipmentLive(v))
+	return s, v, true
 }
 
 func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, bool) {

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
-	"shipdesk/clock"
+	"shipdesk/desk/desktest"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/jobs"
@@ -227,23 +227,7 @@ func (e *Env) StopDatabase() {
 // (that work runs in the background) and returns its rows.
 func (e *Env) SettledBatch(t testing.TB, batch int64) []storage.BatchRow {
 	t.Helper()
-	for waited := clock.Start(); ; {
-		rows, err := e.App.DB.BatchRows(context.Background(), batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		busy := false
-		for _, r := range rows {
-			busy = busy || r.State == storage.RowPricing || r.State == storage.RowOrdering
-		}
-		if !busy {
-			return rows
-		}
-		if waited.Elapsed() > 90*time.Second {
-			t.Fatalf("batch %d still busy", batch)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return desktest.SettledBatch(t, e.App.DB, batch)
 }
 
 // LabelsFetched counts the labels of every shipment ordered so far as fetched

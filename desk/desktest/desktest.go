@@ -181,3 +181,25 @@ func (e *Env) Calls(op string) int64 {
 	}
 	return n
 }
+
+// SettledBatch waits until no row of the batch is being priced or ordered
+// (that work runs in the background) and returns its rows.
+func SettledBatch(t testing.TB, db *storage.DB, batch int64) []storage.BatchRow {
+	t.Helper()
+	for waited := clock.Start(); ; time.Sleep(20 * time.Millisecond) {
+		rows, err := db.BatchRows(context.Background(), batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy := false
+		for _, r := range rows {
+			busy = busy || r.State == storage.RowPricing || r.State == storage.RowOrdering
+		}
+		if !busy {
+			return rows
+		}
+		if waited.Elapsed() > 90*time.Second {
+			t.Fatalf("batch %d still busy", batch)
+		}
+	}
+}
