@@ -12,8 +12,7 @@ import (
 
 // Background work of the desk, run by `shipdesk serve`.
 const (
-	orderGrace   = 2 * time.Minute // an order still "ordering" after this lost its process
-	pointsMaxAge = 24 * time.Hour  // the parcel-point cache is refreshed daily
+	pointsMaxAge = 24 * time.Hour // the parcel-point cache is refreshed daily
 )
 
 // MaintainOnce settles unknown orders and pickups and keeps the parcel-point cache fresh
@@ -23,7 +22,7 @@ func (d *Desk) MaintainOnce(ctx context.Context) {
 	if err := d.ReconcileAll(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		d.log.Warn("reconcile orders", "err", err)
 	}
-	if err := d.CheckAllPickups(ctx, orderGrace); err != nil && !errors.Is(err, context.Canceled) {
+	if err := d.CheckAllPickups(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		d.log.Warn("check pickups", "err", err)
 	}
 	if err := d.ResumeBatches(ctx); err != nil && !errors.Is(err, context.Canceled) {

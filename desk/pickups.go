@@ -2,23 +2,23 @@ package desk
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/client/shipping"
-	"shipdesk/client/transport"
 	"shipdesk/exactlyonce"
 	"shipdesk/storage"
 	"shipdesk/textin"
 )
 
-// Courier pickups: the intent is recorded before pickups/add (which is not
-// idempotent) and the outcome after. A lost answer leaves the pickup "sent";
-// pickups/list then shows whether the service has it, and only a pickup it
-// does not have may be ordered again.
+// Courier pickups are created at the service exactly once by the protocol of
+// package exactlyonce: the intent and each attempt are recorded before
+// pickups/add (which is not idempotent). A lost answer leaves the pickup
+// "sent"; pickups/list then shows whether the service has it, and only a
+// pickup it does not have after the last attempt's deadline may be ordered
+// again. The desk supplies the adapter (pickups).
 
 // PickupAddresses are the service's stored addresses a courier can come to.
 func (d *Desk) PickupAddresses(ctx context.Context) ([]PickupAddress, error) {
@@ -72,11 +72,13 @@ func (d *Desk) OrderPickup(ctx context.Context, f PickupForm, today time.Time, b
 	intent := storage.Pickup{RequestKey: f.Key, ContactID: req.AddressID, Address: line, Date: day, TimeFrom: req.TimeFrom,
 		TimeTo: req.TimeTo, Packages: req.Packages, Weight: req.Weight, Carrier: req.Carrier, Note: req.Note, CreatedBy: storage.UserRef(by),
 		CreatedAt: d.now()}
-	p, fresh, err := d.db.BeginPickup(ctx, intent)
+	k := d.pickups()
+	now := d.now()
+	p, attempt, fresh, err := d.db.BeginPickup(ctx, intent, now, k.Deadline(now))
 	if err != nil || !fresh {
 		return p, err
 	}
-	return d.sendPickup(ctx, p)
+	return k.Send(ctx, p, attempt, requestOf(p), true)
 }
 
 // asValues lets OrderPickup run the form's own checks on a form built in code.
@@ -93,89 +95,83 @@ func requestOf(p storage.Pickup) shipping.PickupRequest {
 		Packages: p.Packages, Weight: p.Weight, Carrier: p.Carrier, Note: p.Note}
 }
 
-// sendPickup calls pickups/add for a recorded intent and records what happened.
-func (d *Desk) sendPickup(ctx context.Context, p storage.Pickup) (storage.Pickup, error) {
-	ctx, callCtx, cancel := exactlyonce.Detach(ctx, d.OrderTimeout)
-	defer cancel()
-	got, err := d.ship.AddPickup(callCtx, requestOf(p))
-	switch {
-	case err == nil:
-		textin.FromService(got)
-		if err := d.db.RecordPickupOrdered(ctx, p.ID, got.ID, got.Number); err != nil {
-			return p, err
-		}
-		d.log.Info("pickup ordered", "pickup", p.ID, "number", got.Number, "date", p.Day())
-	case transport.IsRefused(err):
-		if dropErr := d.db.DropPickupIntent(ctx, p.ID); dropErr != nil {
-			return p, dropErr
-		}
-		return storage.Pickup{}, upstream.WithField(PickupField).Map("pick.doing.order", err)
-	default:
-		d.log.Warn("pickup outcome unknown", "pickup", p.ID, "err", err)
-		if err := d.db.MarkPickup(ctx, p.ID, storage.PickupSent, apperr.Msg(OutcomeUnknown)); err != nil {
-			return p, err
-		}
-		if settled, cerr := d.CheckPickup(ctx, p.ID); cerr == nil {
-			return settled, nil
-		}
+// pickups is the exactly-once protocol over the desk's courier pickups. A
+// pickup's "sent" is the protocol's open outcome, its "failed" the proof that
+// the service has none.
+func (d *Desk) pickups() *exactlyonce.Kind[storage.Pickup, shipping.PickupRequest, *shipping.Pickup, shipping.Pickup] {
+	return &exactlyonce.Kind[storage.Pickup, shipping.PickupRequest, *shipping.Pickup, shipping.Pickup]{
+		Name: "pickup", DB: d.db, Clock: d.clock, Log: d.log, Timeout: d.OrderTimeout, Settle: d.Settle,
+		StateOf: func(p storage.Pickup) exactlyonce.State {
+			state := map[string]string{storage.PickupSent: storage.StateUnknown, storage.PickupFailed: storage.StateMissing}[p.State]
+			return exactlyonce.State{ID: p.ID, State: state, SettlesAt: p.SettlesAt}
+		},
+		Load: func(ctx context.Context, db *storage.DB, id int64) (storage.Pickup, error) {
+			return db.PickupByID(ctx, id)
+		},
+		Lock: func(ctx context.Context, tx *storage.DB, id int64) (storage.Pickup, error) {
+			return tx.LockPickup(ctx, id)
+		},
+		Reopen: func(ctx context.Context, tx *storage.DB, p storage.Pickup, sent, deadline time.Time) (storage.Pickup, int64, error) {
+			return tx.ReopenPickup(ctx, p, sent, deadline)
+		},
+		DropIntent: d.db.DropPickupIntent,
+		MarkMissing: func(ctx context.Context, id int64, why apperr.Text, _ time.Time) error {
+			return d.db.MarkPickup(ctx, id, storage.PickupFailed, why)
+		},
+		MarkUnknown: func(ctx context.Context, id int64, why apperr.Text) error {
+			return d.db.MarkPickup(ctx, id, storage.PickupSent, why)
+		},
+		Unsettled: d.db.UnsettledPickups,
+		Request:   func(p storage.Pickup) (shipping.PickupRequest, error) { return requestOf(p), nil },
+		Create:    d.ship.AddPickup,
+		Record: func(ctx context.Context, id int64, got *shipping.Pickup) error {
+			textin.FromService(got)
+			return d.db.RecordPickupOrdered(ctx, id, got.ID, got.Number)
+		},
+		Find: d.pickupsAtService,
+		Adopt: func(ctx context.Context, db *storage.DB, p storage.Pickup, found []shipping.Pickup) error {
+			return db.RecordPickupOrdered(ctx, p.ID, found[0].ID, found[0].Number)
+		},
+		Failed:  func(err error) error { return upstream.WithField(PickupField).Map("pick.doing.order", err) },
+		Refused: apperr.Msg("pick.err.missing"),
+		Waiting: func(time.Time) apperr.Text { return apperr.Msg(OutcomeUnknown) },
+		Missing: func(storage.Pickup) apperr.Text { return apperr.Msg("pick.err.missing") },
 	}
-	return d.db.PickupByID(ctx, p.ID)
 }
 
-// CheckPickup settles a pickup whose answer was lost: a pickup of the service
-// at the same address, day and window that no other record claims means it was
-// ordered; none means it was not (and may be ordered again).
-func (d *Desk) CheckPickup(ctx context.Context, id int64) (storage.Pickup, error) {
-	p, err := d.db.PickupByID(ctx, id)
-	if err != nil || p.State != storage.PickupSent {
-		return p, err
-	}
+// pickupsAtService are the service's pickups at the pickup's address, day and
+// window that no other record of ours claims: ours, when its answer was lost.
+func (d *Desk) pickupsAtService(ctx context.Context, p storage.Pickup) ([]shipping.Pickup, error) {
 	list, err := d.ship.Pickups(ctx, p.Day(), p.Day())
 	if err != nil {
-		return p, UpstreamError("pick.doing.check", err)
+		return nil, UpstreamError("pick.doing.check", err)
 	}
 	textin.FromService(&list)
 	known, err := d.db.KnownPickupIDs(ctx, p.Date, p.ID)
 	if err != nil {
-		return p, err
+		return nil, err
 	}
+	var out []shipping.Pickup
 	for _, up := range list {
 		if up.AddressID == p.ContactID && up.Date == p.Day() && up.TimeFrom == p.TimeFrom && up.TimeTo == p.TimeTo && !known[up.ID] {
-			if err := d.db.RecordPickupOrdered(ctx, id, up.ID, up.Number); err != nil {
-				return p, err
-			}
-			d.log.Info("pickup checked: ordered", "pickup", id, "number", up.Number)
-			return d.db.PickupByID(ctx, id)
+			out = append(out, up)
 		}
 	}
-	if err := d.db.MarkPickup(ctx, id, storage.PickupFailed, apperr.Msg("pick.err.missing")); err != nil {
-		return p, err
-	}
-	d.log.Info("pickup checked: missing", "pickup", id)
-	return d.db.PickupByID(ctx, id)
+	return out, nil
 }
 
-// OrderPickupAgain sends a pickup that a check proved missing.
+// CheckPickup settles a pickup whose answer was lost: found at the service
+// means ordered; none means not ordered, once its last attempt's deadline has
+// passed (exactlyonce.Kind.Reconcile).
+func (d *Desk) CheckPickup(ctx context.Context, id int64) (storage.Pickup, error) {
+	return d.pickups().Reconcile(ctx, id)
+}
+
+// OrderPickupAgain sends a pickup that a check proved missing; one the
+// service has after all is taken instead (exactlyonce.Kind.Again).
 func (d *Desk) OrderPickupAgain(ctx context.Context, id int64) (storage.Pickup, error) {
-	p, err := d.db.ReopenPickup(ctx, id)
-	if err != nil {
-		return p, err
-	}
-	return d.sendPickup(ctx, p)
+	return d.pickups().Again(ctx, id)
 }
 
-// CheckAllPickups settles every pickup still "sent" after grace (its answer
-// was lost, or the process stopped during the call).
-func (d *Desk) CheckAllPickups(ctx context.Context, grace time.Duration) error {
-	list, err := d.db.UnsettledPickups(ctx, d.now().Add(-grace))
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, p := range list {
-		if _, err := d.CheckPickup(ctx, p.ID); err != nil {
-			errs = append(errs, fmt.Errorf("check pickup %d: %w", p.ID, err))
-		}
-	}
-	return errors.Join(errs...)
-}
+// CheckAllPickups settles every pickup still "sent".
+func (d *Desk) CheckAllPickups(ctx context.Context) error { return d.pickups().ReconcileAll(ctx) }

@@ -50,12 +50,16 @@ type attemptOwner string
 const (
 	ofShipment   attemptOwner = "shipment_id"
 	ofCommission attemptOwner = "commission_id"
+	ofPickup     attemptOwner = "pickup_id"
 )
 
 // table is the record's table.
 func (o attemptOwner) table() string {
-	if o == ofShipment {
+	switch o {
+	case ofShipment:
 		return "shipments"
+	case ofPickup:
+		return "pickups"
 	}
 	return "commissions"
 }

@@ -68,6 +68,23 @@ func (db *DB) MigrateDown(ctx context.Context, log *slog.Logger) error {
 	return nil
 }
 
+// MigrateDownTo rolls back every migration after version (tests of a
+// migration start from the schema before it).
+func (db *DB) MigrateDownTo(ctx context.Context, version int64, log *slog.Logger) error {
+	p, err := db.migrator()
+	if err != nil {
+		return err
+	}
+	results, err := p.DownTo(ctx, version)
+	if err != nil {
+		return fmt.Errorf("roll back migrations to %d: %w", version, err)
+	}
+	for _, r := range results {
+		log.Info("migration rolled back", "version", r.Source.Version, "file", r.Source.Path)
+	}
+	return nil
+}
+
 // MigrationStatus lists every migration and whether it is applied.
 func (db *DB) MigrationStatus(ctx context.Context) ([]MigrationState, error) {
 	p, err := db.migrator()

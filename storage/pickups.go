@@ -37,17 +37,35 @@ type Pickup struct {
 	CreatedBy  *int64      `db:"created_by"`
 	CreatedAt  time.Time   `db:"created_at"`
 	UpdatedAt  time.Time   `db:"updated_at"`
+	SettlesAt  *time.Time  `db:"settles_at"` // when its last attempt has settled at the service
 }
 
 // Day is the pickup date as YYYY-MM-DD.
 func (p Pickup) Day() string { return p.Date.Format("2006-01-02") }
 
 const pickupColumns = `id, request_key, state, contact_id, address, pickup_date, time_from, time_to, packages, weight,
-carrier, note, upstream_id, number, error, created_by, created_at, updated_at`
+carrier, note, upstream_id, number, error, created_by, created_at, updated_at, settles_at`
 
-// BeginPickup records the intent to order before pickups/add is called. A
-// second call with the same request key finds the first record: fresh is false.
-func (db *DB) BeginPickup(ctx context.Context, p Pickup) (out Pickup, fresh bool, err error) {
+// BeginPickup records the intent to order, and its first attempt sent at sent
+// and settled by deadline, before pickups/add is called. A second call with
+// the same request key finds the first record: fresh is false.
+func (db *DB) BeginPickup(ctx context.Context, p Pickup, sent, deadline time.Time) (out Pickup, attempt int64, fresh bool, err error) {
+	err = db.InTx(ctx, func(tx *DB) error {
+		out, fresh, err = tx.insertPickup(ctx, p)
+		if err != nil || !fresh {
+			return err
+		}
+		attempt, err = tx.beginAttempt(ctx, ofPickup, out.ID, sent, deadline)
+		if err != nil {
+			return err
+		}
+		out, err = tx.PickupByID(ctx, out.ID)
+		return err
+	})
+	return out, attempt, fresh, err
+}
+
+func (db *DB) insertPickup(ctx context.Context, p Pickup) (out Pickup, fresh bool, err error) {
 	const q = `
 INSERT INTO pickups (request_key, state, contact_id, address, pickup_date, time_from, time_to, packages, weight, carrier, note, created_by,
     created_at, updated_at)
@@ -100,19 +118,32 @@ func (db *DB) DropPickupIntent(ctx context.Context, id int64) error {
 	return wrapf(err, "drop pickup intent %d", id)
 }
 
-// ReopenPickup sends a failed pickup again: only a pickup the service proved
-// it does not have may be ordered again.
-func (db *DB) ReopenPickup(ctx context.Context, id int64) (Pickup, error) {
+// LockPickup reads a pickup and locks it until the transaction ends.
+func (db *DB) LockPickup(ctx context.Context, id int64) (Pickup, error) {
 	var p Pickup
-	err := sqlxGet(ctx, db, &p, `UPDATE pickups SET state = 'sent', error = '', updated_at = now()
-WHERE id = $1 AND state = 'failed' RETURNING `+pickupColumns, id)
+	err := sqlxGet(ctx, db, &p, `SELECT `+pickupColumns+` FROM pickups WHERE id = $1 FOR UPDATE`, id)
+	return p, wrapf(notFound(err, "rec.no_pickup", id), "lock pickup %d", id)
+}
+
+// ReopenPickup sends a failed pickup again, with a new attempt sent at sent
+// and settled by deadline: only a pickup the service proved it does not have
+// may be ordered again.
+func (db *DB) ReopenPickup(ctx context.Context, p Pickup, sent, deadline time.Time) (Pickup, int64, error) {
+	var out Pickup
+	err := sqlxGet(ctx, db, &out, `UPDATE pickups SET state = 'sent', error = '', updated_at = now()
+WHERE id = $1 AND state = 'failed' RETURNING `+pickupColumns, p.ID)
 	if errors.Is(err, errNoRows) {
-		if _, ferr := db.PickupByID(ctx, id); ferr != nil {
-			return Pickup{}, ferr
-		}
-		return Pickup{}, apperr.New(apperr.Conflict, "rec.pickup_again", id)
+		return p, 0, apperr.New(apperr.Conflict, "rec.pickup_again", p.ID)
 	}
-	return p, wrapf(err, "reopen pickup %d", id)
+	if err != nil {
+		return p, 0, wrapf(err, "reopen pickup %d", p.ID)
+	}
+	attempt, err := db.beginAttempt(ctx, ofPickup, out.ID, sent, deadline)
+	if err != nil {
+		return out, 0, err
+	}
+	out.SettlesAt = &deadline
+	return out, attempt, nil
 }
 
 // KnownPickupIDs are the service's pickup ids already recorded for other
@@ -143,10 +174,11 @@ ORDER BY pickup_date DESC, time_from DESC, id DESC LIMIT $2`, day, limit)
 	return out, wrapf(err, "pickups before %s", day.Format("2006-01-02"))
 }
 
-// UnsettledPickups are pickups still "sent" since before cutoff: their answer
-// was lost or their process stopped during the call.
-func (db *DB) UnsettledPickups(ctx context.Context, cutoff time.Time) ([]Pickup, error) {
+// UnsettledPickups are pickups still "sent": their answer was lost, or their
+// process stopped during the call, or the call is under way (the check then
+// finds the pickup, or waits for its deadline).
+func (db *DB) UnsettledPickups(ctx context.Context, _ time.Time) ([]Pickup, error) {
 	var out []Pickup
-	err := sqlxSelect(ctx, db, &out, `SELECT `+pickupColumns+` FROM pickups WHERE state = 'sent' AND updated_at < $1 ORDER BY id LIMIT 100`, cutoff)
+	err := sqlxSelect(ctx, db, &out, `SELECT `+pickupColumns+` FROM pickups WHERE state = 'sent' ORDER BY id LIMIT 100`)
 	return out, wrapf(err, "unsettled pickups")
 }

@@ -200,14 +200,24 @@ func TestPickupLostAnswerIsCheckedBeforeOrderingAgain(t *testing.T) {
 	if page := b.Get("/shipping/pickups").Body; !strings.Contains(page, "PU00000001") || strings.Contains(page, "Order again") {
 		t.Errorf("a pickup whose answer was lost is not shown as ordered: %s", problemsOf(page))
 	}
-	// The service fails before ordering: the check finds nothing, and only then
-	// may the clerk order again.
+	// The service fails before ordering: the check finds nothing, and says so
+	// only after the attempt's deadline (the service might still order it);
+	// only then may the clerk order again.
 	env.Sandbox.Fault("/api/v1/pickups/add", map[string]any{"error_rate": 1, "count": 1})
 	form := with(pickupForm(t, b), "time_from", "13:00", "time_to", "16:00")
 	if resp := b.PostForm("/shipping/pickups", form); resp.StatusCode != 303 {
 		t.Fatalf("503: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	page := b.Get("/shipping/pickups").Body
+	check := regexp.MustCompile(`action="(/shipping/pickups/\d+/check)"`).FindStringSubmatch(page)
+	if check == nil || strings.Contains(page, "/again") {
+		t.Fatalf("before its deadline the pickup may be ordered again, or cannot be checked: %s", problemsOf(page))
+	}
+	env.Sandbox.Advance(5 * time.Minute) // past the call's limit and the settle window
+	if resp := b.PostForm(check[1], url.Values{}); resp.StatusCode != 303 {
+		t.Fatalf("check: %d", resp.StatusCode)
+	}
+	page = b.Get("/shipping/pickups").Body
 	m := regexp.MustCompile(`action="/shipping/pickups/(\d+)/again"`).FindStringSubmatch(page)
 	if m == nil || !strings.Contains(page, "not ordered") {
 		t.Fatalf("no Order again after the service said it has no such pickup: %s", problemsOf(page))
