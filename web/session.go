@@ -27,8 +27,11 @@ func NewSessions(secret []byte, maxAge time.Duration, trustProxy bool, clk *cloc
 	if len(secret) < 32 {
 		return nil, fmt.Errorf("session key must be at least 32 bytes, got %d", len(secret))
 	}
+	opts := sessions.Options{Path: "/", MaxAge: int(maxAge.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode}
+	secure := opts
+	secure.Secure = true
 	return &Sessions{store: &cookieStore{codec: newCookieCodec(secret, maxAge, clk), trustProxy: trustProxy,
-		options: sessions.Options{Path: "/", MaxAge: int(maxAge.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode}}}, nil
+		options: opts, secure: secure}}, nil
 }
 
 // session is the request's session; a broken cookie reads as an empty one.

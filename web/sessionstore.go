@@ -18,7 +18,8 @@ import (
 // through the database's change feed).
 type cookieStore struct {
 	codec      *cookieCodec
-	options    sessions.Options // Secure is set per request
+	options    sessions.Options // over plain HTTP
+	secure     sessions.Options // the same, Secure, over HTTPS
 	trustProxy bool
 }
 
@@ -42,9 +43,11 @@ func (st *cookieStore) Get(r *http.Request, name string) (*sessions.Session, err
 // malformed cookie gives a new, empty session.
 func (st *cookieStore) New(r *http.Request, name string) (*sessions.Session, error) {
 	s := sessions.NewSession(st, name)
-	opts := st.options
-	opts.Secure = httpx.IsHTTPS(r, st.trustProxy)
-	s.Options, s.IsNew = &opts, true
+	// The settings are shared and read only: Save works on a copy.
+	s.Options, s.IsNew = &st.options, true
+	if httpx.IsHTTPS(r, st.trustProxy) {
+		s.Options = &st.secure
+	}
 	c, err := r.Cookie(name)
 	if err != nil {
 		return s, nil
