@@ -193,7 +193,7 @@ func localize(fallback i18n.Lang, zone *time.Location, kept *views.Kept, next ht
 			}
 		}
 		ctx := views.WithKept(i18n.WithLang(r.Context(), lang), kept)
-		if zone != i18n.ZoneOf(ctx) { // the default needs no value
+		if zone.String() != i18n.ZoneOf(ctx).String() { // the default needs no value (a zone loaded again is another pointer)
 			ctx = i18n.WithZone(ctx, zone)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
