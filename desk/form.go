@@ -110,11 +110,12 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 		Street: text("to_street", maxText), City: text("to_city", maxText), Zip: text("to_zip", 10),
 		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
 	}
-	f.CODValue, f.CODCurrency = text("cod_value", 20), strings.ToUpper(text("cod_currency", 3))
+	// Sums as people type them: "1.250" and "1250 Kč" are 1 250.
+	f.CODValue, f.CODCurrency = textin.Amount(text("cod_value", 20)), strings.ToUpper(text("cod_currency", 3))
 	if x, problem := textin.Decimal(f.CODValue, textin.Range{Max: math.MaxFloat64}); problem.IsZero() {
 		f.CODValue = strconv.FormatFloat(x, 'f', -1, 64) // "1 299,50" is 1299.5
 	}
-	f.InsuredValue = text("insured_value", 20)
+	f.InsuredValue = textin.Amount(text("insured_value", 20))
 	if f.Insure && f.InsuredValue == "" && f.COD {
 		f.InsuredValue = f.CODValue // what the parcel is worth to the shop is at least what it collects
 	}

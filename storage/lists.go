@@ -374,6 +374,16 @@ ORDER BY id DESC LIMIT $2`, strings.ToUpper(code), limit)
 			return nil, false, fmt.Errorf("scan %q: %w", code, err)
 		}
 	}
+	if squeezed := numberSpacing.Replace(strings.ToUpper(code)); len(exact) == 0 && squeezed != strings.ToUpper(code) {
+		// A number typed in groups ("UPS 100 000 007") or with dashes.
+		if err := sqlxSelect(ctx, db, &exact, `
+SELECT `+shipmentColumns+` FROM shipments WHERE tracking_number = $1
+UNION
+SELECT `+shipmentColumns+` FROM shipments WHERE packages @> jsonb_build_array(jsonb_build_object('number', $1::text))
+ORDER BY id DESC LIMIT $2`, squeezed, limit); err != nil {
+			return nil, false, fmt.Errorf("scan %q: %w", code, err)
+		}
+	}
 	if len(exact) > 0 {
 		return exact, true, nil
 	}
@@ -385,3 +395,6 @@ SELECT `+shipmentColumns+` FROM shipments WHERE reference LIKE $2
 ORDER BY id DESC LIMIT $3`, likeEscape(strings.ToUpper(code))+"%", likeEscape(code)+"%", limit)
 	return near, false, wrapf(err, "scan %q", code)
 }
+
+// numberSpacing is what people put inside a tracking number they type.
+var numberSpacing = strings.NewReplacer(" ", "", "-", "", "\u00a0", "")

@@ -100,4 +100,11 @@ func TestScanByTrackingPackageAndReference(t *testing.T) {
 	if found, _, _ := db.Scan(ctx, "%", 10); len(found) != 0 {
 		t.Errorf("%% matched %d", len(found))
 	}
+	// A number typed in groups or with dashes is the number.
+	for _, typed := range []string{"G3 000 000 07", "G3-000-000-07", "g3 00000007"} {
+		found, exact, err := db.Scan(ctx, typed, 10)
+		if err != nil || !exact || len(found) != 1 || found[0].Tracking() != "G300000007" {
+			t.Errorf("%q: exact %v, %d found, %v", typed, exact, len(found), err)
+		}
+	}
 }
