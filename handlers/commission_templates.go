@@ -32,6 +32,9 @@ func templateText(ctx context.Context, name string, lang i18n.Lang, d workbench.
 func messageTemplates(ctx context.Context, d workbench.Detail) []views.MessageTemplate {
 	out := make([]views.MessageTemplate, 0, len(templateNames))
 	for _, name := range templateNames {
+		if !workbench.TemplateFits(name, d.Status) {
+			continue
+		}
 		t := views.MessageTemplate{Name: name, Label: i18n.T(ctx, "ret.tpl.label."+name), Texts: map[string]string{}}
 		for _, l := range i18n.Langs {
 			t.Texts[string(l)] = templateText(ctx, name, l, d)
@@ -63,7 +66,7 @@ func chosenTemplate(ctx context.Context, q url.Values, d workbench.Detail, form 
 		lang = l
 	}
 	values := map[string]string{"tlang": string(lang)}
-	if !slices.Contains(templateNames, name) {
+	if !slices.Contains(templateNames, name) || !workbench.TemplateFits(name, d.Status) {
 		return views.Form{Values: values, Errors: map[string]string{"template": i18n.T(ctx, "ret.tpl.err.unknown")}}
 	}
 	values["template"], values["message_text"] = name, templateText(ctx, name, lang, d)
