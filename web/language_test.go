@@ -73,3 +73,26 @@ func TestStaffChooseTheirLanguageAndItIsSaved(t *testing.T) {
 		t.Errorf("back to %q", r.Header.Get("Location"))
 	}
 }
+
+// A staff member who never chose a language reads the installation's after
+// sign-in, whatever the browser's language; the browser's decides only the
+// sign-in page.
+func TestTheInstallationsLanguageAfterSignIn(t *testing.T) {
+	env := apptest.Start(t) // the installation's language: English
+	pw := env.AddUser("jana", identity.Clerk)
+	b := env.NewBrowser()
+	get := func(path string) apptest.Response {
+		req, _ := http.NewRequest(http.MethodGet, env.URL+path, nil)
+		req.Header.Set("Accept-Language", "cs-CZ,cs;q=0.9")
+		return b.Do(req)
+	}
+	if got := htmlLang(t, get("/login").Body); got != "cs" {
+		t.Fatalf("the sign-in page is in %q, want the browser's cs", got)
+	}
+	if r := b.PostForm("/login", url.Values{"username": {"jana"}, "password": {pw}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign in: %d", r.StatusCode)
+	}
+	if home := get("/"); htmlLang(t, home.Body) != "en" || !strings.Contains(home.Body, "Shipping") {
+		t.Errorf("after sign-in the page is in %q, want the installation's en", htmlLang(t, home.Body))
+	}
+}

@@ -214,7 +214,19 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		case err == nil:
 			stateOf(r.Context()).who = st.Username
 			ctx := identity.With(r.Context(), st)
-			if l, ok := i18n.Parse(st.Lang); ok && l != i18n.LangOf(ctx) {
+			// Signed in, a person reads the language they chose, else the one
+			// they picked on this browser, else the installation's: the
+			// browser's own language decides only the sign-in page.
+			l, ok := i18n.Parse(st.Lang)
+			if !ok {
+				l = s.lang
+				if c, err := r.Cookie(handlers.LangCookie); err == nil {
+					if picked, ok := i18n.Parse(c.Value); ok {
+						l = picked
+					}
+				}
+			}
+			if l != i18n.LangOf(ctx) {
 				ctx = i18n.WithLang(ctx, l)
 			}
 			r = r.WithContext(ctx)

@@ -47,6 +47,7 @@ type Server struct {
 	handler  http.Handler
 	metrics  string
 	kept     *views.Kept // the page parts and shells drawn once and kept
+	lang     i18n.Lang   // the installation's language
 }
 
 // New builds the server and its middleware chain.
@@ -56,7 +57,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
-		kept: views.NewKept()}
+		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech)}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()
