@@ -173,6 +173,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /shipping/shipments/{id}/refresh", role: clerk, path: shipment + "/refresh", params: id},
 		{pattern: "GET /shipping/batches", role: clerk, path: "/shipping/batches"},
 		{pattern: "GET /shipping/batches/new", role: clerk, path: "/shipping/batches/new"},
+		{pattern: "GET /shipping/batch-template/{file}", role: clerk, path: "/shipping/batch-template/orders.csv"},
 		{pattern: "POST /shipping/batches", role: clerk, path: "/shipping/batches", base: url.Values{"handover": {"ONDEMAND"}, "source": {""}},
 			fields: []string{"handover", "source", "file"}, multipart: true},
 		{pattern: "POST /shipping/batch-uploads/{id}/map", role: clerk, path: "/shipping/batch-uploads/" + s.batchUpload + "/map", params: id,

@@ -62,6 +62,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /shipping/manifest.pdf", s.only(shipping, h.ManifestPDF))
 	mux.Handle("GET /shipping/batches", s.only(shipping, h.Batches))
 	mux.Handle("GET /shipping/batches/new", s.only(shipping, h.NewBatch))
+	mux.Handle("GET /shipping/batch-template/{file}", s.only(shipping, h.BatchTemplate))
 	mux.Handle("POST /shipping/batches", s.only(shipping, h.ImportBatch))
 	mux.Handle("POST /shipping/batch-uploads/{id}/map", s.only(shipping, h.MapBatch))
 	mux.Handle("GET /shipping/batches/{id}", s.only(shipping, h.BatchPage))
