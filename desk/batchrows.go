@@ -18,16 +18,18 @@ const (
 	RowsReady    = "ready"
 	RowsOrdered  = "ordered"
 	RowsFailed   = "failed"
+	RowsKnown    = "known"
 )
 
 // RowFilters are the filters in the order the page offers them.
-var RowFilters = []string{RowsAll, RowsProblems, RowsReady, RowsOrdered, RowsFailed}
+var RowFilters = []string{RowsAll, RowsProblems, RowsReady, RowsOrdered, RowsKnown, RowsFailed}
 
 var rowFilterStates = map[string][]string{
 	RowsProblems: {storage.RowProblem},
 	RowsReady:    {storage.RowReady, storage.RowPricing, storage.RowPriced},
 	RowsOrdered:  {storage.RowOrdering, storage.RowOrdered},
 	RowsFailed:   {storage.RowFailed},
+	RowsKnown:    {storage.RowKnown},
 }
 
 // InRowFilter says whether a row in state shows under filter.
