@@ -94,6 +94,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 	if !known {
 		v.FilterProblem = i18n.T(ctx, "batch.filter.unknown")
 	}
+	v.Quiet = !v.CanPrice && !v.CanOrder && !v.CanDraft && b.Counts[storage.RowOrdered]+b.Counts[storage.RowOrdering] == 0
 	if n := b.Counts[storage.RowKnown]; n > 0 {
 		v.Known = i18n.N(ctx, "batch.known.count", n)
 	}

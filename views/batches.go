@@ -70,6 +70,9 @@ type BatchPage struct {
 	Filter        string
 	FilterProblem string
 	Known         string // how many rows were recognised as ordered already, in words ("": none)
+	// Quiet: nothing to do on the whole batch and nothing ordered to print
+	// (every row ordered before, say): the actions' card is not shown.
+	Quiet bool
 }
 
 // BatchFilter is one choice of the rows' filter.
