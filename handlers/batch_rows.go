@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
@@ -12,6 +11,7 @@ import (
 	"shipdesk/i18n"
 	"shipdesk/orderfile"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -83,7 +83,7 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 	v := h.rowItem(ctx, row, open, r.PostForm)
 	v.Filter = filter
 	if ref := apperr.FieldsOf(ctx, err)["reference"]; ref != "" && v.Known {
-		v.NewReference, v.NewReferenceError = strings.ToValidUTF8(strings.ReplaceAll(r.PostFormValue("reference"), "\x00", ""), ""), ref
+		v.NewReference, v.NewReferenceError = textin.Safe(r.PostFormValue("reference"), false), ref
 	}
 	v.Poll = !open && working(row.State)
 	v.FocusToggle = !open
