@@ -11,7 +11,8 @@ import (
 
 // Filters of a batch's rows, as the batch page offers them: every row, the
 // rows to correct, the rows ready to order (checked, being priced or
-// priced), the rows ordered (or being ordered), the rows whose order failed.
+// priced), the rows ordered (or being ordered), the rows ordered before
+// (known: offered only when there are some), the rows whose order failed.
 const (
 	RowsAll      = "all"
 	RowsProblems = "problems"
