@@ -204,6 +204,7 @@ func (d *Desk) checkRow(ctx context.Context, basis rowBasis, b storage.Batch, ro
 	if len(problems) > 0 {
 		row.State = storage.RowProblem
 	}
+	identify(row, r.Order)
 }
 
 func orEmptyMap(m map[orderfile.Field]string) map[orderfile.Field]string {
@@ -234,8 +235,24 @@ func (d *Desk) EditRow(ctx context.Context, batch, id int64, cells map[orderfile
 	if !Editable(row.State) {
 		return ReadBatchRow(row), apperr.New(apperr.Conflict, "batch.err.not_editable")
 	}
-	d.checkRow(ctx, d.basisOf(ctx, b), b, &row, orderfile.Reread(row.Line, cells))
-	ok, err := d.db.UpdateRowCells(ctx, row, editable)
+	return d.recheck(ctx, b, row, orderfile.Reread(row.Line, cells), editable)
+}
+
+// recheck checks a row read anew by the form's rules and recognises it
+// again (an edited reference may be one ordered already); it is stored when
+// it is still in one of the states from, and priced when it has no problems.
+func (d *Desk) recheck(ctx context.Context, b storage.Batch, row storage.BatchRow, read orderfile.Row, from []string) (BatchRow, error) {
+	batch, id := b.ID, row.ID
+	d.checkRow(ctx, d.basisOf(ctx, b), b, &row, read)
+	forget(&row)
+	m, found, err := d.orderedBefore(ctx, row)
+	if err != nil {
+		return BatchRow{}, err
+	}
+	if found {
+		known(&row, m)
+	}
+	ok, err := d.db.UpdateRowCells(ctx, row, from)
 	if err != nil {
 		return BatchRow{}, err
 	}

@@ -157,6 +157,9 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 		d.checkRow(ctx, basis, b, &row, r)
 		rows = append(rows, row)
 	}
+	if err := d.recogniseFile(ctx, rows); err != nil {
+		return ImportResult{}, err
+	}
 	b.CreatedAt = d.now()
 	created, err := d.db.CreateBatch(ctx, b, rows)
 	if err != nil {

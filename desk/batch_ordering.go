@@ -32,8 +32,22 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 
 // orderRow orders a row's shipment with its chosen offer and its own
 // request key: a row ordered before (a worker gone after the call) finds its
-// shipment instead of ordering again.
+// shipment instead of ordering again. A row that repeats what was ordered
+// meanwhile (another batch, the form) becomes known instead, before it is
+// sent, or when its reference turns out taken.
 func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchRow, _ time.Time) {
+	if _, err := d.db.ShipmentByKey(ctx, row.RequestKey); err != nil {
+		m, found, err := d.orderedBefore(ctx, row)
+		if err != nil {
+			d.log.Warn("batch row: match", "row", row.ID, "err", err)
+			d.rowFailed(ctx, row.ID, apperr.Msg("batch.err.order_failed"))
+			return
+		}
+		if found {
+			d.rowKnown(ctx, row.ID, m)
+			return
+		}
+	}
 	r := ReadBatchRow(row)
 	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order)
 	chosen, ok := r.Chosen()
@@ -58,10 +72,23 @@ func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchR
 		}
 		return
 	}
+	if apperr.Is(err, apperr.Conflict) {
+		// The reference is taken: the parcel was ordered already.
+		if taken, terr := d.db.ShipmentByReference(ctx, reference(f)); terr == nil {
+			d.rowKnown(ctx, row.ID, storage.OrderedMatch{Reference: taken.Reference, ShipmentID: &taken.ID})
+			return
+		}
+	}
+	d.rowFailed(ctx, row.ID, orderFailure(err))
+}
+
+// orderFailure says why a row's order failed and what to do, from the
+// catalog: the service's words with the row's fields it names (fix them and
+// save), or, when the reason is ours, to order the row again.
+func orderFailure(err error) apperr.Text {
 	why := apperr.TextOf(err)
 	if why.IsZero() || apperr.CodeOf(err) == apperr.Internal {
-		d.log.Warn("batch row: order", "row", row.ID, "err", err)
-		why = apperr.Msg("batch.err.order_failed")
+		return apperr.Msg("batch.err.order_failed")
 	}
 	var parts []apperr.Text
 	for k, t := range apperr.ProblemsOf(err) {
@@ -72,10 +99,24 @@ func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchR
 		}
 	}
 	slices.SortFunc(parts, func(a, b apperr.Text) int { return strings.Compare(a.String(), b.String()) })
-	if len(parts) > 0 {
-		why = apperr.Join(append([]apperr.Text{why}, parts...)...)
+	todo := apperr.Msg("batch.err.todo_again")
+	switch {
+	case len(parts) > 0:
+		todo = apperr.Msg("batch.err.todo_fields")
+	case apperr.Is(err, apperr.Invalid):
+		todo = apperr.Msg("batch.err.todo_fix")
 	}
-	if rerr := d.db.RowOrdered(ctx, row.ID, nil, why); rerr != nil {
-		d.log.Warn("batch row: record failure", "row", row.ID, "err", rerr)
+	return apperr.Join(append(append([]apperr.Text{why}, parts...), todo)...)
+}
+
+func (d *Desk) rowFailed(ctx context.Context, id int64, why apperr.Text) {
+	if err := d.db.RowOrdered(ctx, id, nil, why); err != nil {
+		d.log.Warn("batch row: record failure", "row", id, "err", err)
+	}
+}
+
+func (d *Desk) rowKnown(ctx context.Context, id int64, m storage.OrderedMatch) {
+	if err := d.db.RowKnownAt(ctx, id, m); err != nil {
+		d.log.Warn("batch row: record ordered before", "row", id, "err", err)
 	}
 }

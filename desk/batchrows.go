@@ -11,23 +11,26 @@ import (
 
 // Filters of a batch's rows, as the batch page offers them: every row, the
 // rows to correct, the rows ready to order (checked, being priced or
-// priced), the rows ordered (or being ordered), the rows whose order failed.
+// priced), the rows ordered (or being ordered), the rows ordered before
+// (known: offered only when there are some), the rows whose order failed.
 const (
 	RowsAll      = "all"
 	RowsProblems = "problems"
 	RowsReady    = "ready"
 	RowsOrdered  = "ordered"
 	RowsFailed   = "failed"
+	RowsKnown    = "known"
 )
 
 // RowFilters are the filters in the order the page offers them.
-var RowFilters = []string{RowsAll, RowsProblems, RowsReady, RowsOrdered, RowsFailed}
+var RowFilters = []string{RowsAll, RowsProblems, RowsReady, RowsOrdered, RowsKnown, RowsFailed}
 
 var rowFilterStates = map[string][]string{
 	RowsProblems: {storage.RowProblem},
 	RowsReady:    {storage.RowReady, storage.RowPricing, storage.RowPriced},
 	RowsOrdered:  {storage.RowOrdering, storage.RowOrdered},
 	RowsFailed:   {storage.RowFailed},
+	RowsKnown:    {storage.RowKnown},
 }
 
 // InRowFilter says whether a row in state shows under filter.

@@ -94,8 +94,15 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 	if !known {
 		v.FilterProblem = i18n.T(ctx, "batch.filter.unknown")
 	}
+	v.Quiet = !v.CanPrice && !v.CanOrder && !v.CanDraft && b.Counts[storage.RowOrdered]+b.Counts[storage.RowOrdering] == 0
+	if n := b.Counts[storage.RowKnown]; n > 0 {
+		v.Known = i18n.N(ctx, "batch.known.count", n)
+	}
 	for _, fv := range desk.RowFilters {
 		n := desk.RowFilterCount(fv, b.Counts)
+		if fv == desk.RowsKnown && n == 0 && filter != fv {
+			continue // most batches have none: the choice is offered when it shows something
+		}
 		v.Filters = append(v.Filters, views.BatchFilter{Value: fv, Text: i18n.T(ctx, "batch.filter."+fv), N: n, Current: fv == filter})
 		if fv == filter {
 			v.Shown = n
@@ -111,8 +118,8 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 			if !desk.InRowFilter(filter, row.State) {
 				return nil
 			}
-			rv := rowView(ctx, desk.ReadBatchRow(row))
-			rv.Filter, rv.Open = filter, row.ID == open
+			rv := h.rowItem(ctx, desk.ReadBatchRow(row), row.ID == open, r.URL.Query())
+			rv.Filter = filter
 			if !yield(rv) {
 				return errStopped
 			}
@@ -159,9 +166,10 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	if r.DraftID != nil {
 		v.Draft = *r.DraftID
 	}
+	knownOf(ctx, r, &v)
 	cellErrors := map[string][]string{}
 	for _, p := range r.RowProblems {
-		pv := views.RowProblemView{Field: p.Field, Text: p.Text.In(ctx)}
+		pv := views.RowProblemView{Field: p.Field, Text: p.Text.In(ctx), Picker: p.Field == string(orderfile.PointCode)}
 		if p.Field != "" {
 			pv.Label = i18n.T(ctx, orderfile.LabelKey(orderfile.Field(p.Field)))
 			cellErrors[p.Field] = append(cellErrors[p.Field], pv.Text)

@@ -11,16 +11,21 @@ import (
 	"shipdesk/i18n"
 	"shipdesk/orderfile"
 	"shipdesk/storage"
+	"shipdesk/textin"
 	"shipdesk/views"
 )
 
-// rowCells reads a row's edit form: each field's text as typed.
+// rowCells reads a row's edit form: each field's text as typed, the point
+// code replaced by the point chosen in the picker.
 func rowCells(r *http.Request) map[orderfile.Field]string {
 	cells := map[orderfile.Field]string{}
 	for _, f := range orderfile.Fields {
 		if s := r.PostFormValue(string(f)); s != "" {
 			cells[f] = s
 		}
+	}
+	if code := r.PostFormValue(pickedPoint); code != "" {
+		cells[orderfile.PointCode] = code // the point chosen in the picker
 	}
 	return cells
 }
@@ -51,7 +56,11 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 		h.Fail(w, r, err)
 		return
 	case err != nil && !httpx.IsHTMX(r):
-		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: apperr.MessageOf(ctx, err, "")})
+		text := apperr.MessageOf(ctx, err, "")
+		if ref := apperr.FieldsOf(ctx, err)["reference"]; ref != "" && row.State == storage.RowKnown {
+			text = ref // the new parcel's reference, the only field of its form
+		}
+		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: text})
 	case err == nil && !httpx.IsHTMX(r):
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "batch.row_saved", row.Line)})
 	}
@@ -71,8 +80,11 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 		redirect(w, r, to+"#row-"+strconv.FormatInt(row.ID, 10))
 		return
 	}
-	v := rowView(ctx, row)
-	v.Filter, v.Open = filter, open
+	v := h.rowItem(ctx, row, open, r.PostForm)
+	v.Filter = filter
+	if ref := apperr.FieldsOf(ctx, err)["reference"]; ref != "" && v.Known {
+		v.NewReference, v.NewReferenceError = textin.Safe(r.PostFormValue("reference"), false), ref
+	}
 	v.Poll = !open && working(row.State)
 	v.FocusToggle = !open
 	status := http.StatusOK
@@ -121,8 +133,8 @@ func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
 		redirect(w, r, path+"#row-"+strconv.FormatInt(id, 10))
 		return
 	}
-	v := rowView(ctx, desk.ReadBatchRow(stored))
-	v.Filter, v.Open = filter, open
+	v := h.rowItem(ctx, desk.ReadBatchRow(stored), open, q)
+	v.Filter = filter
 	v.Poll = !open && q.Get("poll") == "1" && working(stored.State)
 	v.FocusToggle = !open && q.Get("poll") != "1" // closed by the clerk, not asked again by itself
 	h.render(w, r, http.StatusOK, views.BatchRowItem(v))

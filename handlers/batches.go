@@ -19,6 +19,9 @@ type batchDesk interface {
 	ImportMapped(ctx context.Context, upload int64, m orderfile.Mapping, handover string, by int64) (desk.ImportResult, error)
 	KeptMappings(ctx context.Context) ([]string, error)
 	EditRow(ctx context.Context, batch, id int64, cells map[orderfile.Field]string) (desk.BatchRow, error)
+	NewParcel(ctx context.Context, batch, id int64, reference string) (desk.BatchRow, error)
+	SuggestReference(ctx context.Context, reference string) string
+	RowPointsOf(ctx context.Context, r desk.BatchRow, wanted string) (desk.RowPoints, error)
 	PriceBatch(ctx context.Context, batch int64) (int, error)
 	OrderBatch(ctx context.Context, batch int64) (int, error)
 	ChooseRowOffer(ctx context.Context, batch, id int64, choice string) error

@@ -17,10 +17,13 @@ const (
 	RowOrdering = "ordering"
 	RowOrdered  = "ordered"
 	RowFailed   = "failed"
+	// RowKnown: ordered already (a shipment, or another row that is being
+	// ordered); never priced or ordered unless the clerk says it is a new parcel.
+	RowKnown = "known"
 )
 
 // RowStates are the row states in the order a row goes through them.
-var RowStates = []string{RowProblem, RowReady, RowPricing, RowPriced, RowOrdering, RowOrdered, RowFailed}
+var RowStates = []string{RowProblem, RowReady, RowPricing, RowPriced, RowOrdering, RowOrdered, RowFailed, RowKnown}
 
 // Batch is one imported file of orders.
 type Batch struct {
@@ -60,12 +63,22 @@ type BatchRow struct {
 	DraftID       *int64    `db:"draft_id"`
 	Drafting      bool      `db:"drafting"`
 	UpdatedAt     time.Time `db:"updated_at"`
+	// Reference and Fingerprint are what the row is recognised by when it is
+	// ordered twice (the fingerprint only for a row without a reference).
+	Reference   string `db:"reference"`
+	Fingerprint string `db:"fingerprint"`
+	// NewParcel: the clerk said the row is a new parcel, not the one it looks like.
+	NewParcel bool `db:"new_parcel"`
+	// What a known row was recognised as: a shipment, or a line of a batch.
+	KnownShipment *int64 `db:"known_shipment"`
+	KnownBatch    *int64 `db:"known_batch"`
+	KnownLine     int    `db:"known_line"`
 }
 
 const batchColumns = `b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, '') AS by_name`
 
 const rowColumns = `id, batch_id, line, raw, parsed, problems, state, request_key, offers, chosen, chosen_by, error,
-claimed_at, shipment_id, draft_id, drafting, updated_at`
+claimed_at, shipment_id, draft_id, drafting, updated_at, reference, fingerprint, new_parcel, known_shipment, known_batch, known_line`
 
 // rowReadColumns are a row's columns with its shipment's state, for the
 // readers of a batch page: an ordered row whose order's outcome is open says so.
@@ -83,15 +96,31 @@ VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, b.Source, b.FileName, b.SenderID,
 		// ten round trips, not 10,000.
 		for chunk := range slices.Chunk(rows, 1000) {
 			lines := make([]int64, len(chunk))
-			var raw, parsed, problems, states, keys []string
+			knownLines := make([]int64, len(chunk))
+			knownShipments := make([]int64, len(chunk))
+			knownBatches := make([]int64, len(chunk))
+			var raw, parsed, problems, states, keys, refs, prints []string
 			for i, r := range chunk {
-				lines[i] = int64(r.Line)
+				lines[i], knownLines[i] = int64(r.Line), int64(r.KnownLine)
+				if r.KnownShipment != nil {
+					knownShipments[i] = *r.KnownShipment
+				}
+				if r.KnownBatch != nil {
+					knownBatches[i] = *r.KnownBatch
+				}
 				raw, parsed, problems = append(raw, r.Raw.text()), append(parsed, r.Parsed.text()), append(problems, r.Problems.text())
 				states, keys = append(states, r.State), append(keys, r.RequestKey)
+				refs, prints = append(refs, r.Reference), append(prints, r.Fingerprint)
 			}
-			if _, err := tx.x.ExecContext(ctx, `INSERT INTO batch_rows (batch_id, line, raw, parsed, problems, state, request_key)
-SELECT $1, * FROM unnest($2::int[], $3::text[]::jsonb[], $4::text[]::jsonb[], $5::text[]::jsonb[], $6::text[], $7::text[])`,
-				b.ID, pqArray(lines), pqArray(raw), pqArray(parsed), pqArray(problems), pqArray(states), pqArray(keys)); err != nil {
+			// A row known as a line of its own file (known_line without a
+			// batch) names this batch.
+			if _, err := tx.x.ExecContext(ctx, `INSERT INTO batch_rows (batch_id, line, raw, parsed, problems, state, request_key,
+    reference, fingerprint, known_line, known_shipment, known_batch)
+SELECT $1, l, r, p, pr, s, k, ref, fp, kl, NULLIF(ks, 0), CASE WHEN kb <> 0 THEN kb WHEN kl <> 0 THEN $1 END
+FROM unnest($2::int[], $3::text[]::jsonb[], $4::text[]::jsonb[], $5::text[]::jsonb[], $6::text[], $7::text[],
+    $8::text[], $9::text[], $10::int[], $11::bigint[], $12::bigint[]) AS u(l, r, p, pr, s, k, ref, fp, kl, ks, kb)`,
+				b.ID, pqArray(lines), pqArray(raw), pqArray(parsed), pqArray(problems), pqArray(states), pqArray(keys),
+				pqArray(refs), pqArray(prints), pqArray(knownLines), pqArray(knownShipments), pqArray(knownBatches)); err != nil {
 				return err
 			}
 		}
@@ -205,8 +234,10 @@ func (db *DB) BatchRow(ctx context.Context, batch, id int64) (BatchRow, error) {
 // is still in one of the states from; it says whether it was.
 func (db *DB) UpdateRowCells(ctx context.Context, r BatchRow, from []string) (bool, error) {
 	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET raw = $3, parsed = $4, problems = $5, state = $6, offers = '[]',
-    chosen = '', chosen_by = '', error = '', claimed_at = NULL, updated_at = now()
-WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.Parsed, r.Problems, r.State, pqArray(from))
+    chosen = '', chosen_by = '', error = '', claimed_at = NULL, updated_at = now(),
+    reference = $8, fingerprint = $9, new_parcel = $10, known_shipment = $11, known_batch = $12, known_line = $13
+WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.Parsed, r.Problems, r.State, pqArray(from),
+		r.Reference, r.Fingerprint, r.NewParcel, r.KnownShipment, r.KnownBatch, r.KnownLine)
 	if err != nil {
 		return false, wrapf(err, "update row %d", r.ID)
 	}

@@ -165,6 +165,15 @@ func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time
 		if same, kerr := db.ShipmentByKey(ctx, s.RequestKey); kerr == nil {
 			return same, 0, false, nil
 		}
+		// Asked after the transaction: inside it, the failed insert has
+		// aborted it and every further statement fails.
+		var existing Shipment
+		if !apperr.Is(err, apperr.Conflict) && sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+
+			` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
+			e := apperr.New(apperr.Conflict, "rec.reference_taken", s.Reference, existing.ID)
+			e.Err = err
+			return Shipment{}, 0, false, e
+		}
 	}
 	return out, attempt, fresh, err
 }
@@ -186,12 +195,7 @@ RETURNING ` + shipmentColumns
 		out, err = db.ShipmentByKey(ctx, s.RequestKey)
 		return out, false, err
 	}
-	var existing Shipment
-	if sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
-		e := apperr.New(apperr.Conflict, "rec.reference_taken", s.Reference, existing.ID)
-		e.Err = err
-		return Shipment{}, false, e
-	}
+	// A reference taken is told by BeginShipment, outside this transaction.
 	return Shipment{}, false, fmt.Errorf("record order %s: %w", s.Reference, err)
 }
 

@@ -69,6 +69,10 @@ type BatchPage struct {
 	Filters       []BatchFilter
 	Filter        string
 	FilterProblem string
+	Known         string // how many rows were recognised as ordered already, in words ("": none)
+	// Quiet: nothing to do on the whole batch and nothing ordered to print
+	// (every row ordered before, say): the actions' card is not shown.
+	Quiet bool
 }
 
 // BatchFilter is one choice of the rows' filter.
@@ -132,11 +136,23 @@ type BatchRowView struct {
 	Error       string
 	Draft       int64
 	Message     string
+	// Known: the row was ordered already; KnownText says as what, KnownURL
+	// links it. The clerk may take it as a new parcel with its own
+	// reference (NewReference, suggested; NewReferenceError says what is wrong).
+	Known             bool
+	KnownText         string
+	KnownURL          templ.SafeURL
+	HadReference      bool
+	NewReference      string
+	NewReferenceError string
+	// Picker is the point picker of the opened row's editor (nil: none).
+	Picker *PointSearchView
 }
 
 // RowProblemView is a row's problem and the column it is about.
 type RowProblemView struct {
 	Field, Label, Text string
+	Picker             bool // the problem is the point: its link opens the row's point picker
 }
 
 // RowOfferView is one offer of a row.

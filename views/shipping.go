@@ -75,6 +75,30 @@ type PointsView struct {
 	Query    string // what the clerk typed; empty: the town was searched
 	Town     string // searched while nothing is typed: the recipient's or the sender's town
 	Selected string // the chosen point's code
+	Field    string // the name of the points' choice; "": Kind_branch (the new-shipment form's field)
+}
+
+// Name is the name the chosen point is posted under.
+func (p PointsView) Name() string {
+	if p.Field != "" {
+		return p.Field
+	}
+	return p.Kind + "_branch"
+}
+
+// PointSearchView is a point picker around its list: what it searches by,
+// where it posts the typed text, and the carrier's choice when the form has
+// none (a batch row).
+type PointSearchView struct {
+	List     PointsView
+	Label    string
+	Search   string // where htmx posts the form as the clerk types
+	Find     string // where the search button posts the form without htmx
+	Error    string // the chosen point's problem
+	Focus    bool   // the search field takes the focus
+	Hint     string // "": the new-shipment form's
+	Carriers []Option
+	Carrier  string // the carrier chosen in Carriers
 }
 
 // More: some matching points are not shown.

@@ -206,6 +206,7 @@ func TestBatchPagesRefuseWrongRoleAndAnonymous(t *testing.T) {
 	gets := []string{"/shipping/batches", "/shipping/batches/new", "/shipping/batches/1", "/shipping/batches/1/progress",
 		"/shipping/batches/1/labels.pdf", "/shipping/batches/1/handover.pdf"}
 	posts := []string{"/shipping/batches", "/shipping/batch-uploads/1/map", "/shipping/batches/1/rows/1", "/shipping/batches/1/rows/1/offer",
+		"/shipping/batches/1/rows/1/new-parcel", "/shipping/batches/1/rows/1/points",
 		"/shipping/batches/1/price", "/shipping/batches/1/order", "/shipping/batches/1/drafts"}
 	for _, p := range gets {
 		if r := agent.Get(p); r.StatusCode != http.StatusForbidden {

@@ -70,6 +70,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /shipping/batches/{id}/rows/{row}", s.only(shipping, h.BatchRow))
 	mux.Handle("POST /shipping/batches/{id}/rows/{row}", s.only(shipping, h.EditBatchRow))
 	mux.Handle("POST /shipping/batches/{id}/rows/{row}/offer", s.only(shipping, h.ChooseBatchOffer))
+	mux.Handle("POST /shipping/batches/{id}/rows/{row}/new-parcel", s.only(shipping, h.NewParcel))
+	mux.Handle("POST /shipping/batches/{id}/rows/{row}/points", s.only(shipping, h.RowPoints))
 	mux.Handle("POST /shipping/batches/{id}/price", s.only(shipping, h.PriceBatch))
 	mux.Handle("POST /shipping/batches/{id}/order", s.only(shipping, h.OrderBatch))
 	mux.Handle("POST /shipping/batches/{id}/drafts", s.only(shipping, h.BatchDrafts))
