@@ -43,7 +43,7 @@ const utcMoment = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
 // carrier missing from the carrier table waits DefaultStuckDays (3).
 // since is when the problem began (or the last news of it); days and
 // days_limit the working days of silence and the carrier's limit, or a claim's
-// whole days left.
+// whole days left. A parcel whose label failed is that kind only, not also stuck.
 const attentionRules = `
 SELECT 'label_failed' AS kind, s.id AS record_id, COALESCE(s.tracking_number, '') AS occurrence,
     COALESCE(s.tracking_number, s.reference) AS label, s.carrier AS carrier, COALESCE(s.ordered_at, s.created_at) AS since,
@@ -60,7 +60,7 @@ LEFT JOIN carriers c ON upper(c.code) = upper(s.carrier)
 CROSS JOIN LATERAL (SELECT count(*)::int AS days
     FROM generate_series((l.at AT TIME ZONE $2)::date + 1, ($1::timestamptz AT TIME ZONE $2)::date, interval '1 day') d
     WHERE extract(isodow FROM d) < 6 AND d::date <> ALL ($3::date[])) w
-WHERE s.state = 'created' AND NOT s.tracking_done AND s.cancelled_at IS NULL
+WHERE s.state = 'created' AND NOT s.tracking_done AND s.cancelled_at IS NULL AND s.label_status <> 'FAILED'
     AND s.status IN ('EXPORTED', 'ONPICKUP', 'INTRANSIT', 'ONDELIVERY') AND w.days >= COALESCE(c.stuck_days, 3)
 UNION ALL
 SELECT 'delivery_failed', s.id, to_char(f.at AT TIME ZONE 'UTC', ` + utcMoment + `), COALESCE(s.tracking_number, s.reference), s.carrier, f.at,
