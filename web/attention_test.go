@@ -148,8 +148,34 @@ func TestAttentionQueueTakeNoteDismiss(t *testing.T) {
 		!strings.Contains(csv.Body, "Dismissed because") {
 		t.Errorf("summary: %s", csv.Body)
 	}
+	manager.PostForm("/language", url.Values{"lang": {"cs"}})
+	if cs := manager.Get("/attention/summary.csv").Body; !strings.HasPrefix(cs, "\ufeffDruh;Záznam;Proč") || !strings.Contains(cs, "Jiný důvod") {
+		t.Errorf("Czech summary: %s", cs)
+	}
+	manager.PostForm("/language", url.Values{"lang": {"en"}})
 	if x := manager.Get("/attention/summary.xlsx"); !strings.Contains(x.Header.Get("Content-Type"), "spreadsheetml") || !strings.HasPrefix(x.Body, "PK") {
 		t.Errorf("xlsx: %s", x.Header.Get("Content-Type"))
+	}
+	// A manager hands the item (brought back) to another person; nobody unknown.
+	if r := clerk.PostForm("/attention/restore", key); r.StatusCode != 303 {
+		t.Fatalf("restore: %d", r.StatusCode)
+	}
+	var clerkID string
+	if err := env.App.DB.SQL().QueryRow(`SELECT id::text FROM users WHERE username = 'clerk1'`).Scan(&clerkID); err != nil {
+		t.Fatal(err)
+	}
+	manager.PostForm("/attention/take", with(key, "to", "999999"))
+	if body := manager.Get("/attention").Body; !strings.Contains(body, "Choose a staff member whose account is active") {
+		t.Errorf("handed to nobody: %s", problemsOf(body))
+	}
+	if r := manager.PostForm("/attention/take", with(key, "to", clerkID)); r.StatusCode != 303 {
+		t.Fatalf("hand over: %d", r.StatusCode)
+	}
+	if got := htmlOf(t, manager.Get("/attention").Body).Find(`[data-record="` + id + `"] [data-testid=taken]`).Text(); !strings.Contains(got, "clerk1") {
+		t.Errorf("handed over to %q", got)
+	}
+	if r := clerk.PostForm("/attention/dismiss", with(key, "reason", "solved")); r.StatusCode != 303 {
+		t.Fatalf("dismiss: %d", r.StatusCode)
 	}
 	if r := clerk.PostForm("/attention/restore", key); r.StatusCode != 303 {
 		t.Fatalf("restore: %d", r.StatusCode)
