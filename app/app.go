@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"time"
 
+	"shipdesk/attention"
 	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/handlers"
@@ -178,6 +180,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, o.Upstream.Clock(), log)
 	h.Returns, h.ReturnsStore = a.Bench, db
+	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague))
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.ShipReads = cachedAttention{ShipReads: db, cache: db.NewAttentionCache(AttentionMaxAge)}
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strconv"
 	"strings"
 
 	"shipdesk/apperr"
@@ -58,6 +59,9 @@ type CarrierEdit struct {
 	Name        string
 	LabelFree   string // "yes", "no", or "" for "ask the service"
 	CODPackages string // one of storage.CODPackageRules
+	// StuckDays: working days without a tracking event before a parcel needs
+	// attention, 1 to 30 ("" keeps the default, storage.DefaultStuckDays).
+	StuckDays string
 }
 
 // EditCarrier checks and saves a manager's facts about a carrier.
@@ -76,10 +80,18 @@ func (d *Desk) EditCarrier(ctx context.Context, e CarrierEdit) error {
 	if !slices.Contains(storage.CODPackageRules, e.CODPackages) {
 		p.Add("cod_packages", "form.choose_list")
 	}
+	c.StuckDays = storage.DefaultStuckDays
+	if s := strings.TrimSpace(e.StuckDays); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 30 {
+			p.Add("stuck_days", "attn.err.stuck_days")
+		}
+		c.StuckDays = n
+	}
 	if len(p) > 0 {
 		// Shown as one message after the post: name what to fix.
 		var parts []apperr.Text
-		for _, field := range []string{"name", "label_free", "cod_packages"} {
+		for _, field := range []string{"name", "label_free", "cod_packages", "stuck_days"} {
 			if msg, ok := p[field]; ok {
 				parts = append(parts, msg)
 			}

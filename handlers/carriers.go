@@ -25,7 +25,7 @@ func carrierRows(list []storage.Carrier) []views.CarrierRow {
 	out := make([]views.CarrierRow, 0, len(list))
 	for _, c := range list {
 		out = append(out, views.CarrierRow{Code: c.Code, Name: c.Name, LabelFree: labelFreeValue(c.LabelFree),
-			CODPackages: c.CODPackages, Edited: c.EditedAt != nil})
+			CODPackages: c.CODPackages, StuckDays: c.StuckDays, Edited: c.EditedAt != nil})
 	}
 	return out
 }
@@ -51,6 +51,6 @@ func (h *Handlers) EditCarrier(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := h.ShipDesk.EditCarrier(r.Context(), desk.CarrierEdit{Code: code, Name: r.PostFormValue("name"),
-		LabelFree: r.PostFormValue("label_free"), CODPackages: r.PostFormValue("cod_packages")})
+		LabelFree: r.PostFormValue("label_free"), CODPackages: r.PostFormValue("cod_packages"), StuckDays: r.PostFormValue("stuck_days")})
 	h.finish(w, r, err, views.T(r.Context(), "carriers.saved", strings.ToUpper(code)), "/connection#carriers")
 }

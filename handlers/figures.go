@@ -130,7 +130,12 @@ func (h *Handlers) ReportExport(w http.ResponseWriter, r *http.Request) {
 		h.writeXLSX(w, r, name+".xlsx", t)
 		return
 	}
-	out := startCSV(ctx, w, name+".csv")
+	writeCSVTable(ctx, w, name+".csv", t)
+}
+
+// writeCSVTable sends a table as a CSV download in the person's language.
+func writeCSVTable(ctx context.Context, w http.ResponseWriter, filename string, t figTable) {
+	out := startCSV(ctx, w, filename)
 	_ = out.Write(t.header)
 	for _, row := range t.rows {
 		cells := make([]string, len(row))

@@ -69,9 +69,10 @@ type Handlers struct {
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).
 	RefreshAfter time.Duration
-	Returns      ReturnsBench // the returns workbench: every write of the returns pages
-	ReturnsStore ReturnsStore // what the returns pages read straight from storage
-	TrustProxy   bool         // believe X-Forwarded-For / -Proto from a reverse proxy
+	Returns      ReturnsBench   // the returns workbench: every write of the returns pages
+	Queue        AttentionQueue // the "needs attention" queue (attention.Queue)
+	ReturnsStore ReturnsStore   // what the returns pages read straight from storage
+	TrustProxy   bool           // believe X-Forwarded-For / -Proto from a reverse proxy
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.
 	Clock *clock.Clock

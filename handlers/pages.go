@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"shipdesk/attention"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/views"
@@ -17,22 +18,21 @@ func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 	var alerts []views.Alert
 	checked := ""
 	now := h.now()
-	if a, err := h.ShipReads.Attention(ctx, now); err != nil {
+	if a, err := h.ShipReads.Attention(ctx, now.In(i18n.ZoneOf(ctx))); err != nil {
 		h.Log.Warn("attention counts", "err", err) // the home page works without them
 	} else {
 		role := identity.From(ctx).Role
-		add := func(area identity.Area, n int, key, href string) {
-			if n > 0 && role.May(area) {
-				alerts = append(alerts, views.Alert{Text: i18n.N(ctx, key, n), Href: href})
+		if a.ToPrint > 0 && role.May(identity.Shipping) {
+			alerts = append(alerts, views.Alert{Text: i18n.N(ctx, "home.attention.to_print", a.ToPrint), Href: "/shipping/print"})
+		}
+		// The queue's kinds of the role's areas, each to the queue filtered by it.
+		for _, kind := range attention.KindsFor(role) {
+			for _, c := range a.Queue {
+				if c.Kind == kind && c.Count > 0 {
+					alerts = append(alerts, views.Alert{Text: i18n.N(ctx, "attn.count."+kind, c.Count), Href: "/attention?kind=" + kind, Kind: kind})
+				}
 			}
 		}
-		add(identity.Shipping, a.ToPrint, "home.attention.to_print", "/shipping/print")
-		add(identity.Tracking, a.Unsettled, "home.attention.unsettled", "/tracking?status=UNKNOWN")
-		add(identity.Shipping, a.Duplicates, "home.attention.duplicates", "/tracking?status=DUPLICATE")
-		add(identity.Returns, a.CommissionDuplicates, "home.attention.commission_duplicates", "/returns?duplicates=1")
-		add(identity.Tracking, a.LabelsFailed, "home.attention.labels_failed", "/tracking?status=LABEL_FAILED")
-		add(identity.Returns, a.ClaimsOverdue, "home.attention.claims_overdue", "/returns?type=warranty")
-		add(identity.Returns, a.ClaimsDue, "home.attention.claims_due", "/returns?type=warranty")
 		if role.May(identity.Tracking) && a.Checked != nil {
 			checked = i18n.T(ctx, "live.home.checked", views.Age(ctx, a.Checked, now))
 		}

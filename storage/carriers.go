@@ -23,11 +23,14 @@ type Carrier struct {
 	Name        string       `db:"name"`
 	LabelFree   sql.NullBool `db:"label_free"` // not Valid: unknown, ask the service
 	CODPackages string       `db:"cod_packages"`
-	SeenAt      time.Time    `db:"seen_at"`
-	EditedAt    *time.Time   `db:"edited_at"`
+	// StuckDays is how many working days a parcel may go without a tracking
+	// event before the attention queue lists it (DefaultStuckDays unless edited).
+	StuckDays int        `db:"stuck_days"`
+	SeenAt    time.Time  `db:"seen_at"`
+	EditedAt  *time.Time `db:"edited_at"`
 }
 
-const carrierColumns = `code, name, label_free, cod_packages, seen_at, edited_at`
+const carrierColumns = `code, name, label_free, cod_packages, stuck_days, seen_at, edited_at`
 
 // Carriers lists every carrier known, by code.
 func (db *DB) Carriers(ctx context.Context) ([]Carrier, error) {
@@ -79,7 +82,7 @@ ON CONFLICT (code) DO UPDATE SET label_free = EXCLUDED.label_free WHERE carriers
 
 // EditCarrier saves a manager's facts about a carrier.
 func (db *DB) EditCarrier(ctx context.Context, c Carrier, at time.Time) error {
-	res, err := db.x.ExecContext(ctx, `UPDATE carriers SET name = $2, label_free = $3, cod_packages = $4, edited_at = $5 WHERE code = $1`,
-		c.Code, c.Name, c.LabelFree, c.CODPackages, at)
+	res, err := db.x.ExecContext(ctx, `UPDATE carriers SET name = $2, label_free = $3, cod_packages = $4, stuck_days = $6, edited_at = $5
+WHERE code = $1`, c.Code, c.Name, c.LabelFree, c.CODPackages, at, c.StuckDays)
 	return wrapf(affectedOne(res, err, "rec.no_carrier", c.Code), "edit carrier %s", c.Code)
 }

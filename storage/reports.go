@@ -71,35 +71,28 @@ GROUP BY d ORDER BY d`, from, to, zoneName(from)); err != nil {
 	return r, nil
 }
 
-// Attention counts what someone should look at today.
+// Attention counts what someone should look at today: the labels to print
+// (the day's work) and the open items of the "needs attention" queue per kind.
 type Attention struct {
 	ToPrint int `db:"to_print"` // labels ready and not printed
 	// Checked is when the service was last asked about a shipment: how old
 	// the counts' picture of the parcels is.
-	Checked       *time.Time `db:"checked"`
-	Unsettled     int        `db:"unsettled"`      // orders whose outcome is open or that were not created
-	LabelsFailed  int        `db:"labels_failed"`  // of the last 30 days, not yet delivered or cancelled
-	ClaimsDue     int        `db:"claims_due"`     // warranty claims with 5 days or fewer left
-	ClaimsOverdue int        `db:"claims_overdue"` // warranty claims past their 30 days
-	// Orders the service holds twice under one of our references.
-	Duplicates           int `db:"duplicates"`
-	CommissionDuplicates int `db:"commission_duplicates"`
+	Checked *time.Time  `db:"checked"`
+	Queue   []KindCount // open items per kind (kinds without any are left out)
 }
 
-// Attention reads the home page's counts; each is an index lookup.
+// Attention reads the home page's counts at now (in the shop's zone, whose
+// days are the queue's working days).
 func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
 	var a Attention
 	err := sqlxGet(ctx, db, &a, `SELECT
     (SELECT count(*) FROM shipments WHERE `+toPrint+`) AS to_print,
-    (SELECT count(*) FROM shipments WHERE state IN ('ordering', 'unknown', 'missing')) AS unsettled,
-    (SELECT count(*) FROM shipments WHERE label_status = 'FAILED' AND created_at > $1::timestamptz - interval '30 days'
-        AND cancelled_at IS NULL AND status <> 'DELIVERED') AS labels_failed,
-    (SELECT count(*) FROM commissions WHERE deadline_at >= $1 AND deadline_at < $1::timestamptz + interval '6 days') AS claims_due,
-    (SELECT count(*) FROM commissions WHERE deadline_at < $1) AS claims_overdue,
-    (SELECT count(*) FROM shipments WHERE cardinality(duplicates) > 0) AS duplicates,
-    (SELECT count(*) FROM commissions WHERE cardinality(duplicates) > 0) AS commission_duplicates,
-    (SELECT max(last_checked_at) FROM shipments) AS checked`, now)
-	return a, wrapf(err, "attention counts")
+    (SELECT max(last_checked_at) FROM shipments) AS checked`)
+	if err != nil {
+		return a, wrapf(err, "attention counts")
+	}
+	a.Queue, err = db.AttentionCounts(ctx, now)
+	return a, err
 }
 
 // zoneName is the IANA name of t's time zone, as PostgreSQL knows it; a

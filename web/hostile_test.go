@@ -81,6 +81,12 @@ func ruleBase() url.Values {
 
 var listFields = []string{"status", "carrier", "from", "to", "ref", "q", "sort", "size", "after", "before", "last"}
 
+// attentionBase names the setup's shipment as an item of the queue (an
+// uncertain one: it is not in the queue, so a valid post finds nothing).
+func attentionBase(s hostileSetup) url.Values {
+	return url.Values{"kind": {"uncertain"}, "record": {s.shipment}, "occurrence": {"unknown"}, "back": {"/attention?kind=uncertain"}}
+}
+
 func hostileRoutes(s hostileSetup) []hostileRoute {
 	const (
 		clerk   = identity.Clerk
@@ -99,6 +105,15 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /{$}", role: clerk, path: "/"},
 		{pattern: "POST /sandbox-clock", role: clerk, path: "/sandbox-clock", fields: []string{"minutes", "back"}},
 		{pattern: "POST /language", role: clerk, path: "/language", base: url.Values{"lang": {"en"}}, fields: []string{"lang", "back"}},
+		{pattern: "GET /attention", role: manager, path: "/attention", fields: []string{"kind", "who", "show"}},
+		{pattern: "POST /attention/take", role: manager, path: "/attention/take", base: attentionBase(s), fields: []string{"kind", "record", "occurrence", "to", "back"}},
+		{pattern: "POST /attention/note", role: clerk, path: "/attention/note", base: with(attentionBase(s), "text", "Called the depot"),
+			fields: []string{"kind", "record", "occurrence", "text", "back"}},
+		{pattern: "POST /attention/dismiss", role: clerk, path: "/attention/dismiss", base: with(attentionBase(s), "reason", "other", "reason_text", "Known"),
+			fields: []string{"kind", "record", "occurrence", "reason", "reason_text", "back"}},
+		{pattern: "POST /attention/restore", role: clerk, path: "/attention/restore", base: attentionBase(s), fields: []string{"kind", "record", "occurrence", "back"}},
+		{pattern: "GET /attention/summary.csv", role: manager, path: "/attention/summary.csv"},
+		{pattern: "GET /attention/summary.xlsx", role: manager, path: "/attention/summary.xlsx"},
 		{pattern: "GET /shipping", role: clerk, path: "/shipping"},
 		{pattern: "GET /shipping/new", role: clerk, path: "/shipping/new", fields: []string{"recipient"}},
 		{pattern: "POST /shipping/new/compare", role: clerk, path: "/shipping/new/compare", base: s.shipmentForm, fields: shipmentFields},
@@ -233,8 +248,8 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /users/{id}/enable", role: manager, path: "/users/" + s.victim + "/enable", params: id},
 		{pattern: "GET /connection", role: manager, path: "/connection"},
 		{pattern: "POST /connection/carriers/{code}", role: manager, path: "/connection/carriers/UPS", params: []string{"code"},
-			base:   url.Values{"name": {"UPS"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}},
-			fields: []string{"name", "label_free", "cod_packages"}},
+			base:   url.Values{"name": {"UPS"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}, "stuck_days": {"3"}},
+			fields: []string{"name", "label_free", "cod_packages", "stuck_days"}},
 		{pattern: "GET /metrics", role: manager, path: "/metrics"},
 		{pattern: "GET /shipping/rules", role: manager, path: "/shipping/rules"},
 		{pattern: "POST /shipping/rules", role: manager, path: "/shipping/rules", base: ruleBase(), fields: ruleFields},

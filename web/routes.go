@@ -30,6 +30,15 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /logout", s.signedIn(h.Logout))
 	// The simulator's clock, for every role; the handler refuses it outside sandbox mode.
 	mux.Handle("POST /sandbox-clock", s.signedIn(h.AdvanceClock))
+	// The queue of what needs a person: each role sees (and acts on) the kinds of
+	// its areas; the daily summary is the managers'.
+	mux.Handle("GET /attention", s.signedIn(h.Attention))
+	mux.Handle("POST /attention/take", s.signedIn(h.TakeAttention))
+	mux.Handle("POST /attention/note", s.signedIn(h.NoteAttention))
+	mux.Handle("POST /attention/dismiss", s.signedIn(h.DismissAttention))
+	mux.Handle("POST /attention/restore", s.signedIn(h.RestoreAttention))
+	mux.Handle("GET /attention/summary.csv", s.only(reports, h.AttentionSummary("csv")))
+	mux.Handle("GET /attention/summary.xlsx", s.only(reports, h.AttentionSummary("xlsx")))
 
 	// Areas.
 	// The shipping desk: clerks and managers.

@@ -1,0 +1,39 @@
+package handlers
+
+import (
+	"net/http"
+
+	"shipdesk/i18n"
+	"shipdesk/identity"
+)
+
+// AttentionSummary downloads the managers' daily summary of the queue: every
+// open item and those dismissed today with their reasons, as CSV in the
+// reader's language or as XLSX (format "csv" or "xlsx", from the route).
+func (h *Handlers) AttentionSummary(format string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		st := identity.From(ctx)
+		items, err := h.Queue.Summary(ctx, st)
+		if err != nil {
+			h.Fail(w, r, err)
+			return
+		}
+		now := h.Queue.Now()
+		t := figTable{title: i18n.T(ctx, "attn.title")}
+		for _, k := range []string{"kind", "record", "why", "step", "since", "taken", "note", "dismissed", "dismiss_text", "dismissed_by"} {
+			t.header = append(t.header, i18n.T(ctx, "attn.csv."+k))
+		}
+		for _, it := range items {
+			row := attentionRow(ctx, it, now, st)
+			t.rows = append(t.rows, []any{row.KindText, row.RecordText, row.Why, row.StepText, i18n.DateTime(ctx, row.Since),
+				row.TakenBy, row.LastNote, row.Dismissed, row.DismissText, row.DismissedBy})
+		}
+		name := "attention-" + now.Format("20060102")
+		if format == "xlsx" {
+			h.writeXLSX(w, r, name+".xlsx", t)
+			return
+		}
+		writeCSVTable(ctx, w, name+".csv", t)
+	}
+}
