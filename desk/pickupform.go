@@ -80,7 +80,7 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems
 	p := apperr.Problems{}
 	f := PickupForm{
 		Key:      strings.ToLower(cleanText(v, p, "key", 40)),
-		Date:     cleanText(v, p, "date", 10),
+		Date:     cleanText(v, p, "date", 20),
 		TimeFrom: cleanText(v, p, "time_from", 5),
 		TimeTo:   cleanText(v, p, "time_to", 5),
 		Packages: cleanText(v, p, "packages", 6),
@@ -96,6 +96,11 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems
 		f.ContactID = id
 	} else {
 		p.Add("address", "pick.err.address_list")
+	}
+	// The day as people type it, the Czech way (14. 12. 2026) or ISO; the
+	// service takes ISO.
+	if d, problem := textin.Date(f.Date); problem.IsZero() {
+		f.Date = d.Format("2006-01-02")
 	}
 	f.checkDate(p, today)
 	f.checkWindow(p)
