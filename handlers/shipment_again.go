@@ -29,4 +29,3 @@ func (h *Handlers) sameAgain(w http.ResponseWriter, r *http.Request, id int64) {
 	}
 	h.renderNewShipment(w, r, http.StatusOK, a.Form, nil, st)
 }
-

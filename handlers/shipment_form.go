@@ -2,10 +2,10 @@ package handlers
 
 import (
 	"cmp"
-	"slices"
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
