@@ -211,7 +211,7 @@ func TestSendTheSameAgainFillsTheForm(t *testing.T) {
 		t.Fatalf("send again: %d", r.StatusCode)
 	}
 	doc := page(t, r.Body)
-	value := func(name string) string { return doc.Find(`[name=` + name + `]`).First().AttrOr("value", "") }
+	value := func(name string) string { return doc.Find(`[name=`+name+`]`).First().AttrOr("value", "") }
 	for name, want := range map[string]string{"to_firstname": "Jana", "to_surname": "Nováková", "to_street": "Masarykova 5", "to_city": "Brno",
 		"to_zip": "602 00", "to_phone": "+420 777 123 456", "to_email": "jana@example.cz", "pkg_weight": "2.5", "pkg_length": "30",
 		"pkg_height": "10", "cod_value": "1250", "reference": "", "pickup_date": "", "note": "Křehké"} {
