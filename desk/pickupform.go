@@ -97,11 +97,7 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems
 	} else {
 		p.Add("address", "pick.err.address_list")
 	}
-	// The day as people type it, the Czech way (14. 12. 2026) or ISO; the
-	// service takes ISO.
-	if d, problem := textin.Date(f.Date); problem.IsZero() {
-		f.Date = d.Format("2006-01-02")
-	}
+	f.Date = isoDay(f.Date) // typed the Czech way (14. 12. 2026) or ISO
 	f.checkDate(p, today)
 	f.checkWindow(p)
 	if n, err := strconv.Atoi(f.Packages); err != nil || n < 1 || n > maxPickupPkgs {

@@ -75,3 +75,15 @@ func TestParsePickupForm(t *testing.T) {
 		}
 	}
 }
+
+// The new-shipment form's pickup day is read by the same parser as the
+// pickup form's: Czech or ISO, sent as ISO; what is no day stays as typed.
+func TestShipmentFormReadsCzechPickupDay(t *testing.T) {
+	for typed, want := range map[string]string{"14. 12. 2026": "2026-12-14", "14.12.2026": "2026-12-14", "2026-12-14": "2026-12-14",
+		"": "", "14/12/2026": "14/12/2026"} {
+		f, _ := desk.ParseForm(url.Values{"pickup_date": {typed}})
+		if f.PickupDate != want {
+			t.Errorf("pickup_date %q read as %q, want %q", typed, f.PickupDate, want)
+		}
+	}
+}
