@@ -96,7 +96,7 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 	f := Form{
 		Key:        strings.ToLower(text("key", 40)),
 		Handover:   text("handover", 20),
-		PickupDate: text("pickup_date", 10),
+		PickupDate: isoDay(text("pickup_date", 20)),
 		COD:        v.Get("cod") == "on",
 		Insure:     v.Get("insure") == "on",
 		Reference:  text("reference", maxReference),
@@ -237,6 +237,15 @@ func (f Form) Values() map[string]string {
 		}
 	}
 	return v
+}
+
+// isoDay is a day typed the Czech way (14. 12. 2026) or as ISO, written as
+// ISO for the service; what is no day stays as typed, for the checks to refuse.
+func isoDay(s string) string {
+	if d, problem := textin.Date(s); problem.IsZero() {
+		return d.Format("2006-01-02")
+	}
+	return s
 }
 
 // UsesPoint: the package is handed over at a point or delivered to one.

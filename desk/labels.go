@@ -114,6 +114,13 @@ func LabelShown(s storage.Shipment) string {
 	return s.LabelStatus
 }
 
+// CodeOnly says the shipment is label-free: it is handed over with a code,
+// so its pages speak of the code, never of a label. Before the service's
+// answer names the label mode, the order's own label-free choice says it.
+func CodeOnly(s storage.Shipment) bool {
+	return s.LabelMode == shipping.LabelCode || (s.LabelMode == "" && s.LabelLess)
+}
+
 // Cancelled says the shipment was cancelled, here or at the service.
 func Cancelled(s storage.Shipment) bool {
 	return s.CancelledAt != nil || s.Status == shipping.StatusCancelled

@@ -80,7 +80,7 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems
 	p := apperr.Problems{}
 	f := PickupForm{
 		Key:      strings.ToLower(cleanText(v, p, "key", 40)),
-		Date:     cleanText(v, p, "date", 10),
+		Date:     cleanText(v, p, "date", 20),
 		TimeFrom: cleanText(v, p, "time_from", 5),
 		TimeTo:   cleanText(v, p, "time_to", 5),
 		Packages: cleanText(v, p, "packages", 6),
@@ -97,6 +97,7 @@ func ParsePickupForm(v url.Values, today time.Time) (PickupForm, apperr.Problems
 	} else {
 		p.Add("address", "pick.err.address_list")
 	}
+	f.Date = isoDay(f.Date) // typed the Czech way (14. 12. 2026) or ISO
 	f.checkDate(p, today)
 	f.checkWindow(p)
 	if n, err := strconv.Atoi(f.Packages); err != nil || n < 1 || n > maxPickupPkgs {

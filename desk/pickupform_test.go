@@ -33,7 +33,8 @@ func TestParsePickupForm(t *testing.T) {
 	cases := []struct{ name, field, value string }{
 		{"Weekend", "date", "2026-11-29"},
 		{"Past", "date", "2026-11-22"},
-		{"NotADate", "date", "24.11.2026"},
+		{"NotADate", "date", "24/11/2026"},
+		{"NoDay", "date", "31. 11. 2026"},
 		{"Reversed", "time_to", "08:00"},
 		{"Short", "time_to", "10:30"},
 		{"Evening", "time_to", "19:00"},
@@ -56,9 +57,33 @@ func TestParsePickupForm(t *testing.T) {
 			}
 		})
 	}
+	// A day typed the Czech way, with or without spaces, or as ISO, is the
+	// same day for the service.
+	for _, typed := range []string{"14. 12. 2026", "14.12.2026", "2026-12-14", " 14. 12. 2026 ", "14.\u00a012.\u00a02026"} {
+		v := url.Values{}
+		for k, x := range good {
+			v[k] = x
+		}
+		v.Set("date", typed)
+		if f, p := desk.ParsePickupForm(v, today); len(p) != 0 || f.Date != "2026-12-14" {
+			t.Errorf("date %q: %q, %v", typed, f.Date, p)
+		}
+	}
 	for path, want := range map[string]string{"address_id": "address", "date": "date", "time_to": "time_to", "": "form", "shipments[0].x": "form"} {
 		if got := desk.PickupField(path); got != want {
 			t.Errorf("PickupField(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// The new-shipment form's pickup day is read by the same parser as the
+// pickup form's: Czech or ISO, sent as ISO; what is no day stays as typed.
+func TestShipmentFormReadsCzechPickupDay(t *testing.T) {
+	for typed, want := range map[string]string{"14. 12. 2026": "2026-12-14", "14.12.2026": "2026-12-14", "2026-12-14": "2026-12-14",
+		"": "", "14/12/2026": "14/12/2026"} {
+		f, _ := desk.ParseForm(url.Values{"pickup_date": {typed}})
+		if f.PickupDate != want {
+			t.Errorf("pickup_date %q read as %q, want %q", typed, f.PickupDate, want)
 		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"shipdesk/identity"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
-	"shipdesk/textin"
 	"shipdesk/views"
 )
 
@@ -49,7 +48,10 @@ func (h *Handlers) Pickups(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status int, form views.Form, today time.Time) {
 	ctx := r.Context()
-	v := views.PickupsView{Form: form, ShowPast: r.URL.Query().Get("past") == "1"}
+	v := views.PickupsView{Form: form, ShowPast: r.URL.Query().Get("past") == "1", CarrierHint: h.carrierHint(ctx)}
+	if d, ok := v.Form.Values["date"]; ok {
+		v.Form.Values["date"] = pickupDayShown(ctx, d)
+	}
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 	coming, err := h.ShipReads.PickupsFrom(ctx, day, pickupListLimit)
 	if err != nil {
@@ -79,6 +81,25 @@ func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status 
 	h.render(w, r, status, views.PickupsPage(h.page(w, r, i18n.T(ctx, "pick.title"), identity.Shipping), v))
 }
 
+// pickupDayShown is the form's day as the reader writes days: "14. 12. 2026"
+// in Czech; ISO otherwise, and what is no day as it was typed.
+func pickupDayShown(ctx context.Context, iso string) string {
+	if _, err := time.Parse("2006-01-02", iso); err != nil || i18n.LangOf(ctx) != i18n.Czech {
+		return iso
+	}
+	return i18n.Day(ctx, iso)
+}
+
+// carrierHint is the pickup form's carrier hint with a carrier of the
+// carrier table as its example (none while the table is empty).
+func (h *Handlers) carrierHint(ctx context.Context) string {
+	carriers, err := h.ShipReads.Carriers(ctx)
+	if err != nil || len(carriers) == 0 {
+		return i18n.T(ctx, "pick.carrier.hint_plain")
+	}
+	return i18n.T(ctx, "pick.carrier.hint", carriers[0].Code)
+}
+
 func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time) []views.PickupRow {
 	rows := make([]views.PickupRow, 0, len(list))
 	for _, p := range list {
@@ -102,10 +123,6 @@ func (h *Handlers) OrderPickup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	today := h.today(ctx)
-	// The day may be typed the Czech way (22. 11. 2026): the desk reads ISO.
-	if d, problem := textin.Date(r.PostForm.Get("date")); problem.IsZero() {
-		r.PostForm.Set("date", d.Format("2006-01-02"))
-	}
 	f, problems := desk.ParsePickupForm(r.PostForm, today)
 	if f.Key == "" {
 		f.Key = requestkey.New()

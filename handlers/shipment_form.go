@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,7 @@ type shipmentForm interface {
 	SearchPoints(ctx context.Context, carrier, country, text string, packages []desk.Package) (storage.PointsFound, error)
 	LabelFree(ctx context.Context, f desk.Form, from storage.Sender) []apperr.Text
 	Order(ctx context.Context, f desk.Form, by int64) (storage.Shipment, error)
+	SameAgain(ctx context.Context, id int64) (desk.Again, error)
 	SendDraft(ctx context.Context, f desk.Form, by int64) (storage.Draft, error)
 }
 
@@ -48,6 +50,10 @@ func (h *Handlers) NewShipment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := shipmentState{focus: "to_firstname"}
+	if id, err := strconv.ParseInt(r.URL.Query().Get("from"), 10, 64); err == nil && id > 0 {
+		h.sameAgain(w, r, id)
+		return
+	}
 	if id, err := strconv.ParseInt(r.URL.Query().Get("recipient"), 10, 64); err == nil {
 		if rc, err := h.ShipReads.RecipientByID(ctx, id); err == nil {
 			f.To = desk.AddressOf(rc.Address)
@@ -60,6 +66,7 @@ func (h *Handlers) NewShipment(w http.ResponseWriter, r *http.Request) {
 // shipmentState is what the form shows besides the fields.
 type shipmentState struct {
 	message  string
+	notice   []string // what the clerk should know of how the form was filled
 	offers   []desk.Offer
 	compared bool
 	pickup   pointSearch
@@ -258,7 +265,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 		return
 	}
 	v := views.NewShipment{Form: views.Form{Values: f.Values(), Errors: problems.In(ctx), Message: st.message}, Compared: st.compared,
-		Countries: countryOptions(ctx), Customs: customsView(ctx, f)}
+		Countries: countryOptions(ctx), Customs: customsView(ctx, f), Notices: st.notice}
 	var from storage.Sender
 	for _, s := range senders {
 		v.Senders = append(v.Senders, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + " — " + s.City})
@@ -309,6 +316,9 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 			v.LabelFreeWhy = append(v.LabelFreeWhy, why.In(ctx))
 		}
 		v.LabelFreeOK = len(v.LabelFreeWhy) == 0
+		// The offers below are the label-free truth for this form: while they
+		// offer it, the panel points to them rather than call it impossible.
+		v.LabelFreeBelow = !v.LabelFreeOK && slices.ContainsFunc(v.LabelFreeOffer, func(o views.OfferRow) bool { return o.Selectable })
 		v.Pickup = pointsView(ctx, "pickup", st.pickup, f.PickupBranch)
 		v.Delivery = pointsView(ctx, "delivery", st.delivery, f.DeliveryBranch)
 	}

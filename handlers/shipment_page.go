@@ -19,12 +19,14 @@ type ShipmentSteps interface {
 	Reconcile(ctx context.Context, id int64) (storage.Shipment, error)
 	OrderAgain(ctx context.Context, id int64) (storage.Shipment, error)
 	CancelDuplicate(ctx context.Context, id int64, trackingNumber string) (storage.Shipment, error)
+	shipmentNotes
 }
 
 // pageReads are what the shipment page shows.
 type pageReads interface {
 	ShipmentByID(ctx context.Context, id int64) (storage.Shipment, error)
 	Events(ctx context.Context, shipmentID int64) ([]storage.Event, error)
+	noteReads
 }
 
 // shipmentID reads the id in the path and loads the shipment, or answers 404.
@@ -40,12 +42,25 @@ func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bo
 // that is due (a pending label: last checked more than a few seconds ago) is
 // refreshed first through the pollers' path (refreshDue).
 func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
+	h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm())
+}
+
+// renderShipmentPage draws the shipment's page with its notes and the note
+// form as given (blank, or as typed with its problem).
+func (h *Handlers) renderShipmentPage(w http.ResponseWriter, r *http.Request, status int, noteForm views.Form) {
 	s, v, ok := h.liveShipment(w, r)
 	if !ok {
 		return
 	}
-	v.Points = h.pointsOf(r.Context(), s)
-	h.render(w, r, http.StatusOK, views.ShipmentPage(h.page(w, r, i18n.T(r.Context(), "ship.shipment_n", s.ID), identity.Shipping), v))
+	ctx := r.Context()
+	notes, err := h.ShipReads.ShipmentNotes(ctx, s.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v.Points = h.pointsOf(ctx, s)
+	v.Notes, v.NoteForm, v.NoteMax = noteRows(ctx, notes), noteForm, desk.MaxNote
+	h.render(w, r, status, views.ShipmentPage(h.page(w, r, i18n.T(ctx, "ship.shipment_n", s.ID), identity.Shipping), v))
 }
 
 // ShipmentStatus is the live part of the shipment page (the label box, the

@@ -85,7 +85,7 @@ func shipmentRow(ctx context.Context, s storage.Shipment) views.ShipmentRow {
 	return views.ShipmentRow{ID: s.ID, Created: i18n.DateTime(ctx, s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
 		Carrier: s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
 		LabelMode: s.LabelMode, LabelStatus: desk.LabelShown(s), TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil,
-		PrintLate: desk.PrintLate(s)}
+		PrintLate: desk.PrintLate(s), CodeOnly: desk.CodeOnly(s), NoteCount: s.NoteCount, LastNote: s.LastNote}
 }
 
 func shipmentRows(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {

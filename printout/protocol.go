@@ -136,18 +136,16 @@ func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 	header()
 	pdf.SetFont(fontSans, "", 9)
 	for i, row := range p.Parcels {
-		if pdf.GetY()+6 > pageBottom {
+		vals := []string{strconv.Itoa(i + 1), row.Tracking, row.Recipient, row.Town, row.Packages, row.COD}
+		cells, height := rowCells(pdf, vals)
+		if pdf.GetY()+height > pageBottom {
 			pdf.AddPage()
 			pdf.SetFont(fontSans, "B", 12)
 			pdf.CellFormat(0, 8, clean(i18n.T(ctx, "handover.continued", title)), "", 1, "L", false, 0, "")
 			header()
 			pdf.SetFont(fontSans, "", 9)
 		}
-		vals := []string{strconv.Itoa(i + 1), row.Tracking, row.Recipient, row.Town, row.Packages, row.COD}
-		for j, c := range protocolCols {
-			pdf.CellFormat(c.w, 6, fit(pdf, clean(vals[j]), c.w-2), "1", 0, c.align, false, 0, "")
-		}
-		pdf.Ln(-1)
+		drawRow(pdf, cells, height)
 	}
 	if pdf.GetY()+signHeight > pageBottom {
 		pdf.AddPage()
@@ -183,6 +181,57 @@ func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 		pdf.SetFont(fontSans, "", 8.5)
 		pdf.CellFormat(85, 4.5, i18n.T(ctx, "handover.date_time"), "", 0, "L", false, 0, "")
 	}
+}
+
+// Lines of a parcel row: a row is as tall as its tallest cell, each cell's
+// text wrapped onto as many lines as it needs, so no name is cut.
+const (
+	rowLine    = 4.2 // one line of text in a row
+	rowPadding = 0.9 // above the first line and below the last
+)
+
+// rowCells wraps each of a row's values to its column and returns the lines
+// of each cell with the row's height.
+func rowCells(pdf *fpdf.Fpdf, vals []string) ([][]string, float64) {
+	cells := make([][]string, len(protocolCols))
+	most := 1
+	for j, c := range protocolCols {
+		cells[j] = wrap(pdf, clean(vals[j]), c.w)
+		most = max(most, len(cells[j]))
+	}
+	return cells, float64(most)*rowLine + 2*rowPadding
+}
+
+// wrap splits text into the lines that fit a cell width wide (its margins
+// kept), breaking between words, and inside a word only when it is longer
+// than a line.
+func wrap(pdf *fpdf.Fpdf, text string, width float64) []string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	var out []string
+	for _, line := range pdf.SplitText(text, width) {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// drawRow draws one row of the parcel table at the current position: each
+// cell framed to the row's height, its lines from the top.
+func drawRow(pdf *fpdf.Fpdf, cells [][]string, height float64) {
+	x, y := pdf.GetX(), pdf.GetY()
+	for j, c := range protocolCols {
+		pdf.Rect(x, y, c.w, height, "D")
+		for k, line := range cells[j] {
+			pdf.SetXY(x, y+rowPadding+float64(k)*rowLine)
+			pdf.CellFormat(c.w, rowLine, line, "", 0, c.align, false, 0, "")
+		}
+		x += c.w
+	}
+	pdf.SetXY(15, y+height)
 }
 
 // fit shortens text to width, ending it with an ellipsis when it is cut.

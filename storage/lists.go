@@ -17,7 +17,7 @@ type ListFilter struct {
 	Carrier   string // carrier code
 	From, To  time.Time
 	Reference string
-	Text      string // part of the recipient's name or town
+	Text      string // part of the recipient's name or town, or of a note
 	Sort      string // new (default), old, recipient
 	// At most one of After, Before and Last: where the page is.
 	After  string // cursor of the last row of the previous page: the page after it
@@ -73,7 +73,7 @@ func (f ListFilter) filter() (conditions, error) {
 	c.equal("carrier", f.Carrier)
 	c.created(f.From, f.To)
 	c.equal("reference", f.Reference)
-	c.contains("recipient_name || ' ' || recipient_city", f.Text)
+	c.contains(listSearch, f.Text)
 	switch f.Sort {
 	case "", "new", "old", "recipient":
 	default:
@@ -170,7 +170,11 @@ type ListPage struct {
 
 // listColumns are what a row of the list shows and its page links need.
 const listColumns = `id, reference, state, carrier, service_name, recipient_name, recipient_city, tracking_number,
-status, label_mode, label_status, returned, created_at, last_checked_at, printed_at, origin`
+status, label_mode, label_status, returned, created_at, last_checked_at, printed_at, origin, note_count, last_note`
+
+// listSearch is what the list's text filter reads: the recipient and every
+// note, the expression of the trigram index shipments_recipient_trgm_idx.
+const listSearch = "recipient_name || ' ' || recipient_city || ' ' || notes_search"
 
 // ListShipments returns one page, keyset-paged in both directions: the cost
 // of a page does not grow with how far the manager has paged. The total of

@@ -127,6 +127,10 @@ type Shipment struct {
 	// it was offered when ordering; nil when not known.
 	PriceVAT      *float64 `db:"price_vat"`
 	PriceCurrency *string  `db:"price_currency"`
+	// NoteCount and LastNote: how many internal notes the shipment has and
+	// the latest one's text, for the lists (ShipmentNotes holds them all).
+	NoteCount int    `db:"note_count"`
+	LastNote  string `db:"last_note"`
 }
 
 // Tracking is the tracking number, empty until the service confirmed the order.
@@ -140,7 +144,7 @@ func (s Shipment) Tracking() string {
 const shipmentColumns = `id, request_key, reference, state, request, carrier, service_id, service_name,
 recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
-printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates, price_vat, price_currency`
+printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates, price_vat, price_currency, note_count, last_note`
 
 // BeginShipment records the intent to order, and its first attempt, before
 // shipments/create is called. A second call with the same request key (a double

@@ -63,7 +63,14 @@ func TestDateInCzechOrISOForm(t *testing.T) {
 			}
 		})
 	}
-	for _, in := range []string{"31. 2. 2026", "22. 11.", "22/11/2026", "2026-13-01", "tomorrow", "", "22. 11. 26", "0. 1. 2026"} {
+	for in, want := range map[string]time.Time{"14. 12. 2026": time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC),
+		"14.12.2026": time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC), "2026-12-14": time.Date(2026, 12, 14, 0, 0, 0, 0, time.UTC),
+		"1. 2. 2027": time.Date(2027, 2, 1, 0, 0, 0, 0, time.UTC), "29. 2. 2028": time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC)} {
+		if got, problem := Date(in); !problem.IsZero() || !got.Equal(want) {
+			t.Errorf("Date(%q) = %v, %q; want %v", in, got, problem, want)
+		}
+	}
+	for _, in := range []string{"31. 2. 2026", "29. 2. 2027", "14. 12. 2026\x00", "22. 11.", "22/11/2026", "2026-13-01", "tomorrow", "", "22. 11. 26", "0. 1. 2026"} {
 		t.Run("bad "+in, func(t *testing.T) {
 			if _, problem := Date(in); problem.IsZero() {
 				t.Errorf("Date(%q) accepted", in)

@@ -44,7 +44,10 @@ func ShipmentState(ctx context.Context, s ShipmentRow) (state, label string) {
 	} else {
 		state = StatusText(ctx, s.Status)
 	}
-	if s.LabelStatus != "" {
+	switch {
+	case s.LabelStatus != "" && s.CodeOnly:
+		label = T(ctx, "ship.code_state", StatusText(ctx, s.LabelStatus))
+	case s.LabelStatus != "":
 		label = T(ctx, "live.label", StatusText(ctx, s.LabelStatus))
 	}
 	return state, label

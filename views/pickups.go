@@ -18,6 +18,9 @@ type PickupsView struct {
 	Coming    []PickupRow
 	Past      []PickupRow
 	ShowPast  bool
+	// CarrierHint is the carrier field's hint, naming a carrier of the
+	// carrier table as the example.
+	CarrierHint string
 }
 
 // PickupRow is one pickup in the list.

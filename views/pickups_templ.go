@@ -169,7 +169,7 @@ func PickupsPage(p Page, v PickupsView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = HintField(v.Form, "carrier", T(ctx, "pick.carrier"), T(ctx, "pick.carrier.hint"), "text", "off", false).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = HintField(v.Form, "carrier", T(ctx, "pick.carrier"), v.CarrierHint, "text", "off", false).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -59,10 +59,12 @@ type NewShipment struct {
 	Chosen         *OfferRow
 	LabelFreeOK    bool
 	LabelFreeWhy   []string
+	LabelFreeBelow bool // this offer goes with a label, and label-free offers are listed below it
 	Pickup         PointsView
 	Delivery       PointsView
 	Countries      []Option // the recipient's country: every served one, by name
 	Customs        CustomsView
+	Notices        []string // how the form was filled (from another shipment), said once above it
 }
 
 // PointsView is one point picker's list: the points it shows, how many match
@@ -132,6 +134,9 @@ type ShipmentRow struct {
 	Age            string // how long ago the service was asked about it (Age)
 	CheckedAt      string // when, in full
 	Changing       bool   // its state may still change by itself: its pages ask again
+	CodeOnly       bool   // label-free: the package goes with a code, never a label
+	NoteCount      int    // internal notes on it
+	LastNote       string // the latest note's text
 }
 
 // ShipmentView is the shipment page.
@@ -153,6 +158,9 @@ type ShipmentView struct {
 	Timeline      TimelineView
 	Next          string             // the clerk's next step (desk.NextStep): the label box shows only it
 	Points        []ShipmentPointRow // the hand-over and delivery points of the order
+	Notes         []NoteRow          // internal notes, newest first
+	NoteForm      Form               // the form that adds one
+	NoteMax       int                // the most characters a note holds
 }
 
 // PackageView is one package on the shipment page.
@@ -254,6 +262,9 @@ func statusLine(ctx context.Context, s ShipmentView) string {
 		return line
 	}
 	line := T(ctx, "ship.line.status", StatusText(ctx, s.Status), s.LabelModeText)
+	if s.CodeOnly {
+		line = T(ctx, "ship.line.status_code", StatusText(ctx, s.Status))
+	}
 	if s.LastChecked != "" {
 		line += T(ctx, "ship.line.checked", s.LastChecked)
 	}

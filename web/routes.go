@@ -63,6 +63,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/shipments/{id}/again", s.only(shipping, h.ShipmentOrderAgain))
 	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
 	mux.Handle("POST /shipping/shipments/{id}/duplicates/storno", s.only(shipping, h.StornoDuplicate))
+	mux.Handle("POST /shipping/shipments/{id}/notes", s.only(shipping, h.AddShipmentNote))
 	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
 	mux.Handle("GET /shipping/print/live", s.only(shipping, h.PrintQueueLive))
 	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))

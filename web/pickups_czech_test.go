@@ -1,0 +1,41 @@
+package web_test
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"shipdesk/requestkey"
+)
+
+// In Czech the pickup form shows its day the Czech way and reads it back so
+// (or as ISO); its carrier hint names a carrier of the carrier table.
+func TestPickupFormSpeaksCzechDays(t *testing.T) {
+	env, b := deskEnv(t)
+	b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/shipping/pickups"}})
+	doc := page(t, b.Get("/shipping/pickups").Body)
+	if got := doc.Find(`#date`).AttrOr("value", ""); !regexp.MustCompile(`^\d{1,2}\. \d{1,2}\. \d{4}$`).MatchString(got) {
+		t.Errorf("the day in Czech: %q", got)
+	}
+	carriers, err := env.App.DB.Carriers(context.Background())
+	if err != nil || len(carriers) == 0 {
+		t.Fatalf("carriers: %v", err)
+	}
+	if hint := doc.Find(`[data-testid=pickup-form]`).Text(); !strings.Contains(hint, "např. "+carriers[0].Code) {
+		t.Errorf("the carrier hint names no carrier of the table (%s)", carriers[0].Code)
+	}
+	// A Czech day is read; the form comes back (a weight is missing) with the day as typed and no problem on it.
+	for _, day := range []string{"14. 12. 2026", "14.12.2026", "2026-12-14"} {
+		r := b.PostForm("/shipping/pickups", url.Values{"key": {requestkey.New()}, "address": {"1"}, "date": {day}, "time_from": {"09:00"},
+			"time_to": {"12:00"}, "packages": {"1"}, "weight": {""}})
+		doc := page(t, r.Body)
+		if r.StatusCode != 422 || doc.Find(`#date-error`).Length() != 0 || doc.Find(`#weight-error`).Length() != 1 {
+			t.Errorf("%q: %d %s", day, r.StatusCode, problemsOf(r.Body))
+		}
+		if got := doc.Find(`#date`).AttrOr("value", ""); got != "14. 12. 2026" {
+			t.Errorf("%q comes back as %q", day, got)
+		}
+	}
+}
