@@ -88,7 +88,7 @@ func (h *Handlers) Attention(w http.ResponseWriter, r *http.Request) {
 	for _, it := range items {
 		m.Rows = append(m.Rows, attentionRow(ctx, it, now, st))
 	}
-	h.render(w, r, http.StatusOK, views.Attention(h.page(w, r, i18n.T(ctx, "attn.title"), ""), m))
+	h.render(w, r, http.StatusOK, views.Attention(h.page(w, r, i18n.T(ctx, "attn.title"), identity.Attention), m))
 }
 
 // attentionKey is the item a post is about.

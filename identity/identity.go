@@ -41,10 +41,13 @@ const (
 	Users    Area = "users"
 	// Connection is the state of the link to the shipping service.
 	Connection Area = "connection"
+	// Attention is the queue of what needs a person; each role sees the
+	// kinds of its own areas there.
+	Attention Area = "attention"
 )
 
 // Areas lists every area in navigation order.
-var Areas = []Area{Shipping, Tracking, Returns, Reports, Users, Connection}
+var Areas = []Area{Shipping, Tracking, Returns, Attention, Reports, Users, Connection}
 
 // areaRoles says which roles may use each area.
 var areaRoles = map[Area][]Role{
@@ -54,6 +57,7 @@ var areaRoles = map[Area][]Role{
 	Reports:    {Manager},
 	Users:      {Manager},
 	Connection: {Manager},
+	Attention:  {Clerk, Agent, Manager},
 }
 
 // RolesFor returns the roles allowed in an area.
