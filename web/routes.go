@@ -30,6 +30,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /logout", s.signedIn(h.Logout))
 	// The simulator's clock, for every role; the handler refuses it outside sandbox mode.
 	mux.Handle("POST /sandbox-clock", s.signedIn(h.AdvanceClock))
+	// The simulator's faults for a demonstration: managers only (they slow
+	// everyone's work); refused outside sandbox mode by the handler.
+	mux.Handle("POST /sandbox-faults", s.only(conn, h.SetSandboxFaults))
 
 	// Areas.
 	// The shipping desk: clerks and managers.
