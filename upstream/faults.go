@@ -28,6 +28,7 @@ const FaultsMaxAge = 3 * time.Second
 type faultsSeen struct {
 	mu     sync.Mutex
 	faults Faults
+	err    error // the last read failed: pages do not wait on a sandbox that is down
 	read   clock.Stopwatch
 	known  bool
 }
@@ -42,10 +43,11 @@ func (c *Clients) Faults(ctx context.Context) (Faults, error) {
 	c.faults.mu.Lock()
 	defer c.faults.mu.Unlock()
 	if c.faults.known && c.faults.read.Elapsed() < FaultsMaxAge {
-		return c.faults.faults, nil
+		return c.faults.faults, c.faults.err
 	}
 	list, err := c.Controls.Faults(ctx)
 	if err != nil {
+		c.faults.faults, c.faults.err, c.faults.read, c.faults.known = Faults{}, err, clock.Start(), true
 		return Faults{}, err
 	}
 	var f Faults
@@ -55,7 +57,7 @@ func (c *Clients) Faults(ctx context.Context) (Faults, error) {
 			break
 		}
 	}
-	c.faults.faults, c.faults.read, c.faults.known = f, clock.Start(), true
+	c.faults.faults, c.faults.err, c.faults.read, c.faults.known = f, nil, clock.Start(), true
 	return f, nil
 }
 
@@ -77,6 +79,6 @@ func (c *Clients) SetFaults(ctx context.Context, f Faults) error {
 			return err
 		}
 	}
-	c.faults.faults, c.faults.read, c.faults.known = f, clock.Start(), true
+	c.faults.faults, c.faults.err, c.faults.read, c.faults.known = f, nil, clock.Start(), true
 	return nil
 }
