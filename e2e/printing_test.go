@@ -164,3 +164,71 @@ func TestProtocolsInBothLanguages(t *testing.T) {
 	tab.wantText(`[data-carrier=UPS] [data-testid=sign-courier]`, "Převzal (kurýr)")
 	tab.shots("protocols-cs")
 }
+
+// postForm sends a form of the page as its button would, and answers the
+// content type and the first bytes of what came back.
+func (b *Tab) postForm(sel string) string {
+	b.t.Helper()
+	sent, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(async () => {
+		const form = document.querySelector(`+strconv.Quote(sel)+`);
+		const r = await fetch(form.action, {method: 'POST', body: new URLSearchParams(new FormData(form))});
+		return r.headers.get('content-type') + ' ' + (await r.text()).slice(0, 5);
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("post %s: %v", sel, err)
+	}
+	return sent
+}
+
+// The paper comes before the print button; after printing on A6 the clerk
+// prints the same labels again on A4 from the last print, without the
+// reprint rows, and they stay printed once.
+func TestLastPrintAgainOnTheOtherPaper(t *testing.T) {
+	env, tab := deskTab(t)
+	tab.orderOf("UPS", "Plzeň")
+	tab.orderOf("UPS", "Brno")
+	labelsMade(t, env)
+	tab.Open("/shipping/print")
+	tab.WaitCount(`[data-testid=shipments] tbody tr`, 2)
+	if !js[bool](tab, `!!(document.querySelector('[data-testid=paper]').compareDocumentPosition(document.getElementById('print-selected')) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
+		t.Error("the paper is chosen after the print button")
+	}
+	if n := js[int](tab, `document.querySelectorAll('[data-testid=last-print]').length`); n != 0 {
+		t.Error("a last print offered before anything was printed")
+	}
+	tab.Click(`input[name=format][value=A6]`)
+	if got := tab.postForm(`#print-form`); got != "application/pdf %PDF-" {
+		t.Fatalf("print: %q", got)
+	}
+	var firstPrinted time.Time
+	if err := env.App.DB.SQL().QueryRow(`SELECT max(printed_at) FROM shipments`).Scan(&firstPrinted); err != nil {
+		t.Fatal(err)
+	}
+	tab.Open("/shipping/print")
+	tab.WaitText(`[data-testid=last-print-what]`, "2 labels on A6")
+	tab.wantText(`[data-testid=again-A4]`, "Print again on A4")
+	tab.do("position 2", chromedpSelect(`#again-start-A4`, "2"))
+	if got := tab.postForm(`[data-testid=last-print] form:has([data-testid=again-A4])`); got != "application/pdf %PDF-" {
+		t.Fatalf("again on A4: %q", got)
+	}
+	tab.Open("/shipping/print")
+	tab.WaitText(`[data-testid=last-print-what]`, "2 labels on A4 from position 2")
+	tab.wantText(`[data-testid=batches] tbody tr:first-child`, "again, of no. 1")
+	var printed, batches int
+	var lastPrinted time.Time
+	if err := env.App.DB.SQL().QueryRow(`SELECT count(*) FILTER (WHERE printed_at IS NOT NULL), max(printed_at), (SELECT count(*) FROM print_batches) FROM shipments`).
+		Scan(&printed, &lastPrinted, &batches); err != nil {
+		t.Fatal(err)
+	}
+	if printed != 2 || batches != 2 || !lastPrinted.Equal(firstPrinted) {
+		t.Errorf("after printing again: %d printed, %d prints, printed at %s (first %s)", printed, batches, lastPrinted, firstPrinted)
+	}
+	if n := js[int](tab, `document.querySelectorAll('[data-testid=shipments] tbody tr').length`); n != 0 {
+		t.Errorf("%d labels back in the queue after printing again", n)
+	}
+	tab.shots("last-print-en")
+	tab.toCzech()
+	tab.wantText(`[data-testid=again-A6]`, "Vytisknout znovu na A6")
+	tab.wantText(`[data-testid=last-print-what]`, "2 štítky na A4 od pozice 2")
+	tab.shots("last-print-cs")
+}

@@ -24,6 +24,8 @@ type Link interface {
 	SimulatedNow(ctx context.Context) (time.Time, error)
 	AdvanceClock(ctx context.Context, minutes int) (time.Time, error)
 	StoredBank(ctx context.Context) (upstream.Bank, error)
+	Faults(ctx context.Context) (upstream.Faults, error)
+	SetFaults(ctx context.Context, f upstream.Faults) error
 }
 
 // Connection checks both keys now and shows the base URLs, the counters and the

@@ -90,7 +90,7 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 	if st == nil {
 		path = httpx.LocalPath(r.URL.Path)
 	}
-	return views.Page{
+	p := views.Page{
 		Title:   title,
 		Staff:   st,
 		Area:    area,
@@ -98,6 +98,10 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 		Sandbox: h.Link.IsSandbox(),
 		Path:    path,
 	}
+	if p.Sandbox {
+		p.SandboxState = h.sandboxState(r.Context())
+	}
+	return p
 }
 
 func (h *Handlers) address(r *http.Request) string { return httpx.ClientAddress(r, h.TrustProxy) }

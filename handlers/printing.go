@@ -153,6 +153,9 @@ func (h *Handlers) renderPrintQueue(w http.ResponseWriter, r *http.Request, stat
 		}
 		q.Batches = append(q.Batches, row)
 	}
+	if len(q.Batches) > 0 {
+		q.Last = &q.Batches[0]
+	}
 	h.render(w, r, status, views.PrintQueuePage(h.page(w, r, i18n.T(ctx, "ship.print_queue"), identity.Shipping), q))
 }
 

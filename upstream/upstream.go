@@ -76,7 +76,8 @@ type Clients struct {
 	Metrics  *transport.Metrics
 	Controls *sandboxctl.Client // the simulator's own controls; nil against the real service
 
-	follow bool // the clock follows an external sandbox's (FollowClock)
+	follow bool       // the clock follows an external sandbox's (FollowClock)
+	faults faultsSeen // the sandbox's faults as last read or set (Faults)
 }
 
 // New builds the clients; it calls nothing upstream.

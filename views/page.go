@@ -6,6 +6,10 @@ package views
 
 import (
 	"context"
+	"math"
+	"strconv"
+	"strings"
+	"time"
 
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -19,7 +23,27 @@ type Page struct {
 	Flashes []Flash
 	Sandbox bool   // the dashboard talks to the simulator: say so on every page
 	Path    string // this page, to come back to after a sandbox control
+	// SandboxState is the simulator's time and faults, for the banner; it
+	// changes from page to page, so the kept shell has a hole for it.
+	SandboxState SandboxState
 }
+
+// SandboxState is what the sandbox banner says on each page.
+type SandboxState struct {
+	Now          time.Time // the simulated time
+	Faults       SandboxFaults
+	FaultsFailed bool // the sandbox did not say which faults it plays
+	standIn      bool // the kept shell is being drawn: only the hole's place
+}
+
+// SandboxFaults are the faults the sandbox plays on every interface.
+type SandboxFaults struct {
+	LatencyMS                 int
+	ErrorPercent, LostPercent float64
+}
+
+// On reports whether any fault is played.
+func (f SandboxFaults) On() bool { return f.LatencyMS > 0 || f.ErrorPercent > 0 || f.LostPercent > 0 }
 
 // Flash is a one-time message shown at the top of the next page.
 type Flash struct {
@@ -102,4 +126,36 @@ func firstProblem(f Form, fields ...string) string {
 		return ""
 	}
 	return fields[0]
+}
+
+// FaultsText says which faults the sandbox plays, for the banner and the
+// message after setting them.
+func FaultsText(ctx context.Context, f SandboxFaults) string {
+	var parts []string
+	if f.LatencyMS > 0 {
+		parts = append(parts, i18n.T(ctx, "faults.part.latency", i18n.Int(ctx, int64(f.LatencyMS))))
+	}
+	if f.ErrorPercent > 0 {
+		parts = append(parts, i18n.T(ctx, "faults.part.errors", percentText(ctx, f.ErrorPercent)))
+	}
+	if f.LostPercent > 0 {
+		parts = append(parts, i18n.T(ctx, "faults.part.lost", percentText(ctx, f.LostPercent)))
+	}
+	return i18n.T(ctx, "faults.on", strings.Join(parts, ", "))
+}
+
+// percentText is a share with as many decimals as it has (at most two).
+func percentText(ctx context.Context, x float64) string {
+	if x == math.Trunc(x) {
+		return i18n.Number(ctx, x, 0)
+	}
+	return strings.TrimRight(i18n.Number(ctx, x, 2), "0")
+}
+
+// faultValue is a fault's number as its field shows it: empty when none.
+func faultValue(x float64) string {
+	if x == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }

@@ -8,6 +8,7 @@ type PrintQueue struct {
 	Start   int    // the first position on an A4 sheet
 	Formats []string
 	Batches []PrintBatchRow
+	Last    *PrintBatchRow // the newest print, offered again on either paper; nil before the first
 	Form    Form
 }
 

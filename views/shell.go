@@ -135,6 +135,8 @@ func Layout(p Page) templ.Component {
 				_, err = io.WriteString(w, templ.EscapeString(p.Title))
 			case holePath:
 				_, err = io.WriteString(w, templ.EscapeString(p.Path))
+			case holeSandbox:
+				err = sandboxState(p).Render(ctx, w)
 			case holeChildren:
 				if children != nil {
 					err = children.Render(ctx, w)
@@ -151,13 +153,14 @@ func Layout(p Page) templ.Component {
 // A kept shell is text and holes: after each piece's text, its hole.
 type shellPiece struct {
 	text string
-	hole byte // 0 (none: the last piece), holeTitle, holePath or holeChildren
+	hole byte // 0 (none: the last piece), holeTitle, holePath, holeSandbox or holeChildren
 }
 
 const (
 	holeTitle    = 'T'
 	holePath     = 'P'
 	holeChildren = 'C'
+	holeSandbox  = 'S'
 	standIn      = "\ue000" // a private-use character around a hole's letter; escaping leaves it be
 )
 
@@ -202,7 +205,7 @@ func shellOf(ctx context.Context, p Page) []shellPiece {
 // drawShell draws the shell of k with stand-ins and cuts it at them.
 func drawShell(ctx context.Context, k shellKey) []shellPiece {
 	p := Page{Title: standIn + string(holeTitle) + standIn, Path: standIn + string(holePath) + standIn,
-		Sandbox: k.sandbox, Area: k.area}
+		Sandbox: k.sandbox, Area: k.area, SandboxState: SandboxState{standIn: true}}
 	if k.signedIn {
 		p.Staff = &identity.Staff{Username: k.username, Role: k.role}
 	}
@@ -224,7 +227,7 @@ func drawShell(ctx context.Context, k shellKey) []shellPiece {
 		pc := shellPiece{text: parts[i]}
 		if i+1 < len(parts) {
 			h := parts[i+1]
-			if len(h) != 1 || (h[0] != holeTitle && h[0] != holePath && h[0] != holeChildren) {
+			if len(h) != 1 || (h[0] != holeTitle && h[0] != holePath && h[0] != holeSandbox && h[0] != holeChildren) {
 				return nil // a stand-in came out changed: draw in full
 			}
 			pc.hole = h[0]
@@ -236,4 +239,13 @@ func drawShell(ctx context.Context, k shellKey) []shellPiece {
 		return nil
 	}
 	return sh
+}
+
+// sandboxState is the banner's changing part: in a kept shell its hole,
+// otherwise what it says now.
+func sandboxState(p Page) templ.Component {
+	if p.SandboxState.standIn {
+		return templ.Raw(standIn + string(holeSandbox) + standIn)
+	}
+	return sandboxNow(p)
 }

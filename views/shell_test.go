@@ -72,12 +72,13 @@ func TestKeptShellDrawsWhatTheLayoutDraws(t *testing.T) {
 // the layout reads would otherwise be drawn once and shown on every page.
 func TestEveryPageFieldIsKeyedOrAHole(t *testing.T) {
 	known := map[string]string{
-		"Title":   "hole",
-		"Path":    "hole",
-		"Staff":   "key", // username and role
-		"Area":    "key",
-		"Sandbox": "key",
-		"Flashes": "drawn in full",
+		"Title":        "hole",
+		"Path":         "hole",
+		"Staff":        "key", // username and role
+		"Area":         "key",
+		"Sandbox":      "key",
+		"Flashes":      "drawn in full",
+		"SandboxState": "hole",
 	}
 	fields := reflect.TypeFor[Page]()
 	for i := range fields.NumField() {

@@ -173,3 +173,36 @@ func TestInsurancePricedOrderedAndShown(t *testing.T) {
 		t.Error("the shipment page does not show the insured value")
 	}
 }
+
+// The carrier table names each carrier and says what its columns decide in
+// the desk's words, not the service's operations, in both languages.
+func TestCarrierTableSpeaksToManagers(t *testing.T) {
+	env := apptest.Start(t)
+	manager := env.SignedIn(identity.Manager)
+	for _, c := range []struct{ lang, name, code, column string }{
+		{"en", "Zásilkovna", "code ZASILKOVNA", "What the columns mean"},
+		{"cs", "Zásilkovna", "kód ZASILKOVNA", "Co jednotlivé sloupce znamenají"},
+	} {
+		if c.lang == "cs" {
+			manager.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/connection"}})
+		}
+		page := manager.Get("/connection")
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(page.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		who := strings.Join(strings.Fields(doc.Find(`[data-carrier=ZASILKOVNA] [data-testid=carrier-name]`).Text()), " ")
+		if !strings.Contains(who, c.name) || !strings.Contains(who, c.code) {
+			t.Errorf("%s: the carrier reads %q, want its name %q and %q", c.lang, who, c.name, c.code)
+		}
+		if got := doc.Find(`[data-testid=carrier-terms] summary`).Text(); got != c.column {
+			t.Errorf("%s: the explanation is %q", c.lang, got)
+		}
+		table := doc.Find(`#carriers`).Parent().Text()
+		for _, api := range []string{"shipments/validate", "label_less", "cod_packages", "rates/get"} {
+			if strings.Contains(table, api) {
+				t.Errorf("%s: the carrier table speaks of %q", c.lang, api)
+			}
+		}
+	}
+}

@@ -223,7 +223,7 @@ func TestPrintA4FromAPositionThenReprintTheBatch(t *testing.T) {
 	if row.Length() != 1 || !strings.Contains(row.Text(), "A4 from position 3") || !strings.Contains(row.Text(), first.PrintedByName) {
 		t.Errorf("last prints: %q", row.Text())
 	}
-	if _, checked := doc.Find(`input[name=format][value=A4]`).Attr("checked"); !checked {
+	if _, checked := doc.Find(`[data-testid=paper] input[name=format][value=A4]`).Attr("checked"); !checked {
 		t.Error("the paper of the last print is not chosen for the next")
 	}
 	// Reprint on A6: the same shipments, a page each, recorded as a reprint.

@@ -39,6 +39,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /attention/restore", s.signedIn(h.RestoreAttention))
 	mux.Handle("GET /attention/summary.csv", s.only(reports, h.AttentionSummary("csv")))
 	mux.Handle("GET /attention/summary.xlsx", s.only(reports, h.AttentionSummary("xlsx")))
+	// The simulator's faults for a demonstration: managers only (they slow
+	// everyone's work); refused outside sandbox mode by the handler.
+	mux.Handle("POST /sandbox-faults", s.only(conn, h.SetSandboxFaults))
 
 	// Areas.
 	// The shipping desk: clerks and managers.

@@ -2,12 +2,16 @@ package web_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"shipdesk/app/apptest"
+	"shipdesk/client/sandboxctl"
+	"shipdesk/clock"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 )
 
@@ -67,4 +71,156 @@ func TestClockControlRefusesBadInput(t *testing.T) {
 	if d := simulatedNow(t, env).Sub(before); d != 6*time.Minute {
 		t.Errorf("clock moved %s, want only the 6 valid minutes", d)
 	}
+}
+
+// sandboxFaults are the faults the sandbox plays now, as it lists them.
+func sandboxFaults(t *testing.T, env *apptest.Env) []sandboxctl.Fault {
+	t.Helper()
+	list, err := env.App.Upstream.Controls.Faults(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// A manager turns on faults for a demonstration: the sandbox's interfaces
+// are slowed or fail, the banner warns everyone, and turning them off ends
+// them. Other roles and anonymous people may not.
+func TestManagerSetsFaultsForADemo(t *testing.T) {
+	env := apptest.Start(t)
+	anon := env.NewBrowser()
+	if resp := anon.PostForm("/sandbox-faults", url.Values{"latency_ms": {"300"}}); resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/login") {
+		t.Errorf("anonymous: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	others := map[identity.Role]*apptest.Browser{}
+	for _, role := range []identity.Role{identity.Clerk, identity.Agent} {
+		b := env.SignedIn(role)
+		others[role] = b
+		if resp := b.PostForm("/sandbox-faults", url.Values{"latency_ms": {"300"}}); resp.StatusCode != 403 {
+			t.Errorf("%s: %d", role, resp.StatusCode)
+		}
+		if strings.Contains(b.Get("/").Body, `data-testid="faults-form"`) {
+			t.Errorf("%s is offered the faults", role)
+		}
+	}
+	if n := len(sandboxFaults(t, env)); n != 0 {
+		t.Fatalf("%d faults set by those who may not", n)
+	}
+	m := env.SignedIn(identity.Manager)
+	if !strings.Contains(m.Get("/").Body, `data-testid="faults-form"`) {
+		t.Fatal("the manager is not offered the faults")
+	}
+	resp := m.PostForm("/sandbox-faults", url.Values{"latency_ms": {"400"}, "error_percent": {"12,5"}, "lost_percent": {""}, "back": {"/shipping"}})
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/shipping" {
+		t.Fatalf("set: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if got := sandboxFaults(t, env); len(got) != 1 || got[0].Path != "" || got[0].LatencyMS != 400 || got[0].ErrorRate != 0.125 || got[0].DropAfterRate != 0 {
+		t.Fatalf("the sandbox plays %+v", got)
+	}
+	if body := m.Get("/shipping").Body; !strings.Contains(body, "Faults on: 400 ms delay, 12.5% error answers") {
+		t.Error("no confirmation")
+	}
+	// Every role sees the warning in the banner.
+	if body := others[identity.Agent].Get("/returns").Body; !strings.Contains(body, `data-testid="sandbox-faults-on"`) {
+		t.Error("the banner does not warn of the faults")
+	}
+	watch := clock.Start()
+	if r, err := http.Get(env.App.Upstream.Config.ShippingURL + "/shipments/list"); err == nil {
+		r.Body.Close()
+	}
+	if took := watch.Elapsed(); took < 400*time.Millisecond {
+		t.Errorf("a call to the sandbox took %s with 400 ms of delay", took)
+	}
+	// All errors: the service answers 503.
+	m.PostForm("/sandbox-faults", url.Values{"error_percent": {"100"}, "back": {"/"}})
+	if r, err := http.Get(env.App.Upstream.Config.ShippingURL + "/shipments/list"); err != nil || r.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("with all answers errors: %v %v", r, err)
+	} else {
+		r.Body.Close()
+	}
+	m.PostForm("/sandbox-faults", url.Values{"off": {"1"}, "latency_ms": {"999"}, "back": {"/"}})
+	if n := len(sandboxFaults(t, env)); n != 0 {
+		t.Errorf("%d faults left after turning them off", n)
+	}
+	body := m.Get("/").Body
+	if !strings.Contains(body, "Faults off") || strings.Contains(body, `data-testid="sandbox-faults-on"`) {
+		t.Error("turned off, the banner still warns or says nothing")
+	}
+	// Outside sandbox mode there are no faults to set.
+	env.App.Upstream.Config.Sandbox = false
+	if resp := m.PostForm("/sandbox-faults", url.Values{"latency_ms": {"300"}}); resp.StatusCode != 404 {
+		t.Errorf("outside sandbox mode: %d", resp.StatusCode)
+	}
+	if n := len(sandboxFaults(t, env)); n != 0 {
+		t.Errorf("outside sandbox mode %d faults were set", n)
+	}
+}
+
+// Bad values set no fault and say what is wrong.
+func TestFaultsRefuseBadInput(t *testing.T) {
+	env := apptest.Start(t)
+	m := env.SignedIn(identity.Manager)
+	for _, c := range []struct {
+		field, value, want string
+	}{
+		{"latency_ms", "NaN", "whole milliseconds"},
+		{"latency_ms", "-5", "whole milliseconds"},
+		{"latency_ms", "1.5", "whole milliseconds"},
+		{"latency_ms", "1e308", "whole milliseconds"},
+		{"latency_ms", "99999999", "whole milliseconds"},
+		{"latency_ms", "<script>alert(1)</script>", "whole milliseconds"},
+		{"error_percent", "101", "Error answers (%): give a share"},
+		{"error_percent", "Inf", "Error answers (%): give a share"},
+		{"lost_percent", "-1", "Lost answers (%): give a share"},
+		{"lost_percent", "a\x00b", "Lost answers (%): give a share"},
+		{"lost_percent", "\xff\xfe", "Lost answers (%): give a share"},
+		{"lost_percent", strings.Repeat("9", 10000), "Lost answers (%): give a share"},
+		{"lost_percent", "'; DROP TABLE users; --", "Lost answers (%): give a share"},
+		{"error_percent", "", "No fault given"},
+	} {
+		form := url.Values{c.field: {c.value}, "back": {"/shipping"}}
+		if c.field == "lost_percent" && c.value == "-1" {
+			form.Set("error_percent", "60")
+		}
+		resp := m.PostForm("/sandbox-faults", form)
+		if resp.StatusCode != 303 || resp.Header.Get("Location") != "/shipping" {
+			t.Errorf("%s=%q: %d %s", c.field, c.value, resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if body := m.Get("/shipping").Body; !strings.Contains(body, c.want) {
+			t.Errorf("%s=%q: no message %q", c.field, c.value, c.want)
+		}
+	}
+	if resp := m.PostForm("/sandbox-faults", url.Values{"error_percent": {"60"}, "lost_percent": {"50"}}); resp.StatusCode != 303 {
+		t.Errorf("more than all: %d", resp.StatusCode)
+	}
+	if body := m.Get("/").Body; !strings.Contains(body, "at most 100%") {
+		t.Error("more than 100 % in all is not refused")
+	}
+	if n := len(sandboxFaults(t, env)); n != 0 {
+		t.Errorf("bad input set %d faults", n)
+	}
+}
+
+// The banner shows the simulated time on every page, in the reader's
+// language, and the new time once the clock is moved (the kept shell has a
+// hole for it).
+func TestBannerShowsTheSimulatedTime(t *testing.T) {
+	env := apptest.Start(t)
+	b := env.SignedIn(identity.Clerk)
+	ctx := i18n.WithLang(context.Background(), i18n.English)
+	// The page is read between two readings of the clock: it shows one of them.
+	shows := func(path string) {
+		t.Helper()
+		before := i18n.DateTime(ctx, simulatedNow(t, env))
+		body := b.Get(path).Body
+		after := i18n.DateTime(ctx, simulatedNow(t, env))
+		if !strings.Contains(body, `data-testid="sandbox-now"`) || !strings.Contains(body, before) && !strings.Contains(body, after) {
+			t.Errorf("%s: the banner does not show the simulated time %s", path, after)
+		}
+	}
+	shows("/shipping")
+	shows("/shipping") // from the kept shell
+	b.PostForm("/sandbox-clock", url.Values{"minutes": {"1440"}, "back": {"/shipping"}})
+	shows("/shipping") // with the flash: drawn in full
+	shows("/tracking")
 }

@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"shipdesk/app/apptest"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+)
+
+// The manager reads the carrier table in both languages, then turns on faults
+// for a demonstration from the banner, which shows the simulated time and
+// warns while they are on; turning them off ends the warning.
+func TestBannerFaultsForADemo(t *testing.T) {
+	env := apptest.Start(t)
+	pw := env.AddUser("marta", identity.Manager)
+	tab := newTab(t, env.URL)
+	tab.SignIn("marta", pw)
+	tab.Open("/connection")
+	tab.WaitText(`[data-carrier=ZASILKOVNA] [data-testid=carrier-name]`, "Zásilkovna")
+	tab.shots("carriers-en")
+
+	tab.Open("/shipping/print")
+	now, err := env.App.Upstream.Controls.Now(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := i18n.Date(i18n.WithLang(context.Background(), i18n.English), now.Now)
+	tab.wantText(`[data-testid=sandbox-now]`, day)
+	tab.Click(`[data-testid=sandbox-faults] summary`)
+	tab.Fill(`#fault-latency`, "300")
+	tab.Fill(`#fault-errors`, "10")
+	tab.Fill(`#fault-lost`, "5")
+	tab.Submit(`[data-testid=faults-set]`)
+	tab.WaitText(`[data-testid=sandbox-faults-on]`, "Faults on: 300 ms delay, 10% error answers, 5% lost answers")
+	tab.Click(`[data-testid=sandbox-faults] summary`)
+	if got := tab.Attr(`#fault-errors`, "value"); got != "10" {
+		t.Errorf("the form shows %q as the error share in force", got)
+	}
+	tab.shots("banner-faults-en")
+
+	tab.toCzech()
+	tab.wantText(`[data-testid=sandbox-faults-on]`, "Poruchy zapnuty: zpoždění 300 ms, 10 % chybových odpovědí, 5 % ztracených odpovědí")
+	tab.wantText(`[data-testid=sandbox-now]`, "Simulovaný čas")
+	tab.Click(`[data-testid=sandbox-faults] summary`)
+	tab.shots("banner-faults-cs")
+	tab.Submit(`[data-testid=faults-off]`)
+	tab.WaitText(`main`, "Poruchy vypnuty")
+	if n := len(tab.Texts(`[data-testid=sandbox-faults-on]`)); n != 0 {
+		t.Error("the banner still warns of faults turned off")
+	}
+	tab.Open("/connection")
+	tab.WaitText(`[data-testid=carrier-terms] summary`, "Co jednotlivé sloupce znamenají")
+	if strings.Contains(tab.Text(`main`), "shipments/validate") {
+		t.Error("the Czech carrier table speaks of the service's operations")
+	}
+	tab.shots("carriers-cs")
+}
