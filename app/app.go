@@ -180,9 +180,10 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, o.Upstream.Clock(), log)
 	h.Returns, h.ReturnsStore = a.Bench, db
-	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague))
+	counts := db.NewAttentionCache(AttentionMaxAge)
+	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
-	h.ShipReads = cachedAttention{ShipReads: db, cache: db.NewAttentionCache(AttentionMaxAge)}
+	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone})
 	if err != nil {

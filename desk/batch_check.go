@@ -221,14 +221,20 @@ func Editable(state string) bool {
 
 var editable = []string{storage.RowProblem, storage.RowReady, storage.RowPriced, storage.RowFailed}
 
+// batchRow reads a batch and one of its rows.
+func (d *Desk) batchRow(ctx context.Context, batch, id int64) (storage.Batch, storage.BatchRow, error) {
+	b, err := d.db.BatchByID(ctx, batch)
+	if err != nil {
+		return b, storage.BatchRow{}, err
+	}
+	row, err := d.db.BatchRow(ctx, batch, id)
+	return b, row, err
+}
+
 // EditRow stores a row's corrected cells, checks it again and, when it has
 // no problems, prices it.
 func (d *Desk) EditRow(ctx context.Context, batch, id int64, cells map[orderfile.Field]string) (BatchRow, error) {
-	b, err := d.db.BatchByID(ctx, batch)
-	if err != nil {
-		return BatchRow{}, err
-	}
-	row, err := d.db.BatchRow(ctx, batch, id)
+	b, row, err := d.batchRow(ctx, batch, id)
 	if err != nil {
 		return BatchRow{}, err
 	}

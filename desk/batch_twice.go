@@ -193,11 +193,7 @@ func (d *Desk) SuggestReference(ctx context.Context, reference string) string {
 // clerk's, read by the form's rules; a row that had a reference must get a
 // new one, free): it is checked, and priced when it has no problems.
 func (d *Desk) NewParcel(ctx context.Context, batch, id int64, reference string) (BatchRow, error) {
-	b, err := d.db.BatchByID(ctx, batch)
-	if err != nil {
-		return BatchRow{}, err
-	}
-	row, err := d.db.BatchRow(ctx, batch, id)
+	b, row, err := d.batchRow(ctx, batch, id)
 	if err != nil {
 		return BatchRow{}, err
 	}

@@ -78,7 +78,7 @@ func TestClerkInCzech(t *testing.T) {
 		t.Errorf("the switch went to %q, want back to /", got)
 	}
 	tab.wantText("h1", "Dobrý den, clara")
-	tab.wantNav("Expedice", "Sledování")
+	tab.wantNav("Expedice", "Sledování", "Pozornost")
 	tab.wantText(`.who span`, "Přihlášen(a) jako clara (Expedient)")
 	tab.wantText(`form[action="/logout"] button`, "Odhlásit")
 	if got := tab.Attr(`[data-testid=scan]`, "placeholder"); got != "Sledovací číslo" {
@@ -95,7 +95,7 @@ func TestClerkInCzech(t *testing.T) {
 
 	tab.Open("/shipping/new")
 	tab.wantCzech()
-	tab.wantNav("Expedice", "Sledování")
+	tab.wantNav("Expedice", "Sledování", "Pozornost")
 	if title, err := chromedp.Run(tab.ctx, chromedp.Evaluate[string](`document.title`)); err != nil || !strings.HasSuffix(title, "· shipdesk") {
 		t.Errorf("document title %q (%v)", title, err)
 	}
@@ -106,7 +106,7 @@ func TestClerkInCzech(t *testing.T) {
 	if lang := tab.Attr("html", "lang"); lang != "en" {
 		t.Fatalf("after switching back the page is %q", lang)
 	}
-	tab.wantNav("Shipping", "Tracking")
+	tab.wantNav("Shipping", "Tracking", "Attention")
 	tab.shots("new-shipment-en")
 	tab.Open("/tracking")
 	tab.shots("tracking-en")
@@ -123,7 +123,7 @@ func TestAgentInCzech(t *testing.T) {
 	tab.toCzech()
 	tab.wantText("h1", "Dobrý den, alena")
 	tab.wantText("p.lead", "Co chcete udělat?")
-	tab.wantNav("Reklamace")
+	tab.wantNav("Reklamace", "Pozornost")
 	tab.wantText(`.tiles a[href="/returns"]`, "Servisní zakázky a komunikace se zákazníky.")
 	tab.wantText(`.who span`, "(Reklamační pracovník)")
 	tab.shots("home")
@@ -157,7 +157,7 @@ func TestManagerInCzech(t *testing.T) {
 	if got := tab.Path(); got != "/connection" {
 		t.Errorf("the switch went to %q, want back to /connection", got)
 	}
-	tab.wantNav("Expedice", "Sledování", "Reklamace", "Přehledy", "Uživatelé", "Spojení")
+	tab.wantNav("Expedice", "Sledování", "Reklamace", "Pozornost", "Přehledy", "Uživatelé", "Spojení")
 	tab.wantText("h1", "Spojení se zasílatelskou službou")
 	tab.wantText(`[data-testid=checks] thead`, "Rozhraní")
 	tab.wantText(`[data-testid=checks] tbody`, "OK")

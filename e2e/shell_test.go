@@ -18,9 +18,9 @@ func TestShellPerDemoRole(t *testing.T) {
 		t.Fatalf("seed demo users: %v", err)
 	}
 	wantNav := map[identity.Role][]string{
-		identity.Clerk:   {"Shipping", "Tracking"},
-		identity.Agent:   {"Returns"},
-		identity.Manager: {"Shipping", "Tracking", "Returns", "Reports", "Users", "Connection"},
+		identity.Clerk:   {"Shipping", "Tracking", "Attention"},
+		identity.Agent:   {"Returns", "Attention"},
+		identity.Manager: {"Shipping", "Tracking", "Returns", "Attention", "Reports", "Users", "Connection"},
 	}
 	forbidden := map[identity.Role]string{
 		identity.Clerk:   "/users",

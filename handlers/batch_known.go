@@ -57,14 +57,11 @@ func (h *Handlers) rowItem(ctx context.Context, r desk.BatchRow, open bool, q ur
 // NewParcel takes a row recognised as ordered already as a new parcel, with
 // the reference the clerk gave it; the row is checked and priced again.
 func (h *Handlers) NewParcel(w http.ResponseWriter, r *http.Request) {
-	b, id, ok := h.batchRowOf(w, r)
+	b, id, ok := h.postedRow(w, r, 16<<10)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	if !h.postedForm(w, r, 16<<10, "", i18n.T(ctx, "batches.err.form")) {
-		return
-	}
 	row, err := h.ShipDesk.NewParcel(ctx, b.ID, id, r.PostFormValue("reference"))
 	h.rowAnswer(w, r, b, row, err)
 }

@@ -52,6 +52,16 @@ func (h *Handlers) batchRowOf(w http.ResponseWriter, r *http.Request) (storage.B
 	return b, id, ok
 }
 
+// postedRow is batchRowOf for a post on a row: the form of at most limit
+// bytes is read too, and refused with its words when it cannot be.
+func (h *Handlers) postedRow(w http.ResponseWriter, r *http.Request, limit int64) (storage.Batch, int64, bool) {
+	b, id, ok := h.batchRowOf(w, r)
+	if !ok {
+		return b, id, false
+	}
+	return b, id, h.postedForm(w, r, limit, "", i18n.T(r.Context(), "batches.err.form"))
+}
+
 // BatchPage shows a batch: its rows under the filter the address names
 // (state), with one row opened (open, a row's id) for a browser without
 // htmx.

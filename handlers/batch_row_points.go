@@ -74,14 +74,11 @@ func (h *Handlers) rowPicker(ctx context.Context, r desk.BatchRow, q url.Values)
 // carrier: its list of points for htmx; without htmx, the batch page with the
 // row opened and searched.
 func (h *Handlers) RowPoints(w http.ResponseWriter, r *http.Request) {
-	b, id, ok := h.batchRowOf(w, r)
+	b, id, ok := h.postedRow(w, r, 64<<10)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	if !h.postedForm(w, r, 64<<10, "", i18n.T(ctx, "batches.err.form")) {
-		return
-	}
 	kind := rowPickerKind(id)
 	if !httpx.IsHTMX(r) {
 		q := url.Values{"open": {strconv.FormatInt(id, 10)}}

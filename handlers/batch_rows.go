@@ -33,14 +33,11 @@ func rowCells(r *http.Request) map[orderfile.Field]string {
 // EditBatchRow stores a row's corrected cells and checks it again; htmx gets
 // the row back, a plain post the batch page.
 func (h *Handlers) EditBatchRow(w http.ResponseWriter, r *http.Request) {
-	b, id, ok := h.batchRowOf(w, r)
+	b, id, ok := h.postedRow(w, r, 64<<10)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	if !h.postedForm(w, r, 64<<10, "", i18n.T(ctx, "batches.err.form")) {
-		return
-	}
 	row, err := h.ShipDesk.EditRow(ctx, b.ID, id, rowCells(r))
 	h.rowAnswer(w, r, b, row, err)
 }
@@ -142,14 +139,11 @@ func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
 
 // ChooseBatchOffer takes another offer for a priced row.
 func (h *Handlers) ChooseBatchOffer(w http.ResponseWriter, r *http.Request) {
-	b, id, ok := h.batchRowOf(w, r)
+	b, id, ok := h.postedRow(w, r, 16<<10)
 	if !ok {
 		return
 	}
 	ctx := r.Context()
-	if !h.postedForm(w, r, 16<<10, "", i18n.T(ctx, "batches.err.form")) {
-		return
-	}
 	err := h.ShipDesk.ChooseRowOffer(ctx, b.ID, id, r.PostFormValue("choice"))
 	stored, rerr := h.ShipReads.BatchRow(ctx, b.ID, id)
 	if rerr != nil {

@@ -16,6 +16,19 @@ import (
 	"shipdesk/views"
 )
 
+// sandboxPost reads a post on the simulator's controls and the page to
+// return to; outside sandbox mode there is nothing to control (404).
+func (h *Handlers) sandboxPost(w http.ResponseWriter, r *http.Request) (back string, ok bool) {
+	if !h.Link.IsSandbox() {
+		h.NotFound(w, r)
+		return "", false
+	}
+	if !h.readForm(w, r) {
+		return "", false
+	}
+	return httpx.LocalPath(r.PostFormValue("back")), true
+}
+
 // maxAdvanceMinutes is a year, the sandbox's own limit.
 const maxAdvanceMinutes = 525600
 
@@ -23,14 +36,10 @@ const maxAdvanceMinutes = 525600
 // then returns to the page the person came from.
 func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !h.Link.IsSandbox() {
-		h.NotFound(w, r)
+	back, ok := h.sandboxPost(w, r)
+	if !ok {
 		return
 	}
-	if !h.readForm(w, r) {
-		return
-	}
-	back := httpx.LocalPath(r.PostFormValue("back"))
 	minutes, err := strconv.Atoi(r.PostFormValue("minutes"))
 	if err != nil || minutes < 1 || minutes > maxAdvanceMinutes {
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "error", Text: i18n.T(ctx, "sandbox.bad_minutes", maxAdvanceMinutes)})
@@ -58,14 +67,10 @@ const maxLatencyMS = 120000
 // manager came from. Outside sandbox mode there is nothing to set.
 func (h *Handlers) SetSandboxFaults(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !h.Link.IsSandbox() {
-		h.NotFound(w, r)
+	back, ok := h.sandboxPost(w, r)
+	if !ok {
 		return
 	}
-	if !h.readForm(w, r) {
-		return
-	}
-	back := httpx.LocalPath(r.PostFormValue("back"))
 	var f upstream.Faults
 	if r.PostFormValue("off") == "" {
 		var problem string

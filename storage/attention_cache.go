@@ -51,6 +51,17 @@ func (c *AttentionCache) Attention(ctx context.Context, now time.Time) (Attentio
 	return a, nil
 }
 
+// Forget drops the kept counts (a nil cache has none), so the next reading
+// counts afresh.
+func (c *AttentionCache) Forget() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.ok = false
+	c.mu.Unlock()
+}
+
 func (c *AttentionCache) cached(now time.Time) (Attention, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
