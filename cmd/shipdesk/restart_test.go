@@ -32,12 +32,17 @@ func rowStates(t *testing.T, db *sqlx.DB, batch int64) map[string]int {
 	return out
 }
 
-// waitFor polls cond every 100 ms until it holds or a minute passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// waitFor polls cond every 100 ms until it holds or a minute passes; when it
+// does not, the failure says what the optional show returns.
+func waitFor(t *testing.T, what string, cond func() bool, show ...func() string) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited a minute for %s", what)
+			detail := ""
+			for _, f := range show {
+				detail += "\n" + f()
+			}
+			t.Fatalf("waited a minute for %s%s", what, detail)
 		}
 	}
 }
@@ -106,7 +111,7 @@ FROM batch_rows r JOIN shipments s ON s.id = r.shipment_id WHERE r.batch_id = $1
 			}
 		}
 		return len(refs) == priced
-	})
+	}, func() string { return fmt.Sprintf("shipments %+v\n%s", refs, second.log()) })
 	for _, r := range refs {
 		held, err := up.Shipping.ListAll(ctx, shipping.ListQuery{Reference: r.Reference})
 		if err != nil {
