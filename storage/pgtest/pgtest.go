@@ -8,8 +8,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"io"
-	"log/slog"
 	"net/url"
 	"os"
 	"testing"
@@ -22,6 +20,13 @@ import (
 
 // URL returns a connection URL to a new, empty database, dropped when t ends.
 func URL(t testing.TB) string {
+	t.Helper()
+	return create(t, "")
+}
+
+// create makes a new database, a copy of template when one is named, and
+// returns its URL; it is dropped when t ends.
+func create(t testing.TB, template string) string {
 	t.Helper()
 	admin := os.Getenv("TEST_DATABASE_URL")
 	if admin == "" {
@@ -42,7 +47,11 @@ func URL(t testing.TB) string {
 	defer adminDB.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := adminDB.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	stmt := "CREATE DATABASE " + name
+	if template != "" {
+		stmt += " TEMPLATE " + template
+	}
+	if _, err := adminDB.ExecContext(ctx, stmt); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -68,12 +77,8 @@ func New(t testing.TB) *storage.DB {
 // start processes on it; it is closed and dropped when t ends.
 func NewWithURL(t testing.TB) (*storage.DB, string) {
 	t.Helper()
-	url := URL(t)
-	db := open(t, url)
-	if err := db.MigrateUp(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
-		t.Fatalf("migrate test database: %v", err)
-	}
-	return db, url
+	url := create(t, migrated(t))
+	return open(t, url), url
 }
 
 // Empty returns an unmigrated database, closed and dropped when t ends.
