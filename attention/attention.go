@@ -33,6 +33,8 @@ var areas = map[string]identity.Area{
 	storage.AttnClaimDue:            identity.Returns,
 	storage.AttnCommissionDuplicate: identity.Returns,
 	storage.AttnCommissionUncertain: identity.Returns,
+	// Refunds are paid by managers: agents record withdrawals, not payments.
+	storage.AttnRefundDue: identity.Reports,
 }
 
 // KindsFor lists the kinds a role sees, in display order.
@@ -46,13 +48,15 @@ func KindsFor(role identity.Role) []string {
 	return out
 }
 
-// Record says what a kind's record is: "shipment", "commission" or "pickup".
+// Record says what a kind's record is: "shipment", "commission", "pickup" or "refund".
 func Record(kind string) string {
 	switch kind {
 	case storage.AttnPickupRefused:
 		return "pickup"
 	case storage.AttnClaimDue, storage.AttnCommissionDuplicate, storage.AttnCommissionUncertain:
 		return "commission"
+	case storage.AttnRefundDue:
+		return "refund"
 	}
 	return "shipment"
 }
