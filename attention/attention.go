@@ -91,6 +91,10 @@ func New(db *storage.DB, clk *clock.Clock, zone *time.Location, counts *storage.
 // Now is the queue's time: the dashboard's clock in the shop's zone.
 func (q *Queue) Now() time.Time { return q.clock.Now().In(q.zone) }
 
+// Forget drops the home page's kept counts: a record changed elsewhere (a
+// refund paid, a withdrawal recorded) is counted afresh on the next page.
+func (q *Queue) Forget() { q.counts.Forget() }
+
 // View chooses a list of the queue.
 type View struct {
 	Kind string // one kind, or "" for every kind the reader sees

@@ -50,6 +50,7 @@ func (h *Handlers) RecordWithdrawal(w http.ResponseWriter, r *http.Request) {
 		Delivered: form.Value("delivered"), Note: form.Value("note"), By: h.userID(r)}
 	_, err := h.Returns.RecordWithdrawal(ctx, id, in)
 	if err == nil {
+		h.Queue.Forget()
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "wd.recorded")})
 		redirect(w, r, commissionPath(id)+"#withdrawal")
 		return
@@ -59,6 +60,9 @@ func (h *Handlers) RecordWithdrawal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form.Errors, form.Message = apperr.FieldsOf(ctx, err), apperr.MessageOf(ctx, err, "")
+	if stale := form.Errors["form"]; stale != "" {
+		form.Message = stale // the form's key: no field of its own to show it on
+	}
 	form.Values = keptValues(form.Values)
 	form.Focus = firstField(form, withdrawalFields)
 	h.renderCommission(w, r, statusOf(apperr.CodeOf(err)), commissionForms{Withdrawal: form})
@@ -239,5 +243,8 @@ func (h *Handlers) RefundPaid(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	wd, err := h.Returns.MarkRefundPaid(ctx, identity.From(ctx), id)
+	if err == nil {
+		h.Queue.Forget()
+	}
 	h.finish(w, r, err, i18n.T(ctx, "wd.paid_done", i18n.Money(ctx, wd.Amount, wd.Currency), wd.CustomerName), refundsPath+"?show=paid#refund-"+strconv.FormatInt(id, 10))
 }
