@@ -107,7 +107,7 @@ func (h *Handlers) withdrawalView(ctx context.Context, commissionID int64, form 
 	}
 	row := refundRow(ctx, wd, now)
 	v.Recorded, v.ID, v.Amount, v.Account, v.Received, v.Late = true, wd.ID, row.Amount, row.Account, row.Received, row.Late
-	v.Due, v.DaysLeft, v.Overdue, v.Paid, v.Note = row.Due, row.DaysLeft, row.Overdue, row.Paid, wd.Note
+	v.Due, v.DaysLeft, v.Overdue, v.Soon, v.Paid, v.Note = row.Due, row.DaysLeft, row.Overdue, row.Soon, row.Paid, wd.Note
 	if wd.DeliveredAt != nil {
 		v.Delivered = i18n.Date(ctx, *wd.DeliveredAt)
 	}

@@ -17,6 +17,7 @@ type WithdrawalView struct {
 	Due        string
 	DaysLeft   string // "za 3 dny", "po splatnosti 2 dny"
 	Overdue    bool
+	Soon       bool   // due within 3 days
 	Paid       string // "vyplaceno 26. 11. 2026 10:20, jana"; "" while open
 	Note       string
 	Form       Form
