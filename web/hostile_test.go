@@ -238,7 +238,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /returns/commissions/{id}/duplicates/cancel", role: agent, path: commission + "/duplicates/cancel", params: id, fields: []string{"number", "confirm"}},
 		{pattern: "GET /returns/files/{id}", role: agent, path: "/returns/files/" + s.upload, params: id},
 		{pattern: "POST /returns/commissions/{id}/withdrawal", role: agent, path: commission + "/withdrawal", params: id,
-			base: url.Values{"key": {requestkey.New()}, "amount": {"1 250"}, "account": {"19-2000145399/0800"}},
+			base:   url.Values{"key": {requestkey.New()}, "amount": {"1 250"}, "account": {"19-2000145399/0800"}},
 			fields: []string{"key", "amount", "currency", "account", "received", "shipment", "delivered", "note"}},
 		{pattern: "GET /returns/refunds", role: manager, path: "/returns/refunds", fields: []string{"show"}},
 		{pattern: "GET /returns/refunds.csv", role: manager, path: "/returns/refunds.csv", fields: []string{"show"}},

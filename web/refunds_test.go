@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/apperr"
 	"shipdesk/app/apptest"
+	"shipdesk/apperr"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 )
