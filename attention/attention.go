@@ -33,6 +33,8 @@ var areas = map[string]identity.Area{
 	storage.AttnClaimDue:            identity.Returns,
 	storage.AttnCommissionDuplicate: identity.Returns,
 	storage.AttnCommissionUncertain: identity.Returns,
+	// Refunds are paid by managers: agents record withdrawals, not payments.
+	storage.AttnRefundDue: identity.Reports,
 }
 
 // KindsFor lists the kinds a role sees, in display order.
@@ -46,13 +48,15 @@ func KindsFor(role identity.Role) []string {
 	return out
 }
 
-// Record says what a kind's record is: "shipment", "commission" or "pickup".
+// Record says what a kind's record is: "shipment", "commission", "pickup" or "refund".
 func Record(kind string) string {
 	switch kind {
 	case storage.AttnPickupRefused:
 		return "pickup"
 	case storage.AttnClaimDue, storage.AttnCommissionDuplicate, storage.AttnCommissionUncertain:
 		return "commission"
+	case storage.AttnRefundDue:
+		return "refund"
 	}
 	return "shipment"
 }
@@ -86,6 +90,10 @@ func New(db *storage.DB, clk *clock.Clock, zone *time.Location, counts *storage.
 
 // Now is the queue's time: the dashboard's clock in the shop's zone.
 func (q *Queue) Now() time.Time { return q.clock.Now().In(q.zone) }
+
+// Forget drops the home page's kept counts: a record changed elsewhere (a
+// refund paid, a withdrawal recorded) is counted afresh on the next page.
+func (q *Queue) Forget() { q.counts.Forget() }
 
 // View chooses a list of the queue.
 type View struct {

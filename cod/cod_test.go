@@ -131,3 +131,37 @@ func TestDirectionsAllowed(t *testing.T) {
 		}
 	}
 }
+
+// A refund account is one field: a Czech account with its bank, or an IBAN,
+// by the same checks as a COD account, kept normalised.
+func TestRefundAccount(t *testing.T) {
+	for in, want := range map[string]string{
+		"19-2000145399/0800":            "19-2000145399/0800",
+		" 000019-2000145399 / 0800 ":    "19-2000145399/0800",
+		"2000145399/0800":               "2000145399/0800",
+		"cz65 0800 0000 1920 0014 5399": "CZ6508000000192000145399",
+		"CZ6508000000192000145399":      "CZ6508000000192000145399",
+	} {
+		got, problem := RefundAccount(in)
+		if !problem.IsZero() || got != want {
+			t.Errorf("RefundAccount(%q) = %q (%v), want %q", in, got, problem, want)
+		}
+	}
+	for in, key := range map[string]string{
+		"":                         "wd.err.account_required",
+		"19-2000145398/0800":       "cod.account.mod11",
+		"18-2000145399/0800":       "cod.account.prefix",
+		"19-2000145399":            "cod.bank_code.required",
+		"19-2000145399/08":         "cod.bank_code.shape",
+		"CZ6608000000192000145399": "cod.iban.invalid",
+		"12a4/0800":                "cod.account.shape",
+		"'; DROP TABLE x;--/0800":  "cod.account.shape",
+	} {
+		if _, problem := RefundAccount(in); problem.Key != key {
+			t.Errorf("RefundAccount(%q): %v, want %s", in, problem, key)
+		}
+	}
+	if got := FormatAccount("CZ6508000000192000145399"); got != "CZ65 0800 0000 1920 0014 5399" {
+		t.Errorf("FormatAccount: %q", got)
+	}
+}

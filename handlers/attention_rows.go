@@ -22,6 +22,8 @@ func attentionRow(ctx context.Context, it storage.AttentionItem, now time.Time, 
 		href = "/returns/commissions/" + id
 	case "pickup":
 		href = "/shipping/pickups"
+	case "refund":
+		href = "/returns/refunds#refund-" + id
 	}
 	row := views.AttentionRow{
 		Kind: it.Kind, KindText: i18n.T(ctx, "attn.kind."+it.Kind),
@@ -84,6 +86,8 @@ func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
 			return i18n.N(ctx, "attn.why.claim_overdue", -it.Days, deadline)
 		}
 		return i18n.N(ctx, "attn.why.claim_due", it.Days, deadline)
+	case storage.AttnRefundDue:
+		return refundDueWhy(ctx, it)
 	case storage.AttnLabelFailed:
 		return i18n.T(ctx, "attn.why.label_failed", it.Carrier)
 	}

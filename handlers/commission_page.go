@@ -29,7 +29,7 @@ func (h *Handlers) CommissionPage(w http.ResponseWriter, r *http.Request) {
 // commissionForms are the commission page's forms as posted, to show again
 // with their problems; empty ones are drawn fresh.
 type commissionForms struct {
-	Note, Message, Settle views.Form
+	Note, Message, Settle, Withdrawal views.Form
 }
 
 func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, status int, forms commissionForms) {
@@ -53,6 +53,10 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 	}
 	v.NoteForm, v.MessageForm, v.SettleForm = withKey(forms.Note), withKey(forms.Message), forms.Settle
 	v.Templates, v.TemplateLangs = messageTemplates(ctx, d), templateLangs(ctx)
+	if v.Withdrawal, err = h.withdrawalView(ctx, id, forms.Withdrawal, h.now()); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
 	h.render(w, r, status, views.CommissionPage(h.page(w, r, cmp.Or(d.Number, i18n.T(ctx, "ret.commission")), identity.Returns), v))
 }
 

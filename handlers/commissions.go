@@ -28,6 +28,7 @@ type ReturnsBench interface {
 	// is due, as its poller would (live.go).
 	RefreshDue(ctx context.Context, id int64, now time.Time) (bool, error)
 	CommissionSteps
+	RefundDesk
 }
 
 // CommissionSteps are the buttons of the commission page (actions.go).
@@ -46,6 +47,7 @@ type ReturnsStore interface {
 	UploadByID(ctx context.Context, id int64) (storage.Upload, error)
 	ScanCommissions(ctx context.Context, code string, limit int) ([]storage.Commission, error)
 	ReturnsReport(ctx context.Context, from, to time.Time, periodDays int) (storage.ReturnsReport, error)
+	WithdrawalByID(ctx context.Context, id int64) (storage.Withdrawal, error)
 }
 
 // Commissions is the list of service orders, urgent warranty claims first.

@@ -22,11 +22,12 @@ const (
 	AttnClaimDue            = "claim_due"            // a warranty claim with 5 days or fewer left, or overdue
 	AttnCommissionDuplicate = "commission_duplicate" // the service holds the commission twice
 	AttnCommissionUncertain = "commission_uncertain" // whether the service created the commission is not known
+	AttnRefundDue           = "refund_due"           // a withdrawal's refund due within 3 days or overdue, not paid
 )
 
 // AttentionKinds lists every kind in display order.
 var AttentionKinds = []string{AttnLabelFailed, AttnStuck, AttnDeliveryFailed, AttnReturning, AttnCODReturned, AttnDuplicate,
-	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain}
+	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain, AttnRefundDue}
 
 // DefaultStuckDays is how many working days without a tracking event make a
 // parcel stuck when its carrier's row says nothing else (migration 00026).
@@ -43,7 +44,7 @@ const utcMoment = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
 // carrier missing from the carrier table waits DefaultStuckDays (3).
 // since is when the problem began (or the last news of it); days and
 // days_limit the working days of silence and the carrier's limit, or a claim's
-// whole days left. A parcel whose label failed is that kind only, not also stuck.
+// whole days left (a claim's or a refund's). A parcel whose label failed is that kind only, not also stuck.
 const attentionRules = `
 SELECT 'label_failed' AS kind, s.id AS record_id, COALESCE(s.tracking_number, '') AS occurrence,
     COALESCE(s.tracking_number, s.reference) AS label, s.carrier AS carrier, COALESCE(s.ordered_at, s.created_at) AS since,
@@ -108,7 +109,12 @@ UNION ALL
 SELECT 'commission_uncertain', c.id, c.state, c.reference, '', c.created_at, 0, 0, NULL, '', NULL, c.state
 FROM commissions c
 WHERE c.state = 'unknown' OR (c.state = 'ordering' AND c.settles_at < $1)
-    OR (c.state = 'missing' AND c.created_at > $1::timestamptz - interval '30 days')`
+    OR (c.state = 'missing' AND c.created_at > $1::timestamptz - interval '30 days')
+UNION ALL
+SELECT 'refund_due', w.id, to_char(w.due_at AT TIME ZONE 'UTC', ` + utcMoment + `), COALESCE(NULLIF(c.number, ''), c.reference), '',
+    w.received_at, floor(extract(epoch FROM w.due_at - $1::timestamptz) / 86400)::int, 0, w.amount, w.currency, w.due_at, c.customer_name
+FROM withdrawals w JOIN commissions c ON c.id = w.commission_id
+WHERE w.paid_at IS NULL AND w.due_at < $1::timestamptz + interval '4 days'`
 
 // rulesArgs are attentionRules' parameters for now (in the shop's zone).
 func rulesArgs(now time.Time) []any {

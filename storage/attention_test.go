@@ -329,3 +329,55 @@ func TestAttentionCacheForgetsOnRequest(t *testing.T) {
 	var none *storage.AttentionCache
 	none.Forget() // a queue without a cache forgets nothing, and does not fail
 }
+
+// A refund due within 3 days or overdue and not paid is in the managers'
+// queue, with its amount and due date; one due later or paid is not.
+func TestAttentionRefundDue(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	now := pragueAt("2026-11-25 10:00")
+	refund := func(due time.Time, paid bool) int64 {
+		t.Helper()
+		commission := attnCommission(t, db, `type = 'withdrawal', deadline_at = NULL`)
+		var paidAt *time.Time
+		if paid {
+			paidAt = &now
+		}
+		var id int64
+		if err := db.SQL().QueryRow(`INSERT INTO withdrawals (request_key, commission_id, received_at, amount, currency, account, due_at,
+    paid_at, created_at) VALUES (gen_random_uuid()::text, $1, $2, 1250.5, 'CZK', '2000145399/0800', $3, $4, $2) RETURNING id`,
+			commission, due.AddDate(0, 0, -14), due, paidAt).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	soon := refund(pragueAt("2026-11-27 12:00"), false)
+	overdue := refund(pragueAt("2026-11-23 09:00"), false)
+	later := refund(pragueAt("2026-12-05 12:00"), false)
+	paid := refund(pragueAt("2026-11-20 12:00"), true)
+	got := openItems(t, db, now)
+	for _, c := range []struct {
+		id   int64
+		want bool
+	}{{soon, true}, {overdue, true}, {later, false}, {paid, false}} {
+		if has(got, storage.AttnRefundDue, c.id) != c.want {
+			t.Errorf("refund %d in the queue: %v, want %v (%v)", c.id, !c.want, c.want, got)
+		}
+	}
+	items, err := db.AttentionItems(ctx, storage.AttentionQuery{Now: now, Kinds: []string{storage.AttnRefundDue}, Show: storage.AttnOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if it.Amount == nil || *it.Amount != 1250.5 || it.Currency != "CZK" || it.Deadline == nil || it.Detail != "Jana" {
+			t.Errorf("refund item: %+v", it)
+		}
+		if it.RecordID == soon && it.Days != 2 || it.RecordID == overdue && it.Days != -3 {
+			t.Errorf("refund %d: %d days", it.RecordID, it.Days)
+		}
+	}
+	counts, err := db.AttentionCounts(ctx, now)
+	if err != nil || !slices.Contains(counts, storage.KindCount{Kind: storage.AttnRefundDue, Count: 2}) {
+		t.Errorf("counts: %v %v", counts, err)
+	}
+}

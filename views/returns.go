@@ -102,6 +102,8 @@ type CommissionView struct {
 	// languages the customer may read.
 	Templates     []MessageTemplate
 	TemplateLangs []Option
+	// Withdrawal is the customer's withdrawal from the purchase, or its form.
+	Withdrawal WithdrawalView
 }
 
 // HistoryRow is one state change; the move that settled the claim carries

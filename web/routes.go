@@ -137,6 +137,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionCreateAgain))
 	mux.Handle("POST /returns/commissions/{id}/duplicates/cancel", s.only(returns, h.StornoCommissionDuplicate))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
+	// Withdrawals from a purchase: agents and managers record them on a
+	// commission; the refunds they owe are the managers' to list and mark paid.
+	mux.Handle("POST /returns/commissions/{id}/withdrawal", s.only(returns, h.RecordWithdrawal))
+	mux.Handle("GET /returns/refunds", s.only(reports, h.Refunds))
+	mux.Handle("GET /returns/refunds.csv", s.only(reports, h.RefundsCSV))
+	mux.Handle("GET /returns/refunds/{id}/paid", s.only(reports, h.RefundPaidConfirm))
+	mux.Handle("POST /returns/refunds/{id}/paid", s.only(reports, h.RefundPaid))
 	mux.Handle("GET /reports", s.only(reports, h.Reports))
 	mux.Handle("GET /reports/export", s.only(reports, h.ReportExport))
 
