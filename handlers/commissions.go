@@ -28,6 +28,7 @@ type ReturnsBench interface {
 	// is due, as its poller would (live.go).
 	RefreshDue(ctx context.Context, id int64, now time.Time) (bool, error)
 	CommissionSteps
+	CommissionConfirmations
 }
 
 // CommissionSteps are the buttons of the commission page (actions.go).
