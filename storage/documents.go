@@ -90,8 +90,8 @@ WHERE commission_id = $1 AND kind = $2 ORDER BY version DESC LIMIT 1`, commissio
 // claim's deadline (while its period runs) and counts one more extension.
 // The caller has checked it against the commission read under lock.
 func (db *DB) ExtendDeadline(ctx context.Context, id int64, to, agreedOn time.Time) error {
-	res, err := db.x.ExecContext(ctx, `UPDATE commissions SET extended_to = $2, extension_agreed_on = $3, extensions = extensions + 1,
-    deadline_at = CASE WHEN deadline_at IS NOT NULL THEN $2 END WHERE id = $1`, id, to, agreedOn)
+	res, err := db.x.ExecContext(ctx, `UPDATE commissions SET extended_to = $2::timestamptz, extension_agreed_on = $3::date, extensions = extensions + 1,
+    deadline_at = CASE WHEN deadline_at IS NOT NULL THEN $2::timestamptz END WHERE id = $1`, id, to, agreedOn)
 	return wrapf(affectedOne(res, err, "rec.no_commission", id), "extend the deadline of commission %d", id)
 }
 
