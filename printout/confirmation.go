@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -56,7 +57,7 @@ type Settlement struct {
 // IntakeConfirmation draws the confirmation of a claim taken, on A4 in the
 // language of ctx (the customer's), times in the shop's zone.
 func IntakeConfirmation(ctx context.Context, w io.Writer, c Intake) error {
-	d := newLetter(ctx, "conf.intake.title", c.Issued)
+	d := newLetter(ctx, "conf.intake.title", c.Number, c.Issued)
 	d.parties(c.Seller, c.Consumer)
 	d.heading("conf.claim")
 	d.fact("conf.number", c.Number)
@@ -91,7 +92,7 @@ func IntakeConfirmation(ctx context.Context, w io.Writer, c Intake) error {
 
 // SettlementConfirmation draws the confirmation of a settled claim.
 func SettlementConfirmation(ctx context.Context, w io.Writer, s Settlement) error {
-	d := newLetter(ctx, "conf.settle.title", s.Issued)
+	d := newLetter(ctx, "conf.settle.title", s.Number, s.Issued)
 	d.parties(s.Seller, s.Consumer)
 	d.heading("conf.claim")
 	d.fact("conf.number", s.Number)
@@ -122,7 +123,7 @@ const (
 	textWidth    = 210 - 2*letterMargin
 )
 
-func newLetter(ctx context.Context, titleKey string, issued time.Time) *letter {
+func newLetter(ctx context.Context, titleKey, number string, issued time.Time) *letter {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdffont.Register(pdf, fontSans, "", goregular.TTF)
 	pdffont.Register(pdf, fontSans, "B", gobold.TTF)
@@ -130,6 +131,10 @@ func newLetter(ctx context.Context, titleKey string, issued time.Time) *letter {
 	pdf.SetAutoPageBreak(true, letterMargin)
 	pdf.SetCreator("shipdesk", true)
 	pdf.SetTitle(i18n.T(ctx, titleKey), true)
+	// The commission's number, readable in the document's properties (and by
+	// a search of its files).
+	number = clean(number)
+	pdf.SetSubject(number, strings.ContainsFunc(number, func(r rune) bool { return r > 0x7e }))
 	// A record dated by its event, so the same drawing gives the same bytes.
 	pdf.SetCreationDate(issued)
 	pdf.SetModificationDate(issued)

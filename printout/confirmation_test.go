@@ -28,8 +28,8 @@ func drawIntake(t *testing.T, lang i18n.Lang, in Intake) string {
 	if err := IntakeConfirmation(i18n.WithLang(context.Background(), lang), &out, in); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(out.Bytes(), []byte("%PDF-")) {
-		t.Fatal("not a PDF")
+	if !bytes.HasPrefix(out.Bytes(), []byte("%PDF-")) || !bytes.Contains(out.Bytes(), []byte("/Subject ("+in.Number+")")) {
+		t.Fatal("not a PDF with the commission's number in its properties")
 	}
 	return strings.Join(strings.Fields(strings.Join(pdfText(t, out.Bytes()), " ")), " ")
 }
