@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -76,9 +75,20 @@ func TestAgentKeepsWrittenConfirmations(t *testing.T) {
 		t.Errorf("%d confirmations listed, want 2", n)
 	}
 
-	// The goods arrive; the claim is rejected with a reason.
-	env.Sandbox.Advance(45 * time.Minute)
-	tab.Submit(`form[action$="/refresh"] button`)
+	// A second extension that is no later is refused on its field.
+	tab.Fill("#extended_to", sandboxtest.Epoch.AddDate(0, 0, 20).Format("2006-01-02"))
+	tab.Fill("#agreed_on", sandboxtest.Epoch.Format("2006-01-02"))
+	tab.Submit(`[data-testid=save-extension]`)
+	tab.WaitText(`#extended_to-error`, "later than the current one")
+	tab.shots("open-en")
+	tab.Open(path)
+	tab.toCzech()
+	tab.shots("open-cs")
+	tab.Submit(`[data-testid=language] button`) // back to English
+
+	// The goods handed over at the counter are assessed; the claim is
+	// rejected with a reason.
+	tab.Submit(`[data-testid=move-processing]`)
 	tab.WaitText(`[data-testid=commission-status]`, "processing")
 	tab.do("choose the resolution", chromedpSelect("#resolution", "rejected"))
 	tab.Fill("#reason", "Vada vznikla pádem: kryt je prasklý.")
