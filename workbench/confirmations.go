@@ -104,6 +104,13 @@ func (w *Workbench) Confirmation(ctx context.Context, commission, doc int64) (na
 	return d.Filename, d.PDF, err
 }
 
+// LatestConfirmation is the newest kept confirmation of a kind (storage.DocIntake,
+// storage.DocSettlement) with its file name, for a mail to attach.
+func (w *Workbench) LatestConfirmation(ctx context.Context, commission int64, kind string) (name string, pdf []byte, err error) {
+	d, err := w.db.LatestDocument(ctx, commission, kind)
+	return d.Filename, d.PDF, err
+}
+
 // Confirmations lists a commission's kept confirmations, oldest first.
 func (w *Workbench) Confirmations(ctx context.Context, commission int64) ([]storage.Document, error) {
 	return w.db.DocumentsOf(ctx, commission)

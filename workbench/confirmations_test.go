@@ -157,6 +157,10 @@ func TestSettlementConfirmationIssuedWhenSettled(t *testing.T) {
 	if len(docs) != 2 || docs[1].Kind != storage.DocSettlement {
 		t.Fatalf("%+v", docs)
 	}
+	name, pdf, err := e.w.LatestConfirmation(e.ctx, c.ID, storage.DocSettlement)
+	if err != nil || name != "potvrzeni-vyrizeni-"+c.Number+".pdf" || !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Errorf("for a mail: %q %d bytes %v", name, len(pdf), err)
+	}
 	again, err := e.w.IssueSettlement(e.ctx, c.ID, 0)
 	if err != nil || again.ID != docs[1].ID {
 		t.Errorf("issued again: %+v %v", again, err)
