@@ -32,6 +32,13 @@ func (h *Handlers) renderNewCommission(w http.ResponseWriter, r *http.Request, s
 	for _, t := range workbench.Types {
 		v.Types = append(v.Types, views.Option{Value: t, Label: i18n.T(ctx, "ret.type_long."+t)})
 	}
+	v.Remedies = append(v.Remedies, views.Option{Value: "", Label: i18n.T(ctx, "conf.remedy.none")})
+	for _, rm := range workbench.Remedies {
+		v.Remedies = append(v.Remedies, views.Option{Value: rm, Label: i18n.T(ctx, "conf.remedy."+rm)})
+	}
+	for _, l := range i18n.Langs {
+		v.Languages = append(v.Languages, views.Option{Value: string(l), Label: i18n.T(ctx, "conf.lang."+string(l))})
+	}
 	v.Products = append(v.Products, views.Option{Value: "", Label: i18n.T(ctx, "ret.choose")})
 	for _, t := range products {
 		v.Products = append(v.Products, views.Option{Value: strconv.FormatInt(t.ID, 10), Label: t.Name})

@@ -12,6 +12,7 @@ import (
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
+	"shipdesk/storage"
 	"shipdesk/views"
 	"shipdesk/workbench"
 )
@@ -29,7 +30,7 @@ func (h *Handlers) CommissionPage(w http.ResponseWriter, r *http.Request) {
 // commissionForms are the commission page's forms as posted, to show again
 // with their problems; empty ones are drawn fresh.
 type commissionForms struct {
-	Note, Message, Settle, Withdrawal views.Form
+	Note, Message, Settle, Withdrawal, Extension views.Form
 }
 
 func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, status int, forms commissionForms) {
@@ -57,6 +58,14 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		h.Fail(w, r, err)
 		return
 	}
+	if v.Claim {
+		docs, err := h.Returns.Confirmations(ctx, id)
+		if err != nil {
+			h.Fail(w, r, err)
+			return
+		}
+		v.Documents, v.ExtensionForm = confirmationRows(ctx, id, docs), forms.Extension
+	}
 	h.render(w, r, status, views.CommissionPage(h.page(w, r, cmp.Or(d.Number, i18n.T(ctx, "ret.commission")), identity.Returns), v))
 }
 
@@ -68,6 +77,10 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 		Reference: d.Reference, Email: d.Customer.Email, Phone: d.Customer.Phone, Address: d.Customer.Address(),
 		Serial: d.Serial, Purchase: i18n.Day(ctx, d.Purchase), Fault: d.Fault, Error: d.Error.In(ctx), Duplicates: d.Duplicates}
 	v.DaysLeft, v.Urgent = daysLeft(ctx, d.DeadlineAt, now)
+	v.Claim = d.Type == "warranty" && d.State == storage.StateCreated
+	if v.Claim && d.DeadlineAt != nil {
+		v.Deadline = i18n.Date(ctx, *d.DeadlineAt)
+	}
 	commissionAge(ctx, &v.CommissionRow, d.SyncedAt, now)
 	v.Settled, v.Resolution, v.ResolutionReason = settledText(ctx, d), d.Resolution, d.ResolutionReason
 	for _, code := range workbench.Resolutions {

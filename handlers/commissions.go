@@ -29,6 +29,7 @@ type ReturnsBench interface {
 	RefreshDue(ctx context.Context, id int64, now time.Time) (bool, error)
 	CommissionSteps
 	RefundDesk
+	CommissionConfirmations
 }
 
 // CommissionSteps are the buttons of the commission page (actions.go).

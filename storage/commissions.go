@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -50,11 +51,22 @@ type Commission struct {
 	ResolvedBy       *int64     `db:"resolved_by"`
 	// SettledDays: calendar days from lodging to the resolution.
 	SettledDays *int `db:"settled_days"`
+	// Language the customer reads the written confirmations in (cs, en);
+	// Remedy is what the customer asks for (repair, replacement, discount,
+	// withdrawal; "" when not said).
+	Language string `db:"language"`
+	Remedy   string `db:"remedy"`
+	// ExtendedTo is a deadline agreed with the customer on ExtensionAgreedOn;
+	// it outlasts the 30 days each sync sets. Extensions counts them.
+	ExtendedTo        *time.Time `db:"extended_to"`
+	ExtensionAgreedOn *time.Time `db:"extension_agreed_on"`
+	Extensions        int        `db:"extensions"`
 }
 
 const commissionColumns = `id, request_key, reference, state, remote_id, number, type, status, customer_name, customer_email,
 product_label, two_way, upload_id, request, raw, error, deadline_at, created_by, created_at, last_synced_at, sync_failures,
-settles_at, duplicates, resolution, resolution_reason, resolved_at, resolved_by, settled_days`
+settles_at, duplicates, resolution, resolution_reason, resolved_at, resolved_by, settled_days, language, remedy, extended_to,
+extension_agreed_on, extensions`
 
 // BeginCommission records the intent, and its first attempt, before
 // commissions/create; the same request key again returns the first record
@@ -82,11 +94,11 @@ func (db *DB) insertCommission(ctx context.Context, c Commission) (Commission, b
 	var out Commission
 	err := sqlxGet(ctx, db, &out, `
 INSERT INTO commissions (request_key, reference, state, type, customer_name, customer_email, product_label, two_way, upload_id,
-    request, deadline_at, created_by, created_at)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    request, deadline_at, created_by, created_at, language, remedy)
+VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 ON CONFLICT (request_key) DO NOTHING
 RETURNING `+commissionColumns, c.RequestKey, c.Reference, c.Type, c.CustomerName, c.CustomerEmail, c.ProductLabel, c.TwoWay,
-		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy, c.CreatedAt)
+		c.UploadID, c.Request, c.DeadlineAt, c.CreatedBy, c.CreatedAt, cmp.Or(c.Language, "cs"), c.Remedy)
 	switch {
 	case err == nil:
 		return out, true, nil
@@ -133,7 +145,7 @@ type CommissionState struct {
 func (db *DB) RecordCommission(ctx context.Context, id int64, s CommissionState, now time.Time, next *time.Time) (duplicate bool, err error) {
 	res, err := db.x.ExecContext(ctx, `
 UPDATE commissions SET state = 'created', remote_id = $2, number = $3, status = $4, raw = $5, error = '',
-    deadline_at = CASE WHEN $6 > 0 THEN COALESCE($9, created_at) + $6 * interval '1 day' END,
+    deadline_at = CASE WHEN $6 > 0 THEN COALESCE(extended_to, COALESCE($9, created_at) + $6 * interval '1 day') END,
     last_synced_at = $7, next_sync_at = $8, claimed_until = NULL, sync_failures = 0
 WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next, s.Lodged)
 	if err != nil {

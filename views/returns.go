@@ -53,6 +53,9 @@ type NewCommission struct {
 	Products []Option     // product types
 	Models   []ModelGroup // models grouped by type, for a picker that works without script
 	Kept     *KeptFile    // a proof kept from an earlier attempt
+	// Remedies the customer may ask for, and the languages of the written
+	// confirmations.
+	Remedies, Languages []Option
 }
 
 // ModelGroup is the models of one product type.
@@ -104,6 +107,19 @@ type CommissionView struct {
 	TemplateLangs []Option
 	// Withdrawal is the customer's withdrawal from the purchase, or its form.
 	Withdrawal WithdrawalView
+	// Claim: a warranty claim the service has, which takes written
+	// confirmations (Documents); Deadline is its running deadline ("" when
+	// none runs), which ExtensionForm extends.
+	Claim         bool
+	Documents     []DocumentRow
+	Deadline      string
+	ExtensionForm Form
+}
+
+// DocumentRow is a kept written confirmation.
+type DocumentRow struct {
+	URL, Name, Label, Issued string
+	Version                  int
 }
 
 // HistoryRow is one state change; the move that settled the claim carries

@@ -17,6 +17,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
+	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/shiprules"
 	"shipdesk/storage"
 	"shipdesk/workbench"
@@ -54,6 +55,7 @@ type hostileRoute struct {
 // hostileSetup is the data the routes' valid forms refer to.
 type hostileSetup struct {
 	shipment, draft, commission, upload, sender, preset, victim string
+	document                                                    string
 	rule                                                        string
 	batch, batchRow, batchUpload                                string
 	shipmentForm, commissionForm                                url.Values
@@ -68,7 +70,7 @@ var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod",
 	"offer_label_mode", "offer_delivery", "offer_price", "offer_service_id", "choose", "preset", "pickup_q", "delivery_q"}
 
 var commissionFields = []string{"key", "type", "type_id", "model_id", "serial", "purchase_date", "fault", "two_way", "reference",
-	"upload_id", "customer_name", "customer_email", "customer_phone", "customer_street", "customer_city", "customer_zip"}
+	"upload_id", "customer_name", "customer_email", "customer_phone", "customer_street", "customer_city", "customer_zip", "remedy", "language"}
 
 // Every field the offer rules' form reads (desk.ParseRule), with a valid rule.
 var ruleFields = []string{"name", "countries", "cod", "weight_min_kg", "weight_max_kg", "longest_side_max_cm", "dims_sum_max_cm",
@@ -236,6 +238,12 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /returns/commissions/{id}/check", role: agent, path: commission + "/check", params: id},
 		{pattern: "POST /returns/commissions/{id}/again", role: agent, path: commission + "/again", params: id},
 		{pattern: "POST /returns/commissions/{id}/duplicates/cancel", role: agent, path: commission + "/duplicates/cancel", params: id, fields: []string{"number", "confirm"}},
+		{pattern: "GET /returns/commissions/{id}/documents/{doc}", role: agent, path: commission + "/documents/" + s.document + ".pdf",
+			params: []string{"id", "doc"}},
+		{pattern: "POST /returns/commissions/{id}/print-intake", role: agent, path: commission + "/print-intake", params: id},
+		{pattern: "POST /returns/commissions/{id}/extension", role: agent, path: commission + "/extension", params: id,
+			base:   url.Values{"extended_to": {sandboxtest.Epoch.AddDate(0, 0, 60).Format("2006-01-02")}, "agreed_on": {sandboxtest.Epoch.Format("2006-01-02")}},
+			fields: []string{"extended_to", "agreed_on"}},
 		{pattern: "GET /returns/files/{id}", role: agent, path: "/returns/files/" + s.upload, params: id},
 		{pattern: "POST /returns/commissions/{id}/withdrawal", role: agent, path: commission + "/withdrawal", params: id,
 			base:   url.Values{"key": {requestkey.New()}, "amount": {"1 250"}, "account": {"19-2000145399/0800"}},
@@ -477,6 +485,11 @@ func hostileEnv(t *testing.T) (*apptest.Env, hostileSetup) {
 		t.Fatalf("commission: %v", err)
 	}
 	s.commission, s.upload = itoa(res.Commission.ID), itoa(res.UploadID)
+	intake, err := env.App.DB.LatestDocument(ctx, res.Commission.ID, storage.DocIntake)
+	if err != nil {
+		t.Fatalf("intake confirmation: %v", err)
+	}
+	s.document = itoa(intake.ID)
 	s.commissionForm = url.Values{}
 	for k, v := range commissionForm(t, env) {
 		s.commissionForm.Set(k, v)

@@ -136,6 +136,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /returns/commissions/{id}/check", s.only(returns, h.CommissionCheck))
 	mux.Handle("POST /returns/commissions/{id}/again", s.only(returns, h.CommissionCreateAgain))
 	mux.Handle("POST /returns/commissions/{id}/duplicates/cancel", s.only(returns, h.StornoCommissionDuplicate))
+	mux.Handle("GET /returns/commissions/{id}/documents/{doc}", s.only(returns, h.CommissionDocument))
+	mux.Handle("POST /returns/commissions/{id}/print-intake", s.only(returns, h.PrintIntakeConfirmation))
+	mux.Handle("POST /returns/commissions/{id}/extension", s.only(returns, h.ExtendCommissionDeadline))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
 	// Withdrawals from a purchase: agents and managers record them on a
 	// commission; the refunds they owe are the managers' to list and mark paid.

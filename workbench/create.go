@@ -12,6 +12,7 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/client/returns"
+	"shipdesk/i18n"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
@@ -35,8 +36,12 @@ type Form struct {
 	Fault     string
 	TwoWay    bool
 	Reference string
-	UploadID  int64 // a proof kept from an earlier attempt of this form
-	File      *File
+	// Remedy the customer asks for (Remedies; "" not said) and the language
+	// the customer reads the written confirmations in.
+	Remedy   string
+	Language string
+	UploadID int64 // a proof kept from an earlier attempt of this form
+	File     *File
 
 	unread apperr.Problems // what ParseForm could not read, reported by Check
 }
@@ -62,6 +67,12 @@ func (f Form) Check() apperr.Problems {
 				p[field] = apperr.Msg("ret.err.address")
 			}
 		}
+	}
+	if f.Remedy != "" && !slices.Contains(Remedies, f.Remedy) {
+		p["remedy"] = apperr.Msg("conf.err.remedy")
+	}
+	if _, ok := i18n.Parse(f.Language); f.Language != "" && (!ok || len(f.Language) != 2) {
+		p["language"] = apperr.Msg("conf.err.language")
 	}
 	if f.TypeID == 0 {
 		p["type_id"] = apperr.Msg("ret.err.product_type")
@@ -221,7 +232,7 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 	raw, _ := json.Marshal(req)
 	intent := storage.Commission{RequestKey: f.Key, Reference: req.Reference, Type: f.Type, CustomerName: f.Customer.Name,
 		CustomerEmail: f.Customer.Email, ProductLabel: product, TwoWay: f.TwoWay, Request: raw, CreatedBy: storage.UserRef(by),
-		CreatedAt: w.now()}
+		CreatedAt: w.now(), Remedy: f.Remedy, Language: f.Language}
 	if res.UploadID != 0 {
 		intent.UploadID = &res.UploadID
 	}
@@ -237,6 +248,9 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 		}
 	}
 	res.Commission, err = w.creates().Send(ctx, c, attempt, req, true)
+	if err == nil {
+		w.confirmQuietly(ctx, res.Commission, w.IssueIntake, by)
+	}
 	return res, err
 }
 

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"cmp"
 	"io"
 	"mime/multipart"
 	"net/url"
@@ -25,7 +26,7 @@ func ParseForm(v url.Values, files map[string][]*multipart.FileHeader) (Form, ap
 	}
 	f := Form{Key: text("key", 40), Type: text("type", 20), TypeID: id("type_id"), ModelID: id("model_id"), Serial: text("serial", 100),
 		Purchase: isoDay(text("purchase_date", 20)), Fault: fields.Lines("fault", 5000), TwoWay: v.Get("two_way") == "on",
-		Reference: text("reference", 64), UploadID: id("upload_id"),
+		Reference: text("reference", 64), UploadID: id("upload_id"), Remedy: text("remedy", 20), Language: cmp.Or(text("language", 5), "cs"),
 		Customer: Customer{Name: text("customer_name", 200), Email: text("customer_email", 200), Phone: text("customer_phone", 30),
 			Street: text("customer_street", 100), City: text("customer_city", 100), Zip: text("customer_zip", 10), Country: "CZ"}}
 	f.File = proofOf(files["proof"])

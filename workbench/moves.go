@@ -58,7 +58,11 @@ func (w *Workbench) Move(ctx context.Context, id int64, to string, res Resolutio
 	if err := w.record(ctx, id, edited); err != nil {
 		return c, err
 	}
-	return w.db.CommissionByID(ctx, id)
+	c, err = w.db.CommissionByID(ctx, id)
+	if err == nil && settling {
+		w.confirmQuietly(ctx, c, w.IssueSettlement, by)
+	}
+	return c, err
 }
 
 // lodgedAt is when the service took a stored commission, on its clock; our

@@ -125,7 +125,7 @@ func receivedAt(s string, now time.Time) (time.Time, apperr.Text) {
 	case day.IsZero():
 		return now, apperr.Text{}
 	}
-	today := dayOf(now)
+	today := pragueDay(now)
 	switch {
 	case day.After(today):
 		return time.Time{}, apperr.Msg("wd.err.received_future")
@@ -165,7 +165,7 @@ func (w *Workbench) deliveryOf(ctx context.Context, rec *storage.Withdrawal, in 
 	case !problem.IsZero():
 		p.Put("delivered", problem)
 	case day.IsZero():
-	case day.After(dayOf(rec.ReceivedAt)):
+	case day.After(pragueDay(rec.ReceivedAt)):
 		p.Add("delivered", "wd.err.delivered_after")
 	default:
 		at := noonOf(day)
@@ -208,15 +208,11 @@ func RefundDue(received time.Time) time.Time {
 // CalendarDays counts the calendar days from a's day to b's day in the
 // shop's zone (negative when b's day is earlier).
 func CalendarDays(a, b time.Time) int {
-	return int(dayOf(b).Sub(dayOf(a)).Round(24*time.Hour) / (24 * time.Hour))
+	return int(pragueDay(b).Sub(pragueDay(a)).Round(24*time.Hour) / (24 * time.Hour))
 }
 
-// dayOf is t's day in the shop's zone, as a UTC midnight (days compare and
-// subtract without summer time).
-func dayOf(t time.Time) time.Time {
-	y, m, d := t.In(i18n.Prague).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
+// pragueDay is t's day in Prague, where the law's days are counted.
+func pragueDay(t time.Time) time.Time { return dayIn(i18n.Prague, t) }
 
 // noonOf is noon of a day (a UTC midnight) in the shop's zone.
 func noonOf(day time.Time) time.Time {

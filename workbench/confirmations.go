@@ -1,0 +1,170 @@
+package workbench
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+	"shipdesk/i18n"
+	"shipdesk/printout"
+	"shipdesk/storage"
+)
+
+// Written confirmations of a claim (§19(2) at intake, §19(5) at settlement of
+// Act 634/1992): drawn once at their event in the customer's language and
+// kept with the commission, so what was issued never changes with later edits.
+
+// Remedies are what a customer may ask for when claiming a defect.
+var Remedies = []string{"repair", "replacement", "discount", "withdrawal"}
+
+// Claim says whether a commission is a claim that takes written
+// confirmations: a warranty claim the service has.
+func Claim(c storage.Commission) bool {
+	return c.Type == "warranty" && c.State == storage.StateCreated
+}
+
+// IssueIntake keeps the confirmation of a claim taken, in the version its
+// extensions make (1 without one); asked again for the same version it
+// returns the one kept.
+func (w *Workbench) IssueIntake(ctx context.Context, id, by int64) (storage.Document, error) {
+	c, err := w.db.CommissionByID(ctx, id)
+	if err != nil {
+		return storage.Document{}, err
+	}
+	if !Claim(c) {
+		return storage.Document{}, apperr.New(apperr.Conflict, "conf.err.not_claim")
+	}
+	version := c.Extensions + 1
+	if kept, err := w.db.HasDocument(ctx, id, storage.DocIntake, version); err != nil || kept {
+		if err != nil {
+			return storage.Document{}, err
+		}
+		return w.db.LatestDocument(ctx, id, storage.DocIntake)
+	}
+	seller, err := w.seller(ctx)
+	if err != nil {
+		return storage.Document{}, err
+	}
+	d, now := DetailOf(c), w.now()
+	claimed := lodgedAt(c)
+	in := printout.Intake{Seller: seller, Consumer: consumer(d), Number: c.Number, Reference: c.Reference, ClaimedAt: claimed,
+		Product: d.Product, Serial: d.Serial, Purchase: d.Purchase, Defect: d.Fault, Remedy: c.Remedy,
+		Deadline: claimed.AddDate(0, 0, WarrantyDays), ExtendedTo: c.ExtendedTo, AgreedOn: c.ExtensionAgreedOn,
+		Version: version, Issued: now}
+	var pdf bytes.Buffer
+	if err := printout.IntakeConfirmation(readerCtx(ctx, c), &pdf, in); err != nil {
+		return storage.Document{}, err
+	}
+	doc, _, err := w.db.SaveDocument(ctx, storage.Document{CommissionID: id, Kind: storage.DocIntake, Version: version, CreatedAt: now,
+		CreatedBy: storage.UserRef(by), Filename: printout.FileName(storage.DocIntake, c.Number, version), PDF: pdf.Bytes()})
+	return doc, err
+}
+
+// IssueSettlement keeps the confirmation of a settled claim, once.
+func (w *Workbench) IssueSettlement(ctx context.Context, id, by int64) (storage.Document, error) {
+	c, err := w.db.CommissionByID(ctx, id)
+	if err != nil {
+		return storage.Document{}, err
+	}
+	d := DetailOf(c)
+	if !Claim(c) || !d.Resolved() || c.ResolvedAt == nil {
+		return storage.Document{}, apperr.New(apperr.Conflict, "conf.err.not_settled")
+	}
+	if kept, err := w.db.HasDocument(ctx, id, storage.DocSettlement, 1); err != nil || kept {
+		if err != nil {
+			return storage.Document{}, err
+		}
+		return w.db.LatestDocument(ctx, id, storage.DocSettlement)
+	}
+	seller, err := w.seller(ctx)
+	if err != nil {
+		return storage.Document{}, err
+	}
+	now := w.now()
+	s := printout.Settlement{Seller: seller, Consumer: consumer(d), Number: c.Number, Reference: c.Reference, ClaimedAt: lodgedAt(c),
+		SettledAt: *c.ResolvedAt, Product: d.Product, Resolution: c.Resolution, Reason: c.ResolutionReason, Issued: now}
+	if c.SettledDays != nil {
+		s.Days = *c.SettledDays
+	}
+	var pdf bytes.Buffer
+	if err := printout.SettlementConfirmation(readerCtx(ctx, c), &pdf, s); err != nil {
+		return storage.Document{}, err
+	}
+	doc, _, err := w.db.SaveDocument(ctx, storage.Document{CommissionID: id, Kind: storage.DocSettlement, Version: 1, CreatedAt: now,
+		CreatedBy: storage.UserRef(by), Filename: printout.FileName(storage.DocSettlement, c.Number, 1), PDF: pdf.Bytes()})
+	return doc, err
+}
+
+// Confirmation is a kept confirmation's bytes and file name, for a download
+// or a mail's attachment; one of another commission is not found.
+func (w *Workbench) Confirmation(ctx context.Context, commission, doc int64) (name string, pdf []byte, err error) {
+	d, err := w.db.DocumentByID(ctx, commission, doc)
+	return d.Filename, d.PDF, err
+}
+
+// LatestConfirmation is the newest kept confirmation of a kind (storage.DocIntake,
+// storage.DocSettlement) with its file name, for a mail to attach.
+func (w *Workbench) LatestConfirmation(ctx context.Context, commission int64, kind string) (name string, pdf []byte, err error) {
+	d, err := w.db.LatestDocument(ctx, commission, kind)
+	return d.Filename, d.PDF, err
+}
+
+// Confirmations lists a commission's kept confirmations, oldest first.
+func (w *Workbench) Confirmations(ctx context.Context, commission int64) ([]storage.Document, error) {
+	return w.db.DocumentsOf(ctx, commission)
+}
+
+// confirmQuietly issues a confirmation after its event has happened: the
+// event stands whatever happens here, and a confirmation not kept now is
+// issued when the agent prints it.
+func (w *Workbench) confirmQuietly(ctx context.Context, c storage.Commission, issue func(context.Context, int64, int64) (storage.Document, error), by int64) {
+	if !Claim(c) {
+		return
+	}
+	if _, err := issue(ctx, c.ID, by); err != nil {
+		w.log.Error("written confirmation not issued", "commission", c.ID, "err", err)
+	}
+}
+
+// seller is the shop as the confirmations name it: the default sender of
+// the address book.
+func (w *Workbench) seller(ctx context.Context) (printout.Party, error) {
+	senders, err := w.db.Senders(ctx)
+	if err != nil || len(senders) == 0 {
+		return printout.Party{}, err
+	}
+	a := senders[0].Address
+	name := a.Company
+	person := strings.TrimSpace(a.Firstname + " " + a.Surname)
+	lines := []string{a.Street, strings.TrimSpace(a.Zip + " " + a.City), a.Phone, a.Email}
+	if name == "" {
+		name = person
+	} else if person != "" {
+		lines = append([]string{person}, lines...)
+	}
+	return printout.Party{Name: name, Lines: lines}, nil
+}
+
+func consumer(d Detail) printout.Party {
+	return printout.Party{Name: d.Customer.Name, Lines: []string{d.Customer.Address(), d.Customer.Phone, d.Customer.Email}}
+}
+
+// readerCtx is ctx in the customer's language, for what the customer reads.
+func readerCtx(ctx context.Context, c storage.Commission) context.Context {
+	if l, ok := i18n.Parse(c.Language); ok {
+		return i18n.WithLang(ctx, l)
+	}
+	return i18n.WithLang(ctx, i18n.Czech)
+}
+
+// dayOf is a moment's calendar day in the shop's zone.
+func dayOf(ctx context.Context, t time.Time) time.Time { return dayIn(i18n.ZoneOf(ctx), t) }
+
+// dayIn is t's calendar day in zone as midnight UTC (how textin.Date reads a
+// typed day), so days compare and subtract without summer time.
+func dayIn(zone *time.Location, t time.Time) time.Time {
+	y, m, d := t.In(zone).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
