@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -86,9 +87,15 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 	st := identity.From(r.Context())
 	// Forms post Path back as where to return. Before sign-in the query (a
 	// ?next= that may be hostile) is not carried.
-	path := httpx.LocalPath(r.URL.RequestURI())
+	u := r.URL
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// A form drawn again after its post: the post's own address answers
+		// no GET, so returning means the page it was posted from.
+		u = postedFrom(r)
+	}
+	path := httpx.LocalPath(u.RequestURI())
 	if st == nil {
-		path = httpx.LocalPath(r.URL.Path)
+		path = httpx.LocalPath(u.Path)
 	}
 	p := views.Page{
 		Title:   title,
@@ -102,6 +109,15 @@ func (h *Handlers) page(w http.ResponseWriter, r *http.Request, title string, ar
 		p.SandboxState = h.sandboxState(r.Context())
 	}
 	return p
+}
+
+// postedFrom is the page a post came from: the Referer when it is of this
+// host (the browser sends it only for the same origin), else the start page.
+func postedFrom(r *http.Request) *url.URL {
+	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host && ref.Path != "" {
+		return &url.URL{Path: ref.Path, RawPath: ref.RawPath, RawQuery: ref.RawQuery}
+	}
+	return &url.URL{Path: "/"}
 }
 
 func (h *Handlers) address(r *http.Request) string { return httpx.ClientAddress(r, h.TrustProxy) }
