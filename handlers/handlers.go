@@ -65,6 +65,7 @@ type Handlers struct {
 	Link      Link      // the connection to the shipping service (or the sandbox)
 	ShipDesk  ShipDesk  // the shipping desk: every shipping write (desk.Desk)
 	ShipReads ShipReads // the shipping tables, read only (storage.DB)
+	SentMail  SentMail  // the outbox and the caught copies (sandbox mode's Sent mail page)
 	Tracker   Tracker   // asks the service about one shipment now (desk.Refresher)
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).

@@ -42,6 +42,12 @@ func (s *Server) routes() *http.ServeMux {
 	// The simulator's faults for a demonstration: managers only (they slow
 	// everyone's work); refused outside sandbox mode by the handler.
 	mux.Handle("POST /sandbox-faults", s.only(conn, h.SetSandboxFaults))
+	// The mail the dashboard sent, as the in-process catcher received it: in
+	// sandbox mode only (404 otherwise). It shows customers' mail, so it is the
+	// returns desk's and the managers', not the clerks'.
+	mux.Handle("GET /sandbox/mail", s.only(returns, h.SentMailList))
+	mux.Handle("GET /sandbox/mail/{id}", s.only(returns, h.SentMailPage))
+	mux.Handle("GET /sandbox/mail/{id}/files/{n}", s.only(returns, h.SentMailFile))
 
 	// Areas.
 	// The shipping desk: clerks and managers.
