@@ -61,6 +61,9 @@ type Options struct {
 	// Mail is the SMTP server and the sender; without a server in sandbox
 	// mode mail is caught in process (NewMail).
 	Mail mail.Config
+	// SummaryHour is the hour in the shop's zone from which the managers who
+	// asked for it get the day's attention summary by mail (0: 7).
+	SummaryHour int
 }
 
 // AttentionMaxAge is how old the home page's counts may be.
@@ -200,13 +203,14 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 			a.Catcher.Close()
 		}
 	}()
-	a.Jobs.SendMail(a.Outbox)
-	h.SentMail = sentMail{DB: db, catcher: a.Catcher}
+	h.SentMail, h.UserMails = sentMail{DB: db, catcher: a.Catcher}, db
 	h.Returns, h.ReturnsStore = a.Bench, db
 	counts := db.NewAttentionCache(AttentionMaxAge)
 	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
+	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
+		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone})
 	if err != nil {

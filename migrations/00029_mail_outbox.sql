@@ -1,7 +1,8 @@
 -- The outbox of mail: a mail is recorded in the transaction of the change
 -- that causes it, once per event (event_key), and sent later by the pollers'
 -- worker, which claims it like any other due work (a lease) and keeps what
--- failed for good, with the reason, instead of losing it.
+-- failed for good, with the reason, instead of losing it. Staff get an
+-- e-mail address for the mail meant for them.
 
 -- +goose Up
 CREATE TABLE mail_outbox (
@@ -35,6 +36,14 @@ CREATE TABLE mail_attachments (
     PRIMARY KEY (mail_id, position)
 );
 
+-- A staff member's e-mail address, and whether a manager gets the daily
+-- attention summary by mail (the first mail the outbox carries).
+ALTER TABLE users
+    ADD COLUMN email         text NOT NULL DEFAULT '' CHECK (char_length(email) <= 200),
+    ADD COLUMN daily_summary boolean NOT NULL DEFAULT false,
+    ADD CONSTRAINT users_summary_needs_email CHECK (NOT daily_summary OR email <> '');
+
 -- +goose Down
+ALTER TABLE users DROP CONSTRAINT users_summary_needs_email, DROP COLUMN daily_summary, DROP COLUMN email;
 DROP TABLE mail_attachments;
 DROP TABLE mail_outbox;

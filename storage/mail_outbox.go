@@ -188,3 +188,10 @@ func (db *DB) MailByID(ctx context.Context, id int64) (OutMail, error) {
 	err := db.attachmentsOf(ctx, one)
 	return one[0], err
 }
+
+// MailRecorded says whether the outbox has a mail of this event already.
+func (db *DB) MailRecorded(ctx context.Context, eventKey string) (bool, error) {
+	var ok bool
+	err := sqlxGet(ctx, db, &ok, `SELECT EXISTS (SELECT 1 FROM mail_outbox WHERE event_key = $1)`, eventKey)
+	return ok, wrapf(err, "mail %q recorded", eventKey)
+}

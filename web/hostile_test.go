@@ -252,6 +252,8 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /users/{id}/password", role: manager, path: "/users/" + s.victim + "/password", params: id, fields: []string{"password"}},
 		{pattern: "POST /users/{id}/disable", role: manager, params: id},
 		{pattern: "POST /users/{id}/enable", role: manager, path: "/users/" + s.victim + "/enable", params: id},
+		{pattern: "POST /users/{id}/mail", role: manager, path: "/users/" + s.victim + "/mail", params: id,
+			base: url.Values{"email": {"victim@example.com"}}, fields: []string{"email", "daily_summary"}},
 		{pattern: "GET /connection", role: manager, path: "/connection"},
 		{pattern: "POST /connection/carriers/{code}", role: manager, path: "/connection/carriers/UPS", params: []string{"code"},
 			base:   url.Values{"name": {"UPS"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}, "stuck_days": {"3"}},

@@ -153,6 +153,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /users/{id}/password", s.only(users, h.ResetPassword))
 	mux.Handle("POST /users/{id}/disable", s.only(users, h.SetDisabled(true)))
 	mux.Handle("POST /users/{id}/enable", s.only(users, h.SetDisabled(false)))
+	mux.Handle("POST /users/{id}/mail", s.only(users, h.SetUserMail))
 
 	// The link to the shipping service: managers, and a metrics scraper with its token.
 	mux.Handle("GET /connection", s.only(conn, h.Connection))

@@ -63,13 +63,14 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
 	go clients.FollowClock(ctx, followEvery)
 	// Mail is sent from here only to a server of SMTP_URL: a catcher in this
-	// process would hide the mail from serve's Sent mail page.
+	// process would hide the mail from serve's Sent mail page. The daily
+	// summary is queued by serve, which draws it.
 	outbox, _, err := app.NewMail(db, m, false, clients.Clock(), j.Who(), log)
 	if err != nil {
 		return err
 	}
 	runner := app.NewJobs(db, d, wb, j.Config, clients.Clock(), log)
-	runner.SendMail(outbox)
+	runner.SendMail(outbox, nil)
 	runner.Run(ctx)
 	stopBatches(d, log)
 	return nil

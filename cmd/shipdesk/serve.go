@@ -42,6 +42,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	jobsFlags(fs, &j, true)
 	var m mail.Config
 	mailFlags(fs, &m)
+	var summaryHour int
+	summaryFlags(fs, &summaryHour)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,7 +87,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	defer stopSandbox()
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
 		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers, Settle: u.Settle, Lang: lang, Zone: zone,
-		ListenURL: c.ListenURL, Mail: m})
+		ListenURL: c.ListenURL, Mail: m, SummaryHour: summaryHour})
 	if err != nil {
 		return err
 	}
