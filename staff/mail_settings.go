@@ -40,7 +40,7 @@ func (s *Service) SetMail(ctx context.Context, by Actor, userID int64, email str
 			return err
 		}
 		if daily && u.Role != identity.Manager {
-			return apperr.Fields("users.fix", apperr.Problems{"daily_summary": apperr.Msg("users.mail.summary_managers")})
+			return apperr.Fields("users.mail.summary_managers", apperr.Problems{"daily_summary": apperr.Msg("users.mail.summary_managers")})
 		}
 		if err := tx.SetUserMail(ctx, userID, email, daily); err != nil {
 			return err
