@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"log/slog"
 
 	"shipdesk/clock"
@@ -9,8 +10,11 @@ import (
 	"shipdesk/storage"
 )
 
-// DefaultMailFrom is the sender's address when none is set.
-const DefaultMailFrom = "shipdesk@localhost"
+// The sender when none is set.
+const (
+	DefaultMailFrom     = "shipdesk@localhost"
+	DefaultMailFromName = "shipdesk"
+)
 
 // NewMail builds the outbox on the dashboard's clock. With no SMTP server
 // set and catch true (sandbox mode in serve and the tests) it starts the
@@ -18,9 +22,7 @@ const DefaultMailFrom = "shipdesk@localhost"
 // neither, mail waits in the outbox until a server is set. Both `serve` and
 // `shipdesk jobs` build it here.
 func NewMail(db *storage.DB, cfg mail.Config, catch bool, clk *clock.Clock, who string, log *slog.Logger) (*mail.Outbox, *mailcatch.Catcher, error) {
-	if cfg.From == "" {
-		cfg.From = DefaultMailFrom
-	}
+	cfg.From, cfg.FromName = cmp.Or(cfg.From, DefaultMailFrom), cmp.Or(cfg.FromName, DefaultMailFromName)
 	var catcher *mailcatch.Catcher
 	if cfg.URL == "" && catch {
 		c, err := mailcatch.Start(clk)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"shipdesk/app/apptest"
@@ -50,4 +51,29 @@ func TestSentMailForADemo(t *testing.T) {
 	tab.Open("/sandbox/mail")
 	tab.WaitText(`h1`, "Odeslaná pošta")
 	tab.shots("sent-mail-cs")
+}
+
+// A manager asks for the daily summary by e-mail on her account's page; a
+// wrong address comes back marked, with what she typed.
+func TestManagerAsksForDailySummary(t *testing.T) {
+	env := apptest.Start(t)
+	pw := env.AddUser("marta", identity.Manager)
+	tab := newTab(t, env.URL)
+	tab.SignIn("marta", pw)
+	u, err := env.App.DB.UserByUsername(context.Background(), "marta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Open("/users/" + strconv.FormatInt(u.ID, 10))
+	tab.Fill(`#email`, "marta@example")
+	tab.Click(`[data-testid=user-mail] input[name=daily_summary]`)
+	tab.Submit(`[data-testid=user-mail] button`)
+	tab.WaitText(`[data-testid=user-mail]`, "Enter one e-mail address")
+	tab.shots("user-mail-error-en")
+	tab.Fill(`#email`, "marta@example.com")
+	tab.Submit(`[data-testid=user-mail] button`)
+	tab.WaitText(`main`, "E-mail settings saved.")
+	tab.toCzech()
+	tab.wantText(`[data-testid=user-mail]`, "Posílat denní přehled")
+	tab.shots("user-mail-cs")
 }

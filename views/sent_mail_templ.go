@@ -636,7 +636,7 @@ func SentMailDetail(p Page, m SentMailRow, copies []CaughtMail) templ.Component 
 				}
 			}
 			for _, c := range copies {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "<article class=\"card\" data-testid=\"caught-mail\"><h2>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "<article class=\"card caught-mail\" data-testid=\"caught-mail\"><h2>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
