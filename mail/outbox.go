@@ -57,10 +57,12 @@ type Stats struct {
 	Sent, Retried, Failed int
 }
 
-// claimBatch is how many mails one claim takes.
-const claimBatch = 10
+// claimBatch is how many mails one claim takes: one, so a slow server can
+// never hold a claimed mail past its lease while the mails before it are
+// sent (another worker would then send it too).
+const claimBatch = 1
 
-// SendDue sends every mail that is due, claiming a few at a time. A mail is
+// SendDue sends every mail that is due, claiming one at a time. A mail is
 // marked sending (with a lease) before it is sent and sent right after the
 // server's 250; when ctx ends mid-send nothing more is recorded, and the mail
 // is sent again once the lease runs out (the server never took the first
