@@ -3,7 +3,9 @@ package mail_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -285,6 +287,36 @@ func TestSenderSettings(t *testing.T) {
 	for _, u := range []string{"smtp://user:pass@mail.example:587", "smtps://mail.example"} {
 		if _, err := mail.NewSender(mail.Config{URL: u, From: from}); err != nil {
 			t.Errorf("%s: %v", u, err)
+		}
+	}
+}
+
+// Two instances sending at once share the work: every mail goes out once.
+func TestTwoWorkersSendEachMailOnce(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	a, b := e.worker(t, "a"), e.worker(t, "b")
+	for i := range 20 {
+		if _, err := a.Enqueue(ctx, e.db, message("bulk:"+strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, w := range []*mail.Outbox{a, b} {
+		wg.Go(func() {
+			if _, err := w.SendDue(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	seen := map[string]int{}
+	for _, c := range e.catch.All() {
+		seen[c.MessageID]++
+	}
+	for i := range 20 {
+		if n := seen[mail.MessageID("bulk:"+strconv.Itoa(i), from)]; n != 1 {
+			t.Errorf("mail %d went out %d times", i, n)
 		}
 	}
 }
