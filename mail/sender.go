@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,9 +56,9 @@ func NewSender(c Config) (*Sender, error) {
 	}
 	switch u.Scheme {
 	case "smtp": // STARTTLS when offered: a local relay or the catcher may offer none
-		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic), gomail.WithPort(cmpPort(port, 587)))
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic), gomail.WithPort(cmp.Or(port, 587)))
 	case "smtps": // implicit TLS: never in the clear
-		opts = append(opts, gomail.WithSSL(), gomail.WithTLSPolicy(gomail.TLSMandatory), gomail.WithPort(cmpPort(port, 465)))
+		opts = append(opts, gomail.WithSSL(), gomail.WithTLSPolicy(gomail.TLSMandatory), gomail.WithPort(cmp.Or(port, 465)))
 	default:
 		return nil, fmt.Errorf("SMTP_URL: scheme %q (want smtp or smtps)", u.Scheme)
 	}
@@ -74,13 +75,6 @@ func NewSender(c Config) (*Sender, error) {
 		return nil, fmt.Errorf("SHIPDESK_MAIL_FROM %q: not an address", c.From)
 	}
 	return &Sender{client: client, from: c.From, name: c.FromName, secret: secret}, nil
-}
-
-func cmpPort(p, def int) int {
-	if p == 0 {
-		return def
-	}
-	return p
 }
 
 // errPermanent marks a refusal that sending again cannot change (5xx).
