@@ -19,6 +19,8 @@ import (
 	"shipdesk/handlers"
 	"shipdesk/i18n"
 	"shipdesk/jobs"
+	"shipdesk/mail"
+	"shipdesk/mailcatch"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -56,6 +58,12 @@ type Options struct {
 	// of its own: not through a pooler in transaction mode); empty: the
 	// database's URL.
 	ListenURL string
+	// Mail is the SMTP server and the sender; without a server in sandbox
+	// mode mail is caught in process (NewMail).
+	Mail mail.Config
+	// SummaryHour is the hour in the shop's zone from which the managers who
+	// asked for it get the day's attention summary by mail (0: 7).
+	SummaryHour int
 }
 
 // AttentionMaxAge is how old the home page's counts may be.
@@ -106,12 +114,20 @@ type App struct {
 	// Feed follows the changes that end sessions, for the cache of live
 	// sessions; Close stops it.
 	Feed *storage.Feed
+	// Outbox records and sends mail; Catcher, in sandbox mode without an
+	// SMTP server, is where that mail goes (nil otherwise).
+	Outbox  *mail.Outbox
+	Catcher *mailcatch.Catcher
 }
 
-// Close stops what New started in the background (the change feed).
+// Close stops what New started in the background (the change feed, the
+// mail catcher).
 func (a *App) Close() {
 	if a.Feed != nil {
 		a.Feed.Close()
+	}
+	if a.Catcher != nil {
+		a.Catcher.Close()
 	}
 }
 
@@ -179,11 +195,22 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		o.RefreshAfter = 3 * time.Second
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, o.Upstream.Clock(), log)
+	if a.Outbox, a.Catcher, err = NewMail(db, o.Mail, o.Upstream.IsSandbox(), o.Upstream.Clock(), o.Jobs.Who(), log); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil && a.Catcher != nil {
+			a.Catcher.Close()
+		}
+	}()
+	h.SentMail, h.UserMails = sentMail{DB: db, catcher: a.Catcher}, db
 	h.Returns, h.ReturnsStore = a.Bench, db
 	counts := db.NewAttentionCache(AttentionMaxAge)
 	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
+	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
+		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone})
 	if err != nil {

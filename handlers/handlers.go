@@ -34,6 +34,7 @@ type StaffService interface {
 	SetPassword(ctx context.Context, by staff.Actor, userID int64, password string) error
 	SetDisabled(ctx context.Context, by staff.Actor, userID int64, disabled bool) error
 	SetLanguage(ctx context.Context, st *identity.Staff, lang string) error
+	SetMail(ctx context.Context, by staff.Actor, userID int64, email string, daily bool) error
 }
 
 // AuditLog reads the audit log and users for the manager pages.
@@ -66,6 +67,8 @@ type Handlers struct {
 	Link      Link      // the connection to the shipping service (or the sandbox)
 	ShipDesk  ShipDesk  // the shipping desk: every shipping write (desk.Desk)
 	ShipReads ShipReads // the shipping tables, read only (storage.DB)
+	SentMail  SentMail  // the outbox and the caught copies (sandbox mode's Sent mail page)
+	UserMails UserMails // staff members' e-mail settings (storage.DB)
 	Tracker   Tracker   // asks the service about one shipment now (desk.Refresher)
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).

@@ -63,10 +63,12 @@ func (h *Handlers) AddUser(w http.ResponseWriter, r *http.Request) {
 
 // UserDetail shows one account with reset and disable actions and its audit trail.
 func (h *Handlers) UserDetail(w http.ResponseWriter, r *http.Request) {
-	h.renderUserDetail(w, r, http.StatusOK, views.Form{})
+	h.renderUserDetail(w, r, http.StatusOK, views.Form{}, views.Form{})
 }
 
-func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, status int, reset views.Form) {
+// renderUserDetail draws an account's page; a mail form without values shows
+// the account's saved e-mail settings.
+func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, status int, reset, mail views.Form) {
 	ctx := r.Context()
 	id, ok := pathID(r)
 	if !ok {
@@ -87,7 +89,13 @@ func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, stat
 	for _, e := range entries {
 		audit = append(audit, views.AuditRow{When: i18n.DateTime(ctx, e.At), Who: e.ActorName, What: auditAction(ctx, e.Action), Target: e.Target, Address: e.Address})
 	}
-	h.render(w, r, status, views.UserDetail(h.page(w, r, i18n.T(ctx, "users.detail_title", u.Username), identity.Users), userRow(ctx, u), reset, audit))
+	if mail.Values == nil {
+		if mail, err = h.savedMail(ctx, id); err != nil {
+			h.Fail(w, r, err)
+			return
+		}
+	}
+	h.render(w, r, status, views.UserDetail(h.page(w, r, i18n.T(ctx, "users.detail_title", u.Username), identity.Users), userRow(ctx, u), reset, mail, audit))
 }
 
 // ResetPassword sets a new password typed by the manager.
@@ -103,7 +111,7 @@ func (h *Handlers) ResetPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	err := h.Staff.SetPassword(ctx, h.actor(r), id, r.PostFormValue("password"))
 	if apperr.Is(err, apperr.Invalid) {
-		h.renderUserDetail(w, r, http.StatusUnprocessableEntity, views.Form{Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")})
+		h.renderUserDetail(w, r, http.StatusUnprocessableEntity, views.Form{Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}, views.Form{})
 		return
 	}
 	h.afterUserChange(w, r, id, err, "users.reset_done")

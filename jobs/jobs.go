@@ -17,6 +17,7 @@ import (
 
 	"shipdesk/clock"
 	"shipdesk/desk"
+	"shipdesk/mail"
 	"shipdesk/storage"
 	"shipdesk/workbench"
 )
@@ -71,6 +72,8 @@ type Runner struct {
 	cfg     Config
 	log     *slog.Logger
 	clock   *clock.Clock // the dashboard's one clock: claims are made on it
+	outbox  *mail.Outbox // nil: this instance sends no mail
+	daily   DailyMail    // nil: this instance queues no daily mail
 
 	lastDiscover time.Time
 }
@@ -85,6 +88,21 @@ func New(db *storage.DB, d *desk.Desk, bench *workbench.Workbench, cfg Config, c
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Runner{db: db, desk: d, bench: bench, cfg: cfg, log: log, clock: clk, refresh: d.Refresher(cfg.Refresh())}
+}
+
+// DailyMail queues the mail that is due once a day (the managers' summary).
+type DailyMail interface {
+	QueueDue(ctx context.Context) (int, error)
+}
+
+// SendMail has each cycle queue the daily mail (daily may be nil) and send
+// the outbox's due mail too.
+func (r *Runner) SendMail(o *mail.Outbox, daily DailyMail) { r.outbox, r.daily = o, daily }
+
+// Who names this instance in claims (Config.Instance, or host and process).
+func (c Config) Who() string {
+	c.defaults()
+	return c.Instance
 }
 
 // Refresher is the pollers' refresher, which the pages share: a shipment's
@@ -137,6 +155,20 @@ func (r *Runner) Cycle(ctx context.Context) {
 			r.log.Warn("commission poller", "err", err)
 		} else if len(s.Handled) > 0 {
 			r.log.Info("commissions refreshed", "commissions", len(s.Handled))
+		}
+	}
+	if r.daily != nil {
+		if n, err := r.daily.QueueDue(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("daily mail", "err", err)
+		} else if n > 0 {
+			r.log.Info("daily mail queued", "mails", n)
+		}
+	}
+	if r.outbox != nil {
+		if s, err := r.outbox.SendDue(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("mail sender", "err", err)
+		} else if s != (mail.Stats{}) {
+			r.log.Info("mail sent", "sent", s.Sent, "retried", s.Retried, "failed", s.Failed)
 		}
 	}
 	if r.now().Sub(r.lastDiscover) >= r.cfg.DiscoverEvery {

@@ -42,6 +42,12 @@ func (s *Server) routes() *http.ServeMux {
 	// The simulator's faults for a demonstration: managers only (they slow
 	// everyone's work); refused outside sandbox mode by the handler.
 	mux.Handle("POST /sandbox-faults", s.only(conn, h.SetSandboxFaults))
+	// The mail the dashboard sent, as the in-process catcher received it: in
+	// sandbox mode only (404 otherwise). It shows customers' mail, so it is the
+	// returns desk's and the managers', not the clerks'.
+	mux.Handle("GET /sandbox/mail", s.only(returns, h.SentMailList))
+	mux.Handle("GET /sandbox/mail/{id}", s.only(returns, h.SentMailPage))
+	mux.Handle("GET /sandbox/mail/{id}/files/{n}", s.only(returns, h.SentMailFile))
 
 	// Areas.
 	// The shipping desk: clerks and managers.
@@ -157,6 +163,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /users/{id}/password", s.only(users, h.ResetPassword))
 	mux.Handle("POST /users/{id}/disable", s.only(users, h.SetDisabled(true)))
 	mux.Handle("POST /users/{id}/enable", s.only(users, h.SetDisabled(false)))
+	mux.Handle("POST /users/{id}/mail", s.only(users, h.SetUserMail))
 
 	// The link to the shipping service: managers, and a metrics scraper with its token.
 	mux.Handle("GET /connection", s.only(conn, h.Connection))

@@ -10,6 +10,7 @@ import (
 
 	"shipdesk/app"
 	"shipdesk/jobs"
+	"shipdesk/mail"
 )
 
 // JobsConfig is the pollers' cadence.
@@ -39,6 +40,8 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	upstreamFlags(fs, &u)
 	var j JobsConfig
 	jobsFlags(fs, &j, false)
+	var m mail.Config
+	mailFlags(fs, &m)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,7 +62,16 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	d, wb := app.NewDesks(db, clients, u.Settle, log)
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
 	go clients.FollowClock(ctx, followEvery)
-	app.NewJobs(db, d, wb, j.Config, clients.Clock(), log).Run(ctx)
+	// Mail is sent from here only to a server of SMTP_URL: a catcher in this
+	// process would hide the mail from serve's Sent mail page. The daily
+	// summary is queued by serve, which draws it.
+	outbox, _, err := app.NewMail(db, m, false, clients.Clock(), j.Who(), log)
+	if err != nil {
+		return err
+	}
+	runner := app.NewJobs(db, d, wb, j.Config, clients.Clock(), log)
+	runner.SendMail(outbox, nil)
+	runner.Run(ctx)
 	stopBatches(d, log)
 	return nil
 }

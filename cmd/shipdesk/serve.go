@@ -15,6 +15,7 @@ import (
 	"shipdesk/app"
 	"shipdesk/desk"
 	"shipdesk/i18n"
+	"shipdesk/mail"
 	"shipdesk/staff"
 	"shipdesk/storage"
 )
@@ -39,6 +40,10 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	upstreamFlags(fs, &u)
 	var j JobsConfig
 	jobsFlags(fs, &j, true)
+	var m mail.Config
+	mailFlags(fs, &m)
+	var summaryHour int
+	summaryFlags(fs, &summaryHour)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,7 +87,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	defer stopSandbox()
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
 		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers, Settle: u.Settle, Lang: lang, Zone: zone,
-		ListenURL: c.ListenURL})
+		ListenURL: c.ListenURL, Mail: m, SummaryHour: summaryHour})
 	if err != nil {
 		return err
 	}

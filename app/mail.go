@@ -1,0 +1,63 @@
+package app
+
+import (
+	"cmp"
+	"log/slog"
+
+	"shipdesk/clock"
+	"shipdesk/mail"
+	"shipdesk/mailcatch"
+	"shipdesk/storage"
+)
+
+// The sender when none is set.
+const (
+	DefaultMailFrom     = "shipdesk@localhost"
+	DefaultMailFromName = "shipdesk"
+)
+
+// NewMail builds the outbox on the dashboard's clock. With no SMTP server
+// set and catch true (sandbox mode in serve and the tests) it starts the
+// in-process catcher and sends there, so no mail leaves the machine; with
+// neither, mail waits in the outbox until a server is set. Both `serve` and
+// `shipdesk jobs` build it here.
+func NewMail(db *storage.DB, cfg mail.Config, catch bool, clk *clock.Clock, who string, log *slog.Logger) (*mail.Outbox, *mailcatch.Catcher, error) {
+	cfg.From, cfg.FromName = cmp.Or(cfg.From, DefaultMailFrom), cmp.Or(cfg.FromName, DefaultMailFromName)
+	var catcher *mailcatch.Catcher
+	if cfg.URL == "" && catch {
+		c, err := mailcatch.Start(clk)
+		if err != nil {
+			return nil, nil, err
+		}
+		catcher, cfg.URL = c, c.URL()
+		log.Info("mail is caught in this process, never sent: read it on the Sent mail page", "smtp", cfg.URL)
+	}
+	var sender *mail.Sender
+	if cfg.URL != "" {
+		s, err := mail.NewSender(cfg)
+		if err != nil {
+			if catcher != nil {
+				catcher.Close()
+			}
+			return nil, nil, err
+		}
+		sender = s
+	} else {
+		log.Warn("no SMTP_URL: mail waits in the outbox until one is set")
+	}
+	return mail.NewOutbox(db, clk, sender, cfg.From, who, log), catcher, nil
+}
+
+// sentMail is what the Sent mail page reads: the outbox, and the copies the
+// catcher caught (none when mail goes to a real server).
+type sentMail struct {
+	*storage.DB
+	catcher *mailcatch.Catcher
+}
+
+func (s sentMail) Caught(messageID string) []mailcatch.Caught {
+	if s.catcher == nil {
+		return nil
+	}
+	return s.catcher.WithMessageID(messageID)
+}

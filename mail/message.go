@@ -1,0 +1,118 @@
+// Package mail sends the dashboard's mail from an outbox in PostgreSQL: a
+// mail is recorded (Enqueue) in the transaction of the change that causes it,
+// once per event, and the pollers' worker (SendDue) sends it over SMTP with
+// retries, keeping what fails for good with its reason. Nothing is lost, and
+// one event never queues two mails.
+package mail
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	netmail "net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"shipdesk/apperr"
+	"shipdesk/storage"
+	"shipdesk/textin"
+)
+
+// Message is a mail to send. EventKey names the event that causes it
+// ("claim-link:123", "attention-summary:7:2026-11-26"): the outbox keeps one
+// mail per key.
+type Message struct {
+	EventKey    string
+	To          string // an address only: "jana@example.com"
+	ToName      string
+	Subject     string
+	Text        string // plain text, always
+	HTML        string // optional
+	Lang        string // the reader's language, for the record ("cs" or "en")
+	Attachments []Attachment
+}
+
+// Attachment is a file sent with a mail.
+type Attachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Limits of what one mail may carry.
+const (
+	maxEventKey   = 200
+	maxLine       = 200     // subject, recipient's name, address
+	maxBody       = 100_000 // characters of the text or the HTML
+	maxAttachment = 10 << 20
+)
+
+// check refuses what must not reach a mail's header or body: line breaks or
+// control characters in the address, name or subject (header injection),
+// text that is not UTF-8, an address that is not one, oversized parts.
+func (m Message) check() error {
+	p := apperr.Problems{}
+	line := func(field, s string) {
+		if _, problem := textin.Line(s, maxLine); !problem.IsZero() {
+			p.Put(field, problem)
+		}
+	}
+	if k := m.EventKey; k == "" || len(k) > maxEventKey || strings.ContainsFunc(k, func(r rune) bool { return r <= ' ' || r > '~' }) {
+		p.Add("event_key", "mail.err.event_key")
+	}
+	line("to", m.To)
+	line("to_name", m.ToName)
+	line("subject", m.Subject)
+	if a, err := netmail.ParseAddress(m.To); err != nil || a.Address != m.To {
+		p.Add("to", "mail.err.address")
+	}
+	if strings.TrimSpace(m.Subject) == "" {
+		p.Add("subject", "mail.err.subject")
+	}
+	for field, s := range map[string]string{"text": m.Text, "html": m.HTML} {
+		if _, problem := textin.Lines(s, maxBody); !problem.IsZero() {
+			p.Put(field, problem)
+		}
+	}
+	if strings.TrimSpace(m.Text) == "" {
+		p.Add("text", "mail.err.text")
+	}
+	size := 0
+	for _, a := range m.Attachments {
+		size += len(a.Data)
+		if name := textin.FileName(a.Name); name == "" || name != a.Name || !utf8.ValidString(a.ContentType) || strings.ContainsAny(a.ContentType, "\r\n\x00") || a.ContentType == "" {
+			p.Add("attachments", "mail.err.attachment")
+		}
+	}
+	if size > maxAttachment {
+		p.Add("attachments", "mail.err.attachments_size")
+	}
+	if len(p) > 0 {
+		return p.Err("mail.err.refused")
+	}
+	return nil
+}
+
+// MessageID is the mail's Message-ID, the same for every attempt of one
+// event: a copy sent again after a crash is recognisably the same message.
+func MessageID(eventKey, fromAddress string) string {
+	sum := sha256.Sum256([]byte(eventKey))
+	domain := "shipdesk.invalid"
+	if i := strings.LastIndexByte(fromAddress, '@'); i >= 0 && i < len(fromAddress)-1 {
+		domain = fromAddress[i+1:]
+	}
+	return "outbox." + hex.EncodeToString(sum[:16]) + "@" + domain
+}
+
+// record is the message as the outbox keeps it.
+func (m Message) record(now time.Time, fromAddress string) storage.OutMail {
+	out := storage.OutMail{EventKey: m.EventKey, To: m.To, ToName: strings.TrimSpace(m.ToName), Subject: strings.TrimSpace(m.Subject),
+		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now}
+	if out.Lang == "" {
+		out.Lang = "cs"
+	}
+	for _, a := range m.Attachments {
+		out.Attachments = append(out.Attachments, storage.MailAttachment(a))
+	}
+	return out
+}

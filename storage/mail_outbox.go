@@ -1,0 +1,197 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+)
+
+// Mail states in the outbox.
+const (
+	MailQueued  = "queued"  // waiting for its first or next attempt
+	MailSending = "sending" // claimed by a worker (its lease may have run out)
+	MailSent    = "sent"    // the server said 250 after the message's data
+	MailFailed  = "failed"  // refused for good or out of attempts: kept, never sent
+)
+
+// OutMail is one mail of the outbox (table mail_outbox).
+type OutMail struct {
+	ID            int64      `db:"id"`
+	EventKey      string     `db:"event_key"`
+	To            string     `db:"recipient"`
+	ToName        string     `db:"recipient_name"`
+	Subject       string     `db:"subject"`
+	Text          string     `db:"body"`
+	HTML          string     `db:"body_html"`
+	Lang          string     `db:"lang"`
+	MessageID     string     `db:"message_id"`
+	CreatedAt     time.Time  `db:"created_at"`
+	State         string     `db:"state"`
+	Attempts      int        `db:"attempts"`
+	NextAttemptAt time.Time  `db:"next_attempt_at"`
+	LastError     string     `db:"last_error"`
+	SentAt        *time.Time `db:"sent_at"`
+	Attachments   []MailAttachment
+}
+
+// MailAttachment is a file sent with a mail.
+type MailAttachment struct {
+	Name        string `db:"name"`
+	ContentType string `db:"content_type"`
+	Data        []byte `db:"data"`
+}
+
+const mailColumns = `id, event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at,
+    state, attempts, next_attempt_at, last_error, sent_at`
+
+const enqueueMailSQL = `
+INSERT INTO mail_outbox (event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at, next_attempt_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+ON CONFLICT (event_key) DO NOTHING
+RETURNING id`
+
+// EnqueueMail records a mail in the outbox on x, which may be the caller's
+// transaction: the mail then exists exactly when the change that causes it
+// does. A mail whose event key is queued already adds nothing (queued false).
+// The caller checks the mail first (package mail).
+func EnqueueMail(ctx context.Context, x sqlx.ExtContext, m OutMail) (queued bool, err error) {
+	var ids []int64
+	if err := sqlx.SelectContext(ctx, x, &ids, enqueueMailSQL, m.EventKey, m.To, m.ToName, m.Subject, m.Text, m.HTML, m.Lang, m.MessageID, m.CreatedAt); err != nil {
+		return false, fmt.Errorf("enqueue mail %q: %w", m.EventKey, err)
+	}
+	if len(ids) == 0 {
+		return false, nil
+	}
+	for i, a := range m.Attachments {
+		if _, err := x.ExecContext(ctx, `INSERT INTO mail_attachments (mail_id, position, name, content_type, data) VALUES ($1, $2, $3, $4, $5)`,
+			ids[0], i, a.Name, a.ContentType, a.Data); err != nil {
+			return false, fmt.Errorf("enqueue attachment %q of mail %q: %w", a.Name, m.EventKey, err)
+		}
+	}
+	return true, nil
+}
+
+// EnqueueMail records a mail on this connection or transaction (EnqueueMail).
+func (db *DB) EnqueueMail(ctx context.Context, m OutMail) (bool, error) {
+	return EnqueueMail(ctx, db.x, m)
+}
+
+// ClaimMail takes mail that is due, the way the pollers claim shipments: one
+// claim of mail after the other (an advisory lock), rows another writer holds
+// passed over, each taken for the lease. A mail still "sending" whose lease
+// ran out was held by a worker that stopped mid-send: it is due again. Every
+// claim counts as an attempt.
+func (db *DB) ClaimMail(ctx context.Context, c Claim) ([]OutMail, error) {
+	const q = `
+UPDATE mail_outbox SET state = 'sending', attempts = attempts + 1,
+    claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
+WHERE id IN (
+    SELECT id FROM mail_outbox
+    WHERE state IN ('queued', 'sending') AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+    ORDER BY next_attempt_at, id
+    LIMIT $4
+    FOR UPDATE SKIP LOCKED)
+RETURNING ` + mailColumns
+	var out []OutMail
+	err := db.InTx(ctx, func(tx *DB) error {
+		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, claimWait); err != nil {
+			return err
+		}
+		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext('mail'))`, lockClassClaim); err != nil {
+			return err
+		}
+		if err := sqlxSelect(ctx, tx, &out, q, c.Now, c.Lease.Microseconds(), c.Who, c.Limit); err != nil {
+			return err
+		}
+		return tx.attachmentsOf(ctx, out)
+	})
+	return out, wrapf(err, "claim mail for %s", c.Who)
+}
+
+// attachmentsOf reads the attachments of the mails.
+func (db *DB) attachmentsOf(ctx context.Context, mails []OutMail) error {
+	if len(mails) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(mails))
+	at := make(map[int64]int, len(mails))
+	for i, m := range mails {
+		ids[i], at[m.ID] = m.ID, i
+	}
+	var rows []struct {
+		MailID int64 `db:"mail_id"`
+		MailAttachment
+	}
+	if err := sqlxSelect(ctx, db, &rows, `SELECT mail_id, name, content_type, data FROM mail_attachments WHERE mail_id = ANY($1) ORDER BY mail_id, position`, pq.Array(ids)); err != nil {
+		return fmt.Errorf("attachments of %d mails: %w", len(mails), err)
+	}
+	for _, r := range rows {
+		m := &mails[at[r.MailID]]
+		m.Attachments = append(m.Attachments, r.MailAttachment)
+	}
+	return nil
+}
+
+// MailDelivered records that the server took the mail. Only the worker
+// holding the claim records it; a worker whose lease was taken over records
+// nothing (its copy is the duplicate the stable Message-ID makes recognisable).
+func (db *DB) MailDelivered(ctx context.Context, id int64, who string, now time.Time) (bool, error) {
+	res, err := db.x.ExecContext(ctx, `
+UPDATE mail_outbox SET state = 'sent', sent_at = $3, claimed_until = NULL, last_error = ''
+WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, now)
+	return rowChanged(res, err, "record mail %d sent", id)
+}
+
+// MailRetry puts the mail back to wait for its next attempt, with the reason
+// (already cleaned of anything secret).
+func (db *DB) MailRetry(ctx context.Context, id int64, who string, next time.Time, reason string) (bool, error) {
+	res, err := db.x.ExecContext(ctx, `
+UPDATE mail_outbox SET state = 'queued', next_attempt_at = $3, claimed_until = NULL, last_error = $4
+WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, next, reason)
+	return rowChanged(res, err, "record mail %d to retry", id)
+}
+
+// MailGaveUp keeps the mail as failed for good, with the reason.
+func (db *DB) MailGaveUp(ctx context.Context, id int64, who string, reason string) (bool, error) {
+	res, err := db.x.ExecContext(ctx, `
+UPDATE mail_outbox SET state = 'failed', claimed_until = NULL, last_error = $3
+WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, reason)
+	return rowChanged(res, err, "record mail %d failed", id)
+}
+
+func rowChanged(res interface{ RowsAffected() (int64, error) }, err error, format string, args ...any) (bool, error) {
+	if err != nil {
+		return false, fmt.Errorf(format+": %w", append(args, err)...)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, wrapf(err, format, args...)
+}
+
+// RecentMail lists the newest mails of the outbox, newest first, without
+// their attachments' data.
+func (db *DB) RecentMail(ctx context.Context, limit int) ([]OutMail, error) {
+	var out []OutMail
+	err := sqlxSelect(ctx, db, &out, `SELECT `+mailColumns+` FROM mail_outbox ORDER BY id DESC LIMIT $1`, limit)
+	return out, wrapf(err, "recent mail")
+}
+
+// MailByID reads one mail of the outbox with its attachments.
+func (db *DB) MailByID(ctx context.Context, id int64) (OutMail, error) {
+	var m OutMail
+	if err := sqlxGet(ctx, db, &m, `SELECT `+mailColumns+` FROM mail_outbox WHERE id = $1`, id); err != nil {
+		return m, wrapf(notFound(err, "mail.err.no_mail"), "mail %d", id)
+	}
+	one := []OutMail{m}
+	err := db.attachmentsOf(ctx, one)
+	return one[0], err
+}
+
+// MailRecorded says whether the outbox has a mail of this event already.
+func (db *DB) MailRecorded(ctx context.Context, eventKey string) (bool, error) {
+	var ok bool
+	err := sqlxGet(ctx, db, &ok, `SELECT EXISTS (SELECT 1 FROM mail_outbox WHERE event_key = $1)`, eventKey)
+	return ok, wrapf(err, "mail %q recorded", eventKey)
+}
