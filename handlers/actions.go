@@ -21,12 +21,8 @@ type recordStep func(ctx context.Context, id int64) (done string, err error)
 
 // recordAction runs a button's step and returns to the record's page.
 func (h *Handlers) recordAction(w http.ResponseWriter, r *http.Request, page func(id int64) string, step recordStep) {
-	id, ok := pathID(r)
+	id, ok := h.postedID(w, r)
 	if !ok {
-		h.NotFound(w, r)
-		return
-	}
-	if !h.readForm(w, r) {
 		return
 	}
 	done, err := step(r.Context(), id)

@@ -123,9 +123,8 @@ func (h *Handlers) renderMapping(w http.ResponseWriter, r *http.Request, status 
 // mapping is kept under the source's name.
 func (h *Handlers) MapBatch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	if !h.postedForm(w, r, 64<<10, "", i18n.T(ctx, "batches.err.form")) {

@@ -34,9 +34,8 @@ type commissionForms struct {
 }
 
 func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, status int, forms commissionForms) {
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	if r.Method == http.MethodGet {

@@ -146,9 +146,8 @@ func sizeText(ctx context.Context, n int64) string {
 // commission's to every returns role, one kept from a failed form only to the
 // agent who uploaded it.
 func (h *Handlers) ServeUpload(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	up, err := h.ReturnsStore.UploadByID(r.Context(), id)

@@ -45,9 +45,8 @@ func (h *Handlers) gone(w http.ResponseWriter, r *http.Request, key string, id i
 // SenderDeleteConfirm asks before a sender is removed.
 func (h *Handlers) SenderDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	senders, err := h.ShipReads.Senders(ctx)
@@ -72,9 +71,8 @@ func (h *Handlers) SenderDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 // RecipientDeleteConfirm asks before a saved recipient is removed.
 func (h *Handlers) RecipientDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	list, err := h.ShipReads.Recipients(ctx)
@@ -97,9 +95,8 @@ func (h *Handlers) RecipientDeleteConfirm(w http.ResponseWriter, r *http.Request
 // PresetDeleteConfirm asks before a package preset is removed.
 func (h *Handlers) PresetDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	list, err := h.ShipReads.Presets(ctx)
@@ -146,9 +143,8 @@ func (h *Handlers) ShipmentStornoConfirm(w http.ResponseWriter, r *http.Request)
 // that cannot be taken back); other moves need no confirmation.
 func (h *Handlers) CommissionMoveConfirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	back := commissionPath(id)

@@ -23,9 +23,8 @@ const draftsPage = 50
 
 // Draft shows a draft created through the cart API.
 func (h *Handlers) Draft(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	ctx := r.Context()

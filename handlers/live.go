@@ -79,9 +79,8 @@ func commissionAge(ctx context.Context, row *views.CommissionRow, synced *time.T
 
 // CommissionLive is the live part of a commission's page, for its polling.
 func (h *Handlers) CommissionLive(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	h.refreshCommissionDue(r.Context(), id)

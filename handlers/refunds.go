@@ -210,9 +210,8 @@ func (h *Handlers) refundList(w http.ResponseWriter, r *http.Request) (views.Ref
 // stays so.
 func (h *Handlers) RefundPaidConfirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	wd, err := h.ReturnsStore.WithdrawalByID(ctx, id)
@@ -233,9 +232,8 @@ func (h *Handlers) RefundPaidConfirm(w http.ResponseWriter, r *http.Request) {
 
 // RefundPaid marks a refund paid, once confirmed: who and when are recorded.
 func (h *Handlers) RefundPaid(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	if h.unconfirmed(w, r, refundPaidPath(id)) {

@@ -59,9 +59,8 @@ func (h *Handlers) AddRule(w http.ResponseWriter, r *http.Request) { h.saveRule(
 
 // SaveRule saves an edited rule in its place.
 func (h *Handlers) SaveRule(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	h.saveRule(w, r, id)
@@ -283,12 +282,8 @@ func ruleChoice(ctx context.Context, rule shiprules.Rule) string {
 
 // MoveRule moves a rule one place up or down.
 func (h *Handlers) MoveRule(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(r)
+	id, ok := h.postedID(w, r)
 	if !ok {
-		h.NotFound(w, r)
-		return
-	}
-	if !h.readForm(w, r) {
 		return
 	}
 	dir := r.PostFormValue("dir")
@@ -316,9 +311,8 @@ func (h *Handlers) RuleDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 // DeleteRule removes a rule once confirmed.
 func (h *Handlers) DeleteRule(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	if h.unconfirmed(w, r, views.RulePath(id)+"/delete") {

@@ -58,9 +58,8 @@ func (h *Handlers) SentMailPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	m, err := h.SentMail.MailByID(ctx, id)

@@ -32,12 +32,8 @@ func (h *Handlers) savedMail(ctx context.Context, id int64) (views.Form, error) 
 // daily summary by mail; a wrong address comes back on the form as typed.
 func (h *Handlers) SetUserMail(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.postedID(w, r)
 	if !ok {
-		h.NotFound(w, r)
-		return
-	}
-	if !h.readForm(w, r) {
 		return
 	}
 	email, daily := r.PostFormValue("email"), r.PostFormValue("daily_summary") == "on"

@@ -70,9 +70,8 @@ func (h *Handlers) UserDetail(w http.ResponseWriter, r *http.Request) {
 // the account's saved e-mail settings.
 func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, status int, reset, mail views.Form) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.idOf(w, r)
 	if !ok {
-		h.NotFound(w, r)
 		return
 	}
 	u, err := h.Audit.UserByID(ctx, id)
@@ -101,12 +100,8 @@ func (h *Handlers) renderUserDetail(w http.ResponseWriter, r *http.Request, stat
 // ResetPassword sets a new password typed by the manager.
 func (h *Handlers) ResetPassword(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, ok := pathID(r)
+	id, ok := h.postedID(w, r)
 	if !ok {
-		h.NotFound(w, r)
-		return
-	}
-	if !h.readForm(w, r) {
 		return
 	}
 	err := h.Staff.SetPassword(ctx, h.actor(r), id, r.PostFormValue("password"))
@@ -157,6 +152,23 @@ func (h *Handlers) afterUserChange(w http.ResponseWriter, r *http.Request, id in
 func pathID(r *http.Request) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	return id, err == nil && id > 0
+}
+
+// idOf is the record id the path names; when it names none, the answer (404)
+// is written.
+func (h *Handlers) idOf(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, ok := pathID(r)
+	if !ok {
+		h.NotFound(w, r)
+	}
+	return id, ok
+}
+
+// postedID is idOf for a post, whose form is read too (refused with its
+// words when it cannot be).
+func (h *Handlers) postedID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, ok := h.idOf(w, r)
+	return id, ok && h.readForm(w, r)
 }
 
 // auditAction names an audit log action ("user added") in the request's
