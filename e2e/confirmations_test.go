@@ -3,16 +3,12 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
-	"shipdesk/app/apptest"
-	"shipdesk/identity"
 	"shipdesk/sandbox/sandboxtest"
 )
 
@@ -20,17 +16,7 @@ import (
 // downloads it, records an extension agreed with the customer (version 2),
 // rejects the claim with a reason and finds the settlement confirmation.
 func TestAgentKeepsWrittenConfirmations(t *testing.T) {
-	env := apptest.Start(t)
-	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	proof := filepath.Join(t.TempDir(), "receipt.pdf")
-	if err := os.WriteFile(proof, []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pw := env.AddUser("alice", identity.Agent)
-	tab := newTab(t, env.URL)
-	tab.SignIn("alice", pw)
+	env, tab, proof := agentTab(t, "alice")
 	tab.Open("/returns/new")
 	tab.Fill("#customer_name", "Jiří Žďárský")
 	tab.Fill("#customer_email", "jiri@example.cz")

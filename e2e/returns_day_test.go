@@ -2,17 +2,12 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"shipdesk/app/apptest"
-	"shipdesk/identity"
 )
 
 // focusedID is the id of the element that has the keyboard focus.
@@ -59,22 +54,12 @@ func quote(s string) string {
 // a template; the claim is settled as repaired and sent back. The list and
 // the commission are looked at in English and Czech at three widths.
 func TestAgentsDayAtTheDesk(t *testing.T) {
-	env := apptest.Start(t)
+	env, tab, proof := agentTab(t, "alena")
 	ctx := context.Background()
-	if err := env.App.Bench.RefreshProducts(ctx); err != nil {
-		t.Fatal(err)
-	}
 	types, models, err := env.App.DB.Products(ctx)
 	if err != nil || len(types) < 2 {
 		t.Fatalf("products: %v", err)
 	}
-	proof := filepath.Join(t.TempDir(), "receipt.pdf")
-	if err := os.WriteFile(proof, []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pw := env.AddUser("alena", identity.Agent)
-	tab := newTab(t, env.URL)
-	tab.SignIn("alena", pw)
 	tab.do("desktop width", chromedp.EmulateViewport(1280, 900))
 
 	// The model picker offers the chosen type's models only.

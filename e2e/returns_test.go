@@ -17,17 +17,7 @@ import (
 // An agent creates a warranty commission with its proof of purchase, writes a
 // message and a note, waits (sandbox clock) for the goods and sends them back.
 func TestAgentRunsAWarrantyClaim(t *testing.T) {
-	env := apptest.Start(t)
-	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	proof := filepath.Join(t.TempDir(), "receipt.pdf")
-	if err := os.WriteFile(proof, []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pw := env.AddUser("alice", identity.Agent)
-	tab := newTab(t, env.URL)
-	tab.SignIn("alice", pw)
+	env, tab, proof := agentTab(t, "alice")
 	tab.Submit(`[data-testid=nav] a[href="/returns"]`)
 	tab.Submit(`a[href="/returns/new"]`)
 	tab.Fill("#customer_name", "Alena Veselá")
@@ -77,4 +67,23 @@ func TestAgentRunsAWarrantyClaim(t *testing.T) {
 	tab.WaitText(`[data-testid=commission-status]`, "on its way back")
 	tab.WaitText(`[data-testid=moves]`, "to the customer")
 	tab.look("outgoing")
+}
+
+// agentTab signs an agent in against a dashboard whose product models are
+// read from the sandbox, and gives a proof of purchase to attach (a small
+// PDF).
+func agentTab(t *testing.T, username string) (env *apptest.Env, tab *Tab, proof string) {
+	t.Helper()
+	env = apptest.Start(t)
+	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	proof = filepath.Join(t.TempDir(), "receipt.pdf")
+	if err := os.WriteFile(proof, []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pw := env.AddUser(username, identity.Agent)
+	tab = newTab(t, env.URL)
+	tab.SignIn(username, pw)
+	return env, tab, proof
 }

@@ -22,47 +22,46 @@ type Party struct {
 	Lines []string
 }
 
+// Claim is what both confirmations say of a claim: the parties, its
+// numbers, when it was made, the goods, and when the confirmation was issued.
+type Claim struct {
+	Seller, Consumer  Party
+	Number, Reference string
+	ClaimedAt         time.Time // when the claim was made
+	Product           string
+	Issued            time.Time
+}
+
 // Intake is what the confirmation of a claim taken says (§19(2) of Act
 // 634/1992): who, which goods, what is claimed, the remedy asked, and how
 // and by when it will be handled.
 type Intake struct {
-	Seller, Consumer  Party
-	Number, Reference string
-	ClaimedAt         time.Time // when the claim was made
-	Product, Serial   string
-	Purchase          string // the day the goods were bought, ISO; "" unknown
-	Defect            string // the consumer's description of the defect
-	Remedy            string // repair, replacement, discount, withdrawal; "" not said
-	Deadline          time.Time
+	Claim
+	Serial   string
+	Purchase string // the day the goods were bought, ISO; "" unknown
+	Defect   string // the consumer's description of the defect
+	Remedy   string // repair, replacement, discount, withdrawal; "" not said
+	Deadline time.Time
 	// ExtendedTo and AgreedOn: a longer time agreed with the consumer, and
 	// the day it was agreed (nil without one).
 	ExtendedTo, AgreedOn *time.Time
 	Version              int
-	Issued               time.Time
 }
 
 // Settlement is what the confirmation of a settled claim says (§19(5)): when
 // and how it was settled, why when rejected, and in how many days.
 type Settlement struct {
-	Seller, Consumer     Party
-	Number, Reference    string
-	ClaimedAt, SettledAt time.Time
-	Product              string
-	Resolution           string // repaired, replaced, refunded, rejected
-	Reason               string
-	Days                 int
-	Issued               time.Time
+	Claim
+	SettledAt  time.Time
+	Resolution string // repaired, replaced, refunded, rejected
+	Reason     string
+	Days       int
 }
 
 // IntakeConfirmation draws the confirmation of a claim taken, on A4 in the
 // language of ctx (the customer's), times in the shop's zone.
 func IntakeConfirmation(ctx context.Context, w io.Writer, c Intake) error {
-	d := newLetter(ctx, "conf.intake.title", c.Number, c.Issued)
-	d.parties(c.Seller, c.Consumer)
-	d.heading("conf.claim")
-	d.fact("conf.number", c.Number)
-	d.fact("conf.reference", c.Reference)
-	d.fact("conf.claimed_at", i18n.DateTime(ctx, c.ClaimedAt))
+	d := newLetter(ctx, "conf.intake.title", c.Claim)
 	d.heading("conf.goods")
 	d.fact("conf.product", c.Product)
 	d.fact("conf.serial", c.Serial)
@@ -92,12 +91,7 @@ func IntakeConfirmation(ctx context.Context, w io.Writer, c Intake) error {
 
 // SettlementConfirmation draws the confirmation of a settled claim.
 func SettlementConfirmation(ctx context.Context, w io.Writer, s Settlement) error {
-	d := newLetter(ctx, "conf.settle.title", s.Number, s.Issued)
-	d.parties(s.Seller, s.Consumer)
-	d.heading("conf.claim")
-	d.fact("conf.number", s.Number)
-	d.fact("conf.reference", s.Reference)
-	d.fact("conf.claimed_at", i18n.DateTime(ctx, s.ClaimedAt))
+	d := newLetter(ctx, "conf.settle.title", s.Claim)
 	d.fact("conf.product", s.Product)
 	d.heading("conf.settlement")
 	d.fact("conf.settled_at", i18n.Date(ctx, s.SettledAt))
@@ -123,7 +117,10 @@ const (
 	textWidth    = 210 - 2*letterMargin
 )
 
-func newLetter(ctx context.Context, titleKey, number string, issued time.Time) *letter {
+// newLetter starts a confirmation of c: its title, the parties and the
+// claim's numbers and time.
+func newLetter(ctx context.Context, titleKey string, c Claim) *letter {
+	number, issued := c.Number, c.Issued
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdffont.Register(pdf, fontSans, "", goregular.TTF)
 	pdffont.Register(pdf, fontSans, "B", gobold.TTF)
@@ -150,7 +147,13 @@ func newLetter(ctx context.Context, titleKey, number string, issued time.Time) *
 	pdf.SetFont(fontSans, "B", 16)
 	pdf.MultiCell(0, 8, i18n.T(ctx, titleKey), "", "L", false)
 	pdf.Ln(3)
-	return &letter{ctx: ctx, pdf: pdf}
+	d := &letter{ctx: ctx, pdf: pdf}
+	d.parties(c.Seller, c.Consumer)
+	d.heading("conf.claim")
+	d.fact("conf.number", c.Number)
+	d.fact("conf.reference", c.Reference)
+	d.fact("conf.claimed_at", i18n.DateTime(ctx, c.ClaimedAt))
+	return d
 }
 
 // parties draws the seller and the consumer side by side.

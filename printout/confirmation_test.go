@@ -14,11 +14,13 @@ import (
 func intakeFixture() Intake {
 	claimed := time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC) // 10:30 in Prague
 	return Intake{
-		Seller:   Party{Name: "Šťastný obchod s.r.o.", Lines: []string{"Václavské náměstí 1", "110 00 Praha"}},
-		Consumer: Party{Name: "Jiří Žďárský", Lines: []string{"Údolní 12, 602 00 Brno", "jiri@example.cz"}},
-		Number:   "RMA-000123", Reference: "RC-ABC", ClaimedAt: claimed, Product: "Kávovar Ořech (spotřebiče)",
+		Claim: Claim{
+			Seller:   Party{Name: "Šťastný obchod s.r.o.", Lines: []string{"Václavské náměstí 1", "110 00 Praha"}},
+			Consumer: Party{Name: "Jiří Žďárský", Lines: []string{"Údolní 12, 602 00 Brno", "jiri@example.cz"}},
+			Number:   "RMA-000123", Reference: "RC-ABC", ClaimedAt: claimed, Product: "Kávovar Ořech (spotřebiče)", Issued: claimed,
+		},
 		Serial: "SN-1", Purchase: "2026-05-14", Defect: "Nehřeje.", Remedy: "repair",
-		Deadline: claimed.AddDate(0, 0, 30), Version: 1, Issued: claimed,
+		Deadline: claimed.AddDate(0, 0, 30), Version: 1,
 	}
 }
 
@@ -96,9 +98,9 @@ func TestConfirmationWrapsLongTextWhole(t *testing.T) {
 
 func TestSettlementConfirmation(t *testing.T) {
 	in := intakeFixture()
-	s := Settlement{Seller: in.Seller, Consumer: in.Consumer, Number: in.Number, Reference: in.Reference, ClaimedAt: in.ClaimedAt,
-		SettledAt: in.ClaimedAt.AddDate(0, 0, 12), Product: in.Product, Resolution: "rejected", Reason: "Vada vznikla pádem: prasklý kryt.", Days: 12,
-		Issued: in.ClaimedAt.AddDate(0, 0, 12)}
+	claim := in.Claim
+	claim.Issued = in.ClaimedAt.AddDate(0, 0, 12)
+	s := Settlement{Claim: claim, SettledAt: in.ClaimedAt.AddDate(0, 0, 12), Resolution: "rejected", Reason: "Vada vznikla pádem: prasklý kryt.", Days: 12}
 	var out bytes.Buffer
 	if err := SettlementConfirmation(i18n.WithLang(context.Background(), i18n.Czech), &out, s); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package workbench
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"time"
 
@@ -37,29 +38,11 @@ func (w *Workbench) IssueIntake(ctx context.Context, id, by int64) (storage.Docu
 		return storage.Document{}, apperr.New(apperr.Conflict, "conf.err.not_claim")
 	}
 	version := c.Extensions + 1
-	if kept, err := w.db.HasDocument(ctx, id, storage.DocIntake, version); err != nil || kept {
-		if err != nil {
-			return storage.Document{}, err
-		}
-		return w.db.LatestDocument(ctx, id, storage.DocIntake)
-	}
-	seller, err := w.seller(ctx)
-	if err != nil {
-		return storage.Document{}, err
-	}
-	d, now := DetailOf(c), w.now()
-	claimed := lodgedAt(c)
-	in := printout.Intake{Seller: seller, Consumer: consumer(d), Number: c.Number, Reference: c.Reference, ClaimedAt: claimed,
-		Product: d.Product, Serial: d.Serial, Purchase: d.Purchase, Defect: d.Fault, Remedy: c.Remedy,
-		Deadline: claimed.AddDate(0, 0, WarrantyDays), ExtendedTo: c.ExtendedTo, AgreedOn: c.ExtensionAgreedOn,
-		Version: version, Issued: now}
-	var pdf bytes.Buffer
-	if err := printout.IntakeConfirmation(readerCtx(ctx, c), &pdf, in); err != nil {
-		return storage.Document{}, err
-	}
-	doc, _, err := w.db.SaveDocument(ctx, storage.Document{CommissionID: id, Kind: storage.DocIntake, Version: version, CreatedAt: now,
-		CreatedBy: storage.UserRef(by), Filename: printout.FileName(storage.DocIntake, c.Number, version), PDF: pdf.Bytes()})
-	return doc, err
+	return w.keep(ctx, c, storage.DocIntake, version, by, func(ctx context.Context, claim printout.Claim, d Detail, pdf io.Writer) error {
+		in := printout.Intake{Claim: claim, Serial: d.Serial, Purchase: d.Purchase, Defect: d.Fault, Remedy: c.Remedy,
+			Deadline: claim.ClaimedAt.AddDate(0, 0, WarrantyDays), ExtendedTo: c.ExtendedTo, AgreedOn: c.ExtensionAgreedOn, Version: version}
+		return printout.IntakeConfirmation(ctx, pdf, in)
+	})
 }
 
 // IssueSettlement keeps the confirmation of a settled claim, once.
@@ -68,32 +51,42 @@ func (w *Workbench) IssueSettlement(ctx context.Context, id, by int64) (storage.
 	if err != nil {
 		return storage.Document{}, err
 	}
-	d := DetailOf(c)
-	if !Claim(c) || !d.Resolved() || c.ResolvedAt == nil {
+	if !Claim(c) || !DetailOf(c).Resolved() || c.ResolvedAt == nil {
 		return storage.Document{}, apperr.New(apperr.Conflict, "conf.err.not_settled")
 	}
-	if kept, err := w.db.HasDocument(ctx, id, storage.DocSettlement, 1); err != nil || kept {
+	return w.keep(ctx, c, storage.DocSettlement, 1, by, func(ctx context.Context, claim printout.Claim, _ Detail, pdf io.Writer) error {
+		s := printout.Settlement{Claim: claim, SettledAt: *c.ResolvedAt, Resolution: c.Resolution, Reason: c.ResolutionReason}
+		if c.SettledDays != nil {
+			s.Days = *c.SettledDays
+		}
+		return printout.SettlementConfirmation(ctx, pdf, s)
+	})
+}
+
+// keep returns the commission's confirmation of kind and version when it is
+// kept already; else it draws it (in the customer's language, issued now)
+// with what both confirmations say of the claim, and keeps it.
+func (w *Workbench) keep(ctx context.Context, c storage.Commission, kind string, version int, by int64,
+	draw func(context.Context, printout.Claim, Detail, io.Writer) error) (storage.Document, error) {
+	if kept, err := w.db.HasDocument(ctx, c.ID, kind, version); err != nil || kept {
 		if err != nil {
 			return storage.Document{}, err
 		}
-		return w.db.LatestDocument(ctx, id, storage.DocSettlement)
+		return w.db.LatestDocument(ctx, c.ID, kind)
 	}
 	seller, err := w.seller(ctx)
 	if err != nil {
 		return storage.Document{}, err
 	}
-	now := w.now()
-	s := printout.Settlement{Seller: seller, Consumer: consumer(d), Number: c.Number, Reference: c.Reference, ClaimedAt: lodgedAt(c),
-		SettledAt: *c.ResolvedAt, Product: d.Product, Resolution: c.Resolution, Reason: c.ResolutionReason, Issued: now}
-	if c.SettledDays != nil {
-		s.Days = *c.SettledDays
-	}
+	d, now := DetailOf(c), w.now()
+	claim := printout.Claim{Seller: seller, Consumer: consumer(d), Number: c.Number, Reference: c.Reference, ClaimedAt: lodgedAt(c),
+		Product: d.Product, Issued: now}
 	var pdf bytes.Buffer
-	if err := printout.SettlementConfirmation(readerCtx(ctx, c), &pdf, s); err != nil {
+	if err := draw(readerCtx(ctx, c), claim, d, &pdf); err != nil {
 		return storage.Document{}, err
 	}
-	doc, _, err := w.db.SaveDocument(ctx, storage.Document{CommissionID: id, Kind: storage.DocSettlement, Version: 1, CreatedAt: now,
-		CreatedBy: storage.UserRef(by), Filename: printout.FileName(storage.DocSettlement, c.Number, 1), PDF: pdf.Bytes()})
+	doc, _, err := w.db.SaveDocument(ctx, storage.Document{CommissionID: c.ID, Kind: kind, Version: version, CreatedAt: now,
+		CreatedBy: storage.UserRef(by), Filename: printout.FileName(kind, c.Number, version), PDF: pdf.Bytes()})
 	return doc, err
 }
 
