@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -12,6 +13,14 @@ import (
 // changes, and htmx redraws the form for it.
 func (b *Tab) chooseCountry(code string) {
 	b.t.Helper()
+	// A person cannot choose before htmx has taken up the form it just drew
+	// (the select of the last redraw is new): wait for that, and for no
+	// request in flight, as a person's hand would.
+	ready := `(() => { const s = document.getElementById("to_country");
+		return !!s && !!(s["htmx-internal-data"] || {}).initHash && !document.querySelector(".htmx-request"); })()`
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		b.t.Fatalf("the country select was never ready for a choice: %v", err)
+	}
 	b.do("choose "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById("to_country");
 		s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, code)))
 }
