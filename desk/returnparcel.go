@@ -78,7 +78,8 @@ func (d *Desk) OrderReturn(ctx context.Context, p ReturnParcel, by int64) (stora
 }
 
 // returnOffer is the cheapest offer the service would take for the return
-// parcel of carrier handed over at the form's point.
+// parcel of carrier handed over at the form's point and delivered to the
+// return address (not to a point of the carrier's).
 func (d *Desk) returnOffer(ctx context.Context, f Form, customer storage.Sender, carrier string) (Offer, error) {
 	sh := d.shipment(f, customer)
 	sh.Carrier = carrier
@@ -90,7 +91,7 @@ func (d *Desk) returnOffer(ctx context.Context, f Form, customer storage.Sender,
 	offers := offersOf(rates)
 	SortOffers(offers, "")
 	for _, o := range offers {
-		if o.Selectable && strings.EqualFold(o.Carrier, carrier) {
+		if o.Selectable && !o.DeliveryRequired && strings.EqualFold(o.Carrier, carrier) {
 			return o, nil
 		}
 	}
