@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,11 +100,14 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 		b.Settings.Values = map[string]string{"bank_account": s.BankAccount, "bank_code": s.BankCode, "cod_currency": s.CODCurrency, "bank_currency": s.BankCurrency}
 	}
 	b.ReturnSenders = returnSenderOptions(ctx, senders)
-	if b.ReturnTo.Values == nil {
-		b.ReturnTo.Values = map[string]string{"return_sender": ""}
+	// A refused choice that is no option (a sender removed meanwhile) shows
+	// the stored one, not the first of the list, which saving would take.
+	if v, ok := b.ReturnTo.Values["return_sender"]; !ok || !slices.ContainsFunc(b.ReturnSenders, func(o views.Option) bool { return o.Value == v }) {
+		stored := ""
 		if id := settings.ReturnSenderID; id != nil {
-			b.ReturnTo.Values["return_sender"] = strconv.FormatInt(*id, 10)
+			stored = strconv.FormatInt(*id, 10)
 		}
+		b.ReturnTo.Values = map[string]string{"return_sender": stored}
 	}
 	if b.AddSender.Values == nil {
 		b.AddSender.Values = map[string]string{"country": "CZ"}
