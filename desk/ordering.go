@@ -39,6 +39,22 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 	if err := d.ship.Validate(ctx, order); err != nil {
 		return storage.Shipment{}, UpstreamError("ship.doing.check", err)
 	}
+	var saveRecipient func()
+	if f.SaveRecipient {
+		saveRecipient = func() {
+			if _, err := d.db.SaveRecipient(ctx, f.To.stored()); err != nil {
+				d.log.Warn("save recipient", "err", err) // the order matters more than the address book
+			}
+		}
+	}
+	return d.place(ctx, f, order, by, saveRecipient)
+}
+
+// place records the intent of the form's order and its first attempt in one
+// transaction, then sends it exactly once (orders). An order recorded
+// already under the form's key is returned as it stands; fresh runs only
+// for a new one, before it is sent.
+func (d *Desk) place(ctx context.Context, f Form, order shipping.Order, by int64, fresh func()) (storage.Shipment, error) {
 	raw, err := json.Marshal(order)
 	if err != nil {
 		return storage.Shipment{}, fmt.Errorf("encode order: %w", err)
@@ -60,18 +76,16 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 		intent.PriceVAT, intent.PriceCurrency = &p.Value, &p.Currency
 	}
 	now := d.now()
-	s, attempt, fresh, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
+	s, attempt, isNew, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
 	if apperr.Is(err, apperr.Conflict) { // the reference is taken: the clerk's field says so
 		msg := apperr.TextOf(err)
 		return s, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: apperr.Problems{"reference": msg}, Err: err}
 	}
-	if err != nil || !fresh {
+	if err != nil || !isNew {
 		return s, err
 	}
-	if f.SaveRecipient {
-		if _, err := d.db.SaveRecipient(ctx, f.To.stored()); err != nil {
-			d.log.Warn("save recipient", "err", err) // the order matters more than the address book
-		}
+	if fresh != nil {
+		fresh()
 	}
 	return d.orders().Send(ctx, s, attempt, order, true)
 }

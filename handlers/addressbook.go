@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ type AddressBookDesk interface {
 	AddSender(ctx context.Context, v url.Values) (storage.Sender, map[string]string, error)
 	AddPreset(ctx context.Context, v url.Values) (storage.Preset, map[string]string, error)
 	SaveSettings(ctx context.Context, v url.Values) (map[string]string, error)
+	SaveReturnAddress(ctx context.Context, v url.Values) (map[string]string, error)
 	SetDefaultSender(ctx context.Context, id int64) error
 	DeleteSender(ctx context.Context, id int64) error
 	DeleteRecipient(ctx context.Context, id int64) error
@@ -46,7 +48,7 @@ func (h *Handlers) AddressBook(w http.ResponseWriter, r *http.Request) {
 }
 
 type addressBookForms struct {
-	sender, contact, preset, settings views.Form
+	sender, contact, preset, settings, returnTo views.Form
 }
 
 func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, status int, forms addressBookForms) {
@@ -72,7 +74,13 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 		h.Fail(w, r, err)
 		return
 	}
-	b := views.AddressBook{AddSender: forms.sender, AddContact: forms.contact, AddPreset: forms.preset, Settings: forms.settings, PointsCount: stats.Count, PointsAge: i18n.T(ctx, "ship.never")}
+	settings, err := db.Settings(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	b := views.AddressBook{AddSender: forms.sender, AddContact: forms.contact, AddPreset: forms.preset, Settings: forms.settings,
+		ReturnTo: forms.returnTo, PointsCount: stats.Count, PointsAge: i18n.T(ctx, "ship.never")}
 	if stats.Refreshed != nil {
 		b.PointsAge = i18n.DateTime(ctx, *stats.Refreshed)
 	}
@@ -88,12 +96,18 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 			Label: i18n.T(ctx, "ship.preset_line", p.Name, num(ctx, p.Weight), num(ctx, p.Length), num(ctx, p.Width), num(ctx, p.Height))})
 	}
 	if b.Settings.Values == nil {
-		s, err := db.Settings(ctx)
-		if err != nil {
-			h.Fail(w, r, err)
-			return
-		}
+		s := settings
 		b.Settings.Values = map[string]string{"bank_account": s.BankAccount, "bank_code": s.BankCode, "cod_currency": s.CODCurrency, "bank_currency": s.BankCurrency}
+	}
+	b.ReturnSenders = returnSenderOptions(ctx, senders)
+	// A refused choice that is no option (a sender removed meanwhile) shows
+	// the stored one, not the first of the list, which saving would take.
+	if v, ok := b.ReturnTo.Values["return_sender"]; !ok || !slices.ContainsFunc(b.ReturnSenders, func(o views.Option) bool { return o.Value == v }) {
+		stored := ""
+		if id := settings.ReturnSenderID; id != nil {
+			stored = strconv.FormatInt(*id, 10)
+		}
+		b.ReturnTo.Values = map[string]string{"return_sender": stored}
 	}
 	if b.AddSender.Values == nil {
 		b.AddSender.Values = map[string]string{"country": "CZ"}
@@ -102,6 +116,20 @@ func (h *Handlers) renderAddressBook(w http.ResponseWriter, r *http.Request, sta
 		b.AddContact.Values = map[string]string{"contact_country": "CZ"}
 	}
 	h.render(w, r, status, views.AddressBookPage(h.page(w, r, i18n.T(ctx, "ship.addressbook"), identity.Shipping), b))
+}
+
+// returnSenderOptions are the choices of the return address: the default
+// sender (named, when there is one), then every sender.
+func returnSenderOptions(ctx context.Context, senders []storage.Sender) []views.Option {
+	first := i18n.T(ctx, "retparcel.default_sender_none")
+	if len(senders) > 0 {
+		first = i18n.T(ctx, "retparcel.default_sender", senders[0].Label)
+	}
+	out := []views.Option{{Value: "", Label: first}}
+	for _, s := range senders {
+		out = append(out, views.Option{Value: strconv.FormatInt(s.ID, 10), Label: s.Label + ", " + oneLine(s.Address)})
+	}
+	return out
 }
 
 func oneLine(a storage.Address) string {
@@ -169,4 +197,16 @@ func (h *Handlers) SaveSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.afterBookChange(w, r, err, i18n.T(r.Context(), "ship.flash.settings_saved"))
+}
+
+// SaveReturnAddress stores which sender customers' return parcels go to.
+func (h *Handlers) SaveReturnAddress(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r) {
+		return
+	}
+	vals, err := h.ShipDesk.SaveReturnAddress(r.Context(), r.PostForm)
+	if h.bookFailed(w, r, err, func(f views.Form) addressBookForms { return addressBookForms{returnTo: f} }, vals) {
+		return
+	}
+	h.afterBookChange(w, r, err, i18n.T(r.Context(), "retparcel.flash.saved"))
 }

@@ -165,25 +165,29 @@ func (db *DB) DeletePreset(ctx context.Context, id int64) error {
 	return affectedOne(res, err, "rec.no_preset", id)
 }
 
-// ShippingSettings are the shop's COD bank details.
+// ShippingSettings are the shop's COD bank details and its return address.
 type ShippingSettings struct {
 	CODCurrency  string `db:"cod_currency"`
 	BankAccount  string `db:"bank_account"`
 	BankCode     string `db:"bank_code"`
 	BankCurrency string `db:"bank_currency"`
+	// ReturnSenderID is the sender a customer's return parcel goes to; nil
+	// is the default sender (ReturnSender).
+	ReturnSenderID *int64 `db:"return_sender_id"`
 }
 
 // Settings reads the shipping settings.
 func (db *DB) Settings(ctx context.Context) (ShippingSettings, error) {
 	var s ShippingSettings
-	err := sqlxGet(ctx, db, &s, `SELECT cod_currency, bank_account, bank_code, bank_currency FROM shipping_settings WHERE id = 1`)
+	err := sqlxGet(ctx, db, &s, `SELECT cod_currency, bank_account, bank_code, bank_currency, return_sender_id
+FROM shipping_settings WHERE id = 1`)
 	if err != nil {
 		return s, fmt.Errorf("read shipping settings: %w", err)
 	}
 	return s, nil
 }
 
-// SaveSettings replaces the shipping settings.
+// SaveSettings replaces the COD settings (the return address is saved by SaveReturnSender).
 func (db *DB) SaveSettings(ctx context.Context, s ShippingSettings) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE shipping_settings SET cod_currency = $1, bank_account = $2, bank_code = $3,
 bank_currency = $4, updated_at = now() WHERE id = 1`, s.CODCurrency, s.BankAccount, s.BankCode, s.BankCurrency)

@@ -189,15 +189,17 @@ type SenderRow struct {
 
 // AddressBook is the address book and settings page.
 type AddressBook struct {
-	Senders     []SenderRow
-	Recipients  []Option // Value: id, Label: name and address
-	Presets     []Option
-	AddSender   Form
-	AddContact  Form // a new pickup address stored at the service
-	AddPreset   Form
-	Settings    Form
-	PointsCount int64
-	PointsAge   string
+	Senders       []SenderRow
+	Recipients    []Option // Value: id, Label: name and address
+	Presets       []Option
+	AddSender     Form
+	AddContact    Form // a new pickup address stored at the service
+	AddPreset     Form
+	Settings      Form
+	ReturnTo      Form     // the return address: field return_sender
+	ReturnSenders []Option // "" the default sender, then each sender by id
+	PointsCount   int64
+	PointsAge     string
 }
 
 // LabelModeText explains label modes in the clerk's words.

@@ -176,6 +176,8 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /shipping/settings", role: clerk, path: "/shipping/settings",
 			base:   url.Values{"bank_account": {"19-2000145399"}, "bank_code": {"0800"}, "cod_currency": {"CZK"}, "bank_currency": {"CZK"}},
 			fields: []string{"bank_account", "bank_code", "cod_currency", "bank_currency"}},
+		{pattern: "POST /shipping/settings/return-address", role: clerk, path: "/shipping/settings/return-address",
+			base: url.Values{"return_sender": {s.sender}}, fields: []string{"return_sender"}},
 		{pattern: "POST /shipping/points/refresh", role: clerk, path: "/shipping/points/refresh"},
 		{pattern: "GET /shipping/pickups", role: clerk, path: "/shipping/pickups", fields: []string{"past"}},
 		{pattern: "POST /shipping/pickups", role: clerk, path: "/shipping/pickups", base: s.pickupForm,

@@ -112,6 +112,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /shipping/presets/{id}/delete", s.only(shipping, h.PresetDeleteConfirm))
 	mux.Handle("POST /shipping/presets/{id}/delete", s.only(shipping, h.PresetDelete))
 	mux.Handle("POST /shipping/settings", s.only(shipping, h.SaveSettings))
+	mux.Handle("POST /shipping/settings/return-address", s.only(shipping, h.SaveReturnAddress))
 	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
 	mux.Handle("GET /shipping/pickups", s.only(shipping, h.Pickups))
 	mux.Handle("POST /shipping/pickups", s.only(shipping, h.OrderPickup))

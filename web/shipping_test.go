@@ -549,7 +549,7 @@ func TestShippingDeskRefusesOtherRoles(t *testing.T) {
 		"/shipping/new/preset", "/shipping/new/order", "/shipping/new/draft", "/shipping/points?for=delivery", "/shipping/shipments/1/storno", "/shipping/shipments/1/check",
 		"/shipping/shipments/1/again", "/shipping/print", "/shipping/print/batches/1/reprint", "/shipping/senders", "/shipping/senders/import", "/shipping/senders/1/default",
 		"/shipping/senders/1/delete", "/shipping/recipients/1/delete", "/shipping/presets", "/shipping/presets/1/delete",
-		"/shipping/settings", "/shipping/points/refresh"}
+		"/shipping/settings", "/shipping/settings/return-address", "/shipping/points/refresh"}
 	for _, p := range gets {
 		if r := agent.Get(p); r.StatusCode != 403 {
 			t.Errorf("agent GET %s: %d", p, r.StatusCode)
