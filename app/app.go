@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"shipdesk/attention"
+	"shipdesk/claims"
 	"shipdesk/clock"
 	"shipdesk/desk"
 	"shipdesk/handlers"
@@ -118,6 +119,8 @@ type App struct {
 	// SMTP server, is where that mail goes (nil otherwise).
 	Outbox  *mail.Outbox
 	Catcher *mailcatch.Catcher
+	// Claims runs the customers' claim page.
+	Claims *claims.Service
 }
 
 // Close stops what New started in the background (the change feed, the
@@ -204,6 +207,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		}
 	}()
 	h.SentMail, h.UserMails = sentMail{DB: db, catcher: a.Catcher}, db
+	a.Claims = NewClaims(db, a.Desk, a.Bench, a.Outbox, o.Mail.PublicURL, o.Upstream.Clock(), log)
+	a.Jobs.AdvanceClaims(a.Claims)
+	h.Claims = a.Claims
 	h.Returns, h.ReturnsStore = a.Bench, db
 	counts := db.NewAttentionCache(AttentionMaxAge)
 	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)

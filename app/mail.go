@@ -3,11 +3,15 @@ package app
 import (
 	"cmp"
 	"log/slog"
+	"strings"
 
+	"shipdesk/claims"
 	"shipdesk/clock"
+	"shipdesk/desk"
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
 	"shipdesk/storage"
+	"shipdesk/workbench"
 )
 
 // The sender when none is set.
@@ -60,4 +64,15 @@ func (s sentMail) Caught(messageID string) []mailcatch.Caught {
 		return nil
 	}
 	return s.catcher.WithMessageID(messageID)
+}
+
+// NewClaims is the customers' claim page on the desks, sending its mail
+// through outbox with links that start with publicURL (serve's and jobs'
+// one address; "http://127.0.0.1:8080/" when none is set).
+func NewClaims(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, outbox *mail.Outbox, publicURL string, clk *clock.Clock, log *slog.Logger) *claims.Service {
+	publicURL = cmp.Or(publicURL, "http://127.0.0.1:8080/")
+	if !strings.HasSuffix(publicURL, "/") {
+		publicURL += "/"
+	}
+	return claims.New(db, d, wb, outbox, clk, publicURL, log)
 }

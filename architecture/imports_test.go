@@ -88,7 +88,9 @@ func TestImportRules(t *testing.T) {
 		{"the returns desk stands beside the shipping desk", "workbench", []string{"desk", "handlers", "views", "web", "jobs"}},
 		{"the shipping desk knows no HTTP of ours", "desk", []string{"handlers", "views", "web", "jobs", "workbench"}},
 		{"storage knows only the database", "storage", []string{"client", "desk", "workbench", "handlers", "views", "web", "jobs", "sandbox"}},
-		{"views only render", "views", []string{"client", "desk", "workbench", "storage", "handlers", "web", "jobs", "sandbox"}},
+		{"the claim page works through the desks, never the service's wire", "claims", []string{"client", "handlers", "views", "web", "jobs", "sandbox"}},
+		{"nothing but the wiring and the route handlers knows the claim page", "desk", []string{"claims"}},
+		{"views only render", "views", []string{"client", "desk", "workbench", "storage", "handlers", "web", "jobs", "sandbox", "claims"}},
 		{"the shipping rules are pure logic the desk may use", "shiprules", []string{"app", "client", "desk", "workbench", "storage", "handlers", "views", "web", "jobs", "sandbox", "staff", "i18n"}},
 	}
 	for _, r := range rules {

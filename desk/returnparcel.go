@@ -160,10 +160,27 @@ func ReturnHandover(s storage.Shipment) (code string, label bool, ready bool) {
 	return "", false, false
 }
 
+// ReturnCarriers are the carriers a customer may hand a return parcel to
+// with a code: those the carrier table knows to take label-free parcels.
+func (d *Desk) ReturnCarriers(ctx context.Context) ([]storage.Carrier, error) {
+	all, err := d.db.Carriers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]storage.Carrier, 0, 1)
+	for _, c := range all {
+		if c.LabelFree.Valid && c.LabelFree.Bool {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // ReturnPoints finds points where a customer may hand a return parcel over:
-// points of the carriers that take label-free parcels (the carrier table), by
-// what the customer typed; the first PointsShown, and how many match.
-func (d *Desk) ReturnPoints(ctx context.Context, country, text string) (storage.PointsFound, error) {
+// points of carrier, or of every carrier that takes label-free parcels
+// (carrier ""), by what the customer typed; the first PointsShown, and how
+// many match. A carrier that takes no label-free parcel has none.
+func (d *Desk) ReturnPoints(ctx context.Context, carrier, country, text string) (storage.PointsFound, error) {
 	text, problem := textin.Line(text, maxText)
 	p := apperr.Problems{}
 	p.Put("q", problem)
@@ -173,13 +190,13 @@ func (d *Desk) ReturnPoints(ctx context.Context, country, text string) (storage.
 	if err := invalid(p); err != nil {
 		return storage.PointsFound{}, err
 	}
-	carriers, err := d.db.Carriers(ctx)
+	carriers, err := d.ReturnCarriers(ctx)
 	if err != nil {
 		return storage.PointsFound{}, err
 	}
 	out := storage.PointsFound{Points: []storage.ParcelPoint{}}
 	for _, c := range carriers {
-		if !c.LabelFree.Valid || !c.LabelFree.Bool {
+		if carrier != "" && c.Code != carrier {
 			continue
 		}
 		found, err := d.SearchPoints(ctx, c.Code, country, text, nil)

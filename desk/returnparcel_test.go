@@ -278,7 +278,7 @@ func TestReturnParcelRefusesBadInput(t *testing.T) {
 func TestReturnPointsAreTheLabelFreeCarriers(t *testing.T) {
 	e := startReturns(t, true)
 	ctx := context.Background()
-	found, err := e.d.ReturnPoints(ctx, "CZ", "")
+	found, err := e.d.ReturnPoints(ctx, "", "CZ", "")
 	if err != nil || len(found.Points) == 0 || found.Total < len(found.Points) {
 		t.Fatalf("return points: %+v, %v", found, err)
 	}
@@ -288,16 +288,16 @@ func TestReturnPointsAreTheLabelFreeCarriers(t *testing.T) {
 			t.Errorf("point %s of %s (%s) listed", p.Code, p.Carrier, p.Country)
 		}
 	}
-	town, err := e.d.ReturnPoints(ctx, "", e.point.City)
+	town, err := e.d.ReturnPoints(ctx, "", "", e.point.City)
 	if err != nil || len(town.Points) == 0 || !strings.EqualFold(town.Points[0].City, e.point.City) {
 		t.Errorf("points in %s: %+v, %v", e.point.City, town, err)
 	}
 	for _, bad := range []string{"a\x00b", "\xff\xfe", strings.Repeat("x", 100<<10)} {
-		if _, err := e.d.ReturnPoints(ctx, "CZ", bad); !apperr.Is(err, apperr.Invalid) {
+		if _, err := e.d.ReturnPoints(ctx, "", "CZ", bad); !apperr.Is(err, apperr.Invalid) {
 			t.Errorf("search %.20q: %v", bad, err)
 		}
 	}
-	if _, err := e.d.ReturnPoints(ctx, "'; DROP", ""); !apperr.Is(err, apperr.Invalid) {
+	if _, err := e.d.ReturnPoints(ctx, "", "'; DROP", ""); !apperr.Is(err, apperr.Invalid) {
 		t.Errorf("country not served: %v", err)
 	}
 }

@@ -57,6 +57,10 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		h.Fail(w, r, err)
 		return
 	}
+	if v.FromClaim, err = h.claimOrigin(r, id); err != nil {
+		h.Fail(w, r, err)
+		return
+	}
 	if v.Claim {
 		docs, err := h.Returns.Confirmations(ctx, id)
 		if err != nil {

@@ -76,6 +76,7 @@ type Handlers struct {
 	Returns      ReturnsBench   // the returns workbench: every write of the returns pages
 	Queue        AttentionQueue // the "needs attention" queue (attention.Queue)
 	ReturnsStore ReturnsStore   // what the returns pages read straight from storage
+	Claims       ClaimPage      // the customers' claim page (claims.Service)
 	TrustProxy   bool           // believe X-Forwarded-For / -Proto from a reverse proxy
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.

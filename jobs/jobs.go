@@ -74,6 +74,7 @@ type Runner struct {
 	clock   *clock.Clock // the dashboard's one clock: claims are made on it
 	outbox  *mail.Outbox // nil: this instance sends no mail
 	daily   DailyMail    // nil: this instance queues no daily mail
+	claims  Claims       // nil: this instance takes no claim steps
 
 	lastDiscover time.Time
 }
@@ -98,6 +99,16 @@ type DailyMail interface {
 // SendMail has each cycle queue the daily mail (daily may be nil) and send
 // the outbox's due mail too.
 func (r *Runner) SendMail(o *mail.Outbox, daily DailyMail) { r.outbox, r.daily = o, daily }
+
+// Claims take the steps the customers' claims have due (their commissions,
+// return parcels, the mail of their codes).
+type Claims interface {
+	Advance(ctx context.Context) (int, error)
+}
+
+// AdvanceClaims has each cycle take the claims' due steps, before the mail
+// is sent, so a code found in this cycle's label poll is mailed in it.
+func (r *Runner) AdvanceClaims(c Claims) { r.claims = c }
 
 // Who names this instance in claims (Config.Instance, or host and process).
 func (c Config) Who() string {
@@ -155,6 +166,13 @@ func (r *Runner) Cycle(ctx context.Context) {
 			r.log.Warn("commission poller", "err", err)
 		} else if len(s.Handled) > 0 {
 			r.log.Info("commissions refreshed", "commissions", len(s.Handled))
+		}
+	}
+	if r.claims != nil {
+		if n, err := r.claims.Advance(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("claims", "err", err)
+		} else if n > 0 {
+			r.log.Info("claims advanced", "claims", n)
 		}
 	}
 	if r.daily != nil {

@@ -25,6 +25,9 @@ type Config struct {
 	URL      string
 	From     string // the sender's address
 	FromName string // the sender's name
+	// PublicURL is the dashboard's address as customers reach it, which the
+	// links in mail start with ("https://shop.example/"); it ends with "/".
+	PublicURL string
 	// Timeout limits one connection's work (0: 30 s).
 	Timeout time.Duration
 }

@@ -105,6 +105,9 @@ type CommissionView struct {
 	// languages the customer may read.
 	Templates     []MessageTemplate
 	TemplateLangs []Option
+	// FromClaim is the claim the customer filed on the claim page (nil: an
+	// agent typed the commission in).
+	FromClaim *CommissionClaim
 	// Withdrawal is the customer's withdrawal from the purchase, or its form.
 	Withdrawal WithdrawalView
 	// Claim: a warranty claim the service has, which takes written

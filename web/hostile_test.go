@@ -59,7 +59,11 @@ type hostileSetup struct {
 	rule                                                        string
 	batch, batchRow, batchUpload                                string
 	shipmentForm, commissionForm                                url.Values
-	pickupForm                                                  url.Values
+	// The customers' claim page: a filed claim's status page, its file and
+	// confirmation, an unused link and its form.
+	claimReference, claimStatus, claimLink, claimFile, claimDocument string
+	claimForm                                                        url.Values
+	pickupForm                                                       url.Values
 }
 
 // Every field the shipping form reads (desk.ParseForm and the handler).
@@ -99,7 +103,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 	shipment := "/shipping/shipments/" + s.shipment
 	commission := "/returns/commissions/" + s.commission
 	batch := "/shipping/batches/" + s.batch
-	return []hostileRoute{
+	routes := []hostileRoute{
 		{pattern: "GET /healthz", path: "/healthz"},
 		{pattern: "GET /readyz", path: "/readyz"},
 		{pattern: "GET /static/", path: "/static/app.css", params: []string{"file"}},
@@ -290,6 +294,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /login", path: "/login", base: url.Values{"username": {"clerk1"}, "password": {"wrong password"}},
 			fields: []string{"username", "password", "next"}},
 	}
+	return append(routes, claimHostileRoutes(s)...) // the customers' claim page (hostile_claims_test.go)
 }
 
 var routePattern = regexp.MustCompile(`mux\.Handle(?:Func)?\("([^"]+)"`)
@@ -553,6 +558,7 @@ func hostileEnv(t *testing.T) (*apptest.Env, hostileSetup) {
 		t.Fatalf("upload to map: %v", err)
 	}
 	s.batchUpload = itoa(foreign.Mapping.UploadID)
+	hostileClaims(t, env, &s)
 	return env, s
 }
 

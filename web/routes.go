@@ -25,6 +25,21 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /login", h.Login)
 	mux.HandleFunc("POST /language", h.SetLanguage)
 
+	// Customers, without an account: the claim page. Asking for a link answers
+	// the same whether or not the purchase exists; the links themselves (a
+	// one-time one that opens the form, a claim's status page) are the keys.
+	// Each call is throttled by the client (and by address, purchase or claim).
+	mux.HandleFunc("GET /claim", h.ClaimAsk)
+	mux.HandleFunc("POST /claim", h.ClaimAskPost)
+	mux.HandleFunc("GET /claim/open/{token}", h.ClaimForm)
+	mux.HandleFunc("POST /claim/open/{token}", h.ClaimFile)
+	mux.HandleFunc("POST /claim/open/{token}/points", h.ClaimPoints)
+	mux.HandleFunc("GET /claim/status/{token}", h.ClaimStatus)
+	mux.HandleFunc("POST /claim/status/{token}/reply", h.ClaimReply)
+	mux.HandleFunc("GET /claim/status/{token}/files/{file}", h.ClaimFileDownload)
+	mux.HandleFunc("GET /claim/status/{token}/documents/{doc}", h.ClaimDocument)
+	mux.HandleFunc("GET /claim/status/{token}/label.pdf", h.ClaimLabel)
+
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))
 	mux.Handle("POST /logout", s.signedIn(h.Logout))

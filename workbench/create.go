@@ -175,6 +175,27 @@ func (w *Workbench) Create(ctx context.Context, f Form, by int64) (Result, error
 			return Result{}, err
 		}
 	}
+	return w.create(ctx, f, kept, by)
+}
+
+// CreateForCustomer creates the commission of a claim a customer filed on
+// the claim page, with the proof of purchase kept with the claim (proofID,
+// 0 for none); nobody of the staff made it.
+func (w *Workbench) CreateForCustomer(ctx context.Context, f Form, proofID int64) (Result, error) {
+	var kept *storage.Upload
+	if proofID != 0 {
+		up, err := w.db.UploadByID(ctx, proofID)
+		if err != nil {
+			return Result{}, err
+		}
+		kept, f.UploadID = &up, up.ID
+	}
+	return w.create(ctx, f, kept, 0)
+}
+
+// create is Create once the proof is known: kept (from an earlier attempt,
+// or the customer's claim) or in f.File.
+func (w *Workbench) create(ctx context.Context, f Form, kept *storage.Upload, by int64) (Result, error) {
 	res := Result{UploadID: f.UploadID}
 	problems := f.Check()
 	product := ""

@@ -227,3 +227,18 @@ func typedDay(s string) (time.Time, apperr.Text) {
 	}
 	return textin.Date(s)
 }
+
+// CheckRefund says what is wrong with a refund's amount and account as a
+// customer types them on the claim page, by the rules RecordWithdrawal
+// applies later; it returns the account as it will be kept.
+func CheckRefund(amount, account string) (string, apperr.Problems) {
+	p := apperr.Problems{}
+	_, problem := refundAmount(amount)
+	p.Put("refund_amount", problem)
+	acct, problem := textin.Line(account, 80)
+	if problem.IsZero() {
+		acct, problem = cod.RefundAccount(acct)
+	}
+	p.Put("refund_account", problem)
+	return acct, p
+}

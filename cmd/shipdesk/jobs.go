@@ -71,6 +71,7 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	runner := app.NewJobs(db, d, wb, j.Config, clients.Clock(), log)
 	runner.SendMail(outbox, nil)
+	runner.AdvanceClaims(app.NewClaims(db, d, wb, outbox, m.PublicURL, clients.Clock(), log))
 	runner.Run(ctx)
 	stopBatches(d, log)
 	return nil

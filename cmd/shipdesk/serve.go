@@ -48,6 +48,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	tuneGC()
+	if m.PublicURL == "" {
+		m.PublicURL = "http://" + c.Addr + "/"
+	}
 	logs := newLogBuffer(stderr) // a line per request: written in batches
 	defer logs.Close()
 	log := newLogger(c, logs)

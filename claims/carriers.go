@@ -1,0 +1,37 @@
+package claims
+
+import (
+	"context"
+	"slices"
+
+	"shipdesk/desk"
+	"shipdesk/storage"
+)
+
+// returnPackage is the parcel a customer sends back, as it is ordered.
+var returnPackage = desk.Package{Weight: 2, Length: 40, Width: 30, Height: 20}
+
+// CodeCarriers are the carriers a customer may hand a return parcel to with
+// a code (the desk's return carriers).
+func (s *Service) CodeCarriers(ctx context.Context) ([]storage.Carrier, error) {
+	return s.ship.ReturnCarriers(ctx)
+}
+
+func (s *Service) takesCode(ctx context.Context, carrier string) bool {
+	list, err := s.ship.ReturnCarriers(ctx)
+	return err == nil && slices.ContainsFunc(list, func(c storage.Carrier) bool { return c.Code == carrier })
+}
+
+// Shop is the shop's name as its customers know it: the company of the
+// address book's first sender.
+func (s *Service) Shop(ctx context.Context) string {
+	senders, err := s.db.Senders(ctx)
+	if err != nil || len(senders) == 0 {
+		return ""
+	}
+	a := senders[0].Address
+	if a.Company != "" {
+		return a.Company
+	}
+	return a.Firstname + " " + a.Surname
+}

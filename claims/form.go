@@ -1,0 +1,170 @@
+package claims
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"shipdesk/apperr"
+	"shipdesk/requestkey"
+	"shipdesk/storage"
+	"shipdesk/textin"
+	"shipdesk/workbench"
+)
+
+// Kinds of a claim: a withdrawal from the purchase (no reason needed, within
+// 14 days of delivery) or a claim of a defect.
+const (
+	KindWithdrawal = "withdrawal"
+	KindDefect     = "defect"
+)
+
+// Kinds and Transports are the form's choices, in the order shown.
+var (
+	Kinds      = []string{KindDefect, KindWithdrawal}
+	Transports = []string{storage.TransportCode, storage.TransportCourier, storage.TransportShop}
+)
+
+// File is a file as the customer's browser sent it.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Form is the claim form as the customer filled it.
+type Form struct {
+	Key                                string
+	Kind                               string
+	Remedy                             string
+	Description                        string
+	ModelID                            int64
+	Customer                           storage.ClaimCustomer // the e-mail is the link's, never typed
+	Transport                          string
+	PointCarrier, PointCode, PointName string
+	RefundAmount, RefundAccount        string
+	Proof                              *File
+	Photos                             []File
+
+	unread apperr.Problems // what could not be read, said first
+}
+
+// ParseForm reads the posted form and its files.
+func ParseForm(v url.Values, proof *File, photos []File) Form {
+	p := apperr.Problems{}
+	fields := textin.NewFields(v, p)
+	line := fields.Line
+	f := Form{
+		Key: strings.ToLower(line("key", 40)), Kind: line("kind", 20), Remedy: line("remedy", 20),
+		Description: fields.Lines("description", MaxText), Transport: line("transport", 20),
+		PointCarrier: line("point_carrier", 40), PointCode: line("point_code", 60), PointName: line("point_name", 200),
+		RefundAmount: line("refund_amount", 40), RefundAccount: line("refund_account", 80),
+		Customer: storage.ClaimCustomer{Name: line("name", 200), Street: line("street", 100), City: line("city", 100),
+			Zip: line("zip", 10), Country: strings.ToUpper(line("country", 2)), Phone: line("phone", 30)},
+		Proof: proof, Photos: photos, unread: p,
+	}
+	if s := line("model_id", 20); s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			p.Add("model_id", "claim.err.model")
+		}
+		f.ModelID = id
+	}
+	return f
+}
+
+// Check says what must be fixed before the claim is kept.
+func (f Form) Check() apperr.Problems {
+	p := apperr.Problems{}
+	if !requestkey.Valid(f.Key) {
+		p.Add("form", "claim.err.damaged")
+	}
+	if !slices.Contains(Kinds, f.Kind) {
+		p.Add("kind", "claim.err.kind")
+	}
+	if f.ModelID <= 0 {
+		p.Add("model_id", "claim.err.model")
+	}
+	if n := len([]rune(f.Customer.Name)); n == 0 {
+		p.Add("name", "claim.err.name")
+	}
+	if f.Customer.Phone != "" {
+		if _, problem := textin.Phone(f.Customer.Phone); !problem.IsZero() {
+			p.Put("phone", problem)
+		}
+	}
+	if f.Kind == KindDefect {
+		if strings.TrimSpace(f.Description) == "" {
+			p.Add("description", "claim.err.description")
+		}
+		if !slices.Contains(workbench.Remedies, f.Remedy) {
+			p.Add("remedy", "claim.err.remedy")
+		}
+		if f.Proof == nil {
+			p.Add("proof", "claim.err.proof")
+		}
+	}
+	if f.Kind == KindWithdrawal {
+		_, problems := workbench.CheckRefund(f.RefundAmount, f.RefundAccount)
+		for field, msg := range problems {
+			p[field] = msg
+		}
+	}
+	switch f.Transport {
+	case storage.TransportCode:
+		if f.PointCarrier == "" || f.PointCode == "" {
+			p.Add("point", "claim.err.point")
+		}
+	case storage.TransportCourier:
+		for field, v := range map[string]string{"street": f.Customer.Street, "city": f.Customer.City, "zip": f.Customer.Zip} {
+			if v == "" {
+				p.Add(field, "claim.err.address")
+			}
+		}
+	case storage.TransportShop:
+	default:
+		p.Add("transport", "claim.err.transport")
+	}
+	checkFiles(f, p)
+	for field, msg := range f.unread { // said first: the rules above saw a cleaned value
+		p[field] = msg
+	}
+	return p
+}
+
+// checkFiles: photos and the proof are JPEG, PNG or PDF by their content,
+// each at most MaxFileBytes, at most MaxPhotos photos and MaxTotal together.
+func checkFiles(f Form, p apperr.Problems) {
+	total := 0
+	if f.Proof != nil {
+		total += len(f.Proof.Data)
+		p.Put("proof", workbench.CheckProof(f.Proof.Name, f.Proof.Data))
+	}
+	if len(f.Photos) > MaxPhotos {
+		p.Add("photos", "claim.err.photos_many", MaxPhotos)
+		return
+	}
+	for _, ph := range f.Photos {
+		total += len(ph.Data)
+		if msg := workbench.CheckProof(ph.Name, ph.Data); !msg.IsZero() {
+			p.Put("photos", apperr.Msg("claim.err.photo", textin.FileName(ph.Name), msg))
+		}
+	}
+	if total > MaxTotal {
+		p.Add("photos", "claim.err.files_large", MaxTotal>>20)
+	}
+}
+
+// claimFiles are the form's files as they are kept.
+func claimFiles(proof *File, photos []File) []storage.ClaimFile {
+	var out []storage.ClaimFile
+	if proof != nil {
+		ctype, _ := workbench.SniffProof(proof.Data)
+		out = append(out, storage.ClaimFile{Name: textin.FileName(proof.Name), ContentType: ctype, Data: proof.Data, Proof: true})
+	}
+	for _, ph := range photos {
+		ctype, _ := workbench.SniffProof(ph.Data)
+		out = append(out, storage.ClaimFile{Name: textin.FileName(ph.Name), ContentType: ctype, Data: ph.Data})
+	}
+	return out
+}

@@ -1,0 +1,60 @@
+package claims
+
+import (
+	"context"
+	"time"
+
+	"shipdesk/desk"
+	"shipdesk/i18n"
+	mailbox "shipdesk/mail"
+	"shipdesk/storage"
+)
+
+// reader is ctx in the claim's language: what the customer reads.
+func reader(ctx context.Context, c storage.CustomerClaim) context.Context {
+	if l, ok := i18n.Parse(c.Language); ok {
+		return i18n.WithLang(ctx, l)
+	}
+	return i18n.WithLang(ctx, i18n.Czech)
+}
+
+// HandOverBy is the day by which the customer hands the return parcel over.
+func HandOverBy(c storage.CustomerClaim) time.Time { return c.CreatedAt.AddDate(0, 0, HandOverDays) }
+
+// mailHandover mails the customer what to hand the parcel over with, once
+// the service has it: the code (label-free), or the label as a PDF when the
+// carrier refused label-free (the spec's fallback). The mail is recorded
+// with the mark that it was sent, so it goes once.
+func (s *Service) mailHandover(ctx context.Context, c *storage.CustomerClaim, parcel storage.Shipment) error {
+	code, label, ready := desk.ReturnHandover(parcel)
+	if !ready {
+		return nil
+	}
+	rctx := reader(ctx, *c)
+	by := i18n.Date(rctx, HandOverBy(*c))
+	m := mailbox.Message{EventKey: "claim-handover:" + itoa(c.ID), To: c.Email, ToName: c.Customer.Name, Lang: c.Language}
+	if code != "" {
+		m.Subject = i18n.T(rctx, "claim.mail.code_subject", code)
+		m.Text = i18n.T(rctx, "claim.mail.code_text", code, c.PointName, by, parcel.RecipientName, s.StatusURL(c.StatusToken))
+	} else if label {
+		pdf, err := s.ship.Label(ctx, parcel.ID)
+		if err != nil {
+			return err
+		}
+		m.Subject = i18n.T(rctx, "claim.mail.label_subject")
+		m.Text = i18n.T(rctx, "claim.mail.label_text", c.PointName, by, s.StatusURL(c.StatusToken))
+		m.Attachments = []mailbox.Attachment{{Name: "label-" + parcel.Tracking() + ".pdf", ContentType: "application/pdf", Data: pdf}}
+	}
+	err := s.db.InTx(ctx, func(tx *storage.DB) error {
+		first, err := tx.ClaimHandoverMailed(ctx, c.ID)
+		if err != nil || !first {
+			return err
+		}
+		_, err = s.outbox.Enqueue(ctx, tx, m)
+		return err
+	})
+	if err == nil {
+		c.HandoverMailed = true
+	}
+	return err
+}

@@ -1,0 +1,60 @@
+package claims
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"shipdesk/apperr"
+)
+
+// Limit is how many hits a scope takes within a window.
+type Limit struct {
+	Hits   int
+	Window time.Duration
+}
+
+// Limits are the throttles of the public pages, each counted on its own:
+// one client cannot ask for links without end, one address or purchase
+// cannot be flooded with mail by many clients, and a status page takes only
+// so many replies. Unknown tokens count per client, so links are not guessed.
+type Limits struct {
+	Client, Address, Purchase, Replies, Unknown Limit
+}
+
+// DefaultLimits are generous for a person and tight for a script.
+var DefaultLimits = Limits{
+	Client:   Limit{Hits: 30, Window: time.Hour},
+	Address:  Limit{Hits: 5, Window: time.Hour},
+	Purchase: Limit{Hits: 5, Window: time.Hour},
+	Replies:  Limit{Hits: 20, Window: time.Hour},
+	Unknown:  Limit{Hits: 20, Window: time.Hour},
+}
+
+// throttled counts a hit of key in scope and says whether it is over the
+// limit (apperr.TooMany, said the same way whatever the scope).
+func (s *Service) throttled(ctx context.Context, scope string, l Limit, key string) error {
+	if l.Hits <= 0 || key == "" {
+		return nil
+	}
+	n, err := s.db.PublicHit(ctx, scope, hashOf(strings.ToLower(key)), l.Window)
+	if err != nil {
+		return err
+	}
+	if n > l.Hits {
+		return apperr.New(apperr.TooMany, "claim.err.too_many")
+	}
+	return nil
+}
+
+// Unknown counts a client's miss (a link or page that does not exist) and
+// refuses the client after too many.
+func (s *Service) unknown(ctx context.Context, client string, err error) error {
+	if !apperr.Is(err, apperr.NotFound) {
+		return err
+	}
+	if terr := s.throttled(ctx, "unknown", s.Limits.Unknown, client); terr != nil {
+		return terr
+	}
+	return err
+}

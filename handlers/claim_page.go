@@ -1,0 +1,328 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"shipdesk/apperr"
+	"shipdesk/claims"
+	"shipdesk/i18n"
+	"shipdesk/requestkey"
+	"shipdesk/storage"
+	"shipdesk/textin"
+	"shipdesk/views"
+	"shipdesk/workbench"
+)
+
+// ClaimPage is the customers' claim page (claims.Service): public, so each
+// call takes the client's address for throttling.
+type ClaimPage interface {
+	AskLink(ctx context.Context, in claims.LinkRequest) error
+	Open(ctx context.Context, token, client string) (claims.Start, error)
+	Points(ctx context.Context, token, client, carrier, text string) (storage.PointsFound, error)
+	CodeCarriers(ctx context.Context) ([]storage.Carrier, error)
+	File(ctx context.Context, token, client string, f claims.Form) (string, error)
+	Status(ctx context.Context, token, client string) (claims.Status, error)
+	Reply(ctx context.Context, token, client, key, text string, photos []claims.File) error
+	FileOf(ctx context.Context, token, client string, uploadID int64) (storage.Upload, error)
+	Document(ctx context.Context, token, client string, docID int64) (string, []byte, error)
+	Label(ctx context.Context, token, client string) ([]byte, error)
+	OriginOf(ctx context.Context, commissionID int64) (claims.Origin, bool, error)
+	Shop(ctx context.Context) string
+}
+
+// maxClaimPost bounds a claim's post: its files and its fields.
+const maxClaimPost = claims.MaxTotal + 1<<20
+
+// claimShell is what every customer page shares.
+func (h *Handlers) claimShell(r *http.Request, titleKey string) views.ClaimShell {
+	shop := h.Claims.Shop(r.Context())
+	if shop == "" {
+		shop = i18n.T(r.Context(), "app.name")
+	}
+	return views.ClaimShell{Title: i18n.T(r.Context(), titleKey), Shop: shop, Path: r.URL.Path, Demo: h.Link.IsSandbox()}
+}
+
+// private marks a customer's page as theirs alone: never kept by a cache,
+// never sent on as a referrer (its address is the customer's key).
+func private(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("X-Robots-Tag", "noindex")
+}
+
+// ClaimAsk shows the page that asks for the link.
+func (h *Handlers) ClaimAsk(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusOK, views.ClaimAskPage(views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"),
+		Sent: r.URL.Query().Get("sent") == "1"}))
+}
+
+// ClaimAskPost sends the link when the purchase is found, and says the same
+// whether or not it is.
+func (h *Handlers) ClaimAskPost(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r) {
+		return
+	}
+	err := h.Claims.AskLink(r.Context(), claims.LinkRequest{Reference: r.PostFormValue("reference"),
+		Contact: r.PostFormValue("contact"), Client: h.address(r)})
+	if err == nil {
+		redirect(w, r, "/claim?sent=1")
+		return
+	}
+	if code := apperr.CodeOf(err); code != apperr.Invalid && code != apperr.TooMany {
+		h.Fail(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	vals := map[string]string{}
+	for _, k := range []string{"reference", "contact"} {
+		vals[k] = textin.Safe(r.PostFormValue(k), false)
+	}
+	f := views.Form{Values: vals, Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
+	h.render(w, r, statusOf(apperr.CodeOf(err)), views.ClaimAskPage(views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"), Form: f}))
+}
+
+// claimProblem answers a link or page that opens nothing: unknown, used,
+// expired, or a client refused for trying too many.
+func (h *Handlers) claimProblem(w http.ResponseWriter, r *http.Request, err error) {
+	code := apperr.CodeOf(err)
+	switch code {
+	case apperr.NotFound, apperr.Conflict, apperr.TooMany:
+	default:
+		h.Fail(w, r, err)
+		return
+	}
+	private(w)
+	h.render(w, r, statusOf(code), views.ClaimProblemPage(views.ClaimProblem{Shell: h.claimShell(r, "claim.problem.title"),
+		Message: apperr.MessageOf(r.Context(), err, "claim.err.link_unknown"), AskNew: code != apperr.TooMany}))
+}
+
+// ClaimForm opens the claim form of a one-time link.
+func (h *Handlers) ClaimForm(w http.ResponseWriter, r *http.Request) {
+	token := r.PathValue("token")
+	start, err := h.Claims.Open(r.Context(), token, h.address(r))
+	if err != nil {
+		h.claimProblem(w, r, err)
+		return
+	}
+	a := start.Address
+	f := views.Form{Values: map[string]string{"key": requestkey.New(), "name": a.Name(), "phone": a.Phone, "street": a.Street,
+		"city": a.City, "zip": a.Zip, "refund_amount": start.Refund}}
+	h.renderClaimForm(w, r, http.StatusOK, start, f)
+}
+
+// ClaimFile keeps the claim and goes to its status page; a problem draws the
+// form again with what was typed (files must be chosen again).
+func (h *Handlers) ClaimFile(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+		return
+	}
+	if r.MultipartForm != nil {
+		defer r.MultipartForm.RemoveAll()
+	}
+	token := r.PathValue("token")
+	proof, photos, readErr := claimFiles(r)
+	f := claims.ParseForm(r.Form, proof, photos)
+	var status string
+	err := readErr
+	if err == nil {
+		status, err = h.Claims.File(ctx, token, h.address(r), f)
+	}
+	if err == nil {
+		redirect(w, r, "/claim/status/"+status)
+		return
+	}
+	if code := apperr.CodeOf(err); code != apperr.Invalid {
+		h.claimProblem(w, r, err)
+		return
+	}
+	start, oerr := h.Claims.Open(ctx, token, h.address(r))
+	if oerr != nil {
+		h.claimProblem(w, r, oerr)
+		return
+	}
+	vals := map[string]string{}
+	for k := range r.Form {
+		vals[k], _ = textin.Lines(r.FormValue(k), claims.MaxText)
+	}
+	form := views.Form{Values: vals, Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
+	if proof != nil || len(photos) > 0 {
+		form.Message = strings.TrimSpace(form.Message + " " + i18n.T(ctx, "claim.form.files_again"))
+	}
+	h.renderClaimForm(w, r, http.StatusUnprocessableEntity, start, form)
+}
+
+// claimFiles reads the posted proof and photos (a file that cannot be read
+// is the form's problem).
+func claimFiles(r *http.Request) (*claims.File, []claims.File, error) {
+	if r.MultipartForm == nil {
+		return nil, nil, nil
+	}
+	read := func(fh *multipart.FileHeader) (claims.File, error) {
+		if fh.Size > claims.MaxFileBytes {
+			return claims.File{}, apperr.Fields("claim.err.see_fields", apperr.Problems{"photos": apperr.Msg("ret.err.file_large", claims.MaxFileBytes>>20)})
+		}
+		data, err := readUpload(fh)
+		return claims.File{Name: fh.Filename, Data: data}, err
+	}
+	var proof *claims.File
+	if fhs := r.MultipartForm.File["proof"]; len(fhs) > 0 && fhs[0].Size > 0 {
+		f, err := read(fhs[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		proof = &f
+	}
+	var photos []claims.File
+	for _, fh := range r.MultipartForm.File["photos"] {
+		if fh.Size == 0 && fh.Filename == "" {
+			continue // the browser's empty choice
+		}
+		if len(photos) >= claims.MaxPhotos {
+			return nil, nil, apperr.Fields("claim.err.see_fields", apperr.Problems{"photos": apperr.Msg("claim.err.photos_many", claims.MaxPhotos)})
+		}
+		f, err := read(fh)
+		if err != nil {
+			return nil, nil, err
+		}
+		photos = append(photos, f)
+	}
+	return proof, photos, nil
+}
+
+// renderClaimForm draws the claim form of start with f.
+func (h *Handlers) renderClaimForm(w http.ResponseWriter, r *http.Request, status int, start claims.Start, f views.Form) {
+	ctx := r.Context()
+	private(w)
+	a := start.Address
+	v := views.ClaimFormView{Shell: h.claimShell(r, "claim.form.title"), Form: f, Action: "/claim/open/" + start.Token,
+		Reference: start.Reference, Sent: i18n.N(ctx, "claim.form.parcels", start.Packages),
+		Address: nonEmpty(a.Name(), a.Street, strings.TrimSpace(a.Zip+" "+a.City)), Expires: i18n.DateTime(ctx, start.Expires),
+		Email: start.Email, Late: start.Late, MaxPhotos: claims.MaxPhotos, MaxMB: claims.MaxFileBytes >> 20,
+		Products: productGroups(start.Products), Remedies: remedyOptions(ctx)}
+	v.WithdrawalHint = i18n.T(ctx, "claim.kind.withdrawal_hint_unknown")
+	if start.Delivered != nil {
+		v.Delivered = i18n.Date(ctx, *start.Delivered)
+		v.WithdrawBy = i18n.Date(ctx, *start.WithdrawBy)
+		v.WithdrawalHint = i18n.T(ctx, "claim.kind.withdrawal_hint", v.WithdrawBy)
+	}
+	carriers, err := h.Claims.CodeCarriers(ctx)
+	if err != nil {
+		h.Log.Warn("carriers for the claim form", "err", err)
+	}
+	if len(carriers) > 0 {
+		v.CanCode = true
+		v.Points = h.claimPoints(r, start, carriers)
+	}
+	h.render(w, r, status, views.ClaimFormPage(v))
+}
+
+// claimPoints is the form's point picker: the carriers that take a parcel
+// with a code, and their points near what was typed or the customer's town.
+func (h *Handlers) claimPoints(r *http.Request, start claims.Start, carriers []storage.Carrier) views.PointSearchView {
+	ctx := r.Context()
+	carrier := r.FormValue("point_carrier")
+	opts := make([]views.Option, 0, len(carriers))
+	known := false
+	for _, c := range carriers {
+		opts = append(opts, views.Option{Value: c.Code, Label: cmp.Or(c.Name, c.Code)})
+		known = known || c.Code == carrier
+	}
+	if !known {
+		carrier = carriers[0].Code
+	}
+	s := pointSearch{query: pointQuery(r.Form, "point_q"), town: start.Address.City}
+	found, err := h.Claims.Points(ctx, start.Token, h.address(r), carrier, cmp.Or(s.query, s.town))
+	if err != nil {
+		h.Log.Warn("points for the claim form", "err", err)
+	}
+	s.found = found
+	pv := pointsView(ctx, "point", s, r.FormValue("point_code"))
+	pv.Field = "point_code"
+	return views.PointSearchView{List: pv, Label: i18n.T(ctx, "claim.form.point"), Search: "/claim/open/" + start.Token + "/points",
+		Find: "/claim/open/" + start.Token + "/points", Hint: i18n.T(ctx, "claim.form.point_hint"), Carriers: opts, Carrier: carrier,
+		Error: ""}
+}
+
+// ClaimPoints answers the picker as the customer types (htmx), or draws the
+// whole form with the points found (a browser without script).
+func (h *Handlers) ClaimPoints(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+		return
+	}
+	if r.MultipartForm != nil {
+		defer r.MultipartForm.RemoveAll()
+	}
+	start, err := h.Claims.Open(ctx, r.PathValue("token"), h.address(r))
+	if err != nil {
+		h.claimProblem(w, r, err)
+		return
+	}
+	carriers, err := h.Claims.CodeCarriers(ctx)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	if len(carriers) == 0 {
+		h.NotFound(w, r)
+		return
+	}
+	ps := h.claimPoints(r, start, carriers)
+	if r.Header.Get("HX-Request") == "true" {
+		private(w)
+		h.render(w, r, http.StatusOK, views.PointList(ps.List))
+		return
+	}
+	vals := map[string]string{}
+	for k := range r.Form {
+		vals[k], _ = textin.Lines(r.FormValue(k), claims.MaxText)
+	}
+	h.renderClaimForm(w, r, http.StatusOK, start, views.Form{Values: vals, Focus: "point_q"})
+}
+
+func productGroups(types []workbench.ProductType) []views.OptionGroup {
+	out := make([]views.OptionGroup, 0, len(types))
+	for _, t := range types {
+		g := views.OptionGroup{Label: t.Name}
+		for _, m := range t.Models {
+			g.Options = append(g.Options, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Name})
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func remedyOptions(ctx context.Context) []views.Option {
+	out := make([]views.Option, 0, len(workbench.Remedies))
+	for _, r := range workbench.Remedies {
+		out = append(out, views.Option{Value: r, Label: i18n.T(ctx, "conf.remedy."+r)})
+	}
+	return out
+}
+
+func nonEmpty(parts ...string) []string {
+	out := parts[:0]
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// readUpload reads a posted file whole (its size is bounded by the post's).
+func readUpload(fh *multipart.FileHeader) ([]byte, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return nil, apperr.Fields("claim.err.see_fields", apperr.Problems{"photos": apperr.Msg("claim.err.file_unreadable")})
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, claims.MaxFileBytes+1))
+}

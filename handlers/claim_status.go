@@ -1,0 +1,241 @@
+package handlers
+
+import (
+	"cmp"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"shipdesk/apperr"
+	"shipdesk/claims"
+	"shipdesk/i18n"
+	"shipdesk/identity"
+	"shipdesk/requestkey"
+	"shipdesk/storage"
+	"shipdesk/textin"
+	"shipdesk/views"
+	"shipdesk/workbench"
+)
+
+// ClaimStatus shows a claim's page to its customer.
+func (h *Handlers) ClaimStatus(w http.ResponseWriter, r *http.Request) {
+	h.renderClaimStatus(w, r, http.StatusOK, views.Form{Values: map[string]string{"key": requestkey.New()}})
+}
+
+func (h *Handlers) renderClaimStatus(w http.ResponseWriter, r *http.Request, status int, reply views.Form) {
+	ctx := r.Context()
+	token := r.PathValue("token")
+	st, err := h.Claims.Status(ctx, token, h.address(r))
+	if err != nil {
+		h.claimProblem(w, r, err)
+		return
+	}
+	private(w)
+	base := "/claim/status/" + token
+	c := st.Claim
+	v := views.ClaimStatusView{Shell: h.claimShell(r, "claim.status.title"), Number: st.Number, Reference: st.Reference,
+		Kind: i18n.T(ctx, "claim.kind."+c.Kind), StateKey: st.State, State: i18n.T(ctx, "claim.state."+st.State),
+		Filed: i18n.DateTime(ctx, c.CreatedAt), Resolution: resolutionWords(r, st), Reason: st.Reason,
+		Transport: i18n.T(ctx, "claim.transport."+c.Transport), PointName: c.PointName, Code: st.Code,
+		HandOverBy: i18n.Date(ctx, st.HandOverBy), Reply: reply, ReplyTo: base + "/reply", MaxPhotos: claims.MaxPhotos,
+		Steps: claimSteps(r, st)}
+	if st.Deadline != nil {
+		v.Deadline = i18n.Date(ctx, *st.Deadline)
+	}
+	if st.Label {
+		v.Label = base + "/label.pdf"
+	}
+	if st.Arrived != nil {
+		v.Arrived = i18n.Date(ctx, *st.Arrived)
+	}
+	v.WriteOn = st.WriteOn
+	for _, m := range st.Messages {
+		who := i18n.T(ctx, "claim.status.you")
+		if m.FromShop {
+			who = v.Shell.Shop
+		}
+		v.Messages = append(v.Messages, views.ClaimMessageView{FromShop: m.FromShop, Who: who, At: i18n.DateTime(ctx, m.At),
+			Text: m.Text, Files: claimFileViews(r, base+"/files/", m.Files)})
+	}
+	v.Files = claimFileViews(r, base+"/files/", st.Files)
+	for _, d := range st.Documents {
+		v.Documents = append(v.Documents, views.ClaimFileView{Name: d.Filename, Href: base + "/documents/" + strconv.FormatInt(d.ID, 10),
+			Note: i18n.T(ctx, "claim.status.document_"+d.Kind, i18n.DateTime(ctx, d.CreatedAt))})
+	}
+	h.render(w, r, status, views.ClaimStatusPage(v))
+}
+
+// resolutionWords is how a claim was settled, in the customer's words.
+func resolutionWords(r *http.Request, st claims.Status) string {
+	if st.Resolution == "" {
+		return ""
+	}
+	return i18n.T(r.Context(), "ret.res."+st.Resolution)
+}
+
+// claimSteps is a claim's way, with where it is now.
+func claimSteps(r *http.Request, st claims.Status) []views.ClaimStep {
+	ctx := r.Context()
+	order := []string{"received", "on_the_way", "processing", "settled"}
+	at := 0
+	switch st.State {
+	case "hand_over", "waiting_for_goods":
+		at = 1
+	case "processing":
+		at = 2
+	case "outgoing", "closed", "cancelled":
+		at = 3
+	}
+	if st.Arrived != nil && at < 2 {
+		at = 2
+	}
+	out := make([]views.ClaimStep, 0, len(order))
+	for i, s := range order {
+		out = append(out, views.ClaimStep{Label: i18n.T(ctx, "claim.step."+s), Done: i < at || i == at && i == len(order)-1, Now: i == at})
+	}
+	return out
+}
+
+func claimFileViews(r *http.Request, base string, files []storage.ClaimUpload) []views.ClaimFileView {
+	out := make([]views.ClaimFileView, 0, len(files))
+	for _, f := range files {
+		note := i18n.T(r.Context(), "claim.file.photo")
+		if f.Proof {
+			note = i18n.T(r.Context(), "claim.file.proof")
+		}
+		out = append(out, views.ClaimFileView{Name: f.Filename, Href: base + strconv.FormatInt(f.ID, 10), Note: note})
+	}
+	return out
+}
+
+// ClaimReply keeps the customer's reply and photos, and shows the page again.
+func (h *Handlers) ClaimReply(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+		return
+	}
+	if r.MultipartForm != nil {
+		defer r.MultipartForm.RemoveAll()
+	}
+	token := r.PathValue("token")
+	_, photos, err := claimFiles(r)
+	if err == nil {
+		err = h.Claims.Reply(ctx, token, h.address(r), r.FormValue("key"), r.FormValue("text"), photos)
+	}
+	if err == nil {
+		redirect(w, r, "/claim/status/"+token)
+		return
+	}
+	if code := apperr.CodeOf(err); code != apperr.Invalid && code != apperr.TooMany {
+		h.claimProblem(w, r, err)
+		return
+	}
+	text, _ := textin.Lines(r.FormValue("text"), claims.MaxText)
+	key := r.FormValue("key")
+	if !requestkey.Valid(key) {
+		key = requestkey.New()
+	}
+	f := views.Form{Values: map[string]string{"key": key, "text": text}, Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
+	h.renderClaimStatus(w, r, statusOf(apperr.CodeOf(err)), f)
+}
+
+// ClaimFileDownload sends one of the claim's own files.
+func (h *Handlers) ClaimFileDownload(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("file"), 10, 64)
+	if err != nil {
+		h.NotFound(w, r)
+		return
+	}
+	up, err := h.Claims.FileOf(r.Context(), r.PathValue("token"), h.address(r), id)
+	if err != nil {
+		h.claimProblem(w, r, err)
+		return
+	}
+	private(w)
+	sendUpload(w, up)
+}
+
+// ClaimDocument sends one of the claim's written confirmations.
+func (h *Handlers) ClaimDocument(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("doc"), 10, 64)
+	if err != nil {
+		h.NotFound(w, r)
+		return
+	}
+	name, pdf, err := h.Claims.Document(r.Context(), r.PathValue("token"), h.address(r), id)
+	if err != nil {
+		h.claimProblem(w, r, err)
+		return
+	}
+	private(w)
+	sendPDF(w, name, pdf)
+}
+
+// ClaimLabel sends the return parcel's label, when it has one.
+func (h *Handlers) ClaimLabel(w http.ResponseWriter, r *http.Request) {
+	pdf, err := h.Claims.Label(r.Context(), r.PathValue("token"), h.address(r))
+	if err != nil {
+		h.claimProblem(w, r, err)
+		return
+	}
+	private(w)
+	sendPDF(w, "label.pdf", pdf)
+}
+
+// sendPDF answers with a PDF shown in the browser under name.
+func sendPDF(w http.ResponseWriter, name string, pdf []byte) {
+	name = textin.FileName(name)
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s"; filename*=UTF-8''%s`, asciiName(name), url.PathEscape(name)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(pdf)))
+	_, _ = w.Write(pdf)
+}
+
+// sendUpload answers with a kept file as the type its content is (never
+// the type it was named or posted as).
+func sendUpload(w http.ResponseWriter, up storage.Upload) {
+	ctype, _ := workbench.SniffProof(up.Data)
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", "inline; filename*=UTF-8''"+url.PathEscape(textin.FileName(up.Filename)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(up.Data)))
+	_, _ = w.Write(up.Data)
+}
+
+// claimOrigin is the commission page's account of the claim the commission
+// came from (nil for one an agent typed in).
+func (h *Handlers) claimOrigin(r *http.Request, commissionID int64) (*views.CommissionClaim, error) {
+	if h.Claims == nil {
+		return nil, nil
+	}
+	ctx := r.Context()
+	o, ok, err := h.Claims.OriginOf(ctx, commissionID)
+	if err != nil || !ok {
+		return nil, err
+	}
+	c := o.Claim
+	v := &views.CommissionClaim{Filed: i18n.DateTime(ctx, c.CreatedAt), Kind: i18n.T(ctx, "claim.kind."+c.Kind),
+		Transport: i18n.T(ctx, "claim.transport."+c.Transport), Point: c.PointName, Late: c.Late,
+		Purchase: o.Purchase.Reference, Shipment: shipmentPath(o.Purchase.ID), Status: "/claim/status/" + c.StatusToken,
+		Files: claimFileViews(r, "/returns/files/", o.Files)}
+	if o.Parcel != nil {
+		v.Parcel, v.ParcelRef = shipmentPath(o.Parcel.ID), cmp.Or(o.Parcel.Tracking(), o.Parcel.Reference)
+	}
+	if st := identity.From(ctx); st == nil || !st.Role.May(identity.Shipping) {
+		v.Shipment, v.Parcel = "", "" // the shipping desk's pages are not the agent's
+	}
+	byMessage := map[int64][]storage.ClaimUpload{}
+	for _, f := range o.Files {
+		if f.MessageID != nil {
+			byMessage[*f.MessageID] = append(byMessage[*f.MessageID], f)
+		}
+	}
+	for _, m := range o.Replies {
+		v.Replies = append(v.Replies, views.ClaimMessageView{At: i18n.DateTime(ctx, m.CreatedAt), Text: m.Body,
+			Files: claimFileViews(r, "/returns/files/", byMessage[m.ID])})
+	}
+	return v, nil
+}

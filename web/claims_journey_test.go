@@ -1,0 +1,273 @@
+package web_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"shipdesk/app/apptest"
+	"shipdesk/identity"
+	"shipdesk/requestkey"
+	"shipdesk/storage"
+)
+
+var jpegBytes = "\xff\xd8\xff\xe0\x00\x10JFIF\x00 a photo"
+
+// fileClaim asks for a link and files a claim of a defect with a proof and
+// a photo, brought to the shop; it returns the status page's path.
+func fileClaim(t *testing.T, env *apptest.Env, kv ...string) string {
+	t.Helper()
+	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
+	if link == "" {
+		t.Fatal("no link mailed")
+	}
+	b := env.NewBrowser()
+	fields := claimFields(t, b.Get(link).Body, append([]string{"kind", "defect", "remedy", "repair", "transport", "shop",
+		"description", "The lid cracked."}, kv...)...)
+	resp := claimPost(t, env, b, link, fields, map[string][][2]string{"proof": {{"invoice.pdf", string(pdfBytes)}},
+		"photos": {{"lid.jpg", jpegBytes}}})
+	if resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/claim/status/") {
+		t.Fatalf("file the claim: %d %s", resp.StatusCode, problemsOf(resp.Body))
+	}
+	return resp.Header.Get("Location")
+}
+
+// A claim filed on the page reaches the returns desk as a commission with
+// its origin, the customer's files and replies; the status page shows its
+// state and the shop's public messages, never the internal notes; the
+// intake confirmation is kept and listed for the customer.
+func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	status := fileClaim(t, env)
+	customer := env.NewBrowser()
+	page := customer.Get(status)
+	if page.StatusCode != 200 || !strings.Contains(page.Body, "DEMO-1") || !strings.Contains(page.Body, "lid.jpg") {
+		t.Fatalf("status page: %d", page.StatusCode)
+	}
+	token := strings.TrimPrefix(status, "/claim/status/")
+	c, err := env.App.DB.ClaimByToken(ctx, token)
+	if err != nil || c.CommissionID == nil {
+		t.Fatalf("claim %+v %v", c, err)
+	}
+	com, err := env.App.DB.CommissionByID(ctx, *c.CommissionID)
+	if err != nil || com.State != storage.StateCreated || com.Type != "warranty" || com.Remedy != "repair" || com.CustomerEmail != "jana@example.cz" {
+		t.Fatalf("commission %+v %v", com, err)
+	}
+	agent := env.SignedIn(identity.Agent)
+	cpage := agent.Get("/returns/commissions/" + itoa(com.ID))
+	for _, want := range []string{"from the claim page", "DEMO-1", "lid.jpg", "invoice.pdf"} {
+		if !strings.Contains(cpage.Body, want) {
+			t.Errorf("the commission page lacks %q", want)
+		}
+	}
+	// A note stays inside; a message reaches the customer's page.
+	if r := agent.PostForm("/returns/commissions/"+itoa(com.ID)+"/notes", with(nil, "key", requestkey.New(), "note_text", "Internal: check the supplier")); r.StatusCode != 303 {
+		t.Fatalf("note: %d", r.StatusCode)
+	}
+	if r := agent.PostForm("/returns/commissions/"+itoa(com.ID)+"/messages", with(nil, "key", requestkey.New(), "message_text", "We have your claim.", "confirm", "yes")); r.StatusCode != 303 {
+		t.Fatalf("message: %d", r.StatusCode)
+	}
+	page = customer.Get(status)
+	if !strings.Contains(page.Body, "We have your claim.") || strings.Contains(page.Body, "Internal: check the supplier") {
+		t.Errorf("messages on the status page: public %v, internal %v", strings.Contains(page.Body, "We have your claim."),
+			strings.Contains(page.Body, "Internal"))
+	}
+	if !strings.Contains(page.Body, "confirmation of the claim received") {
+		t.Error("the intake confirmation is not listed for the customer")
+	}
+	// The customer replies with a photo; the agent reads both.
+	reply := formKey(t, page.Body, "claim-reply")
+	r := claimPost(t, env, customer, status+"/reply", with(nil, "key", reply, "text", "It happened on the first day."),
+		map[string][][2]string{"photos": {{"second.png", string(pngBytes)}}})
+	if r.StatusCode != 303 {
+		t.Fatalf("reply: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	claimPost(t, env, customer, status+"/reply", with(nil, "key", reply, "text", "It happened on the first day."), nil) // sent twice
+	if msgs, _ := env.App.DB.ClaimMessages(ctx, c.ID); len(msgs) != 1 {
+		t.Errorf("%d replies kept for one posted twice", len(msgs))
+	}
+	cpage = agent.Get("/returns/commissions/" + itoa(com.ID))
+	if !strings.Contains(cpage.Body, "It happened on the first day.") || !strings.Contains(cpage.Body, "second.png") {
+		t.Error("the agent does not see the reply and its photo")
+	}
+	// The kept confirmation opens from the customer's page.
+	docs, _ := env.App.DB.DocumentsOf(ctx, com.ID)
+	if len(docs) != 1 {
+		t.Fatalf("%d confirmations", len(docs))
+	}
+	if d := customer.Get(status + "/documents/" + itoa(docs[0].ID)); d.StatusCode != 200 || !strings.HasPrefix(d.Body, "%PDF") {
+		t.Errorf("confirmation: %d", d.StatusCode)
+	}
+}
+
+// Nothing of one claim is reachable from another's link; a used link opens
+// nothing but says where the claim is; a guessed link is refused, and a
+// client that guesses many is throttled.
+func TestClaimLinksOpenOnlyTheirOwnClaim(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	a, b := fileClaim(t, env), fileClaim(t, env)
+	ca, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(a, "/claim/status/"))
+	cb, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(b, "/claim/status/"))
+	filesB, _ := env.App.DB.ClaimUploads(ctx, cb.ID)
+	docsB, _ := env.App.DB.DocumentsOf(ctx, *cb.CommissionID)
+	if len(filesB) == 0 || len(docsB) == 0 {
+		t.Fatalf("claim B has %d files, %d documents", len(filesB), len(docsB))
+	}
+	customerA := env.NewBrowser()
+	for _, p := range []string{a + "/files/" + itoa(filesB[0].ID), a + "/documents/" + itoa(docsB[0].ID), a + "/label.pdf"} {
+		if r := customerA.Get(p); r.StatusCode != 404 {
+			t.Errorf("%s from A's link: %d", p, r.StatusCode)
+		}
+	}
+	if r := customerA.Get(a); strings.Contains(r.Body, "lid.jpg") && strings.Count(r.Body, "lid.jpg") > 1 {
+		t.Error("A's page lists B's files")
+	}
+	_ = ca
+	// The link that made A opens nothing more.
+	links := claimMails(t, env, "claim-link")
+	used := claimPathIn.FindString(links[len(links)-1].Text)
+	if r := env.NewBrowser().Get(used); r.StatusCode != 409 || !strings.Contains(r.Body, "filed through this link already") {
+		t.Errorf("a used link: %d", r.StatusCode)
+	}
+	guesser := env.NewBrowser()
+	codes := map[int]int{}
+	for i := 0; i < 25; i++ {
+		codes[guesser.Get("/claim/status/"+strings.Repeat("A", 42)+string(rune('a'+i))).StatusCode]++
+	}
+	if codes[404] != 20 || codes[429] != 5 {
+		t.Errorf("guessing: %v", codes)
+	}
+}
+
+// Files of the wrong type (by content, whatever the name), too big or too
+// many are refused with the form's problem, and nothing is stored.
+func TestClaimUploadsRefusedWithNothingStored(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
+	b := env.NewBrowser()
+	fields := claimFields(t, b.Get(link).Body, "kind", "defect", "remedy", "repair", "transport", "shop", "description", "Cracked.")
+	count := func() (n int) {
+		_ = env.App.DB.SQL().QueryRowContext(ctx, `SELECT (SELECT count(*) FROM claims) + (SELECT count(*) FROM uploads)`).Scan(&n)
+		return n
+	}
+	before := count()
+	tooMany := make([][2]string, 7)
+	for i := range tooMany {
+		tooMany[i] = [2]string{"p.jpg", jpegBytes}
+	}
+	for name, files := range map[string]map[string][][2]string{
+		"html as jpg":  {"proof": {{"invoice.pdf", string(pdfBytes)}}, "photos": {{"lid.jpg", "<html><script>alert(1)</script>"}}},
+		"exe as pdf":   {"proof": {{"invoice.pdf", "MZ\x90\x00binary"}}},
+		"pdf as png":   {"proof": {{"invoice.png", string(pdfBytes)}}},
+		"empty photo":  {"proof": {{"invoice.pdf", string(pdfBytes)}}, "photos": {{"empty.jpg", ""}}},
+		"seven photos": {"proof": {{"invoice.pdf", string(pdfBytes)}}, "photos": tooMany},
+		"huge photo":   {"proof": {{"invoice.pdf", string(pdfBytes)}}, "photos": {{"big.jpg", "\xff\xd8\xff" + strings.Repeat("x", 11<<20)}}},
+		"no proof":     {"photos": {{"lid.jpg", jpegBytes}}},
+	} {
+		r := claimPost(t, env, b, link, fields, files)
+		if r.StatusCode != 422 && r.StatusCode != 413 {
+			t.Errorf("%s: %d", name, r.StatusCode)
+		}
+	}
+	if n := count(); n != before {
+		t.Errorf("%d claims and files stored by refused posts", n-before)
+	}
+	if r := b.Get(link); r.StatusCode != 200 {
+		t.Errorf("the link no longer opens after refusals: %d", r.StatusCode)
+	}
+}
+
+// A withdrawal filed after its 14 days is taken and marked late for the
+// agent; its refund (the amount on delivery) is due 14 days after it came,
+// on the managers' list.
+func TestLateWithdrawalFromTheClaimPage(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	env.Sandbox.Advance(16 * 24 * time.Hour)
+	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
+	b := env.NewBrowser()
+	form := b.Get(link)
+	if !strings.Contains(form.Body, `data-testid="claim-late"`) {
+		t.Error("the form does not say the 14 days are over")
+	}
+	fields := claimFields(t, form.Body, "kind", "withdrawal", "transport", "shop", "refund_account", "19-2000145399/0800")
+	if fields.Get("refund_amount") != "1250" {
+		t.Errorf("refund offered: %q", fields.Get("refund_amount"))
+	}
+	r := claimPost(t, env, b, link, fields, nil)
+	if r.StatusCode != 303 {
+		t.Fatalf("withdrawal: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(r.Header.Get("Location"), "/claim/status/"))
+	if !c.Late || c.CommissionID == nil {
+		t.Fatalf("claim late %v, commission %v", c.Late, c.CommissionID)
+	}
+	w, err := env.App.DB.WithdrawalOfCommission(ctx, *c.CommissionID)
+	if err != nil || !w.Late || w.Amount != 1250 {
+		t.Fatalf("withdrawal %+v %v", w, err)
+	}
+	if !strings.Contains(env.SignedIn(identity.Agent).Get("/returns/commissions/"+itoa(*c.CommissionID)).Body, "after the 14 days") {
+		t.Error("the agent is not told it came late")
+	}
+	if body := env.SignedIn(identity.Manager).Get("/returns/refunds").Body; !strings.Contains(page(t, body).Find("main").Text(), "1,250.00") {
+		t.Error("the refund is not on the managers' list")
+	}
+}
+
+// A claim sent with a hand-over code orders the return parcel label-free to
+// the return address once; the code shows on the status page and goes by
+// mail once the service exports it; the parcel's delivery to the shop moves
+// the commission on to processing.
+func TestClaimWithHandOverCode(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	carriers, err := env.App.Desk.ReturnCarriers(ctx)
+	if err != nil || len(carriers) == 0 {
+		t.Fatalf("no carrier takes label-free parcels: %v", err)
+	}
+	points, err := env.App.Desk.ReturnPoints(ctx, carriers[0].Code, "CZ", "Brno")
+	if err != nil || len(points.Points) == 0 {
+		t.Fatalf("no points: %v", err)
+	}
+	status := fileClaim(t, env, "transport", "code", "point_carrier", carriers[0].Code, "point_code", points.Points[0].Code)
+	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+	if c.ReturnShipmentID == nil || c.CommissionID == nil {
+		t.Fatalf("claim: parcel %v, commission %v, problem %v", c.ReturnShipmentID, c.CommissionID, c.Problem)
+	}
+	parcel, _ := env.App.DB.ShipmentByID(ctx, *c.ReturnShipmentID)
+	if !parcel.LabelLess || parcel.Carrier != carriers[0].Code {
+		t.Errorf("return parcel: label-less %v, carrier %q", parcel.LabelLess, parcel.Carrier)
+	}
+	customer := env.NewBrowser()
+	if body := customer.Get(status).Body; !strings.Contains(body, `data-testid="claim-code-waiting"`) {
+		t.Error("the page does not say the code is coming")
+	}
+	env.Sandbox.Advance(10 * time.Minute)
+	env.App.Jobs.Cycle(ctx)
+	env.App.Jobs.Cycle(ctx)
+	mails := claimMails(t, env, "claim-handover")
+	if len(mails) != 1 {
+		t.Fatalf("%d hand-over mails", len(mails))
+	}
+	code := page(t, customer.Get(status).Body).Find(`[data-testid=claim-code]`).Text()
+	if len(code) != 6 || !strings.Contains(mails[0].Text, code) || mails[0].To != "jana@example.cz" {
+		t.Fatalf("code %q, mail %q", code, mails[0].Subject)
+	}
+	env.Sandbox.Advance(2 * time.Hour)
+	env.App.Jobs.Cycle(ctx)
+	env.App.Jobs.Cycle(ctx)
+	if n := len(claimMails(t, env, "claim-handover")); n != 1 {
+		t.Errorf("%d hand-over mails after more cycles", n)
+	}
+	com, _ := env.App.DB.CommissionByID(ctx, *c.CommissionID)
+	if com.Status != "processing" {
+		t.Errorf("the commission is %q after its parcel arrived", com.Status)
+	}
+	if body := customer.Get(status).Body; !strings.Contains(body, "reached us") {
+		t.Error("the page does not say the parcel arrived")
+	}
+}

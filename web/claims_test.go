@@ -1,0 +1,195 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"shipdesk/app/apptest"
+	"shipdesk/storage"
+)
+
+// claimEnv is a dashboard whose demo shipments have been delivered: DEMO-1
+// went to jana@example.cz (+420 777 123 456) with 1 250 Kč on delivery.
+func claimEnv(t *testing.T) *apptest.Env {
+	t.Helper()
+	env, _ := deskEnv(t)
+	ctx := context.Background()
+	if err := env.App.Bench.RefreshProducts(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
+		t.Fatal(err)
+	}
+	env.LabelsFetched()
+	env.Sandbox.Advance(2 * time.Hour) // exported, carried, delivered
+	env.App.Jobs.Cycle(ctx)
+	s, err := env.App.DB.ShipmentByReference(ctx, "DEMO-1")
+	if err != nil || s.DeliveredAt == nil {
+		t.Fatalf("DEMO-1 not delivered: %+v %v", s.Status, err)
+	}
+	return env
+}
+
+// claimMails are the mails recorded for an event kind ("claim-link"), newest first.
+func claimMails(t *testing.T, env *apptest.Env, kind string) []storage.OutMail {
+	t.Helper()
+	all, err := env.App.DB.RecentMail(context.Background(), 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []storage.OutMail
+	for _, m := range all {
+		if strings.HasPrefix(m.EventKey, kind+":") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+var claimPathIn = regexp.MustCompile(`/claim/(open|status)/[A-Za-z0-9_-]{43}`)
+
+// askLink asks for the link as a customer does and returns the path the
+// mail carries ("" when no mail was recorded).
+func askLink(t *testing.T, env *apptest.Env, b *apptest.Browser, reference, contact string) (apptest.Response, string) {
+	t.Helper()
+	before := len(claimMails(t, env, "claim-link"))
+	resp := b.PostForm("/claim", url.Values{"reference": {reference}, "contact": {contact}})
+	mails := claimMails(t, env, "claim-link")
+	if len(mails) == before {
+		return resp, ""
+	}
+	return resp, claimPathIn.FindString(mails[0].Text)
+}
+
+// The page answers a right pair of reference and contact exactly as a wrong
+// one: the same status, the same page; only the right one records a mail,
+// to the purchase's e-mail, with a link that opens its form.
+func TestClaimLinkAnswersTheSameWhetherOrNotThePurchaseExists(t *testing.T) {
+	env := claimEnv(t)
+	b := env.NewBrowser()
+	if r := b.Get("/claim"); r.StatusCode != 200 || !strings.Contains(r.Body, `name="reference"`) {
+		t.Fatalf("/claim: %d", r.StatusCode)
+	}
+	type answer struct {
+		status   int
+		location string
+		body     string
+	}
+	answerOf := func(ref, contact string) (answer, string) {
+		resp, link := askLink(t, env, env.NewBrowser(), ref, contact)
+		follow := env.NewBrowser().Get(resp.Header.Get("Location"))
+		return answer{resp.StatusCode, resp.Header.Get("Location"), follow.Body}, link
+	}
+	right, link := answerOf("DEMO-1", "jana@example.cz")
+	if link == "" || right.status != 303 {
+		t.Fatalf("the right pair: %+v, link %q", right.status, link)
+	}
+	for _, wrong := range [][2]string{{"DEMO-1", "petr@example.cz"}, {"DEMO-404", "jana@example.cz"}, {"DEMO-2", "jana@example.cz"},
+		{"demo-1", "+420 777 123 455"}} {
+		got, l := answerOf(wrong[0], wrong[1])
+		if l != "" {
+			t.Errorf("%v recorded a mail", wrong)
+		}
+		if got != right {
+			t.Errorf("%v answers differently from the right pair:\n%+v\n%+v", wrong, got, right)
+		}
+	}
+	// The phone the parcel went to, in any spelling, and the reference in any case.
+	if _, l := askLink(t, env, env.NewBrowser(), " demo-1 ", "777123456"); l == "" {
+		t.Error("the phone and a lower-case reference found nothing")
+	}
+	m := claimMails(t, env, "claim-link")[0]
+	if m.To != "jana@example.cz" || !strings.Contains(m.Subject, "DEMO-1") {
+		t.Errorf("mail to %q: %q", m.To, m.Subject)
+	}
+	form := b.Get(link)
+	if form.StatusCode != 200 || !strings.Contains(form.Body, "DEMO-1") || !strings.Contains(form.Body, "Masarykova 5") {
+		t.Fatalf("the link's form: %d", form.StatusCode)
+	}
+	if form.Header.Get("Cache-Control") != "no-store" || form.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("the form may be kept or referred: %v", form.Header)
+	}
+	if !strings.Contains(form.Header.Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Error("no CSP on the public form")
+	}
+	// Unreadable input is a clear problem, not a mail.
+	for _, bad := range [][2]string{{"", "jana@example.cz"}, {"DEMO-1", ""}, {"DEMO\x00-1", "jana@example.cz"}, {"DEMO-1", "jana@@example"}} {
+		resp, l := askLink(t, env, env.NewBrowser(), bad[0], bad[1])
+		if resp.StatusCode != 422 || l != "" {
+			t.Errorf("%q: %d, mail %v", bad, resp.StatusCode, l != "")
+		}
+	}
+}
+
+// Asking for links is throttled per address and per purchase, whichever
+// client asks, and the answer does not depend on whether the pair exists.
+func TestClaimLinksAreThrottled(t *testing.T) {
+	env := claimEnv(t)
+	for i := 0; i < 5; i++ {
+		if r, _ := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz"); r.StatusCode != 303 {
+			t.Fatalf("ask %d: %d", i+1, r.StatusCode)
+		}
+	}
+	if n := len(claimMails(t, env, "claim-link")); n != 5 {
+		t.Errorf("%d mails for 5 asks", n)
+	}
+	r, l := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
+	if r.StatusCode != 429 || l != "" || !strings.Contains(r.Body, "Too many attempts") {
+		t.Errorf("the sixth ask: %d, mail %v", r.StatusCode, l != "")
+	}
+	// Another purchase and address is not held back by that one.
+	if r, _ := askLink(t, env, env.NewBrowser(), "DEMO-404", "eva@example.cz"); r.StatusCode != 303 {
+		t.Errorf("another pair: %d", r.StatusCode)
+	}
+	for i := 0; i < 5; i++ {
+		askLink(t, env, env.NewBrowser(), "DEMO-404", "nobody@example.cz")
+	}
+	if r, _ := askLink(t, env, env.NewBrowser(), "DEMO-404", "nobody@example.cz"); r.StatusCode != 429 {
+		t.Errorf("an unknown pair is not throttled the same way: %d", r.StatusCode)
+	}
+}
+
+// claimPost posts the claim form (multipart) with its files.
+func claimPost(t *testing.T, env *apptest.Env, b *apptest.Browser, path string, fields url.Values, files map[string][][2]string) apptest.Response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, vs := range fields {
+		for _, v := range vs {
+			_ = mw.WriteField(k, v)
+		}
+	}
+	for field, list := range files {
+		for _, f := range list {
+			fw, _ := mw.CreateFormFile(field, f[0])
+			_, _ = fw.Write([]byte(f[1]))
+		}
+	}
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, env.URL+path, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", env.URL)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	return b.Do(req)
+}
+
+// claimFields is the form a link opened, as drawn, with choices made.
+func claimFields(t *testing.T, body string, kv ...string) url.Values {
+	t.Helper()
+	doc := page(t, body)
+	v := url.Values{}
+	doc.Find(`[data-testid=claim-form] input[type=hidden], [data-testid=claim-form] input[type=text], [data-testid=claim-form] input[type=tel]`).Each(func(_ int, s *goquery.Selection) {
+		v.Set(s.AttrOr("name", ""), s.AttrOr("value", ""))
+	})
+	v.Set("model_id", doc.Find(`#model_id optgroup option`).First().AttrOr("value", ""))
+	return with(v, kv...)
+}
