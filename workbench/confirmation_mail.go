@@ -18,8 +18,9 @@ const pdfType = "application/pdf"
 // mailConfirmation records, on tx (the transaction that keeps doc), the mail
 // that brings a newly kept confirmation to the customer, so the mail exists
 // exactly when the document does. Nothing is recorded without an outbox or a
-// customer's address; an address the outbox refuses leaves the document kept
-// and unmailed (logged), since no later attempt could mail it either.
+// customer's address; a mail the outbox refuses (an address that is no one
+// address, a name that would break the header) leaves the document kept and
+// unmailed (logged), since no later attempt could mail it either.
 func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c storage.Commission, doc storage.Document, pdf []byte, shop string) error {
 	if w.Outbox == nil || strings.TrimSpace(c.CustomerEmail) == "" {
 		return nil
@@ -27,7 +28,7 @@ func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c stor
 	m := w.confirmationMessage(readerCtx(ctx, c), c, doc, pdf, shop)
 	_, err := w.Outbox.Enqueue(ctx, tx, m)
 	if apperr.CodeOf(err) == apperr.Invalid {
-		w.log.Warn("confirmation kept but not mailed: the customer's address cannot take it", "commission", c.ID, "document", doc.ID,
+		w.log.Warn("confirmation kept but not mailed: the outbox refuses the customer's address or name", "commission", c.ID, "document", doc.ID,
 			"problems", apperr.ProblemsOf(err))
 		return nil
 	}

@@ -186,6 +186,35 @@ func TestNoConfirmationMailWithoutAddress(t *testing.T) {
 	}
 }
 
+// A customer's address or name that would break the mail's header (a record
+// older than the form's rules) keeps the confirmation and queues no mail.
+func TestConfirmationKeptWhenTheAddressIsRefused(t *testing.T) {
+	e := startConfirmMail(t)
+	for _, bad := range []struct{ email, name string }{
+		{"jiri@example.cz\r\nBcc: all@example.cz", "Jiří Žďárský"},
+		{"jiri@example.cz, eva@example.cz", "Jiří Žďárský"},
+		{"jiri@example.cz", "Jiří\nBcc: all@example.cz"},
+		{"jiri@example.cz", "Jiří\x1b[2J"},
+		{"jiri@example.cz", strings.Repeat("Ž", 300)},
+	} {
+		e.w.Outbox = nil
+		c := e.claim("Nehřeje.")
+		e.w.Outbox = e.outbox
+		if _, err := e.db.SQL().Exec(`UPDATE commissions SET customer_email = $2, customer_name = $3 WHERE id = $1`, c.ID, bad.email, bad.name); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.ExtendDeadline(e.ctx, c.ID, c.DeadlineAt.AddDate(0, 0, 14), sandboxDay(e)); err != nil {
+			t.Fatal(err)
+		}
+		if doc, err := e.w.IssueIntake(e.ctx, c.ID, 0); err != nil || doc.Version != 2 {
+			t.Errorf("%q %q: %+v %v", bad.email, bad.name, doc, err)
+		}
+		if n := len(e.mails()); n != 0 {
+			t.Errorf("%q %q: %d mails", bad.email, bad.name, n)
+		}
+	}
+}
+
 // Issued twice at once, a confirmation is kept once and mailed once: the
 // loser of the race finds the winner's document and records no mail.
 func TestConcurrentIssueMailsOnce(t *testing.T) {
