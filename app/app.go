@@ -72,11 +72,13 @@ const AttentionMaxAge = 2 * time.Second
 
 // NewDesks builds the shipping desk and the returns workbench on the service's
 // clients: create calls are limited by the upstream time limit, and an order
-// is called missing only after that limit plus the settle window. Both `serve`
-// and `shipdesk jobs` build them here.
-func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, log *slog.Logger) (*desk.Desk, *workbench.Workbench) {
+// is called missing only after that limit plus the settle window; the
+// workbench mails its written confirmations through outbox. Both `serve` and
+// `shipdesk jobs` build them here.
+func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, outbox *mail.Outbox, log *slog.Logger) (*desk.Desk, *workbench.Workbench) {
 	d := desk.New(db, up.Shipping, up.Cart, up.Clock(), log)
 	wb := workbench.New(db, up.Returns, up.Clock(), log)
+	wb.Outbox = outbox
 	if up.Config.Timeout > 0 {
 		d.OrderTimeout, wb.CreateTimeout = up.Config.Timeout, up.Config.Timeout
 	}
@@ -185,7 +187,15 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	}
 	h.Link = o.Upstream
 	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream, Feed: feed}
-	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, log)
+	if a.Outbox, a.Catcher, err = NewMail(db, o.Mail, o.Upstream.IsSandbox(), o.Upstream.Clock(), o.Jobs.Who(), log); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil && a.Catcher != nil {
+			a.Catcher.Close()
+		}
+	}()
+	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, a.Outbox, log)
 	h.Clock = o.Upstream.Clock() // the pages read the clock the desks record on
 	if len(o.KnownCarriers) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -198,14 +208,6 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		o.RefreshAfter = 3 * time.Second
 	}
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, o.Upstream.Clock(), log)
-	if a.Outbox, a.Catcher, err = NewMail(db, o.Mail, o.Upstream.IsSandbox(), o.Upstream.Clock(), o.Jobs.Who(), log); err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil && a.Catcher != nil {
-			a.Catcher.Close()
-		}
-	}()
 	h.SentMail, h.UserMails = sentMail{DB: db, catcher: a.Catcher}, db
 	a.Claims = NewClaims(db, a.Desk, a.Bench, a.Outbox, o.Mail.PublicURL, o.Upstream.Clock(), log)
 	a.Jobs.AdvanceClaims(a.Claims)

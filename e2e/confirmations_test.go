@@ -89,4 +89,19 @@ func TestAgentKeepsWrittenConfirmations(t *testing.T) {
 	tab.wantText(`[data-testid=confirmations] h2`, "Písemná potvrzení")
 	tab.wantText(`[data-testid=documents]`, "Potvrzení o vyřízení reklamace")
 	tab.shots("confirmations-cs")
+
+	// The customer got each confirmation by mail, in Czech, the PDF attached.
+	if st, err := env.App.Outbox.SendDue(context.Background()); err != nil || st.Sent != 3 {
+		t.Fatalf("sent %+v, %v; want the three confirmations", st, err)
+	}
+	tab.Open("/sandbox/mail")
+	tab.WaitText(`h1`, "Odeslaná pošta")
+	tab.wantText(`[data-testid=sent-mail]`, "Potvrzení o vyřízení reklamace, zakázka č. "+c.Number)
+	tab.wantText(`[data-testid=sent-mail]`, "Nové potvrzení o přijetí reklamace")
+	tab.shots("confirmation-mails-cs")
+	tab.Click(`[data-testid=sent-mail] tbody tr:first-child a`)
+	tab.WaitText(`[data-testid=mail-text]`, "museli zamítnout")
+	tab.wantText(`[data-testid=mail-text]`, "Důvod zamítnutí: Vada vznikla pádem: kryt je prasklý.")
+	tab.wantText(`[data-testid=caught-mail]`, "potvrzeni-vyrizeni-"+c.Number+".pdf")
+	tab.shots("confirmation-mail-cs")
 }

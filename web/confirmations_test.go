@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"strings"
@@ -141,3 +142,44 @@ func TestExtensionFormRefusesBadInput(t *testing.T) {
 }
 
 func commissionPathOf(id int64) string { return "/returns/commissions/" + itoa(id) }
+
+// A claim's confirmations go to the customer by mail with the PDF as kept:
+// the intake when the claim is taken (printing it again sends nothing), the
+// settlement when the agent settles it.
+func TestConfirmationsReachTheCustomerByMail(t *testing.T) {
+	env, agent := benchEnv(t)
+	ctx := context.Background()
+	id := claimOn(t, env, agent, map[string]string{"language": "en"})
+	page := commissionPathOf(id)
+	if r := agent.PostForm(page+"/print-intake", url.Values{}); r.StatusCode != 303 {
+		t.Fatalf("print: %d", r.StatusCode)
+	}
+	moveTo(agent, page, "processing")
+	if r := moveTo(agent, page, "closed", "resolution", "replaced"); r.StatusCode != 303 {
+		t.Fatalf("settle: %d %s", r.StatusCode, problemsOf(r.Body))
+	}
+	env.App.Jobs.Cycle(ctx)
+	caught := env.App.Catcher.All()
+	if len(caught) != 2 {
+		t.Fatalf("caught %d mails, want the intake and the settlement", len(caught))
+	}
+	c, _ := env.App.DB.CommissionByID(ctx, id)
+	settlement, err := env.App.DB.LatestDocument(ctx, id, storage.DocSettlement)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := caught[0] // the outbox sends the two in no set order
+	if strings.Contains(m.Subject, "received") {
+		m = caught[1]
+	}
+	if !strings.Contains(m.To, "alena@example.cz") || m.Subject != "Your claim has been settled – service order "+c.Number ||
+		!strings.Contains(m.Text, "by replacing the product with a new one") {
+		t.Errorf("caught %q to %q:\n%s", m.Subject, m.To, m.Text)
+	}
+	if len(m.Attachments) != 1 || m.Attachments[0].Name != settlement.Filename || !bytes.Equal(m.Attachments[0].Data, settlement.PDF) {
+		t.Errorf("caught %d attachments, want %s as kept", len(m.Attachments), settlement.Filename)
+	}
+	if body := agent.Get("/sandbox/mail").Body; !strings.Contains(body, "Your claim has been settled") {
+		t.Error("the Sent mail page does not list the settlement's mail")
+	}
+}

@@ -65,7 +65,8 @@ func (w *Workbench) IssueSettlement(ctx context.Context, id, by int64) (storage.
 
 // keep returns the commission's confirmation of kind and version when it is
 // kept already; else it draws it (in the customer's language, issued now)
-// with what both confirmations say of the claim, and keeps it.
+// with what both confirmations say of the claim, and keeps it, recording its
+// mail to the customer in the same transaction.
 func (w *Workbench) keep(ctx context.Context, c storage.Commission, kind string, version int, by int64,
 	draw func(context.Context, printout.Claim, Detail, io.Writer) error) (storage.Document, error) {
 	if kept, err := w.db.HasDocument(ctx, c.ID, kind, version); err != nil || kept {
@@ -85,8 +86,16 @@ func (w *Workbench) keep(ctx context.Context, c storage.Commission, kind string,
 	if err := draw(readerCtx(ctx, c), claim, d, &pdf); err != nil {
 		return storage.Document{}, err
 	}
-	doc, _, err := w.db.SaveDocument(ctx, storage.Document{CommissionID: c.ID, Kind: kind, Version: version, CreatedAt: now,
-		CreatedBy: storage.UserRef(by), Filename: printout.FileName(kind, c.Number, version), PDF: pdf.Bytes()})
+	var doc storage.Document
+	err = w.db.InTx(ctx, func(tx *storage.DB) error {
+		kept, fresh, err := tx.SaveDocument(ctx, storage.Document{CommissionID: c.ID, Kind: kind, Version: version, CreatedAt: now,
+			CreatedBy: storage.UserRef(by), Filename: printout.FileName(kind, c.Number, version), PDF: pdf.Bytes()})
+		doc = kept
+		if err != nil || !fresh {
+			return err // kept by an earlier or concurrent issue, which mailed it
+		}
+		return w.mailConfirmation(ctx, tx, c, kept, pdf.Bytes(), seller.Name)
+	})
 	return doc, err
 }
 

@@ -47,6 +47,12 @@ func startConfirm(t *testing.T) *confirmEnv {
 // claim creates a warranty claim through the desk, as the new-commission form does.
 func (e *confirmEnv) claim(fault string) storage.Commission {
 	e.t.Helper()
+	return e.claimWith(fault, nil)
+}
+
+// claimWith is claim with the form changed by edit first (nil: as it is).
+func (e *confirmEnv) claimWith(fault string, edit func(*workbench.Form)) storage.Commission {
+	e.t.Helper()
 	products, err := e.w.Products(e.ctx)
 	if err != nil || len(products) == 0 || len(products[0].Models) == 0 {
 		e.t.Fatalf("products: %v", err)
@@ -55,6 +61,9 @@ func (e *confirmEnv) claim(fault string) storage.Commission {
 		Fault: fault, Purchase: "2026-05-14", Remedy: "replacement", Language: "cs",
 		Customer: workbench.Customer{Name: "Jiří Žďárský", Email: "jiri@example.cz", Country: "CZ"},
 		File:     &workbench.File{Name: "receipt.pdf", Data: []byte("%PDF-1.4 receipt")}}
+	if edit != nil {
+		edit(&f)
+	}
 	res, err := e.w.Create(e.ctx, f, 0)
 	if err != nil {
 		e.t.Fatalf("create: %v", err)

@@ -9,6 +9,7 @@
 package workbench
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/client/returns"
 	"shipdesk/clock"
+	"shipdesk/mail"
 	"shipdesk/serviceerr"
 	"shipdesk/storage"
 )
@@ -57,6 +59,13 @@ type Workbench struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the commission; only then may it be called missing.
 	Settle time.Duration
+	// Outbox mails each newly kept written confirmation to the customer;
+	// nil sends no mail.
+	Outbox *mail.Outbox
+	// StatusLink is the customer's link to the claim's status page, for the
+	// confirmation mails; nil, or "" for a commission, leaves the line out.
+	// It is called inside the transaction that keeps the confirmation.
+	StatusLink func(ctx context.Context, commissionID int64) string
 }
 
 // New returns a workbench on the dashboard's clock.

@@ -59,9 +59,6 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	defer stop()
-	d, wb := app.NewDesks(db, clients, u.Settle, log)
-	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
-	go clients.FollowClock(ctx, followEvery)
 	// Mail is sent from here only to a server of SMTP_URL: a catcher in this
 	// process would hide the mail from serve's Sent mail page. The daily
 	// summary is queued by serve, which draws it.
@@ -69,6 +66,9 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	d, wb := app.NewDesks(db, clients, u.Settle, outbox, log)
+	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
+	go clients.FollowClock(ctx, followEvery)
 	runner := app.NewJobs(db, d, wb, j.Config, clients.Clock(), log)
 	runner.SendMail(outbox, nil)
 	runner.AdvanceClaims(app.NewClaims(db, d, wb, outbox, m.PublicURL, clients.Clock(), log))
