@@ -211,6 +211,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	h.SentMail, h.UserMails = sentMail{DB: db, catcher: a.Catcher}, db
 	a.Claims = NewClaims(db, a.Desk, a.Bench, a.Outbox, o.Mail.PublicURL, o.Upstream.Clock(), log)
 	a.Jobs.AdvanceClaims(a.Claims)
+	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims
 	h.Returns, h.ReturnsStore = a.Bench, db
 	counts := db.NewAttentionCache(AttentionMaxAge)

@@ -102,8 +102,14 @@ func (s *Service) linkURL(token string) string { return s.BaseURL + "claim/open/
 
 // StatusLinkOf is the status page's address of the claim a commission came
 // from, "" for a commission an agent typed in (for the returns desk's mails).
+// The commission carries the claim's request key, so its intake confirmation,
+// mailed before the claim is bound to it, has the link too.
 func (s *Service) StatusLinkOf(ctx context.Context, commissionID int64) string {
-	c, err := s.db.ClaimOfCommission(ctx, commissionID)
+	com, err := s.db.CommissionByID(ctx, commissionID)
+	if err != nil {
+		return ""
+	}
+	c, err := s.db.ClaimByRequestKey(ctx, com.RequestKey)
 	if err != nil {
 		return ""
 	}

@@ -205,6 +205,13 @@ func (db *DB) ClaimOfCommission(ctx context.Context, commissionID int64) (Custom
 	return c, wrapf(notFound(err, "claim.err.status_unknown"), "claim of commission %d", commissionID)
 }
 
+// ClaimByRequestKey is the claim whose commission has the request key.
+func (db *DB) ClaimByRequestKey(ctx context.Context, key string) (CustomerClaim, error) {
+	var c CustomerClaim
+	err := sqlxGet(ctx, db, &c, `SELECT `+claimColumns+` FROM claims WHERE request_key = $1`, key)
+	return c, wrapf(notFound(err, "claim.err.status_unknown"), "claim of request %s", key)
+}
+
 // ClaimsDue are the claims with a step to take, at most limit, oldest first:
 // no commission yet, no return parcel yet, the code not yet mailed, the
 // parcel not yet arrived.

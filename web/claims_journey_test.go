@@ -92,6 +92,11 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 	if !strings.Contains(cpage.Body, "It happened on the first day.") || !strings.Contains(cpage.Body, "second.png") {
 		t.Error("the agent does not see the reply and its photo")
 	}
+	// The intake confirmation went by mail with the PDF and the page's link.
+	conf := claimMails(t, env, "confirmation")
+	if len(conf) != 1 || !strings.Contains(conf[0].Text, status) || conf[0].To != "jana@example.cz" {
+		t.Errorf("%d confirmation mails, the first with the status link: %v", len(conf), len(conf) > 0 && strings.Contains(conf[0].Text, status))
+	}
 	// The kept confirmation opens from the customer's page.
 	docs, _ := env.App.DB.DocumentsOf(ctx, com.ID)
 	if len(docs) != 1 {

@@ -71,7 +71,9 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	go clients.FollowClock(ctx, followEvery)
 	runner := app.NewJobs(db, d, wb, j.Config, clients.Clock(), log)
 	runner.SendMail(outbox, nil)
-	runner.AdvanceClaims(app.NewClaims(db, d, wb, outbox, m.PublicURL, clients.Clock(), log))
+	claims := app.NewClaims(db, d, wb, outbox, m.PublicURL, clients.Clock(), log)
+	runner.AdvanceClaims(claims)
+	wb.StatusLink = claims.StatusLinkOf
 	runner.Run(ctx)
 	stopBatches(d, log)
 	return nil
