@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -274,5 +276,57 @@ func TestClaimWithHandOverCode(t *testing.T) {
 	}
 	if body := customer.Get(status).Body; !strings.Contains(body, "reached us") {
 		t.Error("the page does not say the parcel arrived")
+	}
+}
+
+// When the carrier refuses the label-free export (the spec's fallback),
+// the customer gets the label as a PDF: attached to the mail, and from the
+// status page.
+func TestClaimLabelWhenTheCarrierRefusesACode(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	carriers, _ := env.App.Desk.ReturnCarriers(ctx)
+	points, _ := env.App.Desk.ReturnPoints(ctx, carriers[0].Code, "CZ", "Brno")
+	env.Sandbox.Control("POST", "/sandbox/carriers/"+strings.ToLower(carriers[0].Code)+"/behaviour", map[string]any{"refuse_label_less": true})
+	status := fileClaim(t, env, "transport", "code", "point_carrier", carriers[0].Code, "point_code", points.Points[0].Code)
+	env.Sandbox.Advance(10 * time.Minute)
+	env.App.Jobs.Cycle(ctx)
+	env.App.Jobs.Cycle(ctx)
+	mails := claimMails(t, env, "claim-handover")
+	if len(mails) != 1 {
+		t.Fatalf("%d hand-over mails", len(mails))
+	}
+	full, err := env.App.DB.MailByID(ctx, mails[0].ID)
+	if err != nil || len(full.Attachments) != 1 || !bytes.HasPrefix(full.Attachments[0].Data, []byte("%PDF")) {
+		t.Fatalf("the label mail's attachments: %v", err)
+	}
+	customer := env.NewBrowser()
+	body := customer.Get(status).Body
+	if !strings.Contains(body, `data-testid="claim-label"`) || strings.Contains(body, `data-testid="claim-code"`) {
+		t.Error("the status page does not offer the label")
+	}
+	if r := customer.Get(status + "/label.pdf"); r.StatusCode != 200 || !strings.HasPrefix(r.Body, "%PDF") {
+		t.Errorf("label: %d", r.StatusCode)
+	}
+}
+
+// A link works for 24 hours on the dashboard's clock; a post from another
+// site is refused, as on the staff pages.
+func TestClaimLinkExpiresAndRefusesOtherSites(t *testing.T) {
+	env := claimEnv(t)
+	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
+	if r := env.NewBrowser().Get(link); r.StatusCode != 200 {
+		t.Fatalf("fresh link: %d", r.StatusCode)
+	}
+	req, _ := http.NewRequest(http.MethodPost, env.URL+"/claim", strings.NewReader("reference=DEMO-1&contact=jana%40example.cz"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	if r := env.NewBrowser().Do(req); r.StatusCode != 403 {
+		t.Errorf("a cross-site post: %d", r.StatusCode)
+	}
+	env.Sandbox.Advance(25 * time.Hour)
+	if r := env.NewBrowser().Get(link); r.StatusCode != 409 || !strings.Contains(r.Body, "expired") {
+		t.Errorf("a link after 25 hours: %d", r.StatusCode)
 	}
 }
