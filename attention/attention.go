@@ -33,6 +33,7 @@ var areas = map[string]identity.Area{
 	storage.AttnClaimDue:            identity.Returns,
 	storage.AttnCommissionDuplicate: identity.Returns,
 	storage.AttnCommissionUncertain: identity.Returns,
+	storage.AttnClaimStuck:          identity.Returns,
 	// Refunds are paid by managers: agents record withdrawals, not payments.
 	storage.AttnRefundDue: identity.Reports,
 }
@@ -48,7 +49,8 @@ func KindsFor(role identity.Role) []string {
 	return out
 }
 
-// Record says what a kind's record is: "shipment", "commission", "pickup" or "refund".
+// Record says what a kind's record is: "shipment", "commission", "pickup",
+// "refund" or "claim" (a customer's claim; its occurrence is its page's token).
 func Record(kind string) string {
 	switch kind {
 	case storage.AttnPickupRefused:
@@ -57,6 +59,8 @@ func Record(kind string) string {
 		return "commission"
 	case storage.AttnRefundDue:
 		return "refund"
+	case storage.AttnClaimStuck:
+		return "claim"
 	}
 	return "shipment"
 }

@@ -24,6 +24,8 @@ func attentionRow(ctx context.Context, it storage.AttentionItem, now time.Time, 
 		href = "/shipping/pickups"
 	case "refund":
 		href = "/returns/refunds#refund-" + id
+	case "claim": // no commission yet: what the customer filed, as they see it
+		href = "/claim/status/" + it.Occurrence
 	}
 	row := views.AttentionRow{
 		Kind: it.Kind, KindText: i18n.T(ctx, "attn.kind."+it.Kind),
@@ -90,6 +92,8 @@ func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
 		return refundDueWhy(ctx, it)
 	case storage.AttnLabelFailed:
 		return i18n.T(ctx, "attn.why.label_failed", it.Carrier)
+	case storage.AttnClaimStuck:
+		return i18n.N(ctx, "attn.why.claim_stuck", it.Days, it.Detail, i18n.DateTime(ctx, it.Since))
 	}
 	return i18n.T(ctx, "attn.why."+it.Kind)
 }

@@ -50,7 +50,7 @@ CREATE TABLE claims (
     arrived_at    timestamptz,                    -- the return parcel delivered to the shop
     -- What failed last while creating its commission or parcel (for the
     -- queue), and when to try again.
-    problem       jsonb,
+    problem       text NOT NULL DEFAULT '',
     next_try_at   timestamptz NOT NULL,
     tries         int NOT NULL DEFAULT 0,
     CHECK ((transport = 'code') = (point_code <> '')),

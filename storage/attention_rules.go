@@ -23,11 +23,13 @@ const (
 	AttnCommissionDuplicate = "commission_duplicate" // the service holds the commission twice
 	AttnCommissionUncertain = "commission_uncertain" // whether the service created the commission is not known
 	AttnRefundDue           = "refund_due"           // a withdrawal's refund due within 3 days or overdue, not paid
+	AttnClaimStuck          = "claim_stuck"          // a customer's claim whose commission or return parcel keeps failing
 )
 
 // AttentionKinds lists every kind in display order.
 var AttentionKinds = []string{AttnLabelFailed, AttnStuck, AttnDeliveryFailed, AttnReturning, AttnCODReturned, AttnDuplicate,
-	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain, AttnRefundDue}
+	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain, AttnRefundDue,
+	AttnClaimStuck}
 
 // DefaultStuckDays is how many working days without a tracking event make a
 // parcel stuck when its carrier's row says nothing else (migration 00026).
@@ -114,7 +116,12 @@ UNION ALL
 SELECT 'refund_due', w.id, to_char(w.due_at AT TIME ZONE 'UTC', ` + utcMoment + `), COALESCE(NULLIF(c.number, ''), c.reference), '',
     w.received_at, floor(extract(epoch FROM w.due_at - $1::timestamptz) / 86400)::int, 0, w.amount, w.currency, w.due_at, c.customer_name
 FROM withdrawals w JOIN commissions c ON c.id = w.commission_id
-WHERE w.paid_at IS NULL AND w.due_at < $1::timestamptz + interval '4 days'`
+WHERE w.paid_at IS NULL AND w.due_at < $1::timestamptz + interval '4 days'
+UNION ALL
+SELECT 'claim_stuck', cl.id, cl.status_token, s.reference, '', cl.created_at, cl.tries, 0, NULL, '', NULL, cl.customer->>'name'
+FROM claims cl JOIN shipments s ON s.id = cl.shipment_id
+WHERE cl.problem <> '' AND cl.tries >= 3
+    AND (cl.commission_id IS NULL OR (cl.transport = 'code' AND cl.return_shipment_id IS NULL))`
 
 // rulesArgs are attentionRules' parameters for now (in the shop's zone).
 func rulesArgs(now time.Time) []any {

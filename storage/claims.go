@@ -254,7 +254,7 @@ func (db *DB) ClaimArrived(ctx context.Context, id int64, at time.Time) (bool, e
 // a zero problem clears it.
 func (db *DB) ClaimWait(ctx context.Context, id int64, problem apperr.Text, next time.Time) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE claims SET problem = $2, next_try_at = $3,
-tries = CASE WHEN $2::jsonb IS NULL THEN 0 ELSE tries + 1 END WHERE id = $1`, id, problem, next)
+tries = CASE WHEN $2 = '' THEN 0 ELSE tries + 1 END WHERE id = $1`, id, problem, next)
 	return wrapf(err, "wait of claim %d", id)
 }
 

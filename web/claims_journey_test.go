@@ -330,3 +330,43 @@ func TestClaimLinkExpiresAndRefusesOtherSites(t *testing.T) {
 		t.Errorf("a link after 25 hours: %d", r.StatusCode)
 	}
 }
+
+// A claim whose commission the service keeps refusing is kept and tried
+// again with growing waits; after three tries it is in the agents' queue,
+// and it leaves the queue once the service takes it.
+func TestClaimThatCannotReachTheServiceNeedsAttention(t *testing.T) {
+	env := claimEnv(t)
+	ctx := context.Background()
+	env.Sandbox.Fault("/returns/", map[string]any{"error_rate": 1})
+	status := fileClaim(t, env)
+	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+	if c.CommissionID != nil || c.Tries != 1 || c.Problem.IsZero() {
+		t.Fatalf("claim after a failed create: commission %v, tries %d", c.CommissionID, c.Tries)
+	}
+	if body := env.NewBrowser().Get(status).Body; !strings.Contains(body, `data-state="received"`) {
+		t.Error("the customer's page does not say the claim is received")
+	}
+	agent := env.SignedIn(identity.Agent)
+	for _, wait := range []time.Duration{time.Minute, 2 * time.Minute} {
+		env.Sandbox.Advance(wait)
+		env.App.Jobs.Cycle(ctx)
+	}
+	queue := agent.Get("/attention?kind=claim_stuck").Body
+	if !strings.Contains(queue, "Claim from the page not through") || !strings.Contains(queue, status) {
+		t.Fatalf("the stuck claim is not in the agents' queue: %s", problemsOf(queue))
+	}
+	env.AddUser("clerk2", identity.Clerk)
+	if r := signInWithPassword(t, env, "clerk2").Get("/attention?kind=claim_stuck"); strings.Contains(r.Body, status) {
+		t.Error("a clerk sees the returns desk's item")
+	}
+	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
+	env.Sandbox.Advance(5 * time.Minute)
+	env.App.Jobs.Cycle(ctx)
+	c, _ = env.App.DB.ClaimByToken(ctx, c.StatusToken)
+	if c.CommissionID == nil || c.Tries != 0 {
+		t.Fatalf("after the service is back: commission %v, tries %d", c.CommissionID, c.Tries)
+	}
+	if strings.Contains(agent.Get("/attention?kind=claim_stuck").Body, status) {
+		t.Error("the claim stays in the queue once its commission exists")
+	}
+}
