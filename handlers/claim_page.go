@@ -120,12 +120,11 @@ func (h *Handlers) ClaimForm(w http.ResponseWriter, r *http.Request) {
 // form again with what was typed (files must be chosen again).
 func (h *Handlers) ClaimFile(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+	done, ok := h.readClaimPost(w, r)
+	if !ok {
 		return
 	}
-	if r.MultipartForm != nil {
-		defer r.MultipartForm.RemoveAll()
-	}
+	defer done()
 	token := r.PathValue("token")
 	proof, photos, readErr := claimFiles(r)
 	f := claims.ParseForm(r.Form, proof, photos)
@@ -147,15 +146,36 @@ func (h *Handlers) ClaimFile(w http.ResponseWriter, r *http.Request) {
 		h.claimProblem(w, r, oerr)
 		return
 	}
-	vals := map[string]string{}
-	for k := range r.Form {
-		vals[k], _ = textin.Lines(r.FormValue(k), claims.MaxText)
-	}
-	form := views.Form{Values: vals, Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
+	form := views.Form{Values: typedBack(r), Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
 	if proof != nil || len(photos) > 0 {
 		form.Message = strings.TrimSpace(form.Message + " " + i18n.T(ctx, "claim.form.files_again"))
 	}
 	h.renderClaimForm(w, r, http.StatusUnprocessableEntity, start, form)
+}
+
+// readClaimPost reads a customer's post with its files, of at most
+// maxClaimPost; false when it could not (answered already). done drops the
+// files the post left on disk.
+func (h *Handlers) readClaimPost(w http.ResponseWriter, r *http.Request) (done func(), ok bool) {
+	ctx := r.Context()
+	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+		return nil, false
+	}
+	return func() {
+		if r.MultipartForm != nil {
+			_ = r.MultipartForm.RemoveAll()
+		}
+	}, true
+}
+
+// typedBack is what the customer typed, to show again with the problems:
+// as far as it can be read.
+func typedBack(r *http.Request) map[string]string {
+	vals := map[string]string{}
+	for k := range r.Form {
+		vals[k], _ = textin.Lines(r.FormValue(k), claims.MaxText)
+	}
+	return vals
 }
 
 // claimFiles reads the posted proof and photos (a file that cannot be read
@@ -254,12 +274,11 @@ func (h *Handlers) claimPoints(r *http.Request, start claims.Start, carriers []s
 // whole form with the points found (a browser without script).
 func (h *Handlers) ClaimPoints(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+	done, ok := h.readClaimPost(w, r)
+	if !ok {
 		return
 	}
-	if r.MultipartForm != nil {
-		defer r.MultipartForm.RemoveAll()
-	}
+	defer done()
 	start, err := h.Claims.Open(ctx, r.PathValue("token"), h.address(r))
 	if err != nil {
 		h.claimProblem(w, r, err)
@@ -280,11 +299,7 @@ func (h *Handlers) ClaimPoints(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusOK, views.PointList(ps.List))
 		return
 	}
-	vals := map[string]string{}
-	for k := range r.Form {
-		vals[k], _ = textin.Lines(r.FormValue(k), claims.MaxText)
-	}
-	h.renderClaimForm(w, r, http.StatusOK, start, views.Form{Values: vals, Focus: "point_q"})
+	h.renderClaimForm(w, r, http.StatusOK, start, views.Form{Values: typedBack(r), Focus: "point_q"})
 }
 
 func productGroups(types []workbench.ProductType) []views.OptionGroup {

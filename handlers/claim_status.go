@@ -112,12 +112,11 @@ func claimFileViews(r *http.Request, base string, files []storage.ClaimUpload) [
 // ClaimReply keeps the customer's reply and photos, and shows the page again.
 func (h *Handlers) ClaimReply(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
+	done, ok := h.readClaimPost(w, r)
+	if !ok {
 		return
 	}
-	if r.MultipartForm != nil {
-		defer r.MultipartForm.RemoveAll()
-	}
+	defer done()
 	token := r.PathValue("token")
 	_, photos, err := claimFiles(r)
 	if err == nil {

@@ -232,21 +232,14 @@ func TestLateWithdrawalFromTheClaimPage(t *testing.T) {
 func TestClaimWithHandOverCode(t *testing.T) {
 	env := claimEnv(t)
 	ctx := context.Background()
-	carriers, err := env.App.Desk.ReturnCarriers(ctx)
-	if err != nil || len(carriers) == 0 {
-		t.Fatalf("no carrier takes label-free parcels: %v", err)
-	}
-	points, err := env.App.Desk.ReturnPoints(ctx, carriers[0].Code, "CZ", "Brno")
-	if err != nil || len(points.Points) == 0 {
-		t.Fatalf("no points: %v", err)
-	}
-	status := fileClaim(t, env, "transport", "code", "point_carrier", carriers[0].Code, "point_code", points.Points[0].Code)
+	carrier, point := codePoint(t, env)
+	status := fileClaim(t, env, "transport", "code", "point_carrier", carrier, "point_code", point)
 	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
 	if c.ReturnShipmentID == nil || c.CommissionID == nil {
 		t.Fatalf("claim: parcel %v, commission %v, problem %v", c.ReturnShipmentID, c.CommissionID, c.Problem)
 	}
 	parcel, _ := env.App.DB.ShipmentByID(ctx, *c.ReturnShipmentID)
-	if !parcel.LabelLess || parcel.Carrier != carriers[0].Code {
+	if !parcel.LabelLess || parcel.Carrier != carrier {
 		t.Errorf("return parcel: label-less %v, carrier %q", parcel.LabelLess, parcel.Carrier)
 	}
 	customer := env.NewBrowser()
@@ -285,10 +278,9 @@ func TestClaimWithHandOverCode(t *testing.T) {
 func TestClaimLabelWhenTheCarrierRefusesACode(t *testing.T) {
 	env := claimEnv(t)
 	ctx := context.Background()
-	carriers, _ := env.App.Desk.ReturnCarriers(ctx)
-	points, _ := env.App.Desk.ReturnPoints(ctx, carriers[0].Code, "CZ", "Brno")
-	env.Sandbox.Control("POST", "/sandbox/carriers/"+strings.ToLower(carriers[0].Code)+"/behaviour", map[string]any{"refuse_label_less": true})
-	status := fileClaim(t, env, "transport", "code", "point_carrier", carriers[0].Code, "point_code", points.Points[0].Code)
+	carrier, point := codePoint(t, env)
+	env.Sandbox.Control("POST", "/sandbox/carriers/"+strings.ToLower(carrier)+"/behaviour", map[string]any{"refuse_label_less": true})
+	status := fileClaim(t, env, "transport", "code", "point_carrier", carrier, "point_code", point)
 	env.Sandbox.Advance(10 * time.Minute)
 	env.App.Jobs.Cycle(ctx)
 	env.App.Jobs.Cycle(ctx)
@@ -369,4 +361,20 @@ func TestClaimThatCannotReachTheServiceNeedsAttention(t *testing.T) {
 	if strings.Contains(agent.Get("/attention?kind=claim_stuck").Body, status) {
 		t.Error("the claim stays in the queue once its commission exists")
 	}
+}
+
+// codePoint is a carrier that takes label-free parcels and one of its
+// points in Brno.
+func codePoint(t *testing.T, env *apptest.Env) (carrier, point string) {
+	t.Helper()
+	ctx := context.Background()
+	carriers, err := env.App.Desk.ReturnCarriers(ctx)
+	if err != nil || len(carriers) == 0 {
+		t.Fatalf("no carrier takes label-free parcels: %v", err)
+	}
+	points, err := env.App.Desk.ReturnPoints(ctx, carriers[0].Code, "CZ", "Brno")
+	if err != nil || len(points.Points) == 0 {
+		t.Fatalf("no points: %v", err)
+	}
+	return carriers[0].Code, points.Points[0].Code
 }
