@@ -22,6 +22,7 @@ import (
 	"shipdesk/jobs"
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
+	"shipdesk/ratelimit"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -62,6 +63,11 @@ type Options struct {
 	// Mail is the SMTP server and the sender; without a server in sandbox
 	// mode mail is caught in process (NewMail).
 	Mail mail.Config
+	// PublicBurst and PublicEvery limit each client of the customers' pages
+	// in memory: a burst of requests, then one per interval (0: 120, and one
+	// every 2 s: far more than a person filling the form needs).
+	PublicBurst int
+	PublicEvery time.Duration
 	// SummaryHour is the hour in the shop's zone from which the managers who
 	// asked for it get the day's attention summary by mail (0: 7).
 	SummaryHour int
@@ -220,8 +226,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
+	public := ratelimit.New(cmp.Or(o.PublicBurst, 120), cmp.Or(o.PublicEvery, 2*time.Second), wall.Now)
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
-		Lang: o.Lang, Zone: o.Zone})
+		Lang: o.Lang, Zone: o.Zone, Public: public})
 	if err != nil {
 		return nil, err
 	}

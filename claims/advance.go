@@ -33,8 +33,8 @@ func (s *Service) Advance(ctx context.Context) (int, error) {
 		}
 		s.advance(ctx, c)
 	}
-	if err := s.db.PrunePublicHits(ctx, 24*time.Hour); err != nil {
-		s.log.Warn("prune public hits", "err", err)
+	if err := s.db.PrunePublicCounts(ctx, 24*time.Hour); err != nil {
+		s.log.Warn("prune public counts", "err", err)
 	}
 	return len(due), nil
 }

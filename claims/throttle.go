@@ -32,16 +32,17 @@ var DefaultLimits = Limits{
 }
 
 // throttled counts a hit of key in scope and says whether it is over the
-// limit (apperr.TooMany, said the same way whatever the scope).
+// limit (apperr.TooMany, said the same way whatever the scope); a hit over
+// the limit stores nothing.
 func (s *Service) throttled(ctx context.Context, scope string, l Limit, key string) error {
 	if l.Hits <= 0 || key == "" {
 		return nil
 	}
-	n, err := s.db.PublicHit(ctx, scope, hashOf(strings.ToLower(key)), l.Window)
+	ok, err := s.db.CountHit(ctx, scope, hashOf(strings.ToLower(key)), l.Window, l.Hits)
 	if err != nil {
 		return err
 	}
-	if n > l.Hits {
+	if !ok {
 		return apperr.New(apperr.TooMany, "claim.err.too_many")
 	}
 	return nil

@@ -102,6 +102,12 @@ func (h *Handlers) claimProblem(w http.ResponseWriter, r *http.Request, err erro
 		Message: apperr.MessageOf(r.Context(), err, "claim.err.link_unknown"), AskNew: code != apperr.TooMany}))
 }
 
+// ClaimThrottled answers a client that asked the customers' pages too often.
+func (h *Handlers) ClaimThrottled(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "60")
+	h.claimProblem(w, r, apperr.New(apperr.TooMany, "claim.err.too_many"))
+}
+
 // ClaimForm opens the claim form of a one-time link.
 func (h *Handlers) ClaimForm(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")

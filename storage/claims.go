@@ -2,8 +2,10 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -317,19 +319,24 @@ WHERE f.claim_id = $1 AND f.upload_id = $2`, claimID, uploadID)
 	return u, wrapf(notFound(err, "rec.no_file", uploadID), "file %d of claim %d", uploadID, claimID)
 }
 
-// PublicHit counts a hit on a public page under scope and the hash of its
-// key, and returns how many there were within window, this one included.
-// Real time, judged by the database: a simulated week frees nobody.
-func (db *DB) PublicHit(ctx context.Context, scope string, keyHash []byte, window time.Duration) (int, error) {
-	var n int
-	err := sqlxGet(ctx, db, &n, `WITH hit AS (INSERT INTO public_hits (scope, key_hash, at) VALUES ($1, $2, now()) RETURNING 1)
-SELECT 1 + count(*) FROM public_hits WHERE scope = $1 AND key_hash = $2 AND at > now() - make_interval(secs => $3)`,
-		scope, keyHash, window.Seconds())
-	return n, wrapf(err, "count hits of %s", scope)
+// CountHit counts a hit on a public page under scope and the hash of its
+// key in the current window (real time, judged by the database: a
+// simulated week frees nobody), and says whether it was within limit. A
+// hit over the limit stores nothing.
+func (db *DB) CountHit(ctx context.Context, scope string, keyHash []byte, window time.Duration, limit int) (bool, error) {
+	var hits int
+	err := sqlxGet(ctx, db, &hits, `INSERT INTO public_counts (scope, key_hash, window_start, hits)
+VALUES ($1, $2, date_bin(make_interval(secs => $3), now(), 'epoch'), 1)
+ON CONFLICT (scope, key_hash, window_start) DO UPDATE SET hits = public_counts.hits + 1 WHERE public_counts.hits < $4
+RETURNING hits`, scope, keyHash, window.Seconds(), limit)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, wrapf(err, "count hits of %s", scope)
 }
 
-// PrunePublicHits forgets hits older than maxAge.
-func (db *DB) PrunePublicHits(ctx context.Context, maxAge time.Duration) error {
-	_, err := db.x.ExecContext(ctx, `DELETE FROM public_hits WHERE at < now() - make_interval(secs => $1)`, maxAge.Seconds())
-	return wrapf(err, "prune public hits")
+// PrunePublicCounts forgets windows that ended more than maxAge ago.
+func (db *DB) PrunePublicCounts(ctx context.Context, maxAge time.Duration) error {
+	_, err := db.x.ExecContext(ctx, `DELETE FROM public_counts WHERE window_start < now() - make_interval(secs => $1)`, maxAge.Seconds())
+	return wrapf(err, "prune public counts")
 }

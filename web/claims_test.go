@@ -8,12 +8,14 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"shipdesk/app/apptest"
+	"shipdesk/identity"
 	"shipdesk/storage"
 )
 
@@ -192,4 +194,55 @@ func claimFields(t *testing.T, body string, kv ...string) url.Values {
 	})
 	v.Set("model_id", doc.Find(`#model_id optgroup option`).First().AttrOr("value", ""))
 	return with(v, kv...)
+}
+
+// A flood of the public pages from one client is turned away in memory
+// after its burst: refused requests store nothing and send no mail, and the
+// staff's pages answer beside it.
+func TestClaimPagesTurnAwayAFlood(t *testing.T) {
+	env := apptest.StartOptions(t, apptest.Options{PublicBurst: 20, PublicEvery: time.Hour})
+	deskEnvOn(t, env)
+	ctx := context.Background()
+	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
+		t.Fatal(err)
+	}
+	staff := env.SignedIn(identity.Manager)
+	count := func(table string) (n int) {
+		_ = env.App.DB.SQL().QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n)
+		return n
+	}
+	var mu sync.Mutex
+	codes := map[int]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := env.NewBrowser()
+			for j := 0; j < 10; j++ {
+				r := b.PostForm("/claim", url.Values{"reference": {"DEMO-1"}, "contact": {"jana@example.cz"}})
+				g := b.Get("/claim/status/" + strings.Repeat("x", 43))
+				mu.Lock()
+				codes[r.StatusCode]++
+				codes[g.StatusCode]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if codes[429] < 300 || codes[500] > 0 {
+		t.Errorf("answers to 320 requests with a burst of 20: %v", codes)
+	}
+	if n := len(claimMails(t, env, "claim-link")); n > 5 {
+		t.Errorf("%d link mails for one address; its limit is 5 an hour", n)
+	}
+	if n := count("public_counts"); n > 4 {
+		t.Errorf("%d throttle rows stored: refused requests stored something", n)
+	}
+	if r := staff.Get("/shipping"); r.StatusCode != 200 {
+		t.Errorf("the staff's list beside the flood: %d", r.StatusCode)
+	}
+	if r := env.NewBrowser().Get("/claim"); r.StatusCode != 429 || !strings.Contains(r.Body, "Too many attempts") || r.Header.Get("Retry-After") == "" {
+		t.Errorf("the flooding client's next page: %d", r.StatusCode)
+	}
 }

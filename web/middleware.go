@@ -266,6 +266,21 @@ func (s *Server) allow(roles []identity.Role, next http.HandlerFunc) http.Handle
 	})
 }
 
+// public is a customers' page: anyone may use it, but a client that asks
+// too often is turned away here, in memory, with nothing stored.
+func (s *Server) public(next http.HandlerFunc) http.Handler {
+	if s.limiter == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.limiter.Allow(httpx.ClientAddress(r, s.trust)) {
+			s.h.ClaimThrottled(w, r)
+			return
+		}
+		next(w, r)
+	})
+}
+
 // signedIn lets every signed-in staff member through.
 // scraper lets a request with the metrics bearer token through, and otherwise
 // only the given roles.

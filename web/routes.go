@@ -29,16 +29,16 @@ func (s *Server) routes() *http.ServeMux {
 	// the same whether or not the purchase exists; the links themselves (a
 	// one-time one that opens the form, a claim's status page) are the keys.
 	// Each call is throttled by the client (and by address, purchase or claim).
-	mux.HandleFunc("GET /claim", h.ClaimAsk)
-	mux.HandleFunc("POST /claim", h.ClaimAskPost)
-	mux.HandleFunc("GET /claim/open/{token}", h.ClaimForm)
-	mux.HandleFunc("POST /claim/open/{token}", h.ClaimFile)
-	mux.HandleFunc("POST /claim/open/{token}/points", h.ClaimPoints)
-	mux.HandleFunc("GET /claim/status/{token}", h.ClaimStatus)
-	mux.HandleFunc("POST /claim/status/{token}/reply", h.ClaimReply)
-	mux.HandleFunc("GET /claim/status/{token}/files/{file}", h.ClaimFileDownload)
-	mux.HandleFunc("GET /claim/status/{token}/documents/{doc}", h.ClaimDocument)
-	mux.HandleFunc("GET /claim/status/{token}/label.pdf", h.ClaimLabel)
+	mux.Handle("GET /claim", s.public(h.ClaimAsk))
+	mux.Handle("POST /claim", s.public(h.ClaimAskPost))
+	mux.Handle("GET /claim/open/{token}", s.public(h.ClaimForm))
+	mux.Handle("POST /claim/open/{token}", s.public(h.ClaimFile))
+	mux.Handle("POST /claim/open/{token}/points", s.public(h.ClaimPoints))
+	mux.Handle("GET /claim/status/{token}", s.public(h.ClaimStatus))
+	mux.Handle("POST /claim/status/{token}/reply", s.public(h.ClaimReply))
+	mux.Handle("GET /claim/status/{token}/files/{file}", s.public(h.ClaimFileDownload))
+	mux.Handle("GET /claim/status/{token}/documents/{doc}", s.public(h.ClaimDocument))
+	mux.Handle("GET /claim/status/{token}/label.pdf", s.public(h.ClaimLabel))
 
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))

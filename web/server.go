@@ -13,6 +13,7 @@ import (
 	"shipdesk/handlers"
 	"shipdesk/i18n"
 	"shipdesk/identity"
+	"shipdesk/ratelimit"
 	"shipdesk/views"
 )
 
@@ -35,6 +36,9 @@ type Deps struct {
 	// that ask for none of ours; Zone is where times are shown.
 	Lang i18n.Lang
 	Zone *time.Location
+	// Public turns away a client that asks the customers' pages too often,
+	// before they cost the database anything (nil: no such limit).
+	Public *ratelimit.Limiter
 }
 
 // Server is the dashboard's HTTP handler.
@@ -46,8 +50,10 @@ type Server struct {
 	static   *staticFiles
 	handler  http.Handler
 	metrics  string
-	kept     *views.Kept // the page parts and shells drawn once and kept
-	lang     i18n.Lang   // the installation's language
+	kept     *views.Kept        // the page parts and shells drawn once and kept
+	lang     i18n.Lang          // the installation's language
+	limiter  *ratelimit.Limiter // the customers' pages' (Deps.Public)
+	trust    bool               // believe a proxy's X-Forwarded-For for the client's address
 }
 
 // New builds the server and its middleware chain.
@@ -57,7 +63,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
-		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech)}
+		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()

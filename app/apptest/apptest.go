@@ -65,6 +65,10 @@ type Options struct {
 	// (every label, tracking and commission due again after one tick), until
 	// the test ends; 0: they run only when a test calls their cycles.
 	Pollers time.Duration
+	// PublicBurst and PublicEvery limit each client of the customers' pages
+	// (0: no limit a test would meet; every test's client is 127.0.0.1).
+	PublicBurst int
+	PublicEvery time.Duration
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -119,6 +123,8 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		Lang:          i18n.English, // the tests read the English texts unless they choose
 		ListenURL:     o.ListenURL,
 		Jobs:          pollerCadence(o.Pollers),
+		PublicBurst:   cmp.Or(o.PublicBurst, 1_000_000),
+		PublicEvery:   cmp.Or(o.PublicEvery, time.Millisecond),
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
