@@ -1,0 +1,78 @@
+package claims
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"shipdesk/i18n"
+)
+
+// The 14 days to withdraw end at the end of the 14th calendar day after
+// delivery in the shop's zone, across a change of summer time too.
+func TestWithdrawBy(t *testing.T) {
+	for _, c := range []struct{ delivered, last string }{
+		{"2026-11-23T23:30:00+01:00", "2026-12-07T23:59:59+01:00"},
+		{"2026-03-20T10:00:00+01:00", "2026-04-03T23:59:59+02:00"}, // summer time begins on 29 March
+		{"2026-11-23T23:30:00Z", "2026-12-08T23:59:59+01:00"},      // already the 24th in Prague
+	} {
+		at, _ := time.Parse(time.RFC3339, c.delivered)
+		want, _ := time.Parse(time.RFC3339, c.last)
+		if got := withdrawBy(at); !got.Equal(want) {
+			t.Errorf("delivered %s: by %s, want %s", c.delivered, got.In(i18n.Prague), want)
+		}
+	}
+}
+
+// Only what newToken makes is looked up: 43 characters of the URL-safe
+// alphabet, never a path, a quote or a space.
+func TestTokenShape(t *testing.T) {
+	for i := 0; i < 100; i++ {
+		if tok := newToken(); !tokenShape(tok) {
+			t.Fatalf("a made token is refused: %q", tok)
+		}
+	}
+	for _, bad := range []string{"", strings.Repeat("a", 42), strings.Repeat("a", 44), strings.Repeat("a", 42) + "/",
+		strings.Repeat("a", 42) + "'", strings.Repeat("a", 42) + " ", strings.Repeat("á", 22)} {
+		if tokenShape(bad) {
+			t.Errorf("%q taken for a token", bad)
+		}
+	}
+}
+
+// The form's own rules: each kind needs its own fields, each way of sending
+// its own, and every file is checked by its content and counted.
+func TestFormRules(t *testing.T) {
+	good := Form{Key: "8f0e4c7a-3b1d-4e2f-9a6b-5c4d3e2f1a0b", Kind: KindDefect, Remedy: "repair", Description: "Cracked.",
+		ModelID: 1, Transport: "shop", Proof: &File{Name: "invoice.pdf", Data: []byte("%PDF-1.4 x")}}
+	good.Customer.Name = "Jana"
+	if p := good.Check(); len(p) > 0 {
+		t.Fatalf("a good form: %v", p)
+	}
+	photo := File{Name: "p.jpg", Data: []byte("\xff\xd8\xff photo")}
+	for name, c := range map[string]struct {
+		edit  func(*Form)
+		field string
+	}{
+		"no remedy":          {func(f *Form) { f.Remedy = "" }, "remedy"},
+		"unknown remedy":     {func(f *Form) { f.Remedy = "money back" }, "remedy"},
+		"no description":     {func(f *Form) { f.Description = " " }, "description"},
+		"no proof":           {func(f *Form) { f.Proof = nil }, "proof"},
+		"no refund account":  {func(f *Form) { f.Kind, f.RefundAmount = KindWithdrawal, "100" }, "refund_account"},
+		"no refund amount":   {func(f *Form) { f.Kind, f.RefundAccount = KindWithdrawal, "19-2000145399/0800" }, "refund_amount"},
+		"no point":           {func(f *Form) { f.Transport = "code" }, "point"},
+		"courier, no street": {func(f *Form) { f.Transport = "courier"; f.Customer.City, f.Customer.Zip = "Brno", "60200" }, "street"},
+		"unknown transport":  {func(f *Form) { f.Transport = "drone" }, "transport"},
+		"unknown kind":       {func(f *Form) { f.Kind = "refund" }, "kind"},
+		"no name":            {func(f *Form) { f.Customer.Name = "" }, "name"},
+		"bad key":            {func(f *Form) { f.Key = "1" }, "form"},
+		"html photo":         {func(f *Form) { f.Photos = []File{{Name: "p.jpg", Data: []byte("<html>")}} }, "photos"},
+		"seven photos":       {func(f *Form) { f.Photos = []File{photo, photo, photo, photo, photo, photo, photo} }, "photos"},
+	} {
+		f := good
+		c.edit(&f)
+		if p := f.Check(); p[c.field].IsZero() {
+			t.Errorf("%s: no problem on %s: %v", name, c.field, p)
+		}
+	}
+}
