@@ -34,6 +34,7 @@ var areas = map[string]identity.Area{
 	storage.AttnCommissionDuplicate: identity.Returns,
 	storage.AttnCommissionUncertain: identity.Returns,
 	storage.AttnClaimStuck:          identity.Returns,
+	storage.AttnClaimReply:          identity.Returns,
 	// Refunds are paid by managers: agents record withdrawals, not payments.
 	storage.AttnRefundDue: identity.Reports,
 }
@@ -55,7 +56,7 @@ func Record(kind string) string {
 	switch kind {
 	case storage.AttnPickupRefused:
 		return "pickup"
-	case storage.AttnClaimDue, storage.AttnCommissionDuplicate, storage.AttnCommissionUncertain:
+	case storage.AttnClaimDue, storage.AttnCommissionDuplicate, storage.AttnCommissionUncertain, storage.AttnClaimReply:
 		return "commission"
 	case storage.AttnRefundDue:
 		return "refund"

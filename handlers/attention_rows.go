@@ -94,6 +94,8 @@ func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
 		return i18n.T(ctx, "attn.why.label_failed", it.Carrier)
 	case storage.AttnClaimStuck:
 		return i18n.N(ctx, "attn.why.claim_stuck", it.Days, it.Detail, i18n.DateTime(ctx, it.Since))
+	case storage.AttnClaimReply:
+		return i18n.T(ctx, "attn.why.claim_reply", it.Detail, i18n.DateTime(ctx, it.Since))
 	}
 	return i18n.T(ctx, "attn.why."+it.Kind)
 }

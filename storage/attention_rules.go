@@ -24,12 +24,13 @@ const (
 	AttnCommissionUncertain = "commission_uncertain" // whether the service created the commission is not known
 	AttnRefundDue           = "refund_due"           // a withdrawal's refund due within 3 days or overdue, not paid
 	AttnClaimStuck          = "claim_stuck"          // a customer's claim whose commission or return parcel keeps failing
+	AttnClaimReply          = "claim_reply"          // the customer wrote on the claim's page; no message answered it since
 )
 
 // AttentionKinds lists every kind in display order.
 var AttentionKinds = []string{AttnLabelFailed, AttnStuck, AttnDeliveryFailed, AttnReturning, AttnCODReturned, AttnDuplicate,
 	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain, AttnRefundDue,
-	AttnClaimStuck}
+	AttnClaimStuck, AttnClaimReply}
 
 // DefaultStuckDays is how many working days without a tracking event make a
 // parcel stuck when its carrier's row says nothing else (migration 00026).
@@ -121,7 +122,13 @@ UNION ALL
 SELECT 'claim_stuck', cl.id, cl.status_token, s.reference, '', cl.created_at, cl.tries, 0, NULL, '', NULL, cl.customer->>'name'
 FROM claims cl JOIN shipments s ON s.id = cl.shipment_id
 WHERE cl.problem <> '' AND cl.tries >= 3
-    AND (cl.commission_id IS NULL OR (cl.transport = 'code' AND cl.return_shipment_id IS NULL))`
+    AND (cl.commission_id IS NULL OR (cl.transport = 'code' AND cl.return_shipment_id IS NULL))
+UNION ALL
+SELECT 'claim_reply', c.id, m.id::text, COALESCE(NULLIF(c.number, ''), c.reference), '', m.created_at, 0, 0, NULL, '', NULL,
+    cl.customer->>'name'
+FROM claims cl JOIN commissions c ON c.id = cl.commission_id
+CROSS JOIN LATERAL (SELECT id, created_at FROM claim_messages WHERE claim_id = cl.id ORDER BY id DESC LIMIT 1) m
+WHERE NOT EXISTS (SELECT 1 FROM commission_activities a WHERE a.commission_id = c.id AND a.public AND a.created_at >= m.created_at)`
 
 // rulesArgs are attentionRules' parameters for now (in the shop's zone).
 func rulesArgs(now time.Time) []any {

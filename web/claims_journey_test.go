@@ -94,6 +94,16 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 	if !strings.Contains(cpage.Body, "It happened on the first day.") || !strings.Contains(cpage.Body, "second.png") {
 		t.Error("the agent does not see the reply and its photo")
 	}
+	// The reply waits in the agents' queue until a message answers it.
+	if q := agent.Get("/attention?kind=claim_reply").Body; !strings.Contains(q, "Customer wrote") || !strings.Contains(q, "/returns/commissions/"+itoa(com.ID)) {
+		t.Errorf("the reply is not in the agents' queue: %s", problemsOf(q))
+	}
+	if r := agent.PostForm("/returns/commissions/"+itoa(com.ID)+"/messages", with(nil, "key", requestkey.New(), "message_text", "Thank you, noted.", "confirm", "yes")); r.StatusCode != 303 {
+		t.Fatalf("answer: %d", r.StatusCode)
+	}
+	if q := agent.Get("/attention?kind=claim_reply").Body; strings.Contains(q, "/returns/commissions/"+itoa(com.ID)) {
+		t.Error("the answered reply stays in the queue")
+	}
 	// The intake confirmation went by mail with the PDF and the page's link.
 	conf := claimMails(t, env, "confirmation")
 	if len(conf) != 1 || !strings.Contains(conf[0].Text, status) || conf[0].To != "jana@example.cz" {
