@@ -521,7 +521,7 @@ func ClaimStatusPage(v ClaimStatusView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(v.Documents) > 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<section class=\"card claim-card\"><h2>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<section class=\"card claim-card\" data-testid=\"claim-documents\"><h2>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
