@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"shipdesk/app/apptest"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
@@ -74,7 +76,7 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 		t.Errorf("messages on the status page: public %v, internal %v", strings.Contains(page.Body, "We have your claim."),
 			strings.Contains(page.Body, "Internal"))
 	}
-	if !strings.Contains(page.Body, "confirmation of the claim received") {
+	if !strings.Contains(page.Body, "Confirmation of the claim received") {
 		t.Error("the intake confirmation is not listed for the customer")
 	}
 	// The customer replies with a photo; the agent reads both.
@@ -91,6 +93,11 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 	cpage = agent.Get("/returns/commissions/" + itoa(com.ID))
 	if !strings.Contains(cpage.Body, "It happened on the first day.") || !strings.Contains(cpage.Body, "second.png") {
 		t.Error("the agent does not see the reply and its photo")
+	}
+	// The reply's photo goes with the reply, not again among the claim's files.
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(cpage.Body))
+	if own := doc.Find(`[data-testid=commission-claim] ul.plain`).Text(); strings.Contains(own, "second.png") || !strings.Contains(own, "lid.jpg") {
+		t.Errorf("the claim's own files: %q", own)
 	}
 	// The intake confirmation went by mail with the PDF and the page's link.
 	conf := claimMails(t, env, "confirmation")
