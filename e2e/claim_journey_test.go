@@ -98,6 +98,11 @@ func TestClaimJourneyOnAPhone(t *testing.T) {
 	agent.wantText(`[data-testid=commission-origin]`, "z reklamační stránky")
 	agent.wantText(`[data-testid=commission-claim]`, "lid.png")
 	agent.wantText(`[data-testid=commission-claim]`, "doklad.pdf")
+	agent.Fill("#message_text", "Děkujeme, reklamaci jsme přijali. Kód k podání pošleme e-mailem.")
+	agent.Click(`[data-testid=message-form] input[name=confirm]`)
+	agent.do("accept the confirmation", chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`))
+	agent.Submit(`[data-testid=send-message]`)
+	agent.WaitText(`[data-testid=activities]`, "reklamaci jsme přijali")
 
 	// The service exports the return parcel: the code shows and is mailed.
 	env.Sandbox.Advance(10 * time.Minute)
@@ -120,6 +125,7 @@ func TestClaimJourneyOnAPhone(t *testing.T) {
 	customer.do("attach the photo", chromedp.SetUploadFiles(`[data-testid=claim-reply] #photos`, []string{photo}))
 	customer.Submit(`[data-testid=claim-reply] button[type=submit]`)
 	customer.WaitText(`[data-testid=claim-messages]`, "Posílám ještě fotku zespodu.")
+	customer.wantText(`[data-testid=claim-messages] li.from-shop`, "reklamaci jsme přijali")
 	customer.wantText(`[data-testid=claim-messages]`, "lid.png")
 	agent.Open(commission)
 	agent.wantText(`[data-testid=commission-replies]`, "Posílám ještě fotku zespodu.")
