@@ -58,8 +58,11 @@ func private(w http.ResponseWriter) {
 
 // ClaimAsk shows the page that asks for the link.
 func (h *Handlers) ClaimAsk(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, views.ClaimAskPage(views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"),
-		Sent: r.URL.Query().Get("sent") == "1"}))
+	v := views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"), Sent: r.URL.Query().Get("sent") == "1"}
+	if v.Sent { // the language switch comes back to the sentence, not to an empty form
+		v.Shell.Path = "/claim?sent=1"
+	}
+	h.render(w, r, http.StatusOK, views.ClaimAskPage(v))
 }
 
 // ClaimAskPost sends the link when the purchase is found, and says the same

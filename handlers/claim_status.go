@@ -60,8 +60,12 @@ func (h *Handlers) renderClaimStatus(w http.ResponseWriter, r *http.Request, sta
 	}
 	v.Files = claimFileViews(r, base+"/files/", st.Files)
 	for _, d := range st.Documents {
-		v.Documents = append(v.Documents, views.ClaimFileView{Name: d.Filename, Href: base + "/documents/" + strconv.FormatInt(d.ID, 10),
-			Note: i18n.T(ctx, "claim.status.document_"+d.Kind, i18n.DateTime(ctx, d.CreatedAt))})
+		note := i18n.T(ctx, "claim.status.document_issued", i18n.DateTime(ctx, d.CreatedAt))
+		if d.Version > 1 {
+			note = i18n.T(ctx, "claim.status.document_version", d.Version, i18n.DateTime(ctx, d.CreatedAt))
+		}
+		v.Documents = append(v.Documents, views.ClaimFileView{Name: i18n.T(ctx, "claim.status.document_"+d.Kind),
+			Href: base + "/documents/" + strconv.FormatInt(d.ID, 10), Note: note})
 	}
 	h.render(w, r, status, views.ClaimStatusPage(v))
 }
@@ -218,20 +222,24 @@ func (h *Handlers) claimOrigin(r *http.Request, commissionID int64) (*views.Comm
 	c := o.Claim
 	v := &views.CommissionClaim{Filed: i18n.DateTime(ctx, c.CreatedAt), Kind: i18n.T(ctx, "claim.kind."+c.Kind),
 		Transport: i18n.T(ctx, "claim.transport."+c.Transport), Point: c.PointName, Late: c.Late,
-		Purchase: o.Purchase.Reference, Shipment: shipmentPath(o.Purchase.ID), Status: "/claim/status/" + c.StatusToken,
-		Files: claimFileViews(r, "/returns/files/", o.Files)}
+		Purchase: o.Purchase.Reference, Shipment: shipmentPath(o.Purchase.ID), Status: "/claim/status/" + c.StatusToken}
 	if o.Parcel != nil {
 		v.Parcel, v.ParcelRef = shipmentPath(o.Parcel.ID), cmp.Or(o.Parcel.Tracking(), o.Parcel.Reference)
 	}
 	if st := identity.From(ctx); st == nil || !st.Role.May(identity.Shipping) {
 		v.Shipment, v.Parcel = "", "" // the shipping desk's pages are not the agent's
 	}
+	// The claim's own files are listed once; a reply's go with the reply.
+	var own []storage.ClaimUpload
 	byMessage := map[int64][]storage.ClaimUpload{}
 	for _, f := range o.Files {
 		if f.MessageID != nil {
 			byMessage[*f.MessageID] = append(byMessage[*f.MessageID], f)
+		} else {
+			own = append(own, f)
 		}
 	}
+	v.Files = claimFileViews(r, "/returns/files/", own)
 	for _, m := range o.Replies {
 		v.Replies = append(v.Replies, views.ClaimMessageView{At: i18n.DateTime(ctx, m.CreatedAt), Text: m.Body,
 			Files: claimFileViews(r, "/returns/files/", byMessage[m.ID])})

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"shipdesk/app/apptest"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
@@ -76,7 +78,7 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 		t.Errorf("messages on the status page: public %v, internal %v", strings.Contains(page.Body, "We have your claim."),
 			strings.Contains(page.Body, "Internal"))
 	}
-	if !strings.Contains(page.Body, "confirmation of the claim received") {
+	if !strings.Contains(page.Body, "Confirmation of the claim received") {
 		t.Error("the intake confirmation is not listed for the customer")
 	}
 	// The customer replies with a photo; the agent reads both.
@@ -93,6 +95,11 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 	cpage = agent.Get("/returns/commissions/" + itoa(com.ID))
 	if !strings.Contains(cpage.Body, "It happened on the first day.") || !strings.Contains(cpage.Body, "second.png") {
 		t.Error("the agent does not see the reply and its photo")
+	}
+	// The reply's photo goes with the reply, not again among the claim's files.
+	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(cpage.Body))
+	if own := doc.Find(`[data-testid=commission-claim] ul.plain`).Text(); strings.Contains(own, "second.png") || !strings.Contains(own, "lid.jpg") {
+		t.Errorf("the claim's own files: %q", own)
 	}
 	// The reply waits in the agents' queue until a message answers it.
 	if q := agent.Get("/attention?kind=claim_reply").Body; !strings.Contains(q, "Customer wrote") || !strings.Contains(q, "/returns/commissions/"+itoa(com.ID)) {
