@@ -2,6 +2,7 @@ package claims
 
 import (
 	"context"
+	"strings"
 
 	"shipdesk/apperr"
 	"shipdesk/i18n"
@@ -124,6 +125,12 @@ func (s *Service) checkPoint(ctx context.Context, f *Form) error {
 	if err != nil {
 		return apperr.New(apperr.Invalid, "claim.err.point")
 	}
-	f.PointName = pt.Name + ", " + pt.Street + ", " + pt.City
+	parts := []string{pt.Name}
+	for _, p := range []string{pt.Street, pt.City} { // names often carry the street already
+		if p != "" && !strings.Contains(strings.Join(parts, ", "), p) {
+			parts = append(parts, p)
+		}
+	}
+	f.PointName = strings.Join(parts, ", ")
 	return nil
 }
