@@ -5,12 +5,14 @@ GO ?= go
 BIN := bin/shipdesk
 DEV_PG := var/pg
 TEST_PG := var/pgtest
-# Four packages at a time on two cores: the suite mostly waits (on the
-# browser, the sandbox's latencies, the pollers' ticks), not computes.
-GO_TEST_FLAGS ?= -race -count=1 -timeout 20m -p 4
+# Four packages at a time on two cores, and four tests at a time in each
+# (every test has its own database, sandbox and dashboard; the browser tests
+# two tabs at a time): the suite mostly waits (on the browser, the sandbox's
+# latencies, the pollers' ticks), not computes.
+GO_TEST_FLAGS ?= -race -count=1 -timeout 20m -p 4 -parallel 4
 # The reruns below ask about answer shapes and dates, not about concurrency:
 # the race detector has already watched every test once in the first pass.
-RERUN_FLAGS ?= -count=1 -timeout 20m -p 4
+RERUN_FLAGS ?= -count=1 -timeout 20m -p 4 -parallel 4
 
 .PHONY: run build test check vet fmt-check generate stop-db db test-db chromium bench vendor-htmx clean
 

@@ -68,6 +68,7 @@ func (b *Tab) axeFindings() []axeFinding {
 // The scan itself works: a page with an unlabelled field and an image without
 // text is reported, so a clean scan of our pages means something.
 func TestAccessibilityScanFindsProblems(t *testing.T) {
+	t.Parallel()
 	tab := newTab(t, "")
 	tab.do("open a broken page", chromedp.Navigate(`data:text/html,<html><body><img src="x.png"><input type="text"></body></html>`))
 	ids := map[string]string{}

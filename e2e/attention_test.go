@@ -29,6 +29,7 @@ func item(kind string) string { return `tr[data-testid=attention-item][data-kind
 // the sender; each shows on the home page's counts and in the queue, is
 // taken, noted and dismissed with a reason, and leaves the open list.
 func TestClerkWorksTheAttentionQueue(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	ctx := context.Background()
 	// The sandbox's first UPS parcel goes back to the sender; its label is

@@ -54,6 +54,7 @@ func shipmentsHeld(t *testing.T, env *apptest.Env) (ours, theirs int) {
 // really is a second parcel: taken as a new parcel under a reference of its
 // own, it is priced and ordered.
 func TestSameFileImportedTwiceShipsNothingTwice(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	ctx := context.Background()
 	first, path, rows := importOrders(t, env, tab)
@@ -171,6 +172,7 @@ func rowOnLine(t *testing.T, rows []storage.BatchRow, line int) storage.BatchRow
 // row's point picker, which lists the points of the row's town; the clerk
 // chooses one and saves, and the row is priced with that point.
 func TestClerkFixesABadPointWithThePicker(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	batch, path, rows := importOrders(t, env, tab)
 	bad := rowOnLine(t, rows, 4)

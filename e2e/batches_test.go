@@ -21,6 +21,7 @@ import (
 // hand-over protocols and the sheet of label-free codes. The batch page is
 // looked at in English and in Czech at desktop, tablet and phone width.
 func TestClerkRunsADayBatch(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	file, err := filepath.Abs(filepath.Join("..", "examples", "orders.csv"))
 	if err != nil {
@@ -60,7 +61,7 @@ func TestClerkRunsADayBatch(t *testing.T) {
 		cell := fmt.Sprintf("#row-%d-point_code", r.ID)
 		tab.Click(row + ` [data-testid=row-edit]`)
 		tab.WaitCount(row+` [data-testid=row-form]`, 1)
-		if !tab.hasFocus(cell) {
+		if !tab.focusComes(cell) {
 			t.Errorf("line %d: the field with the problem does not have the focus", r.Line)
 		}
 		if first {

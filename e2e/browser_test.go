@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +23,12 @@ import (
 var browser context.Context
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	// Tabs of one browser run side by side, but no more than two: each
+	// draws pages, and a starved tab misses its focus and its timers.
+	if n, err := strconv.Atoi(flag.Lookup("test.parallel").Value.String()); err == nil && n > 2 {
+		_ = flag.Set("test.parallel", "2")
+	}
 	code, err := withBrowser(m.Run)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)

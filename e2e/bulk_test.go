@@ -24,6 +24,7 @@ func (b *Tab) listTicks() []bool {
 // confirm step (Cancel keeps them) and prints the labels of others: the
 // list with its selection in English and Czech.
 func TestListSelectionByKeyboard(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	for _, town := range []string{"Plzeň", "Brno", "Ostrava"} {
 		tab.orderOf("UPS", town)

@@ -25,6 +25,7 @@ import (
 // the status page until the shop settles it; an agent watches it arrive on
 // the returns desk and settles it there.
 func TestClaimJourneyOnAPhone(t *testing.T) {
+	t.Parallel()
 	env := deliveredDemo(t)
 	ctx := context.Background()
 	proof, photo := claimFilesIn(t)

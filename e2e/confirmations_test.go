@@ -16,6 +16,7 @@ import (
 // downloads it, records an extension agreed with the customer (version 2),
 // rejects the claim with a reason and finds the settlement confirmation.
 func TestAgentKeepsWrittenConfirmations(t *testing.T) {
+	t.Parallel()
 	env, tab, proof := agentTab(t, "alice")
 	tab.Open("/returns/new")
 	tab.Fill("#customer_name", "Jiří Žďárský")

@@ -13,6 +13,7 @@ import (
 
 // The manager opens Connection from the navigation and sees both keys accepted.
 func TestManagerSeesTheConnection(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("boss", identity.Manager)
 	tab := newTab(t, env.URL)

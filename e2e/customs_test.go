@@ -29,6 +29,7 @@ func (b *Tab) chooseCountry(code string) {
 // Germany takes them away), the clerk fills them in, compares, chooses an
 // express offer and orders it; in Czech and in English.
 func TestCustomsFieldsForSwitzerland(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.toCzech()

@@ -71,6 +71,7 @@ func (b *Tab) wantNav(want ...string) {
 
 // The clerk switches to Czech, opens Expedice and the new-shipment form.
 func TestClerkInCzech(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/")
 	tab.toCzech()
@@ -116,6 +117,7 @@ func TestClerkInCzech(t *testing.T) {
 
 // The agent switches to Czech on the home page and opens the service orders.
 func TestAgentInCzech(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("alena", identity.Agent)
 	tab := newTab(t, env.URL)
@@ -147,6 +149,7 @@ var czechDateTime = regexp.MustCompile(`^\d{1,2}\. \d{1,2}\. \d{4} \d{2}:\d{2}$`
 // after signing out the sign-in page is Czech too (the choice stays in the
 // browser).
 func TestManagerInCzech(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("boss", identity.Manager)
 	env.AddUser("clara", identity.Clerk)

@@ -16,6 +16,7 @@ import (
 // label printed and its tracking read; another is cancelled before the carrier
 // takes it; a label-free shipment shows its code; a courier pickup is ordered.
 func TestClerksDayInBothShapes(t *testing.T) {
+	t.Parallel()
 	for _, shapes := range []string{"documented", "minimal"} {
 		t.Run(shapes, func(t *testing.T) {
 			_, tab := deskTabOn(t, apptest.StartShapes(t, shapes))

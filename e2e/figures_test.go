@@ -15,6 +15,7 @@ import (
 // forward and back, is told when the date range is reversed, and reads the
 // money of the reports; both pages in English and Czech at three widths.
 func TestManagerPagesTheListAndReadsTheMoney(t *testing.T) {
+	t.Parallel()
 	env, clerk := deskTab(t)
 	before := env.App.Upstream.Now()
 	// Two cash-on-delivery shipments ordered through the pages...

@@ -53,6 +53,15 @@ func (b *Tab) hasFocus(sel string) bool {
 	return ok
 }
 
+// focusComes says whether the focus reaches sel within a few seconds (a swap
+// settles, then the page's script moves the focus), without failing.
+func (b *Tab) focusComes(sel string) bool {
+	b.t.Helper()
+	js := fmt.Sprintf(`!!document.activeElement && document.activeElement.matches(%q)`, sel)
+	_, err := chromedp.Run(b.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(5*time.Second)))
+	return err == nil
+}
+
 // waitFocus waits until the focused element matches sel (a page load or an
 // htmx swap moves it).
 func (b *Tab) waitFocus(sel string) {
@@ -100,6 +109,7 @@ func (b *Tab) eval(js string) bool {
 // Order, and the label printed from the print queue. Few Tabs are needed: the
 // focus is where the next step is.
 func TestKeyboardOnlyClerkJourney(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	ctx := context.Background()
 	if err := env.App.Desk.SeedDemo(ctx); err != nil {
@@ -192,6 +202,7 @@ func TestKeyboardOnlyClerkJourney(t *testing.T) {
 // click: after each scan the box on the new page has the focus, ready for the
 // next one. A scan that finds several shipments keeps the focus too.
 func TestScansInARowKeepTheFocus(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	ctx := context.Background()
 	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
@@ -238,6 +249,7 @@ func TestScansInARowKeepTheFocus(t *testing.T) {
 // "/" goes to the scan box from a page, but not while typing in a field; "?"
 // opens the list of shortcuts, an accessible dialog that Escape closes.
 func TestShortcutsScanBoxAndHelp(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping")
 	tab.waitFocus(`a[href="/shipping/new"]`)
@@ -285,6 +297,7 @@ func TestShortcutsScanBoxAndHelp(t *testing.T) {
 // are disabled and the busy notice shows; both come back with the answer.
 // A plain form (refresh the tracking) does the same until its page comes.
 func TestSlowServiceShowsProgress(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.fillRecipient()
@@ -338,6 +351,7 @@ func (b *Tab) clickAndLoad(sel, what, js string) {
 // When the service fails, the form says so in place of the offers and its
 // buttons work again; the focus goes to the message.
 func TestFailedCompareSaysSo(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.fillRecipient()

@@ -36,6 +36,7 @@ func (b *Tab) words(sel string) string {
 // commission's page and its row. The pollers run in the background, as in
 // serve; the pages only read what they stored.
 func TestPagesShowTheServiceNowWithoutAClick(t *testing.T) {
+	t.Parallel()
 	env := apptest.StartOptions(t, apptest.Options{Pollers: 300 * time.Millisecond})
 	_, clerk := deskTabOn(t, env)
 	clerk.Open("/shipping/new")

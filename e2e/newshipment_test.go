@@ -38,6 +38,7 @@ func (b *Tab) top() {
 // or after the recipient, prices and dates never wrap, the Order button
 // stays in sight, and nothing is wider than the window.
 func TestNewShipmentFormAtEveryWidth(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.toCzech()
@@ -105,6 +106,7 @@ func TestNewShipmentFormAtEveryWidth(t *testing.T) {
 // Compare on an empty form marks every missing field at once and puts the
 // focus on the first.
 func TestEmptyCompareMarksEveryField(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.waitFocus(`#to_firstname`)
@@ -127,6 +129,7 @@ func TestEmptyCompareMarksEveryField(t *testing.T) {
 // says so, a broad search says there are more than shown. The shipment page
 // then names the chosen point.
 func TestPointPickerInTheBrowser(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.fillRecipient() // Plzeň

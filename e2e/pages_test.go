@@ -145,6 +145,7 @@ func (b *Tab) visibleCount(sel string) int {
 // window, tap targets of at least 24 px on the tracking list, a header that
 // folds on a phone; printed, a page shows its content without controls.
 func TestDailyPagesOnTabletPhoneAndPaper(t *testing.T) {
+	t.Parallel()
 	env, tab := dayEnv(t)
 	ctx := context.Background()
 	recent, err := env.App.DB.RecentShipments(ctx, 1)
@@ -233,6 +234,7 @@ func TestDailyPagesOnTabletPhoneAndPaper(t *testing.T) {
 // Every removal asks first: the confirm step appears before anything goes,
 // Cancel (or Escape) leaves the item in place, Confirm removes it.
 func TestRemovalsAskFirstInTheBrowser(t *testing.T) {
+	t.Parallel()
 	env, tab := dayEnv(t)
 	ctx := context.Background()
 	// A second sender to remove, and a saved recipient.

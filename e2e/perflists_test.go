@@ -11,6 +11,7 @@ import (
 // the manager asks it to count them all and pages on with the exact total,
 // in English and Czech at three widths.
 func TestManagerCountsALargeFilterOnRequest(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	if _, err := env.App.DB.SQL().Exec(`
 INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,

@@ -15,6 +15,7 @@ import (
 // A clerk orders a courier pickup from the shipping desk and sees it in the
 // list of coming pickups, on a desktop and on a phone-wide screen.
 func TestClerkOrdersCourierPickup(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("clara", identity.Clerk)
 	tab := newTab(t, env.URL)

@@ -58,6 +58,7 @@ func (b *Tab) ticked() []bool {
 // arrives, without a reload; select all and none work from the keyboard and
 // a tick taken off stays off while the list refreshes.
 func TestPrintQueueShowsLabelsArrivingByItself(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	for _, town := range []string{"Plzeň", "Brno", "Ostrava"} {
 		tab.orderOf("UPS", town)
@@ -112,6 +113,7 @@ func TestPrintQueueShowsLabelsArrivingByItself(t *testing.T) {
 // made, and the page offers the last print again: at desktop, tablet and
 // phone width, in English and Czech.
 func TestPrintQueueInBothLanguages(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	tab.orderOf("UPS", "Plzeň")
 	tab.orderOf("UPS", "Brno")
@@ -147,6 +149,7 @@ func TestPrintQueueInBothLanguages(t *testing.T) {
 // The hand-over protocols are one per carrier, each with its count and the
 // signature lines: at desktop, tablet and phone width, in English and Czech.
 func TestProtocolsInBothLanguages(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.orderOf("UPS", "Plzeň")
 	tab.orderOf("UPS", "Žďár nad Sázavou")
@@ -184,6 +187,7 @@ func (b *Tab) postForm(sel string) string {
 // prints the same labels again on A4 from the last print, without the
 // reprint rows, and they stay printed once.
 func TestLastPrintAgainOnTheOtherPaper(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	tab.orderOf("UPS", "Plzeň")
 	tab.orderOf("UPS", "Brno")

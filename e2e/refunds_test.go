@@ -16,6 +16,7 @@ import (
 // due in 2 days. A manager finds it on the home card and in the list of
 // refunds, marks it paid after confirming, and reads who paid it and when.
 func TestWithdrawalLateAndRefundPaid(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	ctx := context.Background()
 	if err := env.App.Bench.SeedDemo(ctx); err != nil {

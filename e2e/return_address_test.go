@@ -12,6 +12,7 @@ import (
 // The clerk chooses where customers' return parcels go on the address book;
 // a sender removed meanwhile is said on the field, in either language.
 func TestReturnAddressChosenOnTheAddressBook(t *testing.T) {
+	t.Parallel()
 	env, tab := deskTab(t)
 	ctx := context.Background()
 	dock, err := env.App.DB.SaveSender(ctx, storage.Sender{Label: "Vratky Brno", Address: storage.Address{Company: "Obchod s.r.o.",

@@ -54,6 +54,7 @@ func quote(s string) string {
 // a template; the claim is settled as repaired and sent back. The list and
 // the commission are looked at in English and Czech at three widths.
 func TestAgentsDayAtTheDesk(t *testing.T) {
+	t.Parallel()
 	env, tab, proof := agentTab(t, "alena")
 	ctx := context.Background()
 	types, models, err := env.App.DB.Products(ctx)

@@ -17,6 +17,7 @@ import (
 // An agent creates a warranty commission with its proof of purchase, writes a
 // message and a note, waits (sandbox clock) for the goods and sends them back.
 func TestAgentRunsAWarrantyClaim(t *testing.T) {
+	t.Parallel()
 	env, tab, proof := agentTab(t, "alice")
 	tab.Submit(`[data-testid=nav] a[href="/returns"]`)
 	tab.Submit(`a[href="/returns/new"]`)

@@ -12,6 +12,7 @@ import (
 // moves the second one up, and the list shows them in that order, in English
 // and in Czech, at every width.
 func TestManagerOrdersOfferRules(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("boss", identity.Manager)
 	tab := newTab(t, env.URL)

@@ -14,6 +14,7 @@ import (
 // for a demonstration from the banner, which shows the simulated time and
 // warns while they are on; turning them off ends the warning.
 func TestBannerFaultsForADemo(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("marta", identity.Manager)
 	tab := newTab(t, env.URL)

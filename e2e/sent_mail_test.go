@@ -13,6 +13,7 @@ import (
 // An agent follows the sandbox banner to the Sent mail page, opens the mail a
 // customer got and follows its link, in English and in Czech.
 func TestSentMailForADemo(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	ctx := context.Background()
 	msg := mail.Message{EventKey: "claim-link:501", To: "jana.novakova@example.com", ToName: "Jana Nováková", Lang: "cs",
@@ -56,6 +57,7 @@ func TestSentMailForADemo(t *testing.T) {
 // A manager asks for the daily summary by e-mail on her account's page; a
 // wrong address comes back marked, with what she typed.
 func TestManagerAsksForDailySummary(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("marta", identity.Manager)
 	tab := newTab(t, env.URL)

@@ -12,6 +12,7 @@ import (
 // Each demo role signs in through the form, sees exactly the areas it may use,
 // is refused another role's page, and signs out.
 func TestShellPerDemoRole(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	demo, err := env.App.Staff.SeedDemo(context.Background())
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // recipient and the package, and ordering it makes a second shipment for the
 // same recipient. In English and in Czech, at every width.
 func TestShipmentNoteAndSendTheSameAgain(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.fillRecipient()

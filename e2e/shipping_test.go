@@ -49,6 +49,7 @@ func (b *Tab) fillRecipient() {
 // A clerk compares offers, picks a delivery point by typing a town, orders a
 // COD shipment, moves the sandbox clock and prints the label.
 func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping")
 	tab.Submit(`a[href="/shipping/new"]`)
@@ -108,6 +109,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 
 // A label-free shipment shows its hand-over code once the carrier has it.
 func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
+	t.Parallel()
 	_, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.fillRecipient()

@@ -28,6 +28,7 @@ FROM generate_series(1, 50) AS i`, sandboxtest.Epoch); err != nil {
 // At tablet width the shipments list is a dense table: fifty rows fit in
 // three screens and nothing runs off the side; on a phone each row is a card.
 func TestTabletGetsADenseShipmentsList(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	fiftyShipments(t, env)
 	pw := env.AddUser("marta", identity.Manager)

@@ -12,6 +12,7 @@ import (
 // The manager filters the shipments list, exports it as CSV and opens a
 // shipment's timeline.
 func TestManagerFiltersExportsAndOpensTimeline(t *testing.T) {
+	t.Parallel()
 	env, clerk := deskTab(t)
 	// Two shipments ordered by a clerk, moved on by the sandbox and the poller.
 	for _, town := range []string{"Plzeň", "Brno"} {

@@ -13,6 +13,7 @@ import (
 // The queue's routes: every staff role reads the page, nobody signed out
 // does anything, and the daily summary is the managers'.
 func TestAttentionRoutesRefuseAnonymousAndWrongRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	anon := env.NewBrowser()
 	item := url.Values{"kind": {"stuck"}, "record": {"1"}, "occurrence": {"x"}, "text": {"n"}, "reason": {"solved"}}
@@ -66,6 +67,7 @@ func TestAttentionRoutesRefuseAnonymousAndWrongRoles(t *testing.T) {
 // noted, dismissed with a reason (out of the open list, in the dismissed
 // one), brought back; bad notes and reasons are refused and nothing is kept.
 func TestAttentionQueueTakeNoteDismiss(t *testing.T) {
+	t.Parallel()
 	env, clerk := deskEnv(t)
 	page := place(t, clerk, shipmentForm(t, env), "UPS")
 	setShipment(t, env, page, `status = 'EXPORTED', label_status = 'FAILED'`)
@@ -193,6 +195,7 @@ func TestAttentionQueueTakeNoteDismiss(t *testing.T) {
 
 // A manager sets a carrier's days without news; a bad number is refused.
 func TestCarrierStuckDays(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	manager := env.SignedIn(identity.Manager)
 	form := url.Values{"name": {"UPS"}, "label_free": {""}, "cod_packages": {""}}

@@ -12,6 +12,7 @@ import (
 // A batch file's rows to a country outside the EU customs territory need the
 // customs columns; rows within the EU do not.
 func TestBatchRowsOutsideTheEUNeedCustomsColumns(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	header := strings.Join(orderfile.TemplateHeader(), ";")
 	file := "\ufeff" + header + "\r\n" +

@@ -13,6 +13,7 @@ import (
 // "Send as drafts" sends each ready row once, also when two clerks press it
 // at the same time; rows with problems stay behind.
 func TestBatchDraftsSendEachRowOnce(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	id := importOrders(t, env, b)
 	rows := env.SettledBatch(t, id)

@@ -15,6 +15,7 @@ import (
 // rule every priced row holds the earliest delivery among the offers it may
 // take, and says which rule chose it; without rules the cheapest stays.
 func TestBatchRowsFollowTheManagersRules(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	if _, err := env.App.DB.SaveShipRule(ctx, shiprules.Rule{Name: "Fastest first", COD: shiprules.CODAny, Delivery: shiprules.DeliveryAny, Choice: shiprules.Fastest}); err != nil {

@@ -14,6 +14,7 @@ import (
 // each download reads back as our template. Other roles and anonymous
 // requests get none of them, and an unknown file is 404.
 func TestBatchTemplateDownloads(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := htmlOf(t, b.Get("/shipping/batches/new").Body)
 	links := page.Find(`[data-testid=batch-template] a`)

@@ -16,6 +16,7 @@ import (
 // error that changes nothing. The row's point picker answers htmx with its
 // points and a plain post with the batch page, the row opened.
 func TestKnownRowAndRowPickerOverHTTP(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	s, _, _, err := env.App.DB.BeginShipment(ctx, storage.Shipment{RequestKey: requestkey.New(), Reference: "OBJ-2026-0413",

@@ -78,6 +78,7 @@ func states(rows []storage.BatchRow) map[string]int {
 var pointRows = map[int]bool{4: true, 7: true}
 
 func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	id := importOrders(t, env, b)
 	rows := env.SettledBatch(t, id)
@@ -201,6 +202,7 @@ func postHTMX(env *apptest.Env, b *apptest.Browser, path string, form url.Values
 }
 
 func TestBatchPagesRefuseWrongRoleAndAnonymous(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent, anon := env.SignedIn(identity.Agent), env.NewBrowser()
 	gets := []string{"/shipping/batches", "/shipping/batches/new", "/shipping/batches/1", "/shipping/batches/1/progress",
@@ -232,6 +234,7 @@ func TestBatchPagesRefuseWrongRoleAndAnonymous(t *testing.T) {
 }
 
 func TestBatchHostileInput(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	// Too large: refused with a clear message, the server stays up.
 	huge := bytes.Repeat([]byte("a;b\n"), (11<<20)/4)
@@ -294,6 +297,7 @@ func TestBatchHostileInput(t *testing.T) {
 }
 
 func TestForeignExportMappedOnceIsRemembered(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	export := "Číslo;Zákazník;Adresa;Obec;PSČ;Tel;Váha\nE-1;Nováková;Masarykova 5;Brno;602 00;+420 777 123 456;2\n"
 	r := upload(t, env, b, "shoptet.csv", []byte(export), map[string]string{"handover": "ONDEMAND"})
@@ -328,6 +332,7 @@ func TestForeignExportMappedOnceIsRemembered(t *testing.T) {
 // stopped waiting: every row keeps its one shipment, reconciled by its
 // reference, and none is ordered twice, also after "order it again".
 func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
+	t.Parallel()
 	env, b := slowEnv(t)
 	id := importOrders(t, env, b)
 	rows := env.SettledBatch(t, id)

@@ -57,6 +57,7 @@ func served(t *testing.T, env *apptest.Env, b *apptest.Browser, path string) *wr
 // its rows are read, never held whole, and its labels come in the batch's
 // order, each asked for once, though a few are asked for at a time.
 func TestLargeBatchStreamsItsPageAndLabels(t *testing.T) {
+	t.Parallel()
 	const rows = 64
 	env, b := deskEnv(t)
 	r := upload(t, env, b, "many.csv", benchOrders("MANY", rows), map[string]string{"handover": "ONDEMAND"})

@@ -60,6 +60,7 @@ func stored(t *testing.T, env *apptest.Env) [3]int {
 // is refused on the upload form itself, said plainly in the clerk's
 // language, and nothing is kept: no batch, no upload waiting for mapping.
 func TestUploadsThatAreNoOrdersAreRefusedOnTheUploadForm(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00\x1f\xf3\xffa\x00\x00\x00\x04gAMA")
 	binary := make([]byte, 4096)
@@ -155,6 +156,7 @@ func lines(doc *goquery.Document) []string {
 // to see at a glance; the filter shows the rows of one state with counts
 // for each, and an unknown filter shows all rows and says so.
 func TestBatchRowsAreATableFilteredByState(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	id := importOrders(t, env, b)
 	rows := env.SettledBatch(t, id)
@@ -224,6 +226,7 @@ func TestBatchRowsAreATableFilteredByState(t *testing.T) {
 // it then asks for itself until it is priced. The clerk's choice of another
 // offer is made in the opened row too.
 func TestBatchRowOpensIsFixedAndOverriddenInPlace(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	id := importOrders(t, env, b)
 	rows := env.SettledBatch(t, id)
@@ -334,6 +337,7 @@ func TestBatchRowOpensIsFixedAndOverriddenInPlace(t *testing.T) {
 // label-free shipments then have one sheet of their codes, in large letters
 // and as barcodes, linked from the batch's prints.
 func TestBatchLabelFreeCodesOnOneSheet(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	id := importOrders(t, env, b)
@@ -447,6 +451,7 @@ func TestBatchLabelFreeCodesOnOneSheet(t *testing.T) {
 
 // Nobody but the shipping staff reads a batch's rows or its codes.
 func TestBatchRowAndCodesRefuseWrongRoleAndAnonymous(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent, anon := env.SignedIn(identity.Agent), env.NewBrowser()
 	for _, p := range []string{"/shipping/batches/1/rows/1", "/shipping/batches/1/rows/1?open=1", "/shipping/batches/1/codes.pdf",
@@ -470,6 +475,7 @@ func TestBatchRowAndCodesRefuseWrongRoleAndAnonymous(t *testing.T) {
 // A day of three hundred orders is one table of three hundred lines, none
 // carrying its edit form until it is opened; the filter's counts add up.
 func TestBatchOfHundredsOfRowsIsOneTable(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	var csv strings.Builder
 	csv.WriteString("reference;surname;street;city;zip;phone;weight_kg;point_code\n")

@@ -43,6 +43,7 @@ func csvIDs(t *testing.T, body string) []string {
 }
 
 func TestListOffersTheSelection(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	placed(t, env, b, 3)
 	doc := page(t, b.Get("/tracking?size=25").Body)
@@ -74,6 +75,7 @@ func TestListOffersTheSelection(t *testing.T) {
 // the print step says which is left out and why, and the print is one PDF
 // of the two labels.
 func TestSelectionPrintsTheLabelsOfTheTicked(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ready := placeN(t, b, shipmentForm(t, env), "UPS", 2)
 	labelsMade(t, env)
@@ -123,6 +125,7 @@ func TestSelectionPrintsTheLabelsOfTheTicked(t *testing.T) {
 // Three shipments to cancel, one of them with the carrier already: the
 // confirm step lists the two, names the third, and the storno reports it.
 func TestSelectionStornoReportsWhatCannotBeCancelled(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	away := placeN(t, b, form, "UPS", 1)[0]
@@ -200,6 +203,7 @@ func TestSelectionStornoReportsWhatCannotBeCancelled(t *testing.T) {
 
 // A selection across two carriers: one protocol each, in one PDF.
 func TestSelectionProtocolPerCarrier(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	ids := append(placeN(t, b, form, "UPS", 2), placeN(t, b, form, "PPL", 1)...)
@@ -227,6 +231,7 @@ func TestSelectionProtocolPerCarrier(t *testing.T) {
 // "All of the filter" is the filter's rows, every one of them and no other,
 // whatever is ticked on the page.
 func TestSelectionOfTheWholeFilter(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	placed(t, env, b, 3, "to_city", "Ostrava", "to_zip", "702 00")
 	placed(t, env, b, 2)
@@ -264,6 +269,7 @@ func TestSelectionOfTheWholeFilter(t *testing.T) {
 // More than the limit of one action: the filter is refused with a message,
 // the export takes it.
 func TestSelectionOfTooLargeAFilter(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	placeN(t, b, shipmentForm(t, env), "UPS", 1)
 	if _, err := env.App.DB.SQL().Exec(`
@@ -289,6 +295,7 @@ FROM generate_series(1, 500) AS i`); err != nil {
 }
 
 func TestSelectionRefusesHostileInput(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	id := placeN(t, b, shipmentForm(t, env), "UPS", 1)[0]
 	huge := make([]string, 100_000)
@@ -350,6 +357,7 @@ func TestSelectionRefusesHostileInput(t *testing.T) {
 }
 
 func TestSelectionRefusesOtherRolesAndAnonymous(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent := env.SignedIn(identity.Agent)
 	anon := env.NewBrowser()

@@ -43,6 +43,7 @@ func offerPrice(t *testing.T, body, carrier string) float64 {
 }
 
 func TestCarrierTableOnlyForManagers(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	anon := env.NewBrowser()
 	for _, role := range []identity.Role{identity.Clerk, identity.Agent} {
@@ -66,6 +67,7 @@ func TestCarrierTableOnlyForManagers(t *testing.T) {
 }
 
 func TestCarrierTableRefusesBadValues(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	manager := env.SignedIn(identity.Manager)
 	before, _ := env.App.DB.CarrierByCode(context.Background(), "BALIKOVNA")
@@ -109,6 +111,7 @@ func TestCarrierTableRefusesBadValues(t *testing.T) {
 // With the carrier table not knowing a carrier, the service is asked once
 // (shipments/validate with label_less) and its answer is remembered.
 func TestLabelFreeLearntFromTheService(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	manager := env.SignedIn(identity.Manager)
 	for _, code := range []string{"ZASILKOVNA", "SPS"} {
@@ -146,6 +149,7 @@ func TestLabelFreeLearntFromTheService(t *testing.T) {
 
 // Insurance is priced in the offers, ordered with the shipment and shown.
 func TestInsurancePricedOrderedAndShown(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	plain := b.PostForm("/shipping/new/compare", form).Body
@@ -177,6 +181,7 @@ func TestInsurancePricedOrderedAndShown(t *testing.T) {
 // The carrier table names each carrier and says what its columns decide in
 // the desk's words, not the service's operations, in both languages.
 func TestCarrierTableSpeaksToManagers(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	manager := env.SignedIn(identity.Manager)
 	for _, c := range []struct{ lang, name, code, column string }{

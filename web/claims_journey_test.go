@@ -42,6 +42,7 @@ func fileClaim(t *testing.T, env *apptest.Env, kv ...string) string {
 // state and the shop's public messages, never the internal notes; the
 // intake confirmation is kept and listed for the customer.
 func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	status := fileClaim(t, env)
@@ -130,6 +131,7 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 // nothing but says where the claim is; a guessed link is refused, and a
 // client that guesses many is throttled.
 func TestClaimLinksOpenOnlyTheirOwnClaim(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	a, b := fileClaim(t, env), fileClaim(t, env)
@@ -169,6 +171,7 @@ func TestClaimLinksOpenOnlyTheirOwnClaim(t *testing.T) {
 // Files of the wrong type (by content, whatever the name), too big or too
 // many are refused with the form's problem, and nothing is stored.
 func TestClaimUploadsRefusedWithNothingStored(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
@@ -209,6 +212,7 @@ func TestClaimUploadsRefusedWithNothingStored(t *testing.T) {
 // agent; its refund (the amount on delivery) is due 14 days after it came,
 // on the managers' list.
 func TestLateWithdrawalFromTheClaimPage(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	env.Sandbox.Advance(16 * 24 * time.Hour)
@@ -247,6 +251,7 @@ func TestLateWithdrawalFromTheClaimPage(t *testing.T) {
 // mail once the service exports it; the parcel's delivery to the shop moves
 // the commission on to processing.
 func TestClaimWithHandOverCode(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	carrier, point := codePoint(t, env)
@@ -293,6 +298,7 @@ func TestClaimWithHandOverCode(t *testing.T) {
 // the customer gets the label as a PDF: attached to the mail, and from the
 // status page.
 func TestClaimLabelWhenTheCarrierRefusesACode(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	carrier, point := codePoint(t, env)
@@ -322,6 +328,7 @@ func TestClaimLabelWhenTheCarrierRefusesACode(t *testing.T) {
 // A link works for 24 hours on the dashboard's clock; a post from another
 // site is refused, as on the staff pages.
 func TestClaimLinkExpiresAndRefusesOtherSites(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
 	if r := env.NewBrowser().Get(link); r.StatusCode != 200 {
@@ -344,6 +351,7 @@ func TestClaimLinkExpiresAndRefusesOtherSites(t *testing.T) {
 // again with growing waits; after three tries it is in the agents' queue,
 // and it leaves the queue once the service takes it.
 func TestClaimThatCannotReachTheServiceNeedsAttention(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	ctx := context.Background()
 	env.Sandbox.Fault("/returns/", map[string]any{"error_rate": 1})

@@ -76,6 +76,7 @@ func askLink(t *testing.T, env *apptest.Env, b *apptest.Browser, reference, cont
 // one: the same status, the same page; only the right one records a mail,
 // to the purchase's e-mail, with a link that opens its form.
 func TestClaimLinkAnswersTheSameWhetherOrNotThePurchaseExists(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	b := env.NewBrowser()
 	if r := b.Get("/claim"); r.StatusCode != 200 || !strings.Contains(r.Body, `name="reference"`) {
@@ -135,6 +136,7 @@ func TestClaimLinkAnswersTheSameWhetherOrNotThePurchaseExists(t *testing.T) {
 // Asking for links is throttled per address and per purchase, whichever
 // client asks, and the answer does not depend on whether the pair exists.
 func TestClaimLinksAreThrottled(t *testing.T) {
+	t.Parallel()
 	env := claimEnv(t)
 	for i := 0; i < 5; i++ {
 		if r, _ := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz"); r.StatusCode != 303 {
@@ -200,6 +202,7 @@ func claimFields(t *testing.T, body string, kv ...string) url.Values {
 // after its burst: refused requests store nothing and send no mail, and the
 // staff's pages answer beside it.
 func TestClaimPagesTurnAwayAFlood(t *testing.T) {
+	t.Parallel()
 	env := apptest.StartOptions(t, apptest.Options{PublicBurst: 20, PublicEvery: time.Hour})
 	deskEnvOn(t, env)
 	ctx := context.Background()

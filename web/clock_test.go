@@ -12,6 +12,7 @@ import (
 // today's date is on the wall) is in today's report, which by default ends
 // today.
 func TestReportsOnTheDashboardsClock(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, nil)
 	env.Sandbox.Advance(4 * 24 * time.Hour)

@@ -31,6 +31,7 @@ func claimOn(t *testing.T, env *apptest.Env, b *apptest.Browser, extra map[strin
 // The written confirmations of a claim: listed on its page, served as the
 // PDF issued, only to the returns roles, and only under their own commission.
 func TestClaimConfirmations(t *testing.T) {
+	t.Parallel()
 	env, agent := benchEnv(t)
 	ctx := context.Background()
 	id := claimOn(t, env, agent, map[string]string{"remedy": "repair", "language": "en"})
@@ -89,6 +90,7 @@ func TestClaimConfirmations(t *testing.T) {
 // The extension form refuses what is no date, or a wrong one, with a message
 // on its field; nothing is issued until it is right.
 func TestExtensionFormRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	env, agent := benchEnv(t)
 	ctx := context.Background()
 	id := claimOn(t, env, agent, nil)
@@ -147,6 +149,7 @@ func commissionPathOf(id int64) string { return "/returns/commissions/" + itoa(i
 // the intake when the claim is taken (printing it again sends nothing), the
 // settlement when the agent settles it.
 func TestConfirmationsReachTheCustomerByMail(t *testing.T) {
+	t.Parallel()
 	env, agent := benchEnv(t)
 	ctx := context.Background()
 	id := claimOn(t, env, agent, map[string]string{"language": "en"})

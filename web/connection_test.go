@@ -11,6 +11,7 @@ import (
 )
 
 func TestConnectionPageChecksBothKeys(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	body := env.SignedIn(identity.Manager).Get("/connection").Body
 	for _, want := range []string{"Sandbox:", env.Sandbox.URL, env.Sandbox.Returns, "key accepted", "shipments/list", "product-type"} {
@@ -24,6 +25,7 @@ func TestConnectionPageChecksBothKeys(t *testing.T) {
 }
 
 func TestConnectionPageShowsFailures(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	env.Sandbox.Fault("/api/v1/shipments/list", map[string]any{"error_rate": 1})
 	body := env.SignedIn(identity.Manager).Get("/connection").Body
@@ -33,6 +35,7 @@ func TestConnectionPageShowsFailures(t *testing.T) {
 }
 
 func TestMetricsForScraperWithToken(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	env.SignedIn(identity.Manager).Get("/connection") // make some calls
 	b := env.NewBrowser()
@@ -52,6 +55,7 @@ func TestMetricsForScraperWithToken(t *testing.T) {
 // In sandbox mode the Connection page shows the account's stored bank
 // details, which a cash-on-delivery order without bank details is paid to.
 func TestConnectionPageShowsTheAccountsStoredBank(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	bank, err := env.App.Upstream.StoredBank(context.Background())
 	if err != nil || bank.Account == "" {

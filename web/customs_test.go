@@ -13,6 +13,7 @@ import (
 // when the country is chosen, its rules refuse the order without them (nothing
 // goes upstream), and the order carries them to the service.
 func TestNonEUShipmentOrderedWithCustoms(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "to_street", "Bahnhofstrasse 1", "to_city", "Zürich", "to_zip", "8001", "to_country", "CH")
 

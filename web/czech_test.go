@@ -13,6 +13,7 @@ import (
 // A Czech clerk reads the service's tracking events in Czech on the shipment
 // page: the service answers our client in Czech.
 func TestCzechClerkReadsCzechTrackingEvents(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := placed(t, env, b, 1)[0]
 	env.LabelsFetched() // a courier takes no unlabelled parcel
@@ -38,6 +39,7 @@ func TestCzechClerkReadsCzechTrackingEvents(t *testing.T) {
 // stored address (which its labels and hand-over protocol print) both call it
 // Sklad Praha; no two senders are the same place under two names.
 func TestDemoSenderHasOneNameEverywhere(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	senders, err := env.App.DB.Senders(context.Background())
 	if err != nil || len(senders) == 0 {

@@ -17,6 +17,7 @@ import (
 // they run, and send it. Wrong addresses and header tricks are refused with
 // the typed value kept; only managers may ask.
 func TestDailySummaryByMail(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	ctx := context.Background()
 	env.AddUser("marta", identity.Manager)

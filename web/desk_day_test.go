@@ -17,6 +17,7 @@ import (
 // Compare on an empty form names every missing field at once, each beside
 // its field, and asks the service nothing; the focus goes to the first.
 func TestCompareNamesEveryMissingField(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	senders, err := env.App.DB.Senders(context.Background())
 	if err != nil || len(senders) == 0 {
@@ -70,6 +71,7 @@ func TestCompareNamesEveryMissingField(t *testing.T) {
 // label-free in the first offers, before any change of the hand-over:
 // choosing it hands over at a point, with the label-free box ticked.
 func TestLabelFreeOfferedInTheFirstOffers(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env) // courier pickup, one package, Brno
 	resp := b.PostForm("/shipping/new/compare", form)
@@ -135,6 +137,7 @@ func TestLabelFreeOfferedInTheFirstOffers(t *testing.T) {
 // says when nothing matches and when it shows only some of the matches; the
 // shipment page then shows the chosen point.
 func TestPointPickerSaysWhatItFound(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env) // to Brno
 	resp := b.PostForm("/shipping/new/compare", form)
@@ -192,6 +195,7 @@ func TestPointPickerSaysWhatItFound(t *testing.T) {
 // the first field, the new package's weight, the first offer, the Order
 // button, the pressed sort button; a saved recipient leaves the package next.
 func TestFocusFollowsTheSteps(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	focusOf := func(what string, resp apptest.Response) *goquery.Selection {

@@ -102,6 +102,7 @@ func missingOrder(t *testing.T, env *apptest.Env, b *apptest.Browser) string {
 }
 
 func TestDroppedBeforeServiceMeansOrderAgainAfterTheDeadline(t *testing.T) {
+	t.Parallel()
 	env, b := slowEnv(t)
 	loc := missingOrder(t, env, b)
 	if r := b.PostForm(loc+"/again", url.Values{}); r.StatusCode != 303 {
@@ -117,6 +118,7 @@ func TestDroppedBeforeServiceMeansOrderAgainAfterTheDeadline(t *testing.T) {
 // order it creates late is adopted; "not created" is never said before the
 // deadline, so "again" cannot order twice.
 func TestTimeoutRaceAdoptsTheLateOrder(t *testing.T) {
+	t.Parallel()
 	env, b := slowEnv(t)
 	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": slow.Milliseconds(), "count": 1})
@@ -140,6 +142,7 @@ func TestTimeoutRaceAdoptsTheLateOrder(t *testing.T) {
 // Duplicate 2: "again" while the service is slow, "check" a moment later,
 // "again" once more: one order.
 func TestAgainRacingCheckOrdersOnce(t *testing.T) {
+	t.Parallel()
 	env, b := slowEnv(t)
 	loc := missingOrder(t, env, b)
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": slow.Milliseconds(), "count": 1})
@@ -161,6 +164,7 @@ func TestAgainRacingCheckOrdersOnce(t *testing.T) {
 // Duplicate 3: the background reconciler ticks during a slow "again": it must
 // not call the order missing, and the late answer is recorded.
 func TestReconcilerDuringAgainKeepsTheLateAnswer(t *testing.T) {
+	t.Parallel()
 	env, b := slowEnv(t)
 	loc := missingOrder(t, env, b)
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"latency_ms": (callLimit / 2).Milliseconds(), "count": 1})
@@ -185,6 +189,7 @@ func TestReconcilerDuringAgainKeepsTheLateAnswer(t *testing.T) {
 // A second order under our reference (made before this version, or by hand)
 // is found by discovery, shown as a duplicate, and cancelled with a confirmation.
 func TestDuplicateAtTheServiceIsShownAndCancelled(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	loc := place(t, b, shipmentForm(t, env), "UPS")
 	s := shipmentAt(t, env, loc)
@@ -257,6 +262,7 @@ func commissionAt(t *testing.T, env *apptest.Env, page string) storage.Commissio
 // Duplicate 4: on the returns desk, "create it again" while the service is
 // slow, "check" a moment later, "again" once more: one commission.
 func TestCommissionAgainRacingCheckCreatesOnce(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle}))
 	env.Sandbox.Fault("/returns/api/v1/commissions/create", map[string]any{"drop_rate": 1, "count": 1})
 	page := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes).Header.Get("Location")
@@ -288,6 +294,7 @@ func TestCommissionAgainRacingCheckCreatesOnce(t *testing.T) {
 // Two commissions at the service under our reference: the agent is told which
 // to cancel, and cancels it with a confirmation.
 func TestDuplicateCommissionIsShownAndCancelled(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	// The service creates it, but the answer is lost; meanwhile another tool
 	// created one more with the same reference.

@@ -84,6 +84,7 @@ func refRange(from, to int) []string {
 // The manager pages forward and back with a chosen page size, and always
 // sees the total of the filter and where the page is in it.
 func TestListPagesBothWaysWithTotalAndSize(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedList(t, env, 60)
 	manager := env.SignedIn(identity.Manager)
@@ -175,6 +176,7 @@ func TestListPagesBothWaysWithTotalAndSize(t *testing.T) {
 
 // Thousands are grouped as the language groups them.
 func TestListTotalIsGrouped(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedList(t, env, 1234)
 	manager := env.SignedIn(identity.Manager)
@@ -190,6 +192,7 @@ func TestListTotalIsGrouped(t *testing.T) {
 // A reversed date range says so next to both date fields; a date that is no
 // date says that on its field.
 func TestListSaysWhatIsWrongWithTheDates(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedList(t, env, 3)
 	manager := env.SignedIn(identity.Manager)
@@ -227,6 +230,7 @@ func TestListSaysWhatIsWrongWithTheDates(t *testing.T) {
 // Hostile query parameters get a clear message and 422, never a failure;
 // nothing stored changes.
 func TestListRefusesHostileParameters(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedList(t, env, 30)
 	manager := env.SignedIn(identity.Manager)
@@ -292,6 +296,7 @@ func cents(v float64) int64 { return int64(v*100 + 0.5) }
 // shipments ordered in the sandbox and delivered by its clock and the
 // tracking job; each table downloads as Czech and English CSV and as XLSX.
 func TestReportsMoney(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	cz := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800")
@@ -544,6 +549,7 @@ func czechCSV(t *testing.T, b *apptest.Browser, path string) [][]string {
 // Only managers see the reports and download their tables; clerks and
 // agents are refused, anonymous visitors sent to sign in.
 func TestReportExportsAreForManagers(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	path := "/reports/export?table=cod&format=csv&from=2026-11-01&to=2026-11-20"
 	for _, role := range []identity.Role{identity.Clerk, identity.Agent} {

@@ -302,6 +302,7 @@ var routePattern = regexp.MustCompile(`mux\.Handle(?:Func)?\("([^"]+)"`)
 // TestHostileRoutesListEveryRoute keeps the table above complete: a route
 // added to routes.go without its fields here fails.
 func TestHostileRoutesListEveryRoute(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("routes.go")
 	if err != nil {
 		t.Fatal(err)
@@ -332,6 +333,7 @@ func TestHostileRoutesListEveryRoute(t *testing.T) {
 // query parameter and path parameter of every route: no answer is a 5xx, the
 // server stays up, nothing stored is lost, and no text is shown unescaped.
 func TestHostileInputBreaksNothing(t *testing.T) {
+	t.Parallel()
 	started := time.Now()
 	env, setup := hostileEnv(t)
 	before := rowCounts(t, env)
@@ -401,6 +403,7 @@ func TestHostileInputBreaksNothing(t *testing.T) {
 // any field never reaches the cart API (it used to be created there, then
 // fail locally); every draft the service creates is stored.
 func TestHostileDraftIsRefusedBeforeTheService(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	stored := 0
@@ -428,6 +431,7 @@ func TestHostileDraftIsRefusedBeforeTheService(t *testing.T) {
 
 // TestScanCutsByCharacters: a long Czech phrase is cut between characters.
 func TestScanCutsByCharacters(t *testing.T) {
+	t.Parallel()
 	_, b := deskEnv(t)
 	phrase := strings.Repeat("Příliš žluťoučký kůň ", 5) // over 64 characters, cut inside "ř" by bytes
 	resp := b.Get("/scan?q=" + url.QueryEscape(phrase))
@@ -442,6 +446,7 @@ func TestScanCutsByCharacters(t *testing.T) {
 // TestNumbersAndCurrenciesAreChecked: NaN, infinity and made-up currencies
 // are refused where people type them.
 func TestNumbersAndCurrenciesAreChecked(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	for _, weight := range []string{"NaN", "Inf", "-Inf", "1e308", "-1", "0x10"} {
 		resp := b.PostForm("/shipping/presets", url.Values{"name": {"Bad " + weight}, "weight": {weight}})
@@ -691,6 +696,7 @@ func knownRecords(t *testing.T, env *apptest.Env, s hostileSetup) records {
 // TestUnreadableTextIsAFieldError: text that cannot be read is named next to
 // its field, the page answers, and nothing is sent upstream.
 func TestUnreadableTextIsAFieldError(t *testing.T) {
+	t.Parallel()
 	env, clerk := deskEnv(t)
 	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ func signIn(t *testing.T, env *apptest.Env, name string, role identity.Role) *ap
 // A kept proof of purchase is its uploader's: another agent can neither attach
 // it to a commission of theirs by its id, nor see it in their form, nor open it.
 func TestAgentCannotUseAnotherAgentsKeptProof(t *testing.T) {
+	t.Parallel()
 	env, alice := benchEnv(t)
 	bob := signIn(t, env, "bob", identity.Agent)
 	kept := keepProof(t, env, alice)
@@ -78,6 +79,7 @@ func TestAgentCannotUseAnotherAgentsKeptProof(t *testing.T) {
 // The returns desk's upkeep deletes kept files older than a day that no
 // commission took; files of commissions stay, however old.
 func TestUpkeepPrunesAbandonedKeptProofs(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	abandoned, fresh := keepProof(t, env, b), keepProof(t, env, b)
 	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes)

@@ -9,6 +9,7 @@ import (
 // offer the label-free hand-over, the panel points to them instead of
 // calling label-free impossible: both say what the offers say.
 func TestLabelFreePanelAgreesWithTheOffersBelow(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	resp := b.PostForm("/shipping/new/compare", form)
@@ -29,6 +30,7 @@ func TestLabelFreePanelAgreesWithTheOffersBelow(t *testing.T) {
 // A label-free shipment's page, before its code arrives, speaks of the code
 // being prepared and never of a label.
 func TestLabelFreeShipmentSpeaksOfItsCode(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	_, full := order(t, b, with(shipmentForm(t, env), "handover", "POINT"), "Zásilkovna Home")
 	resp := b.PostForm("/shipping/new/order", with(full, "label_less", "on"))

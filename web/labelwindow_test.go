@@ -30,6 +30,7 @@ func stepOf(t *testing.T, b *apptest.Browser, page string) string {
 // both say so beside the label. Delivered, it is offered nowhere; a shipment
 // cancelled before its label came does not read "being made".
 func TestUnprintedLabelStaysReachableUntilTheEnd(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	form := shipmentForm(t, env)
@@ -130,6 +131,7 @@ func TestUnprintedLabelStaysReachableUntilTheEnd(t *testing.T) {
 // step sends the clerk back, and the list's bulk storno leaves it out without
 // asking the service.
 func TestStornoOfferedOnlyWhileTheServiceAllows(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	page := place(t, b, form, "UPS")

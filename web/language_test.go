@@ -23,6 +23,7 @@ func htmlLang(t *testing.T, body string) string {
 }
 
 func TestTheBrowsersLanguageBeforeSignIn(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	for _, c := range []struct{ accept, lang, heading string }{
 		{"cs-CZ,cs;q=0.9,en;q=0.8", "cs", "Přihlášení do shipdesku"},
@@ -41,6 +42,7 @@ func TestTheBrowsersLanguageBeforeSignIn(t *testing.T) {
 }
 
 func TestStaffChooseTheirLanguageAndItIsSaved(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("eva", identity.Clerk)
 	signIn := func() *apptest.Browser {
@@ -78,6 +80,7 @@ func TestStaffChooseTheirLanguageAndItIsSaved(t *testing.T) {
 // sign-in, whatever the browser's language; the browser's decides only the
 // sign-in page.
 func TestTheInstallationsLanguageAfterSignIn(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t) // the installation's language: English
 	pw := env.AddUser("jana", identity.Clerk)
 	b := env.NewBrowser()

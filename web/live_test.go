@@ -13,6 +13,7 @@ import (
 // The parts a live page asks for again are guarded as their pages: another
 // area's role is refused, an anonymous request goes to sign in.
 func TestLiveFragmentsRefuseOtherRolesAndAnonymous(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent, clerk, anon := env.SignedIn(identity.Agent), env.SignedIn(identity.Clerk), env.NewBrowser()
 	for _, tc := range []struct {
@@ -37,6 +38,7 @@ func TestLiveFragmentsRefuseOtherRolesAndAnonymous(t *testing.T) {
 // is, on the dashboard's clock; the queue's poll brings a new age even when
 // its list is the same.
 func TestQueueAndHomeSayHowOldTheirPictureIs(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	place(t, b, shipmentForm(t, env), "UPS")
 	labelsMade(t, env)

@@ -14,6 +14,7 @@ import (
 // the database nor a cookie) and sign-in says the dashboard is unavailable
 // instead of failing with a 500.
 func TestDatabaseOutage(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("ivana", identity.Clerk)
 	signedIn := env.SignedIn(identity.Clerk)

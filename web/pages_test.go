@@ -25,6 +25,7 @@ func setShipment(t *testing.T, env *apptest.Env, page, set string, args ...any) 
 // itself: no label to print once the shipment is delivered or returned, and
 // a status the service reports before any event is said as it is.
 func TestShipmentPageNeverContradictsItself(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	page := place(t, b, form, "UPS")
@@ -92,6 +93,7 @@ func TestShipmentPageNeverContradictsItself(t *testing.T) {
 // "Last checked" and the carrier's events read on the same clock: the
 // sandbox's simulated one.
 func TestLastCheckedOnTheSandboxClock(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := place(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Advance(30 * time.Minute)
@@ -110,6 +112,7 @@ func TestLastCheckedOnTheSandboxClock(t *testing.T) {
 // Each removal in the address book asks first: the confirm step names what
 // goes, a post without the confirmation removes nothing, Confirm removes.
 func TestAddressBookRemovalsAskFirst(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	form := shipmentForm(t, env)
@@ -171,6 +174,7 @@ func TestAddressBookRemovalsAskFirst(t *testing.T) {
 
 // Storno and cancelling a commission ask first too.
 func TestStornoAndCommissionCancelAskFirst(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := place(t, b, shipmentForm(t, env), "UPS")
 	doc := htmlOf(t, b.Get(page).Body)
@@ -229,6 +233,7 @@ func TestStornoAndCommissionCancelAskFirst(t *testing.T) {
 // The drafts list says who sent which draft when; a draft's page says in
 // words what the service filled in.
 func TestDraftsSentAndTheirDefaults(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	if body := b.Get("/shipping/drafts").Body; !strings.Contains(body, `data-testid="drafts-none"`) {
@@ -263,6 +268,7 @@ func TestDraftsSentAndTheirDefaults(t *testing.T) {
 
 // The new pages refuse other roles and anonymous people.
 func TestNewPagesRefuseOtherRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent, clerk, anon := env.SignedIn(identity.Agent), env.SignedIn(identity.Clerk), env.NewBrowser()
 	for _, c := range []struct {

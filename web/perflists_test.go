@@ -24,6 +24,7 @@ import (
 // the page links keep counting so. The last page counts in full: its place
 // needs the exact total.
 func TestListCountsOnlySoFarUnlessAsked(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedList(t, env, storage.CountCap+34)
 	manager := env.SignedIn(identity.Manager)
@@ -78,6 +79,7 @@ func TestListCountsOnlySoFarUnlessAsked(t *testing.T) {
 // A count link that was edited is said above the list (422), with the way
 // back; the server stays up.
 func TestListRefusesADamagedCountLink(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedList(t, env, 3)
 	manager := env.SignedIn(identity.Manager)
@@ -118,6 +120,7 @@ VALUES
 // and decimal commas in Czech. The ticked rows' export writes the same lines
 // as the filter's.
 func TestCSVExportCellsReadBackSafely(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	seedExport(t, env)
 	manager := env.SignedIn(identity.Manager)
@@ -225,6 +228,7 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 // of any size holds a buffer of rows, never all of them. Then the whole file
 // arrives, every row once, in the list's order.
 func TestCSVExportStreamsRowsAsTheyCome(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	const n = 30000 // some 4 MB from the database: far more than the sockets between hold
 	seedList(t, env, n)
@@ -279,6 +283,7 @@ WHERE datname = current_database() AND query LIKE '%/* shipments export */%' AND
 // A picker search that matches more points than are counted says "more
 // than 1000", in both languages; a narrower one gives the exact number.
 func TestPointPickerCountsOnlySoFar(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	var points []storage.ParcelPoint
 	for i := range storage.PointsCountCap + 100 {

@@ -14,6 +14,7 @@ import (
 // In Czech the pickup form shows its day the Czech way and reads it back so
 // (or as ISO); its carrier hint names a carrier of the carrier table.
 func TestPickupFormSpeaksCzechDays(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/shipping/pickups"}})
 	doc := page(t, b.Get("/shipping/pickups").Body)

@@ -70,6 +70,7 @@ func fieldError(body, field string) string {
 }
 
 func TestClerkOrdersPickup(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	resp := b.PostForm("/shipping/pickups", pickupForm(t, b))
@@ -92,6 +93,7 @@ func TestClerkOrdersPickup(t *testing.T) {
 }
 
 func TestDoubleSubmitOrdersOnce(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	form := pickupForm(t, b)
@@ -114,6 +116,7 @@ func TestDoubleSubmitOrdersOnce(t *testing.T) {
 }
 
 func TestPickupRefusalsNextToFields(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	form := pickupForm(t, b)
@@ -150,6 +153,7 @@ func TestPickupRefusalsNextToFields(t *testing.T) {
 }
 
 func TestHostilePickupInput(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	form := pickupForm(t, b)
@@ -190,6 +194,7 @@ func TestHostilePickupInput(t *testing.T) {
 }
 
 func TestPickupLostAnswerIsCheckedBeforeOrderingAgain(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	// The answer is lost after the service ordered it: the check finds it.
@@ -234,6 +239,7 @@ func TestPickupLostAnswerIsCheckedBeforeOrderingAgain(t *testing.T) {
 }
 
 func TestPickupRoutesRefuseAgentsAndAnonymous(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent := env.SignedIn(identity.Agent)
 	anon := env.NewBrowser()
@@ -260,6 +266,7 @@ func TestPickupRoutesRefuseAgentsAndAnonymous(t *testing.T) {
 }
 
 func TestAddressBookAddsPickupAddressToTheService(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	form := url.Values{"contact_company": {"Sklad Ostrava s.r.o."}, "contact_surname": {"Nová"}, "contact_street": {"Nádražní 7"},

@@ -16,6 +16,7 @@ import (
 // GET): the language switch on it then lands on that page. A Referer of
 // another host is not followed.
 func TestFormDrawnAfterAPostReturnsToItsPage(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Manager)
 	bad := url.Values{"username": {"x"}, "role": {"manager"}, "password": {"short"}}

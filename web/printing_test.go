@@ -68,6 +68,7 @@ func ticks(body string) map[string]bool {
 }
 
 func TestPrintQueueCountsLabelsBeingMadeAndLeavesOutLabelFree(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	ids := placeN(t, b, form, "UPS", 3)
@@ -184,6 +185,7 @@ const (
 )
 
 func TestPrintA4FromAPositionThenReprintTheBatch(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ids := placeN(t, b, shipmentForm(t, env), "UPS", 3)
 	labelsMade(t, env)
@@ -250,6 +252,7 @@ func TestPrintA4FromAPositionThenReprintTheBatch(t *testing.T) {
 }
 
 func TestPrintRefusesBadPaperSelectionsAndBatches(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	ids := placeN(t, b, form, "UPS", 1)
@@ -348,6 +351,7 @@ func drawn(pdf, s string) int {
 var pdfPage = regexp.MustCompile(`/Type /Page\b`)
 
 func TestHandoverProtocolPerCarrierWithSignatures(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	placeN(t, b, with(form, "cod", "on", "cod_value", "1250", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800"), "UPS", 1)
@@ -429,6 +433,7 @@ func TestHandoverProtocolPerCarrierWithSignatures(t *testing.T) {
 // A shipment with a pickup date is handed over that day, not on the day it
 // was ordered.
 func TestHandoverOnThePickupDate(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	tomorrow := env.App.Upstream.Now().AddDate(0, 0, 1) // on the dashboard's clock
 	for tomorrow.Weekday() == time.Saturday || tomorrow.Weekday() == time.Sunday {
@@ -448,6 +453,7 @@ func TestHandoverOnThePickupDate(t *testing.T) {
 // with a message; when it fails later, the PDF ends with the labels it has,
 // only they are recorded, and the rest stay in the queue.
 func TestPrintWhenTheServiceFails(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ids := placeN(t, b, shipmentForm(t, env), "UPS", 3)
 	labelsMade(t, env)

@@ -14,6 +14,7 @@ import (
 // (an empty surname, a COD amount under the minimum, a missing account) and
 // the service's refusals that we know (its maximum for the service).
 func TestFormProblemsInCzech(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	if r := b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/shipping/new"}}); r.StatusCode != 303 {
 		t.Fatalf("switch to Czech: %d", r.StatusCode)
@@ -79,6 +80,7 @@ func postIn(b *apptest.Browser, env *apptest.Env, lang, path string, form url.Va
 // A Czech browser's sign-in failures are in Czech: wrong credentials, then
 // too many of them.
 func TestSignInFailuresInCzech(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	env.AddUser("eva", identity.Clerk)
 	b := env.NewBrowser()

@@ -10,6 +10,7 @@ import (
 )
 
 func TestPanicBecomes500AndServerLives(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	failed := false
@@ -41,6 +42,7 @@ func TestPanicBecomes500AndServerLives(t *testing.T) {
 }
 
 func TestRequestLogHasNoSecrets(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	srv := httptest.NewServer(logRequests(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

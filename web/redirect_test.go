@@ -13,6 +13,7 @@ import (
 // After sign-in the browser goes to ?next only when it is a clean path of ours:
 // "/<TAB>/evil.example" is read by browsers as //evil.example.
 func TestSignInNeverRedirectsOffSite(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("ivana", identity.Clerk)
 	for _, next := range []string{"/\t/evil.example", "/%09/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example", "https://evil.example"} {

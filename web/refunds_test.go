@@ -16,6 +16,7 @@ import (
 // The refunds' routes: nobody signed out, no clerk; agents record a
 // withdrawal on a commission but neither list nor pay refunds; managers do all.
 func TestRefundRoutesRefuseAnonymousAndWrongRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	anon := env.NewBrowser()
 	reads := []string{"/returns/refunds", "/returns/refunds?show=paid", "/returns/refunds.csv", "/returns/refunds/1/paid"}
@@ -58,6 +59,7 @@ func TestRefundRoutesRefuseAnonymousAndWrongRoles(t *testing.T) {
 // managers' list and on the home page; a manager marks it paid once, after
 // confirming, and who and when are shown.
 func TestWithdrawalRecordedAndRefundPaid(t *testing.T) {
+	t.Parallel()
 	env, agent := benchEnv(t)
 	resp := postMultipart(t, env, agent, commissionForm(t, env), "receipt.pdf", pdfBytes)
 	if resp.StatusCode != 303 {

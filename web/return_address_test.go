@@ -13,6 +13,7 @@ import (
 // (or the default sender); a sender that is not there, or hostile text, is
 // refused on its field and changes nothing.
 func TestReturnAddressForm(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	ctx := context.Background()
 	dock, err := env.App.DB.SaveSender(ctx, storage.Sender{Label: "Vratky Brno", Address: storage.Address{Company: "Obchod",

@@ -13,6 +13,7 @@ import (
 // Czech: words, the days left with Czech plurals, dates the Czech way. The
 // purchase date may be typed the Czech way too.
 func TestReturnsInCzech(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	form := commissionForm(t, env)
 	form["purchase_date"] = "1. 10. 2026"

@@ -40,6 +40,7 @@ func moveTo(b *apptest.Browser, page, to string, kv ...string) apptest.Response 
 }
 
 func TestModelPickerFollowsTheProductType(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	types, models, err := env.App.DB.Products(context.Background())
 	if err != nil || len(types) < 2 {
@@ -130,6 +131,7 @@ func TestModelPickerFollowsTheProductType(t *testing.T) {
 }
 
 func TestSettlingAClaimRecordsItsResolution(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, nil)
 	if r := moveTo(b, page, "processing"); r.StatusCode != 303 {
@@ -230,6 +232,7 @@ func TestSettlingAClaimRecordsItsResolution(t *testing.T) {
 }
 
 func TestSettledDaysInWords(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	pages := map[string]string{}
 	for _, days := range []string{"0", "1", "5"} {
@@ -262,6 +265,7 @@ func TestSettledDaysInWords(t *testing.T) {
 }
 
 func TestCountdownFollowsTheSandboxClock(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, nil)
 	if got := textOf(htmlOf(t, b.Get(page).Body), "days-left"); got != "30 days left" {
@@ -280,6 +284,7 @@ func TestCountdownFollowsTheSandboxClock(t *testing.T) {
 }
 
 func TestScanOpensTheCommission(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, map[string]string{"two_way": "on"})
 	c, err := env.App.DB.CommissionByID(context.Background(), idOf(page))
@@ -360,6 +365,7 @@ func detailTransport(t *testing.T, env *apptest.Env, c storage.Commission) []str
 }
 
 func TestMessageTemplatesFillNameAndNumber(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, nil)
 	c, _ := env.App.DB.CommissionByID(context.Background(), idOf(page))
@@ -443,6 +449,7 @@ func TestMessageTemplatesFillNameAndNumber(t *testing.T) {
 }
 
 func TestReportsCountResolutions(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	for _, res := range []string{"repaired", "repaired", "rejected"} {
 		page := newCommission(t, env, b, nil)
@@ -476,6 +483,7 @@ func TestReportsCountResolutions(t *testing.T) {
 // No page of the returns desk shows a status, type or resolution code where a
 // person reads it: filters, lists, badges, history, flashes.
 func TestReturnsPagesShowNoRawCodes(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	two := newCommission(t, env, b, map[string]string{"two_way": "on", "type": "paid_repair"})
 	page := newCommission(t, env, b, nil)
@@ -509,6 +517,7 @@ func TestReturnsPagesShowNoRawCodes(t *testing.T) {
 }
 
 func TestNewReturnsRoutesRefuseOtherRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	clerk := env.SignedIn(identity.Clerk)
 	anon := env.NewBrowser()

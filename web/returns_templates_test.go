@@ -10,6 +10,7 @@ import (
 // templates do not offer "we have received the goods", nor is it filled in
 // when asked for by its name.
 func TestReceivedTemplateWaitsForTheGoods(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, map[string]string{"two_way": "on"})
 	doc := htmlOf(t, b.Get(page).Body)
@@ -30,6 +31,7 @@ func TestReceivedTemplateWaitsForTheGoods(t *testing.T) {
 // The commission page names the 30-day period once: "Lhůta: zbývá 30 dní",
 // not "Zbývá: zbývá 30 dní".
 func TestPeriodIsNamedOnce(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	page := newCommission(t, env, b, nil)
 	b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {page}})

@@ -79,6 +79,7 @@ func postMultipart(t *testing.T, env *apptest.Env, b *apptest.Browser, fields ma
 }
 
 func TestWarrantyWithoutProofIsRefusedBeforeTheService(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	resp := postMultipart(t, env, b, commissionForm(t, env), "", nil)
 	doc := htmlOf(t, resp.Body)
@@ -91,6 +92,7 @@ func TestWarrantyWithoutProofIsRefusedBeforeTheService(t *testing.T) {
 }
 
 func TestRejectedUploads(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	form := commissionForm(t, env)
 	for _, c := range []struct {
@@ -125,6 +127,7 @@ func TestRejectedUploads(t *testing.T) {
 }
 
 func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.PDF", pdfBytes)
 	if resp.StatusCode != 303 {
@@ -189,6 +192,7 @@ func TestWarrantyCommissionWithUploadNotesAndMessages(t *testing.T) {
 }
 
 func TestSendBackAfterTheGoodsArrive(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	form := commissionForm(t, env)
 	form["two_way"] = "on"
@@ -225,6 +229,7 @@ func TestSendBackAfterTheGoodsArrive(t *testing.T) {
 }
 
 func TestLostCreateReusesTheUploadedProof(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle}))
 	env.Sandbox.Fault("/returns/api/v1/commissions/create", map[string]any{"drop_rate": 1, "count": 1})
 	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes)
@@ -250,6 +255,7 @@ func TestLostCreateReusesTheUploadedProof(t *testing.T) {
 }
 
 func TestCommissionListCountsDownTheWarrantyPeriod(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	for _, name := range []string{"Old Claim", "Fresh Claim"} {
 		form := commissionForm(t, env)
@@ -289,6 +295,7 @@ func TestCommissionListCountsDownTheWarrantyPeriod(t *testing.T) {
 }
 
 func TestReturnsRefusesOtherRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	clerk := env.SignedIn(identity.Clerk)
 	anon := env.NewBrowser()
@@ -317,6 +324,7 @@ func TestReturnsRefusesOtherRoles(t *testing.T) {
 
 // make run's demo data: shipments and commissions made through the sandbox, once.
 func TestDemoDataFillsTheDesks(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	ctx := context.Background()
 	for range 2 { // the second round must change nothing
@@ -344,6 +352,7 @@ func TestDemoDataFillsTheDesks(t *testing.T) {
 
 // A good file survives a form that needs fixing elsewhere.
 func TestProofIsKeptWhileOtherFieldsAreFixed(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	form := commissionForm(t, env)
 	form["fault"] = ""

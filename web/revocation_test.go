@@ -124,6 +124,7 @@ func signInAs(t *testing.T, env *apptest.Env, username, password string) *apptes
 }
 
 func TestSignOutEndsTheSessionOnEveryInstance(t *testing.T) {
+	t.Parallel()
 	a, b, _ := twoInstances(t, apptest.Options{})
 	pw := a.AddUser("ivana", identity.Clerk)
 	for round := range 3 {
@@ -145,6 +146,7 @@ func TestSignOutEndsTheSessionOnEveryInstance(t *testing.T) {
 }
 
 func TestDisablingEndsTheSessionsOnEveryInstance(t *testing.T) {
+	t.Parallel()
 	a, b, _ := twoInstances(t, apptest.Options{})
 	pw := a.AddUser("ivana", identity.Clerk)
 	mgr := a.SignedIn(identity.Manager)
@@ -165,6 +167,7 @@ func TestDisablingEndsTheSessionsOnEveryInstance(t *testing.T) {
 }
 
 func TestPasswordResetEndsTheSessionsOnEveryInstance(t *testing.T) {
+	t.Parallel()
 	a, b, _ := twoInstances(t, apptest.Options{})
 	pw := a.AddUser("ivana", identity.Clerk)
 	mgr := a.SignedIn(identity.Manager)
@@ -180,6 +183,7 @@ func TestPasswordResetEndsTheSessionsOnEveryInstance(t *testing.T) {
 
 // The language a staff member chooses shows on the next page on any instance.
 func TestLanguageChoiceShowsOnEveryInstance(t *testing.T) {
+	t.Parallel()
 	a, b, _ := twoInstances(t, apptest.Options{})
 	pw := a.AddUser("ivana", identity.Clerk)
 	br := signInAs(t, a, "ivana", pw)
@@ -199,6 +203,7 @@ func TestLanguageChoiceShowsOnEveryInstance(t *testing.T) {
 // is revoked meanwhile is refused on B all the same; live sessions still
 // work, and once the feed is back B answers from its cache again.
 func TestRevokedSessionsAreRefusedWhileTheFeedIsDown(t *testing.T) {
+	t.Parallel()
 	proxy := startPGProxy(t)
 	a, b, _ := twoInstances(t, apptest.Options{ListenURL: proxy.url})
 	pw := a.AddUser("ivana", identity.Clerk)
@@ -245,6 +250,7 @@ func TestRevokedSessionsAreRefusedWhileTheFeedIsDown(t *testing.T) {
 // The feed's connection ended by the database (a restart, an administrator):
 // it reconnects, and nothing revoked meanwhile is accepted.
 func TestRevokedSessionsAreRefusedWhenTheFeedIsCut(t *testing.T) {
+	t.Parallel()
 	a, b, dbURL := twoInstances(t, apptest.Options{})
 	pw := a.AddUser("ivana", identity.Clerk)
 	name := strings.TrimPrefix(mustURL(t, dbURL).Path, "/")

@@ -9,6 +9,7 @@ import (
 // The shortcut past the sessionless mux takes exactly the paths the mux
 // itself would take as they are, without redirecting to a cleaner one.
 func TestCleanPathsAreWhatTheMuxTakes(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
 	for _, p := range []string{"/", "/shipping", "/shipping/", "/a/b/c", "//", "//a", "/a//b", "/./", "/a/./b", "/a/../b",

@@ -47,6 +47,7 @@ func storedRules(t *testing.T, env *apptest.Env) []shiprules.Rule {
 }
 
 func TestRulesOnlyForManagers(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	manager := env.SignedIn(identity.Manager)
 	if r := manager.PostForm("/shipping/rules", ruleForm("Kept")); r.StatusCode != 303 {
@@ -103,6 +104,7 @@ func TestRulesOnlyForManagers(t *testing.T) {
 // A manager adds, edits, moves and removes rules; the list says each one's
 // conditions and choice in words, in Czech and in English.
 func TestManagerEditsRules(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	m := env.SignedIn(identity.Manager)
 	if page := m.Get("/shipping/rules"); page.StatusCode != 200 || !strings.Contains(page.Body, "There are no rules yet.") {
@@ -202,6 +204,7 @@ func TestManagerEditsRules(t *testing.T) {
 // Hostile and malformed input gets a clear message on its field, stores
 // nothing and keeps the server up.
 func TestRuleFormRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	m := env.SignedIn(identity.Manager)
 	for name, c := range map[string]struct {

@@ -25,6 +25,7 @@ func simulatedNow(t *testing.T, env *apptest.Env) time.Time {
 }
 
 func TestEveryRoleMovesTheSandboxClock(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	for _, role := range identity.Roles {
 		b := env.SignedIn(role)
@@ -46,6 +47,7 @@ func TestEveryRoleMovesTheSandboxClock(t *testing.T) {
 }
 
 func TestClockControlRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	anon := env.NewBrowser()
 	before := simulatedNow(t, env)
@@ -87,6 +89,7 @@ func sandboxFaults(t *testing.T, env *apptest.Env) []sandboxctl.Fault {
 // are slowed or fail, the banner warns everyone, and turning them off ends
 // them. Other roles and anonymous people may not.
 func TestManagerSetsFaultsForADemo(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	anon := env.NewBrowser()
 	if resp := anon.PostForm("/sandbox-faults", url.Values{"latency_ms": {"300"}}); resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/login") {
@@ -158,6 +161,7 @@ func TestManagerSetsFaultsForADemo(t *testing.T) {
 
 // Bad values set no fault and say what is wrong.
 func TestFaultsRefuseBadInput(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	m := env.SignedIn(identity.Manager)
 	for _, c := range []struct {
@@ -205,6 +209,7 @@ func TestFaultsRefuseBadInput(t *testing.T) {
 // language, and the new time once the clock is moved (the kept shell has a
 // hole for it).
 func TestBannerShowsTheSimulatedTime(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	ctx := i18n.WithLang(context.Background(), i18n.English)

@@ -9,6 +9,7 @@ import (
 // The scan box finds a number typed in groups of digits or with dashes, as
 // people read one out from a label.
 func TestScanFindsANumberTypedWithSpacesOrDashes(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := place(t, b, shipmentForm(t, env), "UPS")
 	s := shipmentAt(t, env, page)

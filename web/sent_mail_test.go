@@ -16,6 +16,7 @@ import (
 // clickable, its attachment downloadable; clerks are refused, and outside
 // sandbox mode the page does not exist.
 func TestSentMailPage(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	ctx := context.Background()
 	if env.App.Catcher == nil {

@@ -13,6 +13,7 @@ import (
 // A NUL or broken UTF-8 the service accepts from anyone must not make our copy
 // unwritable: the refresh stores the text cleaned, and the poller keeps going.
 func TestNULFromTheServiceIsStoredCleaned(t *testing.T) {
+	t.Parallel()
 	env, b := benchEnv(t)
 	ctx := context.Background()
 	f := commissionForm(t, env)

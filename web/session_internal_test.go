@@ -12,6 +12,7 @@ import (
 // dated ahead of that clock (beyond the skew between instances) was not
 // issued by us, even with a valid signature: it is refused, as is one too old.
 func TestCookieDatedInTheFutureIsRefused(t *testing.T) {
+	t.Parallel()
 	key := []byte(strings.Repeat("k", 32))
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	reader := newCookieCodec(key, 12*time.Hour, clock.Frozen(now))

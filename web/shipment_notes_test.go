@@ -77,6 +77,7 @@ func formValues(doc *goquery.Document) url.Values {
 // the shipment's page, marked on the list's row with its text, and found by
 // the list's search; the service never hears of it.
 func TestShipmentNotesOnPageListAndSearch(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	loc := place(t, b, shipmentForm(t, env), "UPS")
 	other := place(t, b, with(shipmentForm(t, env), "to_surname", "Svobodová"), "UPS")
@@ -138,6 +139,7 @@ func TestShipmentNotesOnPageListAndSearch(t *testing.T) {
 // nothing is stored; text that merely looks like code is a note like any
 // other, shown as text.
 func TestShipmentNoteRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	loc := place(t, b, shipmentForm(t, env), "UPS")
 	id := strings.TrimPrefix(loc, "/shipping/shipments/")
@@ -178,6 +180,7 @@ func TestShipmentNoteRefusesBadInput(t *testing.T) {
 // Notes and "send the same again" are the shipping desk's: an agent is
 // refused, an anonymous visitor is sent to sign in.
 func TestShipmentNotesAndSendAgainRefuseOtherRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent, anon := env.SignedIn(identity.Agent), env.NewBrowser()
 	form := url.Values{"key": {requestkey.New()}, "note_text": {"x"}}
@@ -200,6 +203,7 @@ func TestShipmentNotesAndSendAgainRefuseOtherRoles(t *testing.T) {
 // date, the COD amount filled in but off, said in a hint. Reading it orders
 // nothing; ordering it makes a second shipment for the same recipient.
 func TestSendTheSameAgainFillsTheForm(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	first := with(shipmentForm(t, env), "cod", "on", "cod_value", "1250", "cod_currency", "CZK", "cod_bank_account", "19-2000145399",
 		"cod_bank_code", "0800", "reference", "ESHOP-1001", "pkg_weight", "2,5", "note", "Křehké")

@@ -10,6 +10,7 @@ import (
 // The shipping desk speaks Czech to a clerk who chose it: the form, its
 // hints, the offers' prices and the shipment page's money and dates.
 func TestShippingInCzech(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	if r := b.PostForm("/language", url.Values{"lang": {"cs"}, "back": {"/shipping/new"}}); r.StatusCode != 303 {
 		t.Fatalf("switch to Czech: %d", r.StatusCode)

@@ -118,6 +118,7 @@ func problemsOf(body string) string {
 }
 
 func TestCompareOffersAndOrder(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	resp := b.PostForm("/shipping/new/compare", form)
@@ -192,6 +193,7 @@ func countCalls(env *apptest.Env, op string) int64 {
 }
 
 func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800")
 	cases := []struct {
@@ -250,6 +252,7 @@ func TestCODRulesCaughtBeforeUpstream(t *testing.T) {
 }
 
 func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "handover", "POINT")
 	resp := b.PostForm("/shipping/new/compare", form)
@@ -274,6 +277,7 @@ func TestLabelFreeOfferedOnlyWhenPossible(t *testing.T) {
 }
 
 func TestLabelFreeShipmentShowsCodeAfterExport(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "handover", "POINT")
 	_, full := order(t, b, form, "Zásilkovna Home")
@@ -306,6 +310,7 @@ func upstreamTotal(t *testing.T, env *apptest.Env) int {
 }
 
 func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	// The service creates the order, then the connection drops before the answer.
@@ -333,6 +338,7 @@ func TestDroppedCreateEndsWithExactlyOneOrder(t *testing.T) {
 }
 
 func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	var wg sync.WaitGroup
@@ -357,6 +363,7 @@ func TestConcurrentDoubleSubmitCreatesOneOrder(t *testing.T) {
 }
 
 func TestRefusedOrderKeepsInputAndStoresNothing(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	_, full := order(t, b, form, "UPS")
@@ -375,6 +382,7 @@ func TestRefusedOrderKeepsInputAndStoresNothing(t *testing.T) {
 }
 
 func TestHostileInputIsShownAsText(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	evil := `<script>alert(1)</script>'; DROP TABLE shipments; --`
@@ -427,6 +435,7 @@ func place(t testing.TB, b *apptest.Browser, form url.Values, carrier string) st
 }
 
 func TestLabelsPrintQueueAndStorno(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	first := place(t, b, form, "UPS")
@@ -493,6 +502,7 @@ func TestLabelsPrintQueueAndStorno(t *testing.T) {
 }
 
 func TestCarrierAndFailedLabels(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	// PPL (the spec's G2) collects from an address with its own label: nothing to print, ever.
@@ -517,6 +527,7 @@ func TestCarrierAndFailedLabels(t *testing.T) {
 }
 
 func TestSendAsDraft(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	resp := b.PostForm("/shipping/new/draft", with(form, "reference", "OBJ-77"))
@@ -540,6 +551,7 @@ func TestSendAsDraft(t *testing.T) {
 }
 
 func TestShippingDeskRefusesOtherRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent := env.SignedIn(identity.Agent)
 	anon := env.NewBrowser()
@@ -576,6 +588,7 @@ func TestShippingDeskRefusesOtherRoles(t *testing.T) {
 }
 
 func TestAddressBookAndSettings(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := b.Get("/shipping/addresses").Body
 	for _, want := range []string{"Sklad Praha", "stored at the service", "Malá krabice", "19-2000145399", "points cached"} {
@@ -621,6 +634,7 @@ func TestAddressBookAndSettings(t *testing.T) {
 }
 
 func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "save_recipient", "on")
 	place(t, b, form, "UPS")
@@ -640,6 +654,7 @@ func TestSavedRecipientAndPresetFillTheForm(t *testing.T) {
 }
 
 func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "offer_service_id", "102", "offer_carrier", "ZASILKOVNA", "offer_delivery", "true")
 	resp := b.PostForm("/shipping/points?for=delivery", with(form, "delivery_q", "brno"))
@@ -682,6 +697,7 @@ func TestPointPickerAnswersAsTheClerkTypes(t *testing.T) {
 // When our record says READY but the service disagrees, its 404 and 400 become
 // messages, and nothing breaks.
 func TestLabelRefusalsFromTheService(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := shipmentForm(t, env)
 	carrier := place(t, b, form, "PPL") // CARRIER, exported: label 400

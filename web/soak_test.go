@@ -26,6 +26,7 @@ import (
 // ticks. In the end the service holds exactly one order per intent, every
 // local record is bound to it, and none is lost.
 func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
+	t.Parallel()
 	const (
 		shipments   = 300
 		commissions = 100

@@ -14,6 +14,7 @@ import (
 // The export follows the person's language: Czech with a byte-order mark, ";"
 // and local times; English with ",".
 func TestCSVExportInCzechAndEnglish(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	form := with(shipmentForm(t, env), "cod", "on", "cod_currency", "CZK", "cod_bank_account", "19-2000145399", "cod_bank_code", "0800")
 	_, full := order(t, b, with(form, "cod_value", "500"), "UPS")

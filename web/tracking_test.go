@@ -35,6 +35,7 @@ func listedIDs(body string) []string {
 }
 
 func TestShipmentListFiltersPagesAndExports(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	placed(t, env, b, 3, "to_surname", "Dvořák")
 	placed(t, env, b, 2, "to_surname", "Malá", "to_city", "Ostrava", "to_zip", "702 00")
@@ -91,6 +92,7 @@ func TestShipmentListFiltersPagesAndExports(t *testing.T) {
 }
 
 func TestScanBoxOpensTheShipment(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	pages := placed(t, env, b, 2)
 	env.Sandbox.Advance(20 * time.Minute)
@@ -132,6 +134,7 @@ func idOf(page string) int64 {
 }
 
 func TestTimelineAndRefreshNow(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	page := placed(t, env, b, 1)[0]
 	env.Sandbox.Advance(2 * time.Hour)
@@ -160,6 +163,7 @@ func TestTimelineAndRefreshNow(t *testing.T) {
 }
 
 func TestReportsForManagers(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	placed(t, env, b, 3)
 	env.LabelsFetched() // printed: the sandbox's courier takes only labelled parcels
@@ -189,6 +193,7 @@ func TestReportsForManagers(t *testing.T) {
 }
 
 func TestTrackingRefusesOtherRoles(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent := env.SignedIn(identity.Agent)
 	anon := env.NewBrowser()
@@ -209,6 +214,7 @@ func TestTrackingRefusesOtherRoles(t *testing.T) {
 }
 
 func TestHomeSaysWhatNeedsAttention(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	placed(t, env, b, 2)
 	env.Sandbox.Advance(10 * time.Minute) // exported, not yet picked up: the labels are to print

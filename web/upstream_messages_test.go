@@ -32,6 +32,7 @@ func showsOnlyThePersonFacingText(t *testing.T, what, body, want string) {
 }
 
 func TestDroppedAnswersShowAFixedMessage(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 
 	// Compare offers: every attempt of rates/get loses its connection after

@@ -22,6 +22,7 @@ func userID(t *testing.T, env *apptest.Env, name string) string {
 }
 
 func TestManagerAddsUser(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	resp := mgr.PostForm("/users", url.Values{"username": {"Jana.K"}, "role": {"agent"}, "password": {"a long password"}})
@@ -38,6 +39,7 @@ func TestManagerAddsUser(t *testing.T) {
 }
 
 func TestAddUserBadInputKeepsTypedValues(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	cases := map[string]url.Values{
@@ -72,6 +74,7 @@ func TestAddUserBadInputKeepsTypedValues(t *testing.T) {
 }
 
 func TestOversizedFormIsRefused(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	resp := mgr.PostForm("/users", url.Values{"username": {strings.Repeat("a", 200<<10)}})
@@ -85,6 +88,7 @@ func TestOversizedFormIsRefused(t *testing.T) {
 }
 
 func TestDuplicateUsernameIsMarked(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	resp := mgr.PostForm("/users", url.Values{"username": {"manager1"}, "role": {"clerk"}, "password": {"a long password"}})
@@ -94,6 +98,7 @@ func TestDuplicateUsernameIsMarked(t *testing.T) {
 }
 
 func TestResetPasswordEndsTheirSessions(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	clerk := env.SignedIn(identity.Clerk)
 	mgr := env.SignedIn(identity.Manager)
@@ -114,6 +119,7 @@ func TestResetPasswordEndsTheirSessions(t *testing.T) {
 }
 
 func TestManagerCannotDisableThemselves(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	id := userID(t, env, "manager1")
@@ -129,6 +135,7 @@ func TestManagerCannotDisableThemselves(t *testing.T) {
 }
 
 func TestUnknownUserIs404(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	for _, p := range []string{"/users/99999", "/users/abc", "/users/-1"} {

@@ -28,6 +28,7 @@ var staffPages = []struct {
 }
 
 func TestAnonymousIsSentToSignIn(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.NewBrowser()
 	for _, p := range staffPages {
@@ -46,6 +47,7 @@ func TestAnonymousIsSentToSignIn(t *testing.T) {
 }
 
 func TestEachRoleIsRefusedOtherRolesPages(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	browsers := map[identity.Role]*apptest.Browser{}
 	for _, r := range identity.Roles {
@@ -76,6 +78,7 @@ func TestEachRoleIsRefusedOtherRolesPages(t *testing.T) {
 }
 
 func TestNavigationShowsOnlyTheRolesAreas(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	for _, r := range identity.Roles {
 		body := env.SignedIn(r).Get("/").Body
@@ -89,6 +92,7 @@ func TestNavigationShowsOnlyTheRolesAreas(t *testing.T) {
 }
 
 func TestWrongPasswordKeepsUsername(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	env.AddUser("ivana", identity.Clerk)
 	resp := env.NewBrowser().PostForm("/login", url.Values{"username": {"ivana"}, "password": {"not her password"}})
@@ -107,6 +111,7 @@ func TestWrongPasswordKeepsUsername(t *testing.T) {
 }
 
 func TestMissingCredentialsAreMarked(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	resp := env.NewBrowser().PostForm("/login", url.Values{"username": {"ivana"}})
 	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(resp.Body, `aria-invalid="true"`) {
@@ -115,6 +120,7 @@ func TestMissingCredentialsAreMarked(t *testing.T) {
 }
 
 func TestDisabledUserCannotSignIn(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("petr", identity.Agent)
 	mgr := env.SignedIn(identity.Manager)
@@ -129,6 +135,7 @@ func TestDisabledUserCannotSignIn(t *testing.T) {
 }
 
 func TestCrossOriginPostIsRefused(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	mgr := env.SignedIn(identity.Manager)
 	form := url.Values{"username": {"mallory"}, "role": {"manager"}, "password": {"0123456789abc"}}
@@ -146,6 +153,7 @@ func TestCrossOriginPostIsRefused(t *testing.T) {
 }
 
 func TestSignOutInvalidatesSession(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.SignedIn(identity.Clerk)
 	u, _ := url.Parse(env.URL)
@@ -163,6 +171,7 @@ func TestSignOutInvalidatesSession(t *testing.T) {
 }
 
 func TestThrottleSlowsPasswordGuessing(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	env.AddUser("ivana", identity.Clerk)
 	b := env.NewBrowser()
@@ -180,6 +189,7 @@ func TestThrottleSlowsPasswordGuessing(t *testing.T) {
 }
 
 func TestCookieIsHardened(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("ivana", identity.Clerk)
 	b := env.NewBrowser()
@@ -202,6 +212,7 @@ func TestCookieIsHardened(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	resp := env.NewBrowser().Get("/login")
 	csp := resp.Header.Get("Content-Security-Policy")
@@ -217,6 +228,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestOpenRedirectIsRefused(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	pw := env.AddUser("ivana", identity.Clerk)
 	for _, next := range []string{"https://evil.example/", "//evil.example/", "/\\evil.example"} {
@@ -232,6 +244,7 @@ func TestOpenRedirectIsRefused(t *testing.T) {
 }
 
 func TestNotFoundPage(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	resp := env.SignedIn(identity.Clerk).Get("/no/such/page")
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(resp.Body, "Page not found") {
@@ -243,6 +256,7 @@ func TestNotFoundPage(t *testing.T) {
 }
 
 func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.NewBrowser()
 	if r := b.Get("/healthz"); r.StatusCode != 200 {
@@ -258,6 +272,7 @@ func TestHealthAndReadiness(t *testing.T) {
 }
 
 func TestStaticFilesAreServedWithETag(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	b := env.NewBrowser()
 	r := b.Get("/static/htmx.min.js")

@@ -39,6 +39,7 @@ func readIn(t *testing.T, b *apptest.Browser, lang string) {
 // answer was lost after the request was sent. Comparing offers talks of no
 // shipment: there is none yet.
 func TestFailuresSayWhatHappened(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: 700 * time.Millisecond}))
 	form := shipmentForm(t, env)
 	for _, c := range []struct {
@@ -86,6 +87,7 @@ func TestFailuresSayWhatHappened(t *testing.T) {
 // ordered again in the shop's zone, the same moment in the same words in
 // both of its sentences.
 func TestUncertainOrderInOneNameAndTheShopsTime(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	_, full := order(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Fault("/api/v1/shipments/create", map[string]any{"drop_after_rate": 1, "count": 1})
@@ -124,6 +126,7 @@ func TestUncertainOrderInOneNameAndTheShopsTime(t *testing.T) {
 // was lodged (stored by us), its history and its transport (written by the
 // service in its own Czech time) agree.
 func TestReturnsTimesInTheShopsZone(t *testing.T) {
+	t.Parallel()
 	env := apptest.Start(t)
 	agent := signIn(t, env, "agent8", identity.Agent)
 	if err := env.App.Bench.RefreshProducts(t.Context()); err != nil {
@@ -161,6 +164,7 @@ func TestReturnsTimesInTheShopsZone(t *testing.T) {
 // The service's refusal of a storno reads in the reader's language, the
 // shipment's state in words.
 func TestRefusedStornoReadsInCzech(t *testing.T) {
+	t.Parallel()
 	env, b := deskEnv(t)
 	shipment := place(t, b, shipmentForm(t, env), "UPS")
 	env.Sandbox.Advance(24 * time.Hour)
