@@ -274,7 +274,7 @@ func TestShortcutsScanBoxAndHelp(t *testing.T) {
 	tab.Open("/shipping")
 	tab.waitFocus(`a[href="/shipping/new"]`)
 	tab.press("?")
-	tab.waitTrue("the shortcuts dialog opens", `document.getElementById("shortcuts").open && document.getElementById("shortcuts").contains(document.activeElement)`)
+	tab.waitTrue("the shortcuts dialog opens", `document.getElementById("shortcuts")?.open && document.getElementById("shortcuts").contains(document.activeElement)`)
 	tab.wantText(`#shortcuts`, "Go to the scan box")
 	tab.wantText(`#shortcuts-title`, "Keyboard shortcuts")
 	tab.look("shortcuts")
@@ -285,7 +285,7 @@ func TestShortcutsScanBoxAndHelp(t *testing.T) {
 	// In Czech the dialog reads Czech.
 	tab.toCzech()
 	tab.press("?")
-	tab.waitTrue("the shortcuts dialog opens", `document.getElementById("shortcuts").open`)
+	tab.waitTrue("the shortcuts dialog opens", `document.getElementById("shortcuts")?.open`)
 	tab.wantText(`#shortcuts-title`, "Klávesové zkratky")
 	tab.wantText(`#shortcuts`, "Přejít do pole pro skenování")
 	tab.look("shortcuts-cs")

@@ -131,10 +131,11 @@ func (b *Tab) height(sel string) int {
 	return out
 }
 
-// visibleCount counts the matches of sel that take space on the page.
+// visibleCount counts the matches of sel that take space on the page and
+// are rendered (not inside a closed disclosure, whose content keeps its boxes).
 func (b *Tab) visibleCount(sel string) int {
 	b.t.Helper()
-	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].filter(e => e.getClientRects().length > 0 && e.type !== 'hidden').length`, sel)))
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](fmt.Sprintf(`[...document.querySelectorAll(%q)].filter(e => e.getClientRects().length > 0 && e.checkVisibility() && e.type !== 'hidden').length`, sel)))
 	if err != nil {
 		b.t.Fatalf("count %s: %v", sel, err)
 	}
@@ -195,16 +196,21 @@ func TestDailyPagesOnTabletPhoneAndPaper(t *testing.T) {
 		t.Errorf("%d navigation links shown before the menu is opened", n)
 	}
 	tab.Click(`[data-testid=menu] summary`)
-	if n := tab.visibleCount(`[data-testid=menu-nav] a`); n < 5 {
+	if n := tab.visibleCount(`[data-testid=nav] a`); n < 5 {
 		t.Errorf("the opened menu shows %d links", n)
 	}
-	tab.Submit(`[data-testid=menu-nav] a[href="/returns"]`)
+	tab.shots("menu-open")
+	tab.Submit(`[data-testid=nav] a[href="/returns"]`)
 	if got := tab.Path(); got != "/returns" {
 		t.Errorf("the menu led to %s", got)
 	}
 	for _, w := range []int64{768, 1280} {
 		tab.do("width", chromedp.EmulateViewport(w, 900))
 		tab.Open("/tracking")
+		// Wider than a phone the menu stands open without its button.
+		if n := tab.visibleCount(`[data-testid=nav] a`); n < 5 || tab.visibleCount(`[data-testid=menu] summary`) != 0 {
+			t.Errorf("at %d px the header shows %d links and its menu button", w, n)
+		}
 		if small := tab.smallTargets(); len(small) > 0 {
 			t.Errorf("%d tap targets under 24 px on the tracking list at %d px: %q", len(small), w, small)
 		}

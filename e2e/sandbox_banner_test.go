@@ -30,13 +30,16 @@ func TestBannerFaultsForADemo(t *testing.T) {
 	}
 	day := i18n.Date(i18n.WithLang(context.Background(), i18n.English), now.Now)
 	tab.wantText(`[data-testid=sandbox-now]`, day)
-	tab.Click(`[data-testid=sandbox-faults] summary`)
+	tab.Submit(`[data-testid=sandbox-faults]`)
 	tab.Fill(`#fault-latency`, "300")
 	tab.Fill(`#fault-errors`, "10")
 	tab.Fill(`#fault-lost`, "5")
 	tab.Submit(`[data-testid=faults-set]`)
 	tab.WaitText(`[data-testid=sandbox-faults-on]`, "Faults on: 300 ms delay, 10% error answers, 5% lost answers")
-	tab.Click(`[data-testid=sandbox-faults] summary`)
+	if got := tab.Path(); got != "/shipping/print" {
+		t.Errorf("setting the faults led to %s, not back to the print queue", got)
+	}
+	tab.Submit(`[data-testid=sandbox-faults]`)
 	if got := tab.Attr(`#fault-errors`, "value"); got != "10" {
 		t.Errorf("the form shows %q as the error share in force", got)
 	}
@@ -45,7 +48,6 @@ func TestBannerFaultsForADemo(t *testing.T) {
 	tab.toCzech()
 	tab.wantText(`[data-testid=sandbox-faults-on]`, "Poruchy zapnuty: zpoždění 300 ms, 10 % chybových odpovědí, 5 % ztracených odpovědí")
 	tab.wantText(`[data-testid=sandbox-now]`, "Simulovaný čas")
-	tab.Click(`[data-testid=sandbox-faults] summary`)
 	tab.shots("banner-faults-cs")
 	tab.Submit(`[data-testid=faults-off]`)
 	tab.WaitText(`main`, "Poruchy vypnuty")

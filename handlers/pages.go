@@ -40,6 +40,12 @@ func (h *Handlers) Home(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, views.Home(h.page(w, r, i18n.T(ctx, "home.title"), ""), alerts, checked))
 }
 
+// Shortcuts is the list of keyboard shortcuts for the signed-in person's role,
+// in their language: the page script asks for it when "?" is first pressed.
+func (h *Handlers) Shortcuts(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusOK, views.Shortcuts(views.Page{Staff: identity.From(r.Context())}))
+}
+
 // Healthz says the process is up.
 func (h *Handlers) Healthz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -11,6 +11,7 @@ import (
 
 	"shipdesk/httpx"
 	"shipdesk/i18n"
+	"shipdesk/identity"
 	"shipdesk/textin"
 	"shipdesk/upstream"
 	"shipdesk/views"
@@ -61,6 +62,22 @@ func (h *Handlers) AdvanceClock(w http.ResponseWriter, r *http.Request) {
 
 // maxLatencyMS is the longest delay the sandbox plays, its own limit.
 const maxLatencyMS = 120000
+
+// SandboxFaults shows the faults form for a demonstration, with the faults in
+// force; setting them comes back to the page the banner's link was followed
+// from (its Referer, as a post's page is found). Outside sandbox mode there
+// is nothing to set (404).
+func (h *Handlers) SandboxFaults(w http.ResponseWriter, r *http.Request) {
+	if !h.Link.IsSandbox() {
+		h.NotFound(w, r)
+		return
+	}
+	back := httpx.LocalPath(postedFrom(r).RequestURI())
+	if strings.HasPrefix(back, "/sandbox-faults") { // opened again from itself (or after a language switch)
+		back = "/"
+	}
+	h.render(w, r, http.StatusOK, views.SandboxFaultsPage(h.page(w, r, i18n.T(r.Context(), "faults.title"), identity.Connection), back))
+}
 
 // SetSandboxFaults sets the faults the sandbox plays on every interface for
 // a demonstration, or turns them off ("off"), then returns to the page the
@@ -140,9 +157,7 @@ func sandboxFaults(f upstream.Faults) views.SandboxFaults {
 // read without waiting long (upstream.FaultsMaxAge keeps them a moment).
 func (h *Handlers) sandboxState(ctx context.Context) views.SandboxState {
 	s := views.SandboxState{Now: h.now()}
-	callCtx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	f, err := h.Link.Faults(callCtx)
+	f, err := h.Link.Faults(ctx)
 	s.Faults, s.FaultsFailed = sandboxFaults(f), err != nil
 	return s
 }

@@ -1,4 +1,20 @@
 // shipdesk's own script: small conveniences only; every page works without it.
+
+// htmx's settings, here once rather than in a <meta> on every page (this
+// script runs after htmx's and before the page is ready, when htmx reads
+// them): no inline indicator styles (the CSP refuses them), no eval, and
+// which answers swap: a 422 (a form with its problems) does, other errors do not.
+(function () {
+  "use strict";
+  if (!window.htmx) {
+    return;
+  }
+  var c = window.htmx.config;
+  c.includeIndicatorStyles = false;
+  c.allowEval = false;
+  c.responseHandling = [{ code: "204", swap: false }, { code: "[23]..", swap: true }, { code: "422", swap: true },
+    { code: "[45]..", swap: false, error: true }];
+})();
 (function () {
   "use strict";
   // A form that opens its result in another tab (the print queue's PDF) leaves
@@ -92,7 +108,9 @@
 })();
 
 // Keyboard: "/" goes to the scan box, "?" lists the shortcuts (a dialog that
-// Escape closes). Neither acts while a person types in a field.
+// Escape closes). Neither acts while a person types in a field. The list is
+// asked for the first time "?" is pressed on a signed-in page (one with the
+// sign-out form), in the person's language and for their role.
 (function () {
   "use strict";
   function typing(el) {
@@ -113,12 +131,30 @@
     }
   }, true);
   document.addEventListener("keyup", function () { swallow = false; }, true);
+  var asking = false;
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) {
       return;
     }
     var help = document.getElementById("shortcuts");
     if (help && help.open) {
+      return;
+    }
+    if (event.key === "?" && !help && document.getElementById("logout") && !asking) {
+      event.preventDefault();
+      asking = true;
+      fetch("/shortcuts", { credentials: "same-origin", headers: { Accept: "text/html" } }).then(function (resp) {
+        return resp.ok && !resp.redirected ? resp.text() : "";
+      }).then(function (html) {
+        asking = false;
+        if (html && !document.getElementById("shortcuts")) {
+          document.body.insertAdjacentHTML("beforeend", html);
+        }
+        var got = document.getElementById("shortcuts");
+        if (got && typeof got.showModal === "function") {
+          got.showModal();
+        }
+      }, function () { asking = false; });
       return;
     }
     if (event.key === "/") {

@@ -24,6 +24,10 @@ func (f Faults) On() bool { return f.LatencyMS > 0 || f.ErrorPercent > 0 || f.Lo
 // page shows them, and a page must not wait on the sandbox for that.
 const FaultsMaxAge = 3 * time.Second
 
+// faultsReadLimit is the longest a page waits for the sandbox to say which
+// faults it plays.
+const faultsReadLimit = time.Second
+
 // faultsSeen is the faults last read or set, and when.
 type faultsSeen struct {
 	mu     sync.Mutex
@@ -34,8 +38,9 @@ type faultsSeen struct {
 }
 
 // Faults are the faults the sandbox plays on every interface, as read at
-// most FaultsMaxAge ago. A fault a test sets on one path is not a
-// demonstration's and is not counted.
+// most FaultsMaxAge ago (waiting at most faultsReadLimit for them; the time
+// limit is made only when the sandbox is asked, not for every page). A fault
+// a test sets on one path is not a demonstration's and is not counted.
 func (c *Clients) Faults(ctx context.Context) (Faults, error) {
 	if c.Controls == nil {
 		return Faults{}, ErrNoSandbox
@@ -45,6 +50,8 @@ func (c *Clients) Faults(ctx context.Context) (Faults, error) {
 	if c.faults.known && c.faults.read.Elapsed() < FaultsMaxAge {
 		return c.faults.faults, c.faults.err
 	}
+	ctx, cancel := context.WithTimeout(ctx, faultsReadLimit)
+	defer cancel()
 	list, err := c.Controls.Faults(ctx)
 	if err != nil {
 		c.faults.faults, c.faults.err, c.faults.read, c.faults.known = Faults{}, err, clock.Start(), true

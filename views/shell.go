@@ -14,7 +14,7 @@ import (
 
 // Parts of a signed-in page are the same on every page a staff member opens
 // in one language: the navigation, the scan box and who is signed in (per
-// name, role and area), the shortcuts and the home page's tiles (per role).
+// name, role and area) and the home page's tiles (per role).
 // Drawing them is most of the work of a small page (some forty catalog
 // lookups and escaped texts), so each is drawn once per key and kept. A kept
 // part is drawn from a Page holding only what its key holds (keyPage): it

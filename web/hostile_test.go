@@ -110,6 +110,8 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /login", path: "/login", fields: []string{"next"}},
 		{pattern: "GET /{$}", role: clerk, path: "/"},
 		{pattern: "POST /sandbox-clock", role: clerk, path: "/sandbox-clock", fields: []string{"minutes", "back"}},
+		{pattern: "GET /shortcuts", role: clerk, path: "/shortcuts"},
+		{pattern: "GET /sandbox-faults", role: manager, path: "/sandbox-faults"},
 		{pattern: "POST /sandbox-faults", role: manager, path: "/sandbox-faults", base: url.Values{"latency_ms": {"1"}},
 			fields: []string{"latency_ms", "error_percent", "lost_percent", "off", "back"}},
 		{pattern: "POST /language", role: clerk, path: "/language", base: url.Values{"lang": {"en"}}, fields: []string{"lang", "back"}},

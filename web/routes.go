@@ -43,6 +43,7 @@ func (s *Server) routes() *http.ServeMux {
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))
 	mux.Handle("POST /logout", s.signedIn(h.Logout))
+	mux.Handle("GET /shortcuts", s.signedIn(h.Shortcuts))
 	// The simulator's clock, for every role; the handler refuses it outside sandbox mode.
 	mux.Handle("POST /sandbox-clock", s.signedIn(h.AdvanceClock))
 	// The queue of what needs a person: each role sees (and acts on) the kinds of
@@ -56,6 +57,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /attention/summary.xlsx", s.only(reports, h.AttentionSummary("xlsx")))
 	// The simulator's faults for a demonstration: managers only (they slow
 	// everyone's work); refused outside sandbox mode by the handler.
+	mux.Handle("GET /sandbox-faults", s.only(conn, h.SandboxFaults))
 	mux.Handle("POST /sandbox-faults", s.only(conn, h.SetSandboxFaults))
 	// The mail the dashboard sent, as the in-process catcher received it: in
 	// sandbox mode only (404 otherwise). It shows customers' mail, so it is the

@@ -102,16 +102,37 @@ func TestManagerSetsFaultsForADemo(t *testing.T) {
 		if resp := b.PostForm("/sandbox-faults", url.Values{"latency_ms": {"300"}}); resp.StatusCode != 403 {
 			t.Errorf("%s: %d", role, resp.StatusCode)
 		}
-		if strings.Contains(b.Get("/").Body, `data-testid="faults-form"`) {
+		if strings.Contains(b.Get("/").Body, `data-testid="sandbox-faults"`) {
 			t.Errorf("%s is offered the faults", role)
+		}
+		if resp := b.Get("/sandbox-faults"); resp.StatusCode != 403 || strings.Contains(resp.Body, `data-testid="faults-form"`) {
+			t.Errorf("%s opens the faults form: %d", role, resp.StatusCode)
 		}
 	}
 	if n := len(sandboxFaults(t, env)); n != 0 {
 		t.Fatalf("%d faults set by those who may not", n)
 	}
 	m := env.SignedIn(identity.Manager)
-	if !strings.Contains(m.Get("/").Body, `data-testid="faults-form"`) {
+	if !strings.Contains(m.Get("/").Body, `href="/sandbox-faults"`) {
 		t.Fatal("the manager is not offered the faults")
+	}
+	// The banner's link opens the form, which comes back to the page the
+	// link was followed from.
+	req, _ := http.NewRequest(http.MethodGet, env.URL+"/sandbox-faults", nil)
+	req.Header.Set("Referer", env.URL+"/tracking?status=active&q=%3Cx%3E")
+	if body := m.Do(req).Body; !strings.Contains(body, `data-testid="faults-form"`) ||
+		!strings.Contains(body, `name="back" value="/tracking?status=active&amp;q=%3Cx%3E"`) {
+		t.Fatalf("the faults page does not offer the form back to the list:\n%s", body)
+	}
+	// A Referer of another site, or one no page has, comes back to the start.
+	for _, ref := range []string{"http://evil.example/shipping", env.URL + "//evil.example/", env.URL + "/a%00b",
+		"javascript:alert(1)", env.URL + "/" + strings.Repeat("x", 5000), env.URL + "/sandbox-faults"} {
+		req, _ := http.NewRequest(http.MethodGet, env.URL+"/sandbox-faults", nil)
+		req.Header.Set("Referer", ref)
+		resp := m.Do(req)
+		if resp.StatusCode != 200 || !strings.Contains(resp.Body, `name="back" value="/"`) {
+			t.Errorf("Referer %.60q: %d, the form does not come back to the start", ref, resp.StatusCode)
+		}
 	}
 	resp := m.PostForm("/sandbox-faults", url.Values{"latency_ms": {"400"}, "error_percent": {"12,5"}, "lost_percent": {""}, "back": {"/shipping"}})
 	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/shipping" {
@@ -153,6 +174,9 @@ func TestManagerSetsFaultsForADemo(t *testing.T) {
 	env.App.Upstream.Config.Sandbox = false
 	if resp := m.PostForm("/sandbox-faults", url.Values{"latency_ms": {"300"}}); resp.StatusCode != 404 {
 		t.Errorf("outside sandbox mode: %d", resp.StatusCode)
+	}
+	if resp := m.Get("/sandbox-faults"); resp.StatusCode != 404 {
+		t.Errorf("outside sandbox mode the faults page answers %d", resp.StatusCode)
 	}
 	if n := len(sandboxFaults(t, env)); n != 0 {
 		t.Errorf("outside sandbox mode %d faults were set", n)

@@ -16,6 +16,8 @@ var staffPages = []struct {
 	roles []identity.Role
 }{
 	{"/", identity.Roles},
+	{"/shortcuts", identity.Roles},
+	{"/sandbox-faults", identity.RolesFor(identity.Connection)},
 	{"/shipping", identity.RolesFor(identity.Shipping)},
 	{"/tracking", identity.RolesFor(identity.Tracking)},
 	{"/returns", identity.RolesFor(identity.Returns)},

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,12 +40,13 @@ func benchSeconds() time.Duration {
 
 // BenchmarkSignedInThroughput serves the dashboard with the real `shipdesk
 // serve` binary, built here and run as its own process, and a bare net/http
-// hello handler, built and run the same way, and keeps each busy with 64
+// process, built and run the same way, and keeps each busy with 64
 // keep-alive connections for a fixed time, counting the answers: the sign-in
-// page, a signed-in 404 and the home page of the dashboard, and the bare
-// handler's hello and its replay of the 404 page's bytes. The ratios of the
-// rates to the bare handler's come from this one run, as does the peak
-// memory of the serve process.
+// page, and signed in a 404, the home page, a shipment's page and the
+// shipments list; the bare process's hello, and its replay of each of those
+// pages' bytes and headers as recorded (the most a page of that size can
+// reach: its ceiling). Each page is measured right after its replay and the
+// ratios come from this one run, as does the peak memory of the serve process.
 //
 // SHIPDESK_BENCH_PROFILE=DIR also builds the server with net/http/pprof
 // (build tag benchprofile) and keeps CPU and allocation profiles of each of
@@ -77,11 +79,21 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 		pprofAddr = freeAddr(b)
 		env = append(env, "SHIPDESK_PPROF_ADDR="+pprofAddr)
 	}
-	serve := startServer(b, shipdeskBin, env, "serve", "--addr", "127.0.0.1:0", "--database-url", dbURL, "--var-dir", b.TempDir())
+	// The demo data orders a few shipments at the in-process sandbox, so the
+	// list and a shipment's page show what they show at a desk.
+	serve := startServer(b, shipdeskBin, env, "serve", "--addr", "127.0.0.1:0", "--database-url", dbURL, "--var-dir", b.TempDir(), "--seed-demo")
 	cookie := signIn(b, serve.url, "bench", password)
-	// The bare handler also replays the 404 page as recorded: what serving
-	// those bytes costs net/http, without making them.
-	bare := startServer(b, bareBin, []string{"BARE_REPLAY=" + record(b, serve.url, "/no-such-page", cookie)})
+	pages := []struct{ name, path string }{
+		{"404", "/no-such-page"},
+		{"home", "/"},
+		{"shipment", firstShipment(b, serve.url, cookie)},
+		{"list", "/tracking"},
+	}
+	answers := map[string]string{}
+	for _, p := range pages {
+		answers["/replay/"+p.name] = p.path
+	}
+	bare := startServer(b, bareBin, []string{"BARE_REPLAY=" + record(b, serve.url, answers, cookie)})
 
 	d := benchSeconds()
 	type target struct {
@@ -91,10 +103,16 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	}
 	targets := []target{
 		{"bare", bare.url, "/", "", http.StatusOK, bare.cmd.Process.Pid},
-		{"replay", bare.url, "/replay", "", http.StatusNotFound, bare.cmd.Process.Pid},
 		{"signin", serve.url, "/login", "", http.StatusOK, serve.cmd.Process.Pid},
-		{"404", serve.url, "/no-such-page", cookie, http.StatusNotFound, serve.cmd.Process.Pid},
-		{"home", serve.url, "/", cookie, http.StatusOK, serve.cmd.Process.Pid},
+	}
+	for _, p := range pages {
+		status := http.StatusOK
+		if p.name == "404" {
+			status = http.StatusNotFound
+		}
+		targets = append(targets,
+			target{"replay-" + p.name, bare.url, "/replay/" + p.name, "", status, bare.cmd.Process.Pid},
+			target{p.name, serve.url, p.path, cookie, status, serve.cmd.Process.Pid})
 	}
 	for _, t := range targets {
 		checkPage(b, t.base, t.path, t.cookie, t.status)
@@ -119,7 +137,7 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 		// The server's own CPU time per answer varies less than the rate
 		// when others share the machine.
 		perReq := cpu[t.name] / time.Duration(done[t.name])
-		b.Logf("%-6s %s%s: %.0f requests a second, server CPU %s a request", t.name, t.base, t.path, rate[t.name], perReq)
+		b.Logf("%-15s %s%s: %.0f requests a second, server CPU %s a request", t.name, t.base, t.path, rate[t.name], perReq)
 	}
 	if pprofAddr != "" { // a turn of its own, so the profiler weighs on no figure
 		for _, t := range targets {
@@ -137,12 +155,34 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 		return benchtab.Figure{What: what, Value: v, Unit: "req/s"}
 	}
 	bareFig := reqs("bare net/http", rate["bare"])
-	benchtab.Ratio(b, "signed-in 404 / bare net/http, 64 connections", reqs("404", rate["404"]), bareFig, "≥ 0.5")
+	benchtab.Ratio(b, "signed-in 404 / bare net/http, 64 connections", reqs("404", rate["404"]), bareFig, "≥ 0.6")
 	benchtab.Ratio(b, "signed-in home / bare net/http, 64 connections", reqs("home", rate["home"]), bareFig, "≥ 0.25")
 	benchtab.Ratio(b, "sign-in page / bare net/http, 64 connections", reqs("sign-in", rate["signin"]), bareFig, "")
-	benchtab.Ratio(b, "the 404 page's bytes replayed by the bare handler / bare net/http", reqs("replayed 404", rate["replay"]), bareFig, "")
+	benchtab.Ratio(b, "the 404 page's bytes replayed by the bare handler / bare net/http", reqs("replayed 404", rate["replay-404"]), bareFig, "")
+	for _, p := range pages {
+		benchtab.Ratio(b, fmt.Sprintf("signed-in %s page / its bytes and headers replayed by the bare handler", p.name),
+			reqs(p.name, rate[p.name]), reqs("replayed "+p.name, rate["replay-"+p.name]), "≥ 0.9")
+	}
 	benchtab.Ratio(b, "shipdesk serve peak RSS under load / 100 MiB", benchtab.MiB("VmHWM", hwm),
 		benchtab.Figure{What: "limit", Value: 100, Unit: "MiB"}, "≤ 1")
+}
+
+// firstShipment is the path of the page of a shipment the list shows.
+func firstShipment(tb testing.TB, base, cookie string) string {
+	tb.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+"/tracking", nil)
+	req.Header.Set("Cookie", cookie)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`href="(/shipping/shipments/[0-9]+)"`).FindSubmatch(body)
+	if m == nil {
+		tb.Fatalf("the shipments list links no shipment:\n%.2000s", body)
+	}
+	return string(m[1])
 }
 
 // goBuild builds the package at dir into out.
@@ -221,24 +261,31 @@ func startServer(tb testing.TB, bin string, env []string, args ...string) server
 	return server{}
 }
 
-// record fetches path and keeps the answer (status, headers but the date,
-// body) in a file for the bare handler to replay.
-func record(tb testing.TB, base, path, cookie string) string {
+// record fetches each page (of the paths the answers are to be replayed at)
+// the way the load asks for it, and keeps its answer (status, headers but
+// the date, body) in a file for the bare handler to replay.
+func record(tb testing.TB, base string, pages map[string]string, cookie string) string {
 	tb.Helper()
-	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
-	req.Header.Set("Cookie", cookie)
-	resp, err := http.DefaultClient.Do(req)
+	answers := map[string]any{}
+	for at, path := range pages {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Header.Set("Cookie", cookie)
+		req.Header.Set("Accept", "text/html")
+		req.Header.Set("Accept-Language", "cs,en;q=0.8")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Header.Del("Date")
+		answers[at] = map[string]any{"status": resp.StatusCode, "headers": resp.Header, "body": string(body)}
+	}
+	b, err := json.Marshal(answers)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	resp.Header.Del("Date")
-	b, err := json.Marshal(map[string]any{"status": resp.StatusCode, "headers": resp.Header, "body": string(body)})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	name := filepath.Join(tb.TempDir(), "answer.json")
+	name := filepath.Join(tb.TempDir(), "answers.json")
 	if err := os.WriteFile(name, b, 0o644); err != nil {
 		tb.Fatal(err)
 	}

@@ -2,9 +2,10 @@
 // handler on a real http.Server, nothing else. It prints its address and
 // serves until it is stopped.
 //
-// With BARE_REPLAY naming a recorded answer (JSON: status, headers, body) it
-// also answers /replay with exactly that answer: the same bytes as a page of
-// the dashboard, with none of the work of making them.
+// With BARE_REPLAY naming a file of recorded answers (JSON: a path to its
+// answer's status, headers and body) it also answers each of those paths with
+// exactly that answer: the same bytes and headers as a page of the dashboard,
+// with none of the work of making them.
 package main
 
 import (
@@ -20,15 +21,20 @@ type recorded struct {
 	Status  int                 `json:"status"`
 	Headers map[string][]string `json:"headers"`
 	Body    string              `json:"body"`
+	body    []byte              // Body, converted once rather than per answer
 }
 
 func main() {
-	var replay *recorded
+	var replay map[string]recorded
 	if name := os.Getenv("BARE_REPLAY"); name != "" {
 		b, err := os.ReadFile(name)
 		if err == nil {
-			replay = &recorded{}
-			err = json.Unmarshal(b, replay)
+			err = json.Unmarshal(b, &replay)
+		}
+		for path, answer := range replay {
+			answer.body = []byte(answer.Body)
+			answer.Headers["Content-Length"] = []string{strconv.Itoa(len(answer.body))}
+			replay[path] = answer
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -42,14 +48,13 @@ func main() {
 	}
 	fmt.Printf("serving on http://%s/\n", ln.Addr())
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if replay != nil && r.URL.Path == "/replay" {
+		if answer, ok := replay[r.URL.Path]; ok {
 			h := w.Header()
-			for k, v := range replay.Headers {
+			for k, v := range answer.Headers {
 				h[k] = v
 			}
-			h.Set("Content-Length", strconv.Itoa(len(replay.Body)))
-			w.WriteHeader(replay.Status)
-			_, _ = w.Write([]byte(replay.Body))
+			w.WriteHeader(answer.Status)
+			_, _ = w.Write(answer.body)
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
