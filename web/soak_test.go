@@ -26,7 +26,8 @@ import (
 // ticks. In the end the service holds exactly one order per intent, every
 // local record is bound to it, and none is lost.
 func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
-	t.Parallel()
+	// Alone, not beside the package's other tests: it counts rounds against
+	// time limits that a shared core would stretch.
 	const (
 		shipments   = 300
 		commissions = 100
