@@ -24,16 +24,25 @@ import (
 // returns the first order. When the answer is lost the shipment is "unknown"
 // and checked at once; it becomes "missing" only after its deadline.
 func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, error) {
-	from, err := d.sender(ctx, f)
+	return d.order(ctx, f, by, d.freshReads(), false)
+}
+
+// order is Order with the tables the form is checked against read by rd;
+// keyChecked: the caller has just found no order under the form's key (a
+// race after it is caught when the intent is recorded).
+func (d *Desk) order(ctx context.Context, f Form, by int64, rd *rowReads, keyChecked bool) (storage.Shipment, error) {
+	from, err := rd.sender(ctx, f)
 	if err != nil {
 		return storage.Shipment{}, err
 	}
-	f.Carrier = d.carrier(ctx, f.Offer.Carrier)
+	f.Carrier = rd.carrier(ctx, f.Offer.Carrier)
 	if err := invalid(f.CheckForOrder(from.Country)); err != nil {
 		return storage.Shipment{}, err
 	}
-	if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
-		return existing, nil // this form was sent already
+	if !keyChecked {
+		if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
+			return existing, nil // this form was sent already
+		}
 	}
 	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
 	if err := d.ship.Validate(ctx, order); err != nil {

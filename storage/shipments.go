@@ -151,26 +151,13 @@ printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, dupli
 // click, a repeated post) finds the first record instead: fresh is false and
 // nothing new is stored.
 func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
-	err = db.InTx(ctx, func(tx *DB) error {
-		out, fresh, err = tx.insertOrder(ctx, s, sent)
-		if err != nil || !fresh {
-			return err
-		}
-		attempt, err = tx.beginAttempt(ctx, ofShipment, out.ID, sent, deadline)
-		if err != nil {
-			return err
-		}
-		out.SettlesAt = &deadline
-		return nil
-	})
+	out, attempt, fresh, err = db.insertOrder(ctx, s, sent, deadline)
 	if err != nil {
 		// A concurrent post of the same form may have won the race on the
 		// reference before the request key was seen: it is the same order.
 		if same, kerr := db.ShipmentByKey(ctx, s.RequestKey); kerr == nil {
 			return same, 0, false, nil
 		}
-		// Asked after the transaction: inside it, the failed insert has
-		// aborted it and every further statement fails.
 		var existing Shipment
 		if !apperr.Is(err, apperr.Conflict) && sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+
 			` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
@@ -182,25 +169,39 @@ func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time
 	return out, attempt, fresh, err
 }
 
-// insertOrder records the intent, created at now on the dashboard's clock.
-func (db *DB) insertOrder(ctx context.Context, s Shipment, now time.Time) (out Shipment, fresh bool, err error) {
+// insertOrder records the intent, created at now on the dashboard's clock,
+// with its first attempt and the attempt's deadline as its settle time: one
+// statement, as atomic as a transaction of three and one round trip, not
+// five (a batch orders hundreds). An intent recorded already under the
+// request key is returned as it stands (fresh false, no attempt).
+func (db *DB) insertOrder(ctx context.Context, s Shipment, now, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
 	const q = `
-INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
-    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency, created_at)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-ON CONFLICT (request_key) DO NOTHING
-RETURNING ` + shipmentColumns
-	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
-		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency, now)
+WITH s AS (
+    INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
+        recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency,
+        created_at, settles_at)
+    VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+    ON CONFLICT (request_key) DO NOTHING
+    RETURNING ` + shipmentColumns + `),
+a AS (INSERT INTO create_attempts (shipment_id, sent_at, deadline) SELECT id, $16, $17 FROM s RETURNING id)
+SELECT s.*, a.id AS attempt_id FROM s, a`
+	var row struct {
+		Shipment
+		Attempt int64 `db:"attempt_id"`
+	}
+	err = sqlxGet(ctx, db, &row, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
+		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency,
+		now, deadline)
 	switch {
 	case err == nil:
-		return out, true, nil
+		row.SettlesAt = &deadline
+		return row.Shipment, row.Attempt, true, nil
 	case errors.Is(err, errNoRows):
 		out, err = db.ShipmentByKey(ctx, s.RequestKey)
-		return out, false, err
+		return out, 0, false, err
 	}
-	// A reference taken is told by BeginShipment, outside this transaction.
-	return Shipment{}, false, fmt.Errorf("record order %s: %w", s.Reference, err)
+	// A reference taken is told by BeginShipment.
+	return Shipment{}, 0, false, fmt.Errorf("record order %s: %w", s.Reference, err)
 }
 
 // ShipmentByKey finds the order recorded for a request key.
