@@ -37,20 +37,17 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 // sent, or when its reference turns out taken.
 func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchRow, _ time.Time, w *batchWork) {
 	rd := w.reads
-	_, err := d.db.ShipmentByKey(ctx, row.RequestKey)
-	keyChecked := apperr.Is(err, apperr.NotFound)
+	sent, m, found, err := d.sentOrOrderedBefore(ctx, row, row.RequestKey)
 	if err != nil {
-		m, found, err := d.orderedBefore(ctx, row)
-		if err != nil {
-			d.log.Warn("batch row: match", "row", row.ID, "err", err)
-			w.outcomes.add(storage.RowOutcome{Ordered: row.ID, Why: apperr.Msg("batch.err.order_failed")})
-			return
-		}
-		if found {
-			d.rowKnown(ctx, row.ID, m)
-			return
-		}
+		d.log.Warn("batch row: match", "row", row.ID, "err", err)
+		w.outcomes.add(storage.RowOutcome{Ordered: row.ID, Why: apperr.Msg("batch.err.order_failed")})
+		return
 	}
+	if found {
+		d.rowKnown(ctx, row.ID, m)
+		return
+	}
+	keyChecked := !sent // the order finds what was sent under the key
 	r := ReadBatchRow(row)
 	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order, rd)
 	chosen, ok := r.Chosen()

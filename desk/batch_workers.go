@@ -111,10 +111,13 @@ func (d *Desk) Stop(ctx context.Context) error {
 }
 
 // workBatch prices and orders a batch's queued rows until none is left,
-// BatchWorkers rows at a time: as soon as a row is done the next is claimed,
-// so a slow row holds up no other. Rows being priced go before rows being
-// ordered. The rows share what they are checked against and the writer
-// of their outcomes (batchWork).
+// BatchWorkers rows at a time: as soon as a row is done the next one starts,
+// so a slow row holds up no other. Rows are claimed BatchWorkers to a
+// statement and wait at most for one row to end before they start (a row
+// whose claim goes stale meanwhile costs at most a repeated check: see
+// staleClaim). Rows being priced go before rows being ordered. The rows
+// share what they are checked against and the writer of their outcomes
+// (batchWork).
 func (d *Desk) workBatch(ctx context.Context, batch int64) {
 	b, err := d.db.BatchByID(ctx, batch)
 	if err != nil {
@@ -130,18 +133,25 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 		}
 		w.outcomes.close()
 	}()
-	for !d.stopping() {
+	var claimed []storage.BatchRow
+	var at time.Time
+	for {
 		if busy == BatchWorkers {
 			<-done
 			busy--
 		}
 		busy -= ended(done)
-		rows, now, err := d.claimWork(ctx, batch, BatchWorkers-busy)
-		if err != nil {
-			d.log.Warn("batch worker: claim", "batch", batch, "err", err)
-			return
+		if len(claimed) == 0 {
+			if d.stopping() { // the rows held are done; none more is taken
+				return
+			}
+			claimed, at, err = d.claimWork(ctx, batch, BatchWorkers)
+			if err != nil {
+				d.log.Warn("batch worker: claim", "batch", batch, "err", err)
+				return
+			}
 		}
-		if len(rows) == 0 {
+		if len(claimed) == 0 {
 			if busy == 0 {
 				return
 			}
@@ -149,17 +159,17 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			busy--
 			continue
 		}
-		for _, r := range rows {
-			work := d.priceRow
-			if r.State == storage.RowOrdering {
-				work = d.orderRow
-			}
-			busy++
-			go func() {
-				defer func() { done <- struct{}{} }()
-				work(ctx, b, r, now, w)
-			}()
+		r := claimed[0]
+		claimed = claimed[1:]
+		work, now := d.priceRow, at
+		if r.State == storage.RowOrdering {
+			work = d.orderRow
 		}
+		busy++
+		go func() {
+			defer func() { done <- struct{}{} }()
+			work(ctx, b, r, now, w)
+		}()
 	}
 }
 

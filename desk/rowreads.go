@@ -37,7 +37,9 @@ const batchReadsKept = time.Second
 func (d *Desk) freshReads() *rowReads { return &rowReads{d: d} }
 
 // keptReads keep what they read for a batch worker's rows.
-func (d *Desk) keptReads() *rowReads { return &rowReads{d: d, keep: batchReadsKept, since: clock.Start()} }
+func (d *Desk) keptReads() *rowReads {
+	return &rowReads{d: d, keep: batchReadsKept, since: clock.Start()}
+}
 
 // lock locks the reads, forgetting what was read more than keep ago.
 func (r *rowReads) lock() {
