@@ -129,10 +129,14 @@ func (d *Desk) orders() *exactlyonce.Kind[storage.Shipment, shipping.Order, *shi
 			return order, nil
 		},
 		Create: d.ship.Create,
-		Record: func(ctx context.Context, id int64, created *shipping.Created) error {
+		Created: func(ctx context.Context, id, attempt int64, created *shipping.Created, at time.Time) (storage.Shipment, error) {
 			r := ReplyOf(created.Shipments[0])
 			r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
-			return d.recordCreated(ctx, id, r)
+			s, duplicate, err := d.db.RecordCreated(ctx, id, attempt, r, at)
+			if duplicate {
+				d.log.Warn("duplicate order at the service", "shipment", id, "tracking", r.TrackingNumber)
+			}
+			return s, err
 		},
 		Find: func(ctx context.Context, s storage.Shipment) ([]shipping.ShipmentInfo, error) {
 			return d.atService(ctx, s.Reference)
@@ -153,16 +157,6 @@ const NotConfirmed = "ship.err.not_confirmed"
 
 func waitingText(until time.Time) apperr.Text {
 	return apperr.Msg("ship.err.waiting", apperr.Msg(NotConfirmed), apperr.Deadline(until))
-}
-
-// recordCreated stores a confirmed order; a second order under the same
-// reference is kept as a duplicate to cancel.
-func (d *Desk) recordCreated(ctx context.Context, id int64, r storage.Reply) error {
-	duplicate, err := d.db.RecordShipment(ctx, id, r, d.now())
-	if duplicate {
-		d.log.Warn("duplicate order at the service", "shipment", id, "tracking", r.TrackingNumber)
-	}
-	return err
 }
 
 // atService lists the service's orders that carry a reference, oldest first.

@@ -262,6 +262,32 @@ WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)`
 	return true, err
 }
 
+// RecordCreated records a created order as RecordShipment does, with its
+// attempt ended as created, and returns the shipment as it stands: one
+// statement where the three would take three (a batch orders hundreds).
+func (db *DB) RecordCreated(ctx context.Context, id, attempt int64, r Reply, at time.Time) (s Shipment, duplicate bool, err error) {
+	const q = `
+WITH a AS (UPDATE create_attempts SET outcome = 'created' WHERE id = $11)
+UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
+    order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
+    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
+WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)
+RETURNING ` + shipmentColumns
+	err = sqlxGet(ctx, db, &s, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at, attempt)
+	if !errors.Is(err, errNoRows) {
+		return s, false, wrapf(err, "record created shipment %d", id)
+	}
+	// Bound to another order already: this one is a duplicate to cancel.
+	if _, err := db.ShipmentByID(ctx, id); err != nil {
+		return s, false, err
+	}
+	if _, err := db.addDuplicate(ctx, ofShipment, id, r.TrackingNumber); err != nil {
+		return s, true, err
+	}
+	s, err = db.ShipmentByID(ctx, id)
+	return s, true, err
+}
+
 // RecordState stores a later state of a created shipment (detail or tracking).
 func (db *DB) RecordState(ctx context.Context, id int64, r Reply, at time.Time) error {
 	const q = `
