@@ -61,8 +61,8 @@ type Kind[R, Q, A, F any] struct {
 	// Send does after a created answer: the attempt ended as created at at,
 	// the answer recorded and the record read again (Load).
 	Created func(ctx context.Context, id, attempt int64, a A, at time.Time) (R, error)
-	Find   func(ctx context.Context, r R) ([]F, error)    // under our reference, oldest first
-	Adopt  func(ctx context.Context, db *storage.DB, r R, found []F) error
+	Find    func(ctx context.Context, r R) ([]F, error) // under our reference, oldest first
+	Adopt   func(ctx context.Context, db *storage.DB, r R, found []F) error
 
 	// Words for a person.
 	Failed  func(err error) error             // a failed call, for a person
