@@ -193,9 +193,9 @@ func uploadOrders(b *testing.B, env *apptest.Env, br *apptest.Browser, name stri
 
 // batchRun is what one batch took.
 type batchRun struct {
-	id                               int64
-	priced, ordered, labelled, total time.Duration
-	pdfBytes                         int64
+	id                                         int64
+	uploaded, priced, ordered, labelled, total time.Duration
+	pdfBytes                                   int64
 }
 
 // runBatch does what a clerk's browser does with a day's file of n orders:
@@ -228,6 +228,7 @@ func priceAndOrder(b *testing.B, env *apptest.Env, br *apptest.Browser, prefix s
 	data := benchOrders(prefix, n)
 	start := time.Now()
 	r.id = uploadOrders(b, env, br, prefix+".csv", data)
+	r.uploaded = time.Since(start)
 	path := "/shipping/batches/" + itoa(r.id)
 	openPage(b, env, br, path)
 	follow(b, env, br, path)

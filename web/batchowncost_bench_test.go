@@ -56,7 +56,7 @@ func ownCost(b *testing.B, n int) uint64 {
 	count := countStatements(b)
 	rec := &callRecorder{}
 	env, br := batchEnv(b, rec)
-	var batchPrice, batchOrder, barePrice, bareOrder time.Duration
+	var batchPrice, batchOrder, barePrice, bareOrder, upload time.Duration
 	var peak uint64
 	var stmts, trips [2]int64 // pricing, ordering
 	load := loadAverage()
@@ -73,6 +73,7 @@ func ownCost(b *testing.B, n int) uint64 {
 		stmts[1], trips[1] = stmts[1]+count.statements.Load()-s1, trips[1]+count.roundTrips.Load()-t1
 		peak = max(peak, p)
 		batchPrice += run.priced
+		upload += run.uploaded
 		batchOrder += run.ordered - run.priced
 		plan := planOf(b, rec.take())
 		if len(plan.rows) != n {
@@ -100,7 +101,8 @@ func ownCost(b *testing.B, n int) uint64 {
 			benchtab.Figure{What: "round trips to PostgreSQL", Value: float64(trips[i]) / float64(rows), Unit: "per row"},
 			benchtab.Figure{What: "load average before", Value: load, Unit: ""})
 	}
-	benchtab.Note(b, fmt.Sprintf("batch of %d rows: peak heap while priced and ordered", n), benchtab.MiB("peak heap", peak))
+	benchtab.Note(b, fmt.Sprintf("batch of %d rows: peak heap while priced and ordered, and the upload (part of pricing)", n), benchtab.MiB("peak heap", peak),
+		benchtab.Duration("upload and import", upload/time.Duration(rounds)))
 	return peak
 }
 
