@@ -23,14 +23,15 @@ type RowOutcome struct {
 // changed.
 func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) error {
 	var (
-		pIDs                                      []int64
-		claims, states, offers, chosen, by, probs []string
-		oIDs, shipments                           []int64
-		oStates, whys                             []string
+		pIDs                              []int64
+		claims                            []int64 // microseconds since 1970, as the claim was stored
+		states, offers, chosen, by, probs []string
+		oIDs, shipments                   []int64
+		oStates, whys                     []string
 	)
 	for _, o := range outcomes {
 		if r := o.Priced; r != nil {
-			pIDs, claims = append(pIDs, r.ID), append(claims, o.Claimed.Format(time.RFC3339Nano))
+			pIDs, claims = append(pIDs, r.ID), append(claims, o.Claimed.UnixMicro())
 			states, offers, chosen = append(states, r.State), append(offers, r.Offers.text()), append(chosen, r.Chosen)
 			by, probs = append(by, r.ChosenBy), append(probs, r.Problems.text())
 			continue
@@ -50,9 +51,9 @@ func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) error {
 	if len(pIDs) > 0 {
 		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, offers = u.offers, chosen = u.chosen, chosen_by = u.chosen_by,
     problems = u.problems, claimed_at = NULL, updated_at = now()
-FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[]::jsonb[], $5::text[], $6::text[], $7::text[]::jsonb[])
+FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]::jsonb[], $5::text[], $6::text[], $7::text[]::jsonb[])
     AS u(id, claimed, state, offers, chosen, chosen_by, problems)
-WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = u.claimed`,
+WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestamptz + u.claimed * interval '1 microsecond'`,
 			pqArray(pIDs), pqArray(claims), pqArray(states), pqArray(offers), pqArray(chosen), pqArray(by), pqArray(probs))
 		if err != nil {
 			return wrapf(err, "record pricing of %d rows", len(pIDs))
