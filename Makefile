@@ -79,7 +79,7 @@ chromium:
 ## (SHIPDESK_BENCH_SHIPMENTS lowers the big database's size for a quick look)
 bench: test-db
 	@rm -rf var/bench; export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+	SHIPDESK_BENCH_BATCH_BIG=1 $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
 	@echo; echo "| target | ratio | goal | figures |"; echo "|---|---|---|---|"; cat var/bench/*.md 2>/dev/null || true
 
 test-db:

@@ -102,8 +102,8 @@ func rowField(field string) string {
 // rowForm is the new-shipment form of a row, read by the form's own reader
 // with the shop's bank details filled in as the form fills them; its
 // problems are the reader's.
-func (d *Desk) rowForm(ctx context.Context, b storage.Batch, key string, o orderfile.Order) (Form, apperr.Problems, error) {
-	s, err := d.db.Settings(ctx)
+func (d *Desk) rowForm(ctx context.Context, b storage.Batch, key string, o orderfile.Order, rd *rowReads) (Form, apperr.Problems, error) {
+	s, err := rd.bankDetails(ctx)
 	return d.rowFormWith(ctx, b, key, o, s, err)
 }
 

@@ -23,7 +23,7 @@ func (d *Desk) SendBatchDrafts(ctx context.Context, batch int64, by int64) (sent
 	}
 	for _, row := range rows {
 		r := ReadBatchRow(row)
-		f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order)
+		f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order, d.freshReads())
 		if chosen, ok := r.Chosen(); ok {
 			f.take(chosen.Offer)
 		}

@@ -35,21 +35,21 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 // shipment instead of ordering again. A row that repeats what was ordered
 // meanwhile (another batch, the form) becomes known instead, before it is
 // sent, or when its reference turns out taken.
-func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchRow, _ time.Time) {
-	if _, err := d.db.ShipmentByKey(ctx, row.RequestKey); err != nil {
-		m, found, err := d.orderedBefore(ctx, row)
-		if err != nil {
-			d.log.Warn("batch row: match", "row", row.ID, "err", err)
-			d.rowFailed(ctx, row.ID, apperr.Msg("batch.err.order_failed"))
-			return
-		}
-		if found {
-			d.rowKnown(ctx, row.ID, m)
-			return
-		}
+func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchRow, _ time.Time, w *batchWork) {
+	rd := w.reads
+	sent, m, found, err := d.sentOrOrderedBefore(ctx, row, row.RequestKey)
+	if err != nil {
+		d.log.Warn("batch row: match", "row", row.ID, "err", err)
+		w.outcomes.add(storage.RowOutcome{Ordered: row.ID, Why: apperr.Msg("batch.err.order_failed")})
+		return
 	}
+	if found {
+		d.rowKnown(ctx, row.ID, m)
+		return
+	}
+	keyChecked := !sent // the order finds what was sent under the key
 	r := ReadBatchRow(row)
-	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order)
+	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order, rd)
 	chosen, ok := r.Chosen()
 	switch {
 	case err != nil:
@@ -64,12 +64,10 @@ func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchR
 		if b.CreatedBy != nil {
 			by = *b.CreatedBy
 		}
-		s, err = d.Order(ctx, f, by)
+		s, err = d.order(ctx, f, by, rd, keyChecked)
 	}
 	if s.ID != 0 {
-		if rerr := d.db.RowOrdered(ctx, row.ID, &s.ID, apperr.Text{}); rerr != nil {
-			d.log.Warn("batch row: record order", "row", row.ID, "err", rerr)
-		}
+		w.outcomes.add(storage.RowOutcome{Ordered: row.ID, Shipment: &s.ID})
 		return
 	}
 	if apperr.Is(err, apperr.Conflict) {
@@ -79,7 +77,7 @@ func (d *Desk) orderRow(ctx context.Context, b storage.Batch, row storage.BatchR
 			return
 		}
 	}
-	d.rowFailed(ctx, row.ID, orderFailure(err))
+	w.outcomes.add(storage.RowOutcome{Ordered: row.ID, Why: orderFailure(err)})
 }
 
 // orderFailure says why a row's order failed and what to do, from the
@@ -107,12 +105,6 @@ func orderFailure(err error) apperr.Text {
 		todo = apperr.Msg("batch.err.todo_fix")
 	}
 	return apperr.Join(append(append([]apperr.Text{why}, parts...), todo)...)
-}
-
-func (d *Desk) rowFailed(ctx context.Context, id int64, why apperr.Text) {
-	if err := d.db.RowOrdered(ctx, id, nil, why); err != nil {
-		d.log.Warn("batch row: record failure", "row", id, "err", err)
-	}
 }
 
 func (d *Desk) rowKnown(ctx context.Context, id int64, m storage.OrderedMatch) {

@@ -23,12 +23,13 @@ func (d *Desk) PriceBatch(ctx context.Context, batch int64) (int, error) {
 }
 
 // priceRow asks the service for a row's offers and chooses one.
-func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchRow, claimed time.Time) {
+func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchRow, claimed time.Time, w *batchWork) {
+	rd := w.reads
 	r := ReadBatchRow(row)
-	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order)
+	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order, rd)
 	var offers []Offer
 	if err == nil {
-		offers, err = d.Offers(ctx, f)
+		offers, err = d.offers(ctx, f, rd)
 	}
 	pointCarrier := ""
 	if f.DeliveryBranch != "" {
@@ -54,7 +55,7 @@ func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchR
 	default:
 		var chosen int
 		notes, chosen = chooseOffer(f, offers, pointCarrier)
-		chosen = d.ruleChoice(ctx, f, offers, notes, chosen)
+		chosen = d.ruleChoice(ctx, f, offers, notes, chosen, rd)
 		if chosen < 0 {
 			row.State = storage.RowProblem
 			r.RowProblems = append(r.RowProblems, RowProblem{Text: apperr.Msg("batch.err.no_offer")})
@@ -64,9 +65,7 @@ func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchR
 	}
 	row.Offers, _ = json.Marshal(orEmpty(notes))
 	row.Problems, _ = json.Marshal(orEmpty(r.RowProblems))
-	if err := d.db.RowPriced(ctx, row, claimed); err != nil {
-		d.log.Warn("batch row: record pricing", "row", row.ID, "err", err)
-	}
+	w.outcomes.add(storage.RowOutcome{Priced: &row, Claimed: claimed})
 }
 
 // ruleChoice applies the managers' offer rules (Shipping → Rules) to a row
@@ -74,8 +73,8 @@ func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchR
 // with rules, the offer the first applying rule picks among those the row
 // may take, each other offer saying why the rules passed it over, and none
 // when no rule applies (the row then says why). The clerk can still choose.
-func (d *Desk) ruleChoice(ctx context.Context, f Form, offers []Offer, notes []RowOffer, cheapest int) int {
-	rules, err := d.db.ShipRules(ctx)
+func (d *Desk) ruleChoice(ctx context.Context, f Form, offers []Offer, notes []RowOffer, cheapest int, rd *rowReads) int {
+	rules, err := rd.offerRules(ctx)
 	if err != nil || len(rules) == 0 {
 		if err != nil {
 			d.log.Warn("batch row: offer rules", "err", err)

@@ -152,6 +152,14 @@ func (d *Desk) recogniseFile(ctx context.Context, rows []storage.BatchRow) error
 // orderedBefore finds what a stored row repeats: a shipment, or a row
 // stored before it that is ordered or being ordered.
 func (d *Desk) orderedBefore(ctx context.Context, row storage.BatchRow) (storage.OrderedMatch, bool, error) {
+	_, m, found, err := d.sentOrOrderedBefore(ctx, row, "")
+	return m, found, err
+}
+
+// sentOrOrderedBefore is orderedBefore for a row about to be ordered under
+// key, asked together with whether the row was sent already (sent: an order
+// is recorded under its key; then nothing is matched).
+func (d *Desk) sentOrOrderedBefore(ctx context.Context, row storage.BatchRow, key string) (sent bool, m storage.OrderedMatch, found bool, err error) {
 	var refs, prints []string
 	if row.Reference != "" {
 		refs = []string{row.Reference}
@@ -159,12 +167,12 @@ func (d *Desk) orderedBefore(ctx context.Context, row storage.BatchRow) (storage
 	if row.Fingerprint != "" {
 		prints = []string{row.Fingerprint}
 	}
-	matches, err := d.db.OrderedMatches(ctx, refs, prints, row.ID)
-	if err != nil {
-		return storage.OrderedMatch{}, false, err
+	sent, matches, err := d.db.RowMatches(ctx, key, refs, prints, row.ID)
+	if err != nil || sent {
+		return sent, storage.OrderedMatch{}, false, err
 	}
-	m, ok := matchOf(row, matches)
-	return m, ok, nil
+	m, found = matchOf(row, matches)
+	return false, m, found, nil
 }
 
 // MaxReference is the longest reference a new parcel may have (the form's).

@@ -110,36 +110,86 @@ func (d *Desk) Stop(ctx context.Context) error {
 	}
 }
 
-// workBatch prices and orders a batch's queued rows until none is left.
+// workBatch prices and orders a batch's queued rows until none is left,
+// BatchWorkers rows at a time: as soon as a row is done the next one starts,
+// so a slow row holds up no other. Rows are claimed BatchWorkers to a
+// statement and wait at most for one row to end before they start (a row
+// whose claim goes stale meanwhile costs at most a repeated check: see
+// staleClaim). Rows being priced go before rows being ordered. The rows
+// share what they are checked against and the writer of their outcomes
+// (batchWork).
 func (d *Desk) workBatch(ctx context.Context, batch int64) {
 	b, err := d.db.BatchByID(ctx, batch)
 	if err != nil {
 		d.log.Warn("batch worker", "batch", batch, "err", err)
 		return
 	}
-	for !d.stopping() {
-		now := d.now().Truncate(time.Microsecond)
-		rows, err := d.db.ClaimRows(ctx, batch, storage.RowPricing, now, d.staleClaim(now), BatchWorkers)
-		work := d.priceRow
-		if err == nil && len(rows) == 0 {
-			rows, err = d.db.ClaimRows(ctx, batch, storage.RowOrdering, now, d.staleClaim(now), BatchWorkers)
+	w := &batchWork{reads: d.keptReads(), outcomes: d.writeOutcomes(ctx)}
+	done := make(chan struct{}, BatchWorkers)
+	busy := 0
+	defer func() {
+		for ; busy > 0; busy-- {
+			<-done
+		}
+		w.outcomes.close()
+	}()
+	var claimed []storage.BatchRow
+	var at time.Time
+	for {
+		if busy == BatchWorkers {
+			<-done
+			busy--
+		}
+		busy -= ended(done)
+		if len(claimed) == 0 {
+			if d.stopping() { // the rows held are done; none more is taken
+				return
+			}
+			claimed, at, err = d.claimWork(ctx, batch, BatchWorkers)
+			if err != nil {
+				d.log.Warn("batch worker: claim", "batch", batch, "err", err)
+				return
+			}
+		}
+		if len(claimed) == 0 {
+			if busy == 0 {
+				return
+			}
+			<-done // a row still worked on may be all that is left
+			busy--
+			continue
+		}
+		r := claimed[0]
+		claimed = claimed[1:]
+		work, now := d.priceRow, at
+		if r.State == storage.RowOrdering {
 			work = d.orderRow
 		}
-		if err != nil {
-			d.log.Warn("batch worker: claim", "batch", batch, "err", err)
-			return
-		}
-		if len(rows) == 0 {
-			return
-		}
-		var wg sync.WaitGroup
-		for _, r := range rows {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(ctx, b, r, now)
-			}()
-		}
-		wg.Wait()
+		busy++
+		go func() {
+			defer func() { done <- struct{}{} }()
+			work(ctx, b, r, now, w)
+		}()
 	}
+}
+
+// ended counts the rows that ended meanwhile, without waiting.
+func ended(done chan struct{}) int {
+	n := 0
+	for {
+		select {
+		case <-done:
+			n++
+		default:
+			return n
+		}
+	}
+}
+
+// claimWork claims up to n of the batch's rows waiting to be priced or
+// ordered, those to be priced first, at now.
+func (d *Desk) claimWork(ctx context.Context, batch int64, n int) (rows []storage.BatchRow, now time.Time, err error) {
+	now = d.now().Truncate(time.Microsecond)
+	rows, err = d.db.ClaimRows(ctx, batch, []string{storage.RowPricing, storage.RowOrdering}, now, d.staleClaim(now), n)
+	return rows, now, err
 }

@@ -15,7 +15,12 @@ import (
 
 // Offers asks the service for the offers for the form, sorted as the clerk chose.
 func (d *Desk) Offers(ctx context.Context, f Form) ([]Offer, error) {
-	from, err := d.sender(ctx, f)
+	return d.offers(ctx, f, d.freshReads())
+}
+
+// offers is Offers with the tables the form is checked against read by rd.
+func (d *Desk) offers(ctx context.Context, f Form, rd *rowReads) ([]Offer, error) {
+	from, err := rd.sender(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +37,7 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]Offer, error) {
 	// the clerk wait once, not twice.
 	var labelFree []shipping.Rate
 	var wg sync.WaitGroup
-	if carriers := d.labelFreeCarriers(ctx, f, from); len(carriers) > 0 {
+	if carriers := d.labelFreeCarriers(ctx, f, from, rd); len(carriers) > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -55,7 +60,7 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]Offer, error) {
 	for _, r := range rates {
 		seen = append(seen, r.Carrier)
 	}
-	if err := d.db.SeeCarriers(ctx, seen); err != nil {
+	if err := rd.seeCarriers(ctx, seen); err != nil {
 		d.log.Warn("remember carriers", "err", err) // only the carrier table's list suffers
 	}
 	offers := offersOf(rates)
@@ -74,11 +79,11 @@ func (d *Desk) Offers(ctx context.Context, f Form) ([]Offer, error) {
 // conditions once the package is handed over at a point (one package, from
 // and to the Czech Republic). With the hand-over at a point already, the
 // chosen offer's own label-free option is enough.
-func (d *Desk) labelFreeCarriers(ctx context.Context, f Form, from storage.Sender) []string {
+func (d *Desk) labelFreeCarriers(ctx context.Context, f Form, from storage.Sender, rd *rowReads) []string {
 	if f.Handover == HandoverPoint {
 		return nil
 	}
-	known, err := d.db.Carriers(ctx)
+	known, err := rd.carrierTable(ctx)
 	if err != nil {
 		d.log.Warn("carriers for label-free offers", "err", err)
 		return nil

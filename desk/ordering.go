@@ -24,16 +24,25 @@ import (
 // returns the first order. When the answer is lost the shipment is "unknown"
 // and checked at once; it becomes "missing" only after its deadline.
 func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, error) {
-	from, err := d.sender(ctx, f)
+	return d.order(ctx, f, by, d.freshReads(), false)
+}
+
+// order is Order with the tables the form is checked against read by rd;
+// keyChecked: the caller has just found no order under the form's key (a
+// race after it is caught when the intent is recorded).
+func (d *Desk) order(ctx context.Context, f Form, by int64, rd *rowReads, keyChecked bool) (storage.Shipment, error) {
+	from, err := rd.sender(ctx, f)
 	if err != nil {
 		return storage.Shipment{}, err
 	}
-	f.Carrier = d.carrier(ctx, f.Offer.Carrier)
+	f.Carrier = rd.carrier(ctx, f.Offer.Carrier)
 	if err := invalid(f.CheckForOrder(from.Country)); err != nil {
 		return storage.Shipment{}, err
 	}
-	if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
-		return existing, nil // this form was sent already
+	if !keyChecked {
+		if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
+			return existing, nil // this form was sent already
+		}
 	}
 	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
 	if err := d.ship.Validate(ctx, order); err != nil {
@@ -120,10 +129,14 @@ func (d *Desk) orders() *exactlyonce.Kind[storage.Shipment, shipping.Order, *shi
 			return order, nil
 		},
 		Create: d.ship.Create,
-		Record: func(ctx context.Context, id int64, created *shipping.Created) error {
+		Created: func(ctx context.Context, id, attempt int64, created *shipping.Created, at time.Time) (storage.Shipment, error) {
 			r := ReplyOf(created.Shipments[0])
 			r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
-			return d.recordCreated(ctx, id, r)
+			s, duplicate, err := d.db.RecordCreated(ctx, id, attempt, r, at)
+			if duplicate {
+				d.log.Warn("duplicate order at the service", "shipment", id, "tracking", r.TrackingNumber)
+			}
+			return s, err
 		},
 		Find: func(ctx context.Context, s storage.Shipment) ([]shipping.ShipmentInfo, error) {
 			return d.atService(ctx, s.Reference)
@@ -144,16 +157,6 @@ const NotConfirmed = "ship.err.not_confirmed"
 
 func waitingText(until time.Time) apperr.Text {
 	return apperr.Msg("ship.err.waiting", apperr.Msg(NotConfirmed), apperr.Deadline(until))
-}
-
-// recordCreated stores a confirmed order; a second order under the same
-// reference is kept as a duplicate to cancel.
-func (d *Desk) recordCreated(ctx context.Context, id int64, r storage.Reply) error {
-	duplicate, err := d.db.RecordShipment(ctx, id, r, d.now())
-	if duplicate {
-		d.log.Warn("duplicate order at the service", "shipment", id, "tracking", r.TrackingNumber)
-	}
-	return err
 }
 
 // atService lists the service's orders that carry a reference, oldest first.

@@ -57,8 +57,12 @@ type Kind[R, Q, A, F any] struct {
 	// The service.
 	Create func(ctx context.Context, q Q) (A, error)
 	Record func(ctx context.Context, id int64, a A) error // a created answer
-	Find   func(ctx context.Context, r R) ([]F, error)    // under our reference, oldest first
-	Adopt  func(ctx context.Context, db *storage.DB, r R, found []F) error
+	// Created, when set (Record is then not needed), does in one step what
+	// Send does after a created answer: the attempt ended as created at at,
+	// the answer recorded and the record read again (Load).
+	Created func(ctx context.Context, id, attempt int64, a A, at time.Time) (R, error)
+	Find    func(ctx context.Context, r R) ([]F, error) // under our reference, oldest first
+	Adopt   func(ctx context.Context, db *storage.DB, r R, found []F) error
 
 	// Words for a person.
 	Failed  func(err error) error             // a failed call, for a person
@@ -91,6 +95,13 @@ func (k *Kind[R, Q, A, F]) Send(ctx context.Context, r R, attempt int64, q Q, fi
 	defer cancel()
 	created, err := k.Create(callCtx, q)
 	switch {
+	case err == nil && k.Created != nil:
+		rec, err := k.Created(ctx, st.ID, attempt, created, k.Clock.Now())
+		if err != nil {
+			return r, err
+		}
+		k.Log.Info(k.Name+" created", k.Name, st.ID)
+		return rec, nil
 	case err == nil:
 		if err := k.DB.EndAttempt(ctx, attempt, storage.AttemptCreated, k.Clock.Now()); err != nil {
 			k.Log.Warn("end attempt", "attempt", attempt, "err", err)

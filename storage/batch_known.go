@@ -27,19 +27,49 @@ const BeforeAll = math.MaxInt64
 // before (so that of two rows ordered at once the earlier one goes).
 // Shipments come first, then rows in the order they were stored.
 func (db *DB) OrderedMatches(ctx context.Context, refs, prints []string, before int64) ([]OrderedMatch, error) {
-	var out []OrderedMatch
-	if len(refs) == 0 && len(prints) == 0 {
-		return out, nil
+	_, out, err := db.orderedMatches(ctx, refs, prints, before, "")
+	return out, err
+}
+
+// RowMatches are OrderedMatches for a row about to be ordered, asked in the
+// same statement as whether an order is recorded under the row's request
+// key (keyed: the row was sent before, and its matches are not asked for).
+func (db *DB) RowMatches(ctx context.Context, key string, refs, prints []string, before int64) (keyed bool, matches []OrderedMatch, err error) {
+	return db.orderedMatches(ctx, refs, prints, before, key)
+}
+
+func (db *DB) orderedMatches(ctx context.Context, refs, prints []string, before int64, key string) (bool, []OrderedMatch, error) {
+	var found []struct {
+		OrderedMatch
+		Keyed bool `db:"keyed"`
 	}
-	err := sqlxSelect(ctx, db, &out, `SELECT reference, fingerprint, shipment_id, batch_id, line, row_id FROM (
-SELECT reference, '' AS fingerprint, id AS shipment_id, 0::bigint AS batch_id, 0 AS line, 0::bigint AS row_id, 0 AS k, id AS o
-FROM shipments WHERE reference = ANY($1) AND state <> 'missing'
+	if len(refs) == 0 && len(prints) == 0 && key == "" {
+		return false, nil, nil
+	}
+	var keyArg any // NULL: no key asked for
+	if key != "" {
+		keyArg = key
+	}
+	err := sqlxSelect(ctx, db, &found, `SELECT reference, fingerprint, shipment_id, batch_id, line, row_id, keyed FROM (
+SELECT reference, '' AS fingerprint, id AS shipment_id, 0::bigint AS batch_id, 0 AS line, 0::bigint AS row_id,
+    COALESCE(request_key = $4::uuid, false) AS keyed, CASE WHEN request_key = $4::uuid THEN 0 ELSE 1 END AS k, id AS o
+FROM shipments WHERE (reference = ANY($1) AND state <> 'missing') OR request_key = $4::uuid
 UNION ALL
-SELECT reference, fingerprint, shipment_id, batch_id, line, id, 1, id FROM batch_rows
+SELECT reference, fingerprint, shipment_id, batch_id, line, id, false, 2, id FROM batch_rows
 WHERE (reference <> '' AND reference = ANY($1) OR fingerprint <> '' AND fingerprint = ANY($2))
     AND state IN ('ordering', 'ordered') AND id <> $3 AND (state = 'ordered' OR id < $3)
-) AS m ORDER BY k, o`, pqArray(refs), pqArray(prints), before)
-	return out, wrapf(err, "match ordered rows")
+) AS m ORDER BY k, o`, pqArray(refs), pqArray(prints), before, keyArg)
+	if err != nil {
+		return false, nil, wrapf(err, "match ordered rows")
+	}
+	out := make([]OrderedMatch, 0, len(found))
+	for _, m := range found {
+		if m.Keyed {
+			return true, nil, nil
+		}
+		out = append(out, m.OrderedMatch)
+	}
+	return false, out, nil
 }
 
 // RowKnownAt records that a row being ordered turned out to be ordered

@@ -270,15 +270,15 @@ WHERE batch_id = $1 AND id = $2 AND state = $3 AND draft_id IS NULL`, batch, id,
 	return n == 1, err
 }
 
-// ClaimRows takes up to limit rows of a batch waiting in state (queued, or
-// claimed before stale by a worker that has gone) for a worker, skipping rows
-// another worker holds.
-func (db *DB) ClaimRows(ctx context.Context, batch int64, state string, now, stale time.Time, limit int) ([]BatchRow, error) {
+// ClaimRows takes up to limit rows of a batch waiting for a worker (queued,
+// or claimed before stale by a worker that has gone) in one of states, the
+// rows of an earlier state first, skipping rows another worker holds.
+func (db *DB) ClaimRows(ctx context.Context, batch int64, states []string, now, stale time.Time, limit int) ([]BatchRow, error) {
 	var out []BatchRow
 	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET claimed_at = $3, updated_at = now() WHERE id IN (
-    SELECT id FROM batch_rows WHERE batch_id = $1 AND state = $2 AND (claimed_at IS NULL OR claimed_at < $4)
-    ORDER BY line, id LIMIT $5 FOR UPDATE SKIP LOCKED)
-RETURNING `+rowColumns, batch, state, now, stale, limit)
+    SELECT id FROM batch_rows WHERE batch_id = $1 AND state = ANY($2) AND (claimed_at IS NULL OR claimed_at < $4)
+    ORDER BY array_position($2, state), line, id LIMIT $5 FOR UPDATE SKIP LOCKED)
+RETURNING `+rowColumns, batch, pqArray(states), now, stale, limit)
 	return out, wrapf(err, "claim rows of batch %d", batch)
 }
 
@@ -298,28 +298,6 @@ func (db *DB) BatchesWaiting(ctx context.Context, stale time.Time) ([]int64, err
 	err := sqlxSelect(ctx, db, &ids, `SELECT DISTINCT batch_id FROM batch_rows WHERE state IN ('pricing', 'ordering')
     AND (claimed_at IS NULL OR claimed_at < $1) ORDER BY batch_id`, stale)
 	return ids, wrapf(err, "batches waiting for a worker")
-}
-
-// RowPriced records a row's offers and the chosen one (state priced), or
-// why none fits (state problem, problems). Only a row still being priced by
-// this claim is changed.
-func (db *DB) RowPriced(ctx context.Context, r BatchRow, claimed time.Time) error {
-	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $3, offers = $4, chosen = $5, chosen_by = $6, problems = $7,
-    claimed_at = NULL, updated_at = now()
-WHERE id = $1 AND state = 'pricing' AND claimed_at = $2`, r.ID, claimed, r.State, r.Offers, r.Chosen, r.ChosenBy, r.Problems)
-	return wrapf(err, "record pricing of row %d", r.ID)
-}
-
-// RowOrdered records a row's order: ordered with its shipment, or failed
-// with why.
-func (db *DB) RowOrdered(ctx context.Context, id int64, shipment *int64, why apperr.Text) error {
-	state := RowOrdered
-	if shipment == nil {
-		state = RowFailed
-	}
-	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $2, shipment_id = $3, error = $4, claimed_at = NULL, updated_at = now()
-WHERE id = $1 AND state = 'ordering'`, id, state, shipment, why)
-	return wrapf(err, "record order of row %d", id)
 }
 
 // ChooseRowOffer records the clerk's choice of another offer of a priced row.
@@ -354,6 +332,26 @@ func (db *DB) BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error
 	var out []int64
 	err := sqlxSelect(ctx, db, &out, `SELECT shipment_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL ORDER BY line, id`, batch)
 	return out, wrapf(err, "shipments of batch %d", batch)
+}
+
+// EachBatchShipment calls fn for each shipment ordered from a batch (in no
+// particular order), streaming them in one statement: a batch's live page
+// asks every few seconds, and a batch may be large.
+func (db *DB) EachBatchShipment(ctx context.Context, batch int64, fn func(Shipment)) error {
+	rows, err := db.x.QueryxContext(ctx, `SELECT `+shipmentColumns+` FROM shipments
+WHERE id IN (SELECT shipment_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL)`, batch)
+	if err != nil {
+		return wrapf(err, "shipments of batch %d", batch)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s Shipment
+		if err := rows.StructScan(&s); err != nil {
+			return wrapf(err, "shipments of batch %d", batch)
+		}
+		fn(s)
+	}
+	return wrapf(rows.Err(), "shipments of batch %d", batch)
 }
 
 // SaveMapping keeps a source's column mapping (JSON) under its name.

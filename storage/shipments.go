@@ -151,26 +151,13 @@ printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, dupli
 // click, a repeated post) finds the first record instead: fresh is false and
 // nothing new is stored.
 func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
-	err = db.InTx(ctx, func(tx *DB) error {
-		out, fresh, err = tx.insertOrder(ctx, s, sent)
-		if err != nil || !fresh {
-			return err
-		}
-		attempt, err = tx.beginAttempt(ctx, ofShipment, out.ID, sent, deadline)
-		if err != nil {
-			return err
-		}
-		out.SettlesAt = &deadline
-		return nil
-	})
+	out, attempt, fresh, err = db.insertOrder(ctx, s, sent, deadline)
 	if err != nil {
 		// A concurrent post of the same form may have won the race on the
 		// reference before the request key was seen: it is the same order.
 		if same, kerr := db.ShipmentByKey(ctx, s.RequestKey); kerr == nil {
 			return same, 0, false, nil
 		}
-		// Asked after the transaction: inside it, the failed insert has
-		// aborted it and every further statement fails.
 		var existing Shipment
 		if !apperr.Is(err, apperr.Conflict) && sqlxGet(ctx, db, &existing, `SELECT `+shipmentColumns+
 			` FROM shipments WHERE reference = $1 AND state <> 'missing' AND origin = 'shipdesk'`, s.Reference) == nil {
@@ -182,25 +169,39 @@ func (db *DB) BeginShipment(ctx context.Context, s Shipment, sent, deadline time
 	return out, attempt, fresh, err
 }
 
-// insertOrder records the intent, created at now on the dashboard's clock.
-func (db *DB) insertOrder(ctx context.Context, s Shipment, now time.Time) (out Shipment, fresh bool, err error) {
+// insertOrder records the intent, created at now on the dashboard's clock,
+// with its first attempt and the attempt's deadline as its settle time: one
+// statement, as atomic as a transaction of three and one round trip, not
+// five (a batch orders hundreds). An intent recorded already under the
+// request key is returned as it stands (fresh false, no attempt).
+func (db *DB) insertOrder(ctx context.Context, s Shipment, now, deadline time.Time) (out Shipment, attempt int64, fresh bool, err error) {
 	const q = `
-INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
-    recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency, created_at)
-VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-ON CONFLICT (request_key) DO NOTHING
-RETURNING ` + shipmentColumns
-	err = sqlxGet(ctx, db, &out, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
-		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency, now)
+WITH s AS (
+    INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
+        recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency,
+        created_at, settles_at)
+    VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+    ON CONFLICT (request_key) DO NOTHING
+    RETURNING ` + shipmentColumns + `),
+a AS (INSERT INTO create_attempts (shipment_id, sent_at, deadline) SELECT id, $16, $17 FROM s RETURNING id)
+SELECT s.*, a.id AS attempt_id FROM s, a`
+	var row struct {
+		Shipment
+		Attempt int64 `db:"attempt_id"`
+	}
+	err = sqlxGet(ctx, db, &row, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
+		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency,
+		now, deadline)
 	switch {
 	case err == nil:
-		return out, true, nil
+		row.SettlesAt = &deadline
+		return row.Shipment, row.Attempt, true, nil
 	case errors.Is(err, errNoRows):
 		out, err = db.ShipmentByKey(ctx, s.RequestKey)
-		return out, false, err
+		return out, 0, false, err
 	}
-	// A reference taken is told by BeginShipment, outside this transaction.
-	return Shipment{}, false, fmt.Errorf("record order %s: %w", s.Reference, err)
+	// A reference taken is told by BeginShipment.
+	return Shipment{}, 0, false, fmt.Errorf("record order %s: %w", s.Reference, err)
 }
 
 // ShipmentByKey finds the order recorded for a request key.
@@ -259,6 +260,32 @@ WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)`
 	}
 	_, err = db.addDuplicate(ctx, ofShipment, id, r.TrackingNumber)
 	return true, err
+}
+
+// RecordCreated records a created order as RecordShipment does, with its
+// attempt ended as created, and returns the shipment as it stands: one
+// statement where the three would take three (a batch orders hundreds).
+func (db *DB) RecordCreated(ctx context.Context, id, attempt int64, r Reply, at time.Time) (s Shipment, duplicate bool, err error) {
+	const q = `
+WITH a AS (UPDATE create_attempts SET outcome = 'created' WHERE id = $11)
+UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
+    order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
+    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
+WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)
+RETURNING ` + shipmentColumns
+	err = sqlxGet(ctx, db, &s, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at, attempt)
+	if !errors.Is(err, errNoRows) {
+		return s, false, wrapf(err, "record created shipment %d", id)
+	}
+	// Bound to another order already: this one is a duplicate to cancel.
+	if _, err := db.ShipmentByID(ctx, id); err != nil {
+		return s, false, err
+	}
+	if _, err := db.addDuplicate(ctx, ofShipment, id, r.TrackingNumber); err != nil {
+		return s, true, err
+	}
+	s, err = db.ShipmentByID(ctx, id)
+	return s, true, err
 }
 
 // RecordState stores a later state of a created shipment (detail or tracking).

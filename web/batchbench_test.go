@@ -193,9 +193,9 @@ func uploadOrders(b *testing.B, env *apptest.Env, br *apptest.Browser, name stri
 
 // batchRun is what one batch took.
 type batchRun struct {
-	id                               int64
-	priced, ordered, labelled, total time.Duration
-	pdfBytes                         int64
+	id                                         int64
+	uploaded, priced, ordered, labelled, total time.Duration
+	pdfBytes                                   int64
 }
 
 // runBatch does what a clerk's browser does with a day's file of n orders:
@@ -206,10 +206,29 @@ type batchRun struct {
 // downloaded and read to its end.
 func runBatch(b *testing.B, env *apptest.Env, br *apptest.Browser, prefix string, n int) batchRun {
 	b.Helper()
+	start := time.Now()
+	r := priceAndOrder(b, env, br, prefix, n, nil)
+	env.Sandbox.Advance(10 * time.Minute)
+	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	r.labelled = time.Since(start)
+	r.pdfBytes = downloadLabels(b, env, br, r.id)
+	r.total = time.Since(start)
+	return r
+}
+
+// priceAndOrder is the first part of runBatch: the file uploaded, its rows
+// priced and ordered, each followed on the batch's page; priced and ordered
+// are the times from the upload's start; priced (when not nil) is called
+// when the rows are priced, before they are ordered.
+func priceAndOrder(b *testing.B, env *apptest.Env, br *apptest.Browser, prefix string, n int, priced func()) batchRun {
+	b.Helper()
 	var r batchRun
 	data := benchOrders(prefix, n)
 	start := time.Now()
 	r.id = uploadOrders(b, env, br, prefix+".csv", data)
+	r.uploaded = time.Since(start)
 	path := "/shipping/batches/" + itoa(r.id)
 	openPage(b, env, br, path)
 	follow(b, env, br, path)
@@ -218,6 +237,9 @@ func runBatch(b *testing.B, env *apptest.Env, br *apptest.Browser, prefix string
 		b.Fatalf("priced: %v, want %d", c, n)
 	}
 	r.priced = time.Since(start)
+	if priced != nil {
+		priced()
+	}
 	if resp := br.PostForm(path+"/order", nil); resp.StatusCode != http.StatusSeeOther {
 		b.Fatalf("order: %d", resp.StatusCode)
 	}
@@ -228,13 +250,6 @@ func runBatch(b *testing.B, env *apptest.Env, br *apptest.Browser, prefix string
 		b.Fatalf("ordered: %v, want %d", c, n)
 	}
 	r.ordered = time.Since(start)
-	env.Sandbox.Advance(10 * time.Minute)
-	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	r.labelled = time.Since(start)
-	r.pdfBytes = downloadLabels(b, env, br, r.id)
-	r.total = time.Since(start)
 	return r
 }
 
@@ -440,11 +455,41 @@ func each(n, workers int, do func(i int)) {
 // print asks for them: the first alone, then labelWorkers at a time.
 func (r *replayer) run(p callPlan, workers, labelWorkers int) (total time.Duration, phases [4]time.Duration) {
 	ctx := context.Background()
-	fail := func(op string, err error) {
-		if err != nil {
-			r.b.Errorf("replay %s: %v", op, err)
-		}
+	start := time.Now()
+	r.price(p, workers)
+	phases[0] = time.Since(start)
+	r.order(p, workers)
+	phases[1] = time.Since(start)
+	r.sb.Advance(10 * time.Minute)
+	for _, c := range p.details {
+		req := r.detailRequest(c.Body)
+		_, err := r.client.Detail(ctx, req, strings.Contains(c.Query, "tracking=1"))
+		r.fail(c.Op, err)
 	}
+	phases[2] = time.Since(start)
+	label := func(i int) {
+		_, err := r.client.Label(ctx, r.detailRequest(p.label[i].Body).Shipments)
+		r.fail(p.label[i].Op, err)
+	}
+	if len(p.label) > 0 {
+		label(0) // a print asks for its first label alone
+		each(len(p.label)-1, labelWorkers, func(i int) { label(i + 1) })
+	}
+	phases[3] = time.Since(start)
+	return phases[3], phases
+}
+
+func (r *replayer) fail(op string, err error) {
+	if err != nil {
+		r.b.Errorf("replay %s: %v", op, err)
+	}
+}
+
+// price asks for each row's offers, rows workers at a time (each row's
+// offers at the same time, as the desk asks them, or one after another when
+// workers is 1), and says how long it took.
+func (r *replayer) price(p callPlan, workers int) time.Duration {
+	ctx := context.Background()
 	start := time.Now()
 	each(len(p.rows), workers, func(i int) {
 		rates := p.rows[i].rates
@@ -452,7 +497,7 @@ func (r *replayer) run(p callPlan, workers, labelWorkers int) (total time.Durati
 			var req shipping.RateRequest
 			_ = json.Unmarshal(rates[j].Body, &req)
 			_, err := r.client.Rates(ctx, req)
-			fail("rates/get", err)
+			r.fail("rates/get", err)
 		}
 		if workers == 1 {
 			for j := range rates {
@@ -462,17 +507,24 @@ func (r *replayer) run(p callPlan, workers, labelWorkers int) (total time.Durati
 		}
 		each(len(rates), len(rates), ask)
 	})
-	phases[0] = time.Since(start)
+	return time.Since(start)
+}
+
+// order checks and creates each row's order, rows workers at a time, and
+// says how long it took.
+func (r *replayer) order(p callPlan, workers int) time.Duration {
+	ctx := context.Background()
+	start := time.Now()
 	each(len(p.rows), workers, func(i int) {
 		for _, c := range p.rows[i].ordered {
 			var o shipping.Order
 			_ = json.Unmarshal(c.Body, &o)
 			if c.Op == "shipments/validate" {
-				fail(c.Op, r.client.Validate(ctx, o))
+				r.fail(c.Op, r.client.Validate(ctx, o))
 				continue
 			}
 			created, err := r.client.Create(ctx, o)
-			fail(c.Op, err)
+			r.fail(c.Op, err)
 			if err == nil {
 				r.mu.Lock()
 				r.tracking[p.rows[i].ref], r.token[p.rows[i].ref] = created.Shipments[0].TrackingNumber, created.OrderToken
@@ -480,24 +532,7 @@ func (r *replayer) run(p callPlan, workers, labelWorkers int) (total time.Durati
 			}
 		}
 	})
-	phases[1] = time.Since(start)
-	r.sb.Advance(10 * time.Minute)
-	for _, c := range p.details {
-		req := r.detailRequest(c.Body)
-		_, err := r.client.Detail(ctx, req, strings.Contains(c.Query, "tracking=1"))
-		fail(c.Op, err)
-	}
-	phases[2] = time.Since(start)
-	label := func(i int) {
-		_, err := r.client.Label(ctx, r.detailRequest(p.label[i].Body).Shipments)
-		fail(p.label[i].Op, err)
-	}
-	if len(p.label) > 0 {
-		label(0) // a print asks for its first label alone
-		each(len(p.label)-1, labelWorkers, func(i int) { label(i + 1) })
-	}
-	phases[3] = time.Since(start)
-	return phases[3], phases
+	return time.Since(start)
 }
 
 // detailRequest is a recorded request naming the batch's shipments, with

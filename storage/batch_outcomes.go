@@ -1,0 +1,72 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"shipdesk/apperr"
+)
+
+// RowOutcome is what a batch row's pricing or ordering came to, recorded
+// with other rows' in one statement (RecordRows).
+type RowOutcome struct {
+	Priced   *BatchRow // priced: its state, offers, choice and problems (RowPriced)
+	Claimed  time.Time // the claim the row was priced under
+	Ordered  int64     // ordered (or failed): the row's id
+	Shipment *int64    // the row's shipment; nil: the order failed, Why says why
+	Why      apperr.Text
+}
+
+// RecordRows records the outcomes of many rows, as RowPriced and RowOrdered
+// do for one: one statement for the priced rows and one for the ordered.
+// Only a row still being priced under its claim, or still being ordered, is
+// changed.
+func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) error {
+	var (
+		pIDs                              []int64
+		claims                            []int64 // microseconds since 1970, as the claim was stored
+		states, offers, chosen, by, probs []string
+		oIDs, shipments                   []int64
+		oStates, whys                     []string
+	)
+	for _, o := range outcomes {
+		if r := o.Priced; r != nil {
+			pIDs, claims = append(pIDs, r.ID), append(claims, o.Claimed.UnixMicro())
+			states, offers, chosen = append(states, r.State), append(offers, r.Offers.text()), append(chosen, r.Chosen)
+			by, probs = append(by, r.ChosenBy), append(probs, r.Problems.text())
+			continue
+		}
+		state, shipment := RowOrdered, int64(0)
+		if o.Shipment == nil {
+			state = RowFailed
+		} else {
+			shipment = *o.Shipment
+		}
+		why, err := o.Why.Value()
+		if err != nil {
+			return wrapf(err, "record order of row %d", o.Ordered)
+		}
+		oIDs, shipments, oStates, whys = append(oIDs, o.Ordered), append(shipments, shipment), append(oStates, state), append(whys, why.(string))
+	}
+	if len(pIDs) > 0 {
+		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, offers = u.offers, chosen = u.chosen, chosen_by = u.chosen_by,
+    problems = u.problems, claimed_at = NULL, updated_at = now()
+FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]::jsonb[], $5::text[], $6::text[], $7::text[]::jsonb[])
+    AS u(id, claimed, state, offers, chosen, chosen_by, problems)
+WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestamptz + u.claimed * interval '1 microsecond'`,
+			pqArray(pIDs), pqArray(claims), pqArray(states), pqArray(offers), pqArray(chosen), pqArray(by), pqArray(probs))
+		if err != nil {
+			return wrapf(err, "record pricing of %d rows", len(pIDs))
+		}
+	}
+	if len(oIDs) > 0 {
+		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, shipment_id = NULLIF(u.shipment, 0), error = u.why,
+    claimed_at = NULL, updated_at = now()
+FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(id, shipment, state, why)
+WHERE b.id = u.id AND b.state = 'ordering'`, pqArray(oIDs), pqArray(shipments), pqArray(oStates), pqArray(whys))
+		if err != nil {
+			return wrapf(err, "record order of %d rows", len(oIDs))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"shipdesk/benchtab"
+	"shipdesk/desk"
+)
+
+// bigBatchRows is the size of the large batch of the own-cost benchmark,
+// measured when SHIPDESK_BENCH_BATCH_BIG is set (make bench sets it).
+const bigBatchRows = 5000
+
+// ownCostBudget is our own time per row a batch may add to its upstream calls.
+const ownCostBudget = 2 * time.Millisecond
+
+// BenchmarkBatchOwnCost measures our own cost per row of pricing and of
+// ordering a batch: the time of each phase through the dashboard (the
+// upload, the batch's page and its progress as a browser follows them
+// included) less the time of the same upstream calls made through the bare
+// client with the same concurrency, divided by the rows. The batch and the
+// bare calls take turns, so both sides see the same load; the peak heap of a
+// batch of 5,000 rows is set against that of 500.
+func BenchmarkBatchOwnCost(b *testing.B) {
+	sizes := []int{batchRows}
+	if os.Getenv("SHIPDESK_BENCH_BATCH_BIG") != "" {
+		sizes = append(sizes, bigBatchRows)
+	}
+	peaks := map[int]uint64{}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("%d-rows", n), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				peaks[n] = ownCost(b, n)
+				b.StartTimer()
+			}
+		})
+	}
+	if peaks[batchRows] > 0 && peaks[bigBatchRows] > 0 {
+		benchtab.Ratio(b, fmt.Sprintf("batch peak heap while pricing and ordering, %d rows / %d rows", bigBatchRows, batchRows),
+			benchtab.MiB(fmt.Sprintf("%d rows", bigBatchRows), peaks[bigBatchRows]), benchtab.MiB(fmt.Sprintf("%d rows", batchRows), peaks[batchRows]),
+			"≈ 1 (flat)")
+	}
+}
+
+// ownCost runs batches of n rows and their bare calls in turns, records the
+// own cost per row of each phase and returns the batch's peak heap.
+func ownCost(b *testing.B, n int) uint64 {
+	rounds := 2
+	if n > batchRows {
+		rounds = 1
+	}
+	count := countStatements(b)
+	rec := &callRecorder{}
+	env, br := batchEnv(b, rec)
+	var batchPrice, batchOrder, barePrice, bareOrder, upload time.Duration
+	var peak uint64
+	var stmts, trips [2]int64 // pricing, ordering
+	load := loadAverage()
+	for round := range rounds {
+		s0, t0 := count.statements.Load(), count.roundTrips.Load()
+		var s1, t1 int64
+		rec.on.Store(true)
+		run := priceAndOrder(b, env, br, fmt.Sprintf("OWN%d", round), n, func() { s1, t1 = count.statements.Load(), count.roundTrips.Load() })
+		rec.on.Store(false)
+		stmts[0], trips[0] = stmts[0]+s1-s0, trips[0]+t1-t0
+		stmts[1], trips[1] = stmts[1]+count.statements.Load()-s1, trips[1]+count.roundTrips.Load()-t1
+		batchPrice += run.priced
+		upload += run.uploaded
+		batchOrder += run.ordered - run.priced
+		plan := planOf(b, rec.take())
+		if len(plan.rows) != n {
+			b.Fatalf("the batch made calls for %d rows, not %d", len(plan.rows), n)
+		}
+		bare := newReplayer(b, nil)
+		barePrice += bare.price(plan, desk.BatchWorkers)
+		bareOrder += bare.order(plan, desk.BatchWorkers)
+	}
+	// The peak heap of one more batch, without the recorder, which keeps
+	// every call's body (the sandbox keeps its orders: part of what is seen).
+	peak = benchtab.PeakHeap(func() { priceAndOrder(b, env, br, "OWNMEM", n, nil) })
+	rows := time.Duration(rounds * n)
+	budget := benchtab.Duration("the target", ownCostBudget)
+	for i, phase := range []struct {
+		name        string
+		batch, bare time.Duration
+	}{{"pricing", batchPrice, barePrice}, {"ordering", batchOrder, bareOrder}} {
+		own := (phase.batch - phase.bare) / rows
+		b.ReportMetric(float64(own.Microseconds())/1000, phase.name+"-own-ms/row")
+		b.ReportMetric(float64(stmts[i])/float64(rows), phase.name+"-statements/row")
+		target := fmt.Sprintf("batch of %d rows, %s: our own cost per row / %s", n, phase.name, ownCostBudget)
+		benchtab.Ratio(b, target, benchtab.Duration("(batch − bare calls) / rows", own), budget, "≤ 1")
+		benchtab.Note(b, fmt.Sprintf("batch of %d rows, %s: the two sides", n, phase.name),
+			benchtab.Duration("batch", phase.batch/time.Duration(rounds)),
+			benchtab.Duration(fmt.Sprintf("the same calls, bare, %d rows at a time", desk.BatchWorkers), phase.bare/time.Duration(rounds)),
+			benchtab.Figure{What: "SQL statements", Value: float64(stmts[i]) / float64(rows), Unit: "per row"},
+			benchtab.Figure{What: "round trips to PostgreSQL", Value: float64(trips[i]) / float64(rows), Unit: "per row"},
+			benchtab.Figure{What: "load average before", Value: load, Unit: ""})
+	}
+	benchtab.Note(b, fmt.Sprintf("batch of %d rows: peak heap while priced and ordered, and the upload (part of pricing)", n), benchtab.MiB("peak heap", peak),
+		benchtab.Duration("upload and import", upload/time.Duration(rounds)))
+	return peak
+}
+
+// loadAverage is the machine's load over the last minute (0 when unknown).
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	var l float64
+	if err == nil {
+		_, _ = fmt.Sscan(string(data), &l)
+	}
+	return l
+}
