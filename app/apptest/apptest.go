@@ -96,6 +96,13 @@ func StartOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
 	return startOn(t, db, sb, Options{})
 }
 
+// StartOnOptions is StartOn with options (a benchmark's counting sandbox
+// beside the pollers running in the background).
+func StartOnOptions(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
+	t.Helper()
+	return startOn(t, db, sb, o)
+}
+
 // StartWithOptions is StartWith with options.
 func StartWithOptions(t testing.TB, db *storage.DB, o Options) *Env {
 	t.Helper()
