@@ -77,7 +77,7 @@ type Handlers struct {
 	// a client the limiter in memory refused: a flood's connection then asks
 	// about once per hold instead of as fast as we answer, and costs nothing
 	// meanwhile.
-	RefusalHold time.Duration
+	RefusalHold  time.Duration
 	Returns      ReturnsBench   // the returns workbench: every write of the returns pages
 	Queue        AttentionQueue // the "needs attention" queue (attention.Queue)
 	ReturnsStore ReturnsStore   // what the returns pages read straight from storage
