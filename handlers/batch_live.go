@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"slices"
 
 	"shipdesk/desk"
 	"shipdesk/httpx"
@@ -47,28 +46,19 @@ func (h *Handlers) batchLive(ctx context.Context, b storage.Batch) (views.BatchP
 
 // batchPrints says whether some shipment of the batch has a label to print,
 // how many go on the sheet of label-free codes and how many labels are still
-// being made, reading its shipments a few at a time.
+// being made, reading its shipments one at a time in one statement.
 func (h *Handlers) batchPrints(ctx context.Context, batch int64) (labels bool, codes, pending int, err error) {
-	ids, err := h.ShipReads.BatchShipmentIDs(ctx, batch)
-	if err != nil {
-		return false, 0, 0, err
-	}
-	for chunk := range slices.Chunk(ids, 50) {
-		list, err := h.ShipReads.ShipmentsByID(ctx, chunk)
-		if err != nil {
-			return false, 0, 0, err
+	err = h.ShipReads.EachBatchShipment(ctx, batch, func(s storage.Shipment) error {
+		labels = labels || desk.LabelReady(s)
+		if desk.OnCodeSheet(s) {
+			codes++
 		}
-		labels = labels || slices.ContainsFunc(list, desk.LabelReady)
-		for _, s := range list {
-			if desk.OnCodeSheet(s) {
-				codes++
-			}
-			if desk.NeedsRefresh(s) {
-				pending++
-			}
+		if desk.NeedsRefresh(s) {
+			pending++
 		}
-	}
-	return labels, codes, pending, nil
+		return nil
+	})
+	return labels, codes, pending, err
 }
 
 func progressOf(ctx context.Context, b storage.Batch, pending int) views.BatchProgress {
@@ -97,7 +87,9 @@ func (h *Handlers) BatchProgress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	h.ShipDesk.ResumeBatch(ctx, b.ID)
+	if b.Counts[storage.RowPricing]+b.Counts[storage.RowOrdering] > 0 { // only queued rows can have lost their worker
+		h.ShipDesk.ResumeBatch(ctx, b.ID)
+	}
 	p, prints, err := h.batchLive(ctx, b)
 	if err != nil {
 		h.Fail(w, r, err)

@@ -39,6 +39,7 @@ type batchReads interface {
 	Draftable(ctx context.Context, batch int64) (int, error)
 	BatchRow(ctx context.Context, batch, id int64) (storage.BatchRow, error)
 	BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error)
+	EachBatchShipment(ctx context.Context, batch int64, fn func(storage.Shipment) error) error
 	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
 }
 

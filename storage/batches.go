@@ -349,6 +349,29 @@ func (db *DB) RowDrafted(ctx context.Context, id int64, draft *int64, why apperr
 	return wrapf(err, "record draft of row %d", id)
 }
 
+// EachBatchShipment calls fn for each shipment ordered from a batch, in the
+// file's order, streaming them in one statement (a batch's page asks every
+// few seconds while its labels are made). An error of fn ends the reading.
+func (db *DB) EachBatchShipment(ctx context.Context, batch int64, fn func(Shipment) error) error {
+	rows, err := db.x.QueryxContext(ctx, `SELECT `+shipmentColumns+` FROM shipments JOIN (
+    SELECT shipment_id, line, id AS row_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL) r ON r.shipment_id = shipments.id
+ORDER BY r.line, r.row_id`, batch)
+	if err != nil {
+		return wrapf(err, "shipments of batch %d", batch)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sh Shipment
+		if err := rows.StructScan(&sh); err != nil {
+			return wrapf(err, "shipments of batch %d", batch)
+		}
+		if err := fn(sh); err != nil {
+			return err
+		}
+	}
+	return wrapf(rows.Err(), "shipments of batch %d", batch)
+}
+
 // BatchShipmentIDs are the shipments ordered from a batch, in the file's order.
 func (db *DB) BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error) {
 	var out []int64
