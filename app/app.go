@@ -68,6 +68,9 @@ type Options struct {
 	// every 2 s: far more than a person filling the form needs).
 	PublicBurst int
 	PublicEvery time.Duration
+	// PublicHold is how long a refused request waits before its answer
+	// (0: 1 s; a person refused is told to come back in a minute anyway).
+	PublicHold time.Duration
 	// SummaryHour is the hour in the shop's zone from which the managers who
 	// asked for it get the day's attention summary by mail (0: 7).
 	SummaryHour int
@@ -223,6 +226,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	counts := db.NewAttentionCache(AttentionMaxAge)
 	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
+	h.RefusalHold = cmp.Or(o.PublicHold, time.Second)
 	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))

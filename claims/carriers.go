@@ -23,15 +23,26 @@ func (s *Service) takesCode(ctx context.Context, carrier string) bool {
 }
 
 // Shop is the shop's name as its customers know it: the company of the
-// address book's first sender.
+// address book's first sender. The name read is kept for KnownShop.
 func (s *Service) Shop(ctx context.Context) string {
 	senders, err := s.db.Senders(ctx)
 	if err != nil || len(senders) == 0 {
 		return ""
 	}
 	a := senders[0].Address
-	if a.Company != "" {
-		return a.Company
+	name := a.Company
+	if name == "" {
+		name = a.Firstname + " " + a.Surname
 	}
-	return a.Firstname + " " + a.Surname
+	s.shop.Store(&name)
+	return name
+}
+
+// KnownShop is the shop's name as the last page read it ("" before any),
+// without asking the database: the answer to a flood's refused requests.
+func (s *Service) KnownShop() string {
+	if name := s.shop.Load(); name != nil {
+		return *name
+	}
+	return ""
 }

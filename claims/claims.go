@@ -18,6 +18,7 @@ import (
 	"encoding/base64"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"shipdesk/clock"
@@ -55,6 +56,8 @@ type Service struct {
 	Limits Limits
 	// Retry is the first wait after a failed step; it doubles up to an hour.
 	Retry time.Duration
+
+	shop atomic.Pointer[string] // the shop's name as last read (Shop)
 }
 
 // New returns the claim page's service on the dashboard's clock.

@@ -2,47 +2,60 @@ package desk
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"shipdesk/client/shipping"
 	"shipdesk/storage"
 )
 
-// PageClaimer names the claims a page makes of the record it shows.
+// PageClaimer names the claims a page makes of the records it shows.
 const PageClaimer = "page"
 
-// RefreshDue refreshes one shipment the way the pollers do, when a page shows
-// it and it is due: its label check or tracking update is due at now, or its
-// label is pending and was last checked more than pendingAfter ago. The
-// shipment is claimed first, as a poller claims it, so however many pages
-// show it the service is asked once; a failure backs off as the pollers'.
-// refreshed is false when nothing was due (or another held the claim).
-func (f *Refresher) RefreshDue(ctx context.Context, id int64, now time.Time, pendingAfter time.Duration) (refreshed bool, err error) {
-	c := storage.Claim{Who: PageClaimer, Now: now, Limit: 1, Lease: f.cfg.CallTimeout + 10*time.Second}
-	due, ok, err := f.d.db.ClaimShipmentIfDue(ctx, id, c, now.Add(-pendingAfter))
-	if err != nil || !ok {
-		return false, err
-	}
-	one := []storage.Shipment{due.Shipment}
-	if due.LabelDue {
-		res, err := f.Labels(ctx, one)
-		if err != nil || len(res.Failed) > 0 {
-			return false, f.failed(ctx, id, true, now, f.cfg.LabelEvery, err)
-		}
-	}
-	if due.TrackDue {
-		res, err := f.Tracking(ctx, one)
-		if err != nil || len(res.Failed) > 0 {
-			return false, f.failed(ctx, id, false, now, f.cfg.TrackEvery, err)
-		}
-	}
-	return true, nil
+// labelBatch is how many pending labels one check asks about, as the label
+// poller's batches.
+const labelBatch = 100
+
+// LabelStale says whether a page showing s should have its pending label
+// checked now: it was last checked at or before pendingBefore.
+func LabelStale(s storage.Shipment, pendingBefore time.Time) bool {
+	return s.State == storage.StateCreated && s.LabelStatus == shipping.LabelPending && !Cancelled(s) &&
+		(s.LastCheckedAt == nil || !s.LastCheckedAt.After(pendingBefore))
 }
 
-// failed releases a page's claim after a failed call and backs off, as the
+// RefreshDue checks, when a page shows a shipment whose pending label is
+// stale (LabelStale), every pending label that waited as long, in the label
+// poller's batches: one call for up to a hundred, claimed first, so however
+// many pages are open the service is asked once per batch, and a poller
+// holding them is never doubled. A failure backs off as the pollers'. Tracking
+// is left to the tracking poller, whose calls take a hundred shipments.
+// refreshed says whether the page's shipment was among those checked.
+func (f *Refresher) RefreshDue(ctx context.Context, id int64, now time.Time, pendingAfter time.Duration) (refreshed bool, err error) {
+	c := storage.Claim{Who: PageClaimer, Now: now, Limit: labelBatch, Lease: f.cfg.CallTimeout + 10*time.Second}
+	batch, err := f.d.db.ClaimStaleLabels(ctx, c, now.Add(-pendingAfter))
+	if err != nil || len(batch) == 0 {
+		return false, err
+	}
+	ids := make([]int64, len(batch))
+	for i, s := range batch {
+		ids[i] = s.ID
+	}
+	res, err := f.Labels(ctx, batch)
+	if err != nil {
+		return false, f.failed(ctx, ids, now, err)
+	}
+	if len(res.Failed) > 0 {
+		if err := f.failed(ctx, res.Failed, now, nil); err != nil {
+			return false, err
+		}
+	}
+	return slices.Contains(ids, id) && !slices.Contains(res.Failed, id), nil
+}
+
+// failed releases a page's claims after a failed call and backs off, as the
 // pollers do; it returns the call's error.
-func (f *Refresher) failed(ctx context.Context, id int64, label bool, now time.Time, base time.Duration, err error) error {
-	if ferr := f.d.db.PollFailed(ctx, []int64{id}, label, now, base, f.cfg.MaxBackoff); ferr != nil {
+func (f *Refresher) failed(ctx context.Context, ids []int64, now time.Time, err error) error {
+	if ferr := f.d.db.PollFailed(ctx, ids, true, now, f.cfg.LabelEvery, f.cfg.MaxBackoff); ferr != nil {
 		return ferr
 	}
 	if err != nil {

@@ -48,7 +48,7 @@ func (h *Handlers) batchLive(ctx context.Context, b storage.Batch) (views.BatchP
 // how many go on the sheet of label-free codes and how many labels are still
 // being made, reading its shipments one at a time in one statement.
 func (h *Handlers) batchPrints(ctx context.Context, batch int64) (labels bool, codes, pending int, err error) {
-	err = h.ShipReads.EachBatchShipment(ctx, batch, func(s storage.Shipment) {
+	err = h.ShipReads.EachBatchShipment(ctx, batch, func(s storage.Shipment) error {
 		labels = labels || desk.LabelReady(s)
 		if desk.OnCodeSheet(s) {
 			codes++
@@ -56,6 +56,7 @@ func (h *Handlers) batchPrints(ctx context.Context, batch int64) (labels bool, c
 		if desk.NeedsRefresh(s) {
 			pending++
 		}
+		return nil
 	})
 	return labels, codes, pending, err
 }
@@ -86,7 +87,9 @@ func (h *Handlers) BatchProgress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	h.ShipDesk.ResumeBatch(ctx, b.ID)
+	if b.Counts[storage.RowPricing]+b.Counts[storage.RowOrdering] > 0 { // only queued rows can have lost their worker
+		h.ShipDesk.ResumeBatch(ctx, b.ID)
+	}
 	p, prints, err := h.batchLive(ctx, b)
 	if err != nil {
 		h.Fail(w, r, err)

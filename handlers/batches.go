@@ -39,8 +39,8 @@ type batchReads interface {
 	Draftable(ctx context.Context, batch int64) (int, error)
 	BatchRow(ctx context.Context, batch, id int64) (storage.BatchRow, error)
 	BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error)
+	EachBatchShipment(ctx context.Context, batch int64, fn func(storage.Shipment) error) error
 	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
-	EachBatchShipment(ctx context.Context, batch int64, fn func(storage.Shipment)) error
 }
 
 // uploadLimit is the largest post of the import form: the file's limit and a

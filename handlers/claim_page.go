@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/claims"
@@ -34,6 +35,7 @@ type ClaimPage interface {
 	Label(ctx context.Context, token, client string) ([]byte, error)
 	OriginOf(ctx context.Context, commissionID int64) (claims.Origin, bool, error)
 	Shop(ctx context.Context) string
+	KnownShop() string
 }
 
 // maxClaimPost bounds a claim's post: its files and its fields.
@@ -41,7 +43,11 @@ const maxClaimPost = claims.MaxTotal + 1<<20
 
 // claimShell is what every customer page shares.
 func (h *Handlers) claimShell(r *http.Request, titleKey string) views.ClaimShell {
-	shop := h.Claims.Shop(r.Context())
+	return h.claimShellOf(r, titleKey, h.Claims.Shop(r.Context()))
+}
+
+// claimShellOf is the shell with the shop's name as given.
+func (h *Handlers) claimShellOf(r *http.Request, titleKey, shop string) views.ClaimShell {
 	if shop == "" {
 		shop = i18n.T(r.Context(), "app.name")
 	}
@@ -100,15 +106,24 @@ func (h *Handlers) claimProblem(w http.ResponseWriter, r *http.Request, err erro
 		h.Fail(w, r, err)
 		return
 	}
+	h.claimProblemIn(w, r, err, h.claimShell(r, "claim.problem.title"))
+}
+
+// claimProblemIn draws a customer's problem in the shell given.
+func (h *Handlers) claimProblemIn(w http.ResponseWriter, r *http.Request, err error, shell views.ClaimShell) {
+	code := apperr.CodeOf(err)
 	private(w)
-	h.render(w, r, statusOf(code), views.ClaimProblemPage(views.ClaimProblem{Shell: h.claimShell(r, "claim.problem.title"),
+	h.render(w, r, statusOf(code), views.ClaimProblemPage(views.ClaimProblem{Shell: shell,
 		Message: apperr.MessageOf(r.Context(), err, "claim.err.link_unknown"), AskNew: code != apperr.TooMany}))
 }
 
-// ClaimThrottled answers a client that asked the customers' pages too often.
+// ClaimThrottled answers a client that asked the customers' pages too often,
+// after RefusalHold and without asking the database (the shop's name as the
+// last page read it): a flood is turned away in memory, and slowly.
 func (h *Handlers) ClaimThrottled(w http.ResponseWriter, r *http.Request) {
+	hold(r.Context(), h.RefusalHold)
 	w.Header().Set("Retry-After", "60")
-	h.claimProblem(w, r, apperr.New(apperr.TooMany, "claim.err.too_many"))
+	h.claimProblemIn(w, r, apperr.New(apperr.TooMany, "claim.err.too_many"), h.claimShellOf(r, "claim.problem.title", h.Claims.KnownShop()))
 }
 
 // ClaimForm opens the claim form of a one-time link.
@@ -349,4 +364,17 @@ func readUpload(fh *multipart.FileHeader) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, claims.MaxFileBytes+1))
+}
+
+// hold waits d, or until the request is gone.
+func hold(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }

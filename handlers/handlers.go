@@ -73,6 +73,11 @@ type Handlers struct {
 	// RefreshAfter: a pending shipment is asked about at most this often when its
 	// page polls (negative: every time, for tests).
 	RefreshAfter time.Duration
+	// RefusalHold is how long the customers' pages wait before they answer
+	// a client the limiter in memory refused: a flood's connection then asks
+	// about once per hold instead of as fast as we answer, and costs nothing
+	// meanwhile.
+	RefusalHold  time.Duration
 	Returns      ReturnsBench   // the returns workbench: every write of the returns pages
 	Queue        AttentionQueue // the "needs attention" queue (attention.Queue)
 	ReturnsStore ReturnsStore   // what the returns pages read straight from storage

@@ -15,29 +15,25 @@ import (
 
 // Pages that show a state that may still change ask for their live part
 // again (views.LiveDetail, LiveList) and read it from the database, which the
-// pollers keep current. A record's own page, when the record is due, has it
-// refreshed through the pollers' path (desk.Refresher.RefreshDue,
-// workbench.RefreshDue): claimed first, so the service is asked once per
-// record however many pages show it. Lists never ask the service.
+// pollers keep current: one statement a refresh where it can be. Only the
+// pollers' paths ask the service: a shipment's page whose pending label is
+// stale has the stale pending labels checked in the label poller's batches
+// (desk.Refresher.RefreshDue), a commission's page has its commission read
+// once however many pages show it (workbench.RefreshDue); tracking is the
+// tracking poller's alone. Lists never ask the service.
 
-// refreshDue has a shipment shown on its page refreshed when it is due (a
-// pending label: when last checked more than RefreshAfter ago) and returns
-// it as stored then.
-func (h *Handlers) refreshDue(ctx context.Context, s storage.Shipment) storage.Shipment {
-	if !desk.Changing(s) || s.State != storage.StateCreated {
-		return s
+// labelChecked has the stale pending labels checked when the page's
+// shipment is one of them, and says whether its own was.
+func (h *Handlers) labelChecked(ctx context.Context, s storage.Shipment) bool {
+	pendingBefore := h.now().Add(-h.RefreshAfter)
+	if !desk.LabelStale(s, pendingBefore) {
+		return false
 	}
 	done, err := h.Tracker.RefreshDue(ctx, s.ID, h.now(), h.RefreshAfter)
 	if err != nil {
-		h.Log.Warn("refresh shipment", "shipment", s.ID, "err", err)
+		h.Log.Warn("check pending labels", "shipment", s.ID, "err", err)
 	}
-	if !done {
-		return s
-	}
-	if fresh, err := h.ShipReads.ShipmentByID(ctx, s.ID); err == nil {
-		return fresh
-	}
-	return s
+	return done
 }
 
 // aged fills a shipment's row with how long ago it was checked, against the

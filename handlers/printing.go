@@ -35,8 +35,7 @@ type printing interface {
 
 // printReads are the lists of the print queue.
 type printReads interface {
-	PrintQueue(ctx context.Context) ([]storage.Shipment, error)
-	LabelsBeingMade(ctx context.Context) ([]storage.Shipment, error)
+	PrintLive(ctx context.Context) (ready, making []storage.Shipment, err error)
 	RecentPrintBatches(ctx context.Context, limit int) ([]storage.PrintBatch, error)
 	PrintBatchByID(ctx context.Context, id int64) (storage.PrintBatch, error)
 }
@@ -182,11 +181,7 @@ func (h *Handlers) PrintQueueLive(w http.ResponseWriter, r *http.Request) {
 // (ids) among the labels it showed (shown). Without them every label is
 // ticked. Values that are no ids are ignored: they only tick nothing.
 func (h *Handlers) printLive(ctx context.Context, form url.Values) (views.PrintLive, error) {
-	ready, err := h.ShipReads.PrintQueue(ctx)
-	if err != nil {
-		return views.PrintLive{}, err
-	}
-	making, err := h.ShipReads.LabelsBeingMade(ctx)
+	ready, making, err := h.ShipReads.PrintLive(ctx)
 	if err != nil {
 		return views.PrintLive{}, err
 	}

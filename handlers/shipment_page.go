@@ -25,7 +25,7 @@ type ShipmentSteps interface {
 // pageReads are what the shipment page shows.
 type pageReads interface {
 	ShipmentByID(ctx context.Context, id int64) (storage.Shipment, error)
-	Events(ctx context.Context, shipmentID int64) ([]storage.Event, error)
+	ShipmentLive(ctx context.Context, id int64) (storage.Shipment, []storage.Event, error)
 	noteReads
 }
 
@@ -38,9 +38,9 @@ func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bo
 	return id, ok
 }
 
-// ShipmentPage shows a shipment and what the clerk must do now. A shipment
-// that is due (a pending label: last checked more than a few seconds ago) is
-// refreshed first through the pollers' path (refreshDue).
+// ShipmentPage shows a shipment and what the clerk must do now. A pending
+// label last checked more than a few seconds ago is checked first, with the
+// others as stale (labelChecked).
 func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
 	h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm())
 }
@@ -72,36 +72,27 @@ func (h *Handlers) ShipmentStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // liveShipment is the shipment of the path as its page shows it now: its
-// state with its age and its timeline (refreshed first when due).
+// state with its age and its timeline, read in one statement (its label
+// checked first when a pending one is stale).
 func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, views.ShipmentView, bool) {
-	s, ok := h.currentShipment(w, r)
-	if !ok {
-		return s, views.ShipmentView{}, false
-	}
-	events, err := h.ShipReads.Events(r.Context(), s.ID)
-	if err != nil {
-		h.Fail(w, r, err)
-		return s, views.ShipmentView{}, false
-	}
-	v := shipmentView(r.Context(), s)
-	aged(r.Context(), &v.ShipmentRow, s, h.now())
-	v.Timeline = timeline(s, events)
-	v.Timeline.Status = s.Status
-	return s, v, true
-}
-
-func (h *Handlers) currentShipment(w http.ResponseWriter, r *http.Request) (storage.Shipment, bool) {
 	ctx := r.Context()
 	id, ok := h.shipmentID(w, r)
 	if !ok {
-		return storage.Shipment{}, false
+		return storage.Shipment{}, views.ShipmentView{}, false
 	}
-	s, err := h.ShipReads.ShipmentByID(ctx, id)
+	s, events, err := h.ShipReads.ShipmentLive(ctx, id)
+	if err == nil && h.labelChecked(ctx, s) {
+		s, events, err = h.ShipReads.ShipmentLive(ctx, id)
+	}
 	if err != nil {
 		h.Fail(w, r, err)
-		return s, false
+		return s, views.ShipmentView{}, false
 	}
-	return h.refreshDue(ctx, s), true
+	v := shipmentView(ctx, s)
+	aged(ctx, &v.ShipmentRow, s, h.now())
+	v.Timeline = timeline(s, events)
+	v.Timeline.Status = s.Status
+	return s, v, true
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {

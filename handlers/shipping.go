@@ -51,8 +51,7 @@ type Tracker interface {
 }
 
 type homeReads interface {
-	RecentShipments(ctx context.Context, limit int) ([]storage.Shipment, error)
-	PrintQueue(ctx context.Context) ([]storage.Shipment, error)
+	RecentAndToPrint(ctx context.Context, limit int) ([]storage.Shipment, int, error)
 	Attention(ctx context.Context, now time.Time) (storage.Attention, error)
 }
 
@@ -66,17 +65,12 @@ func (h *Handlers) userID(r *http.Request) int64 {
 // Shipping is the desk's home: actions and the latest shipments.
 func (h *Handlers) Shipping(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	recent, err := h.ShipReads.RecentShipments(ctx, 30)
+	recent, toPrint, err := h.ShipReads.RecentAndToPrint(ctx, 30)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
 	}
-	queue, err := h.ShipReads.PrintQueue(ctx)
-	if err != nil {
-		h.Fail(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), h.liveRows(r.Context(), recent), len(queue)))
+	h.render(w, r, http.StatusOK, views.ShippingHome(h.page(w, r, i18n.T(r.Context(), "ship.desk"), identity.Shipping), h.liveRows(r.Context(), recent), toPrint))
 }
 
 // shipmentRow is a shipment as the lists show it, its time in the request's

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
@@ -47,6 +48,10 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, s := range storage.ListStatuses {
 		v.Statuses = append(v.Statuses, views.Option{Value: s, Label: i18n.T(ctx, "trk.list.status."+s)})
+	}
+	if len(errs) == 0 && httpx.PolledBy(r, "tracking-rows") {
+		h.listRowsAgain(w, r, f, v)
+		return
 	}
 	// The carriers of the filter's choice are read beside the page's rows.
 	type carriersRead struct {
@@ -105,15 +110,8 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	if !carriers() {
 		return
 	}
-	now := h.now()
+	listRows(ctx, &v, page.Shipments, h.now())
 	v.LiveURL = liveURL(r)
-	for _, s := range page.Shipments {
-		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
-		aged(ctx, &row.ShipmentRow, s, now)
-		row.LastChecked = row.CheckedAt
-		v.Rows = append(v.Rows, row)
-		v.Live = v.Live || row.Changing
-	}
 	total := i18n.Int(ctx, int64(page.Total))
 	v.Selection.Query = listHidden(vals)
 	if st := identity.From(ctx); st != nil {
@@ -154,4 +152,31 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	delete(filter, "count")
 	v.CSVURL = views.QueryURL("/tracking.csv", filter)
 	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, title, identity.Tracking), v))
+}
+
+// listRows fills the list's rows, each with its age.
+func listRows(ctx context.Context, v *views.ListView, list []storage.Shipment, now time.Time) {
+	for _, s := range list {
+		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
+		aged(ctx, &row.ShipmentRow, s, now)
+		row.LastChecked = row.CheckedAt
+		v.Rows = append(v.Rows, row)
+		v.Live = v.Live || row.Changing
+	}
+}
+
+// listRowsAgain answers the rows' own polling: the same page's rows in one
+// statement, without the count and the carriers of the filter, which the
+// poll leaves where they are.
+func (h *Handlers) listRowsAgain(w http.ResponseWriter, r *http.Request, f storage.ListFilter, v views.ListView) {
+	ctx := r.Context()
+	f.RowsOnly = true
+	page, err := h.ShipReads.ListShipments(ctx, f)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	listRows(ctx, &v, page.Shipments, h.now())
+	v.LiveURL = liveURL(r)
+	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, i18n.T(ctx, "trk.title"), identity.Tracking), v))
 }

@@ -27,6 +27,12 @@ func RequestID(ctx context.Context) string {
 // IsHTMX reports whether htmx sent the request (so a fragment is the answer).
 func IsHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" }
 
+// PolledBy says whether the request is htmx asking again for the element
+// with this id (its polling): the page needs that part alone.
+func PolledBy(r *http.Request, id string) bool {
+	return IsHTMX(r) && r.Header.Get("HX-Trigger") == id
+}
+
 // IsHTTPS reports whether the browser reached us over TLS, directly or through a
 // trusted proxy that says so.
 func IsHTTPS(r *http.Request, trustProxy bool) bool {

@@ -327,31 +327,34 @@ func (db *DB) RowDrafted(ctx context.Context, id int64, draft *int64, why apperr
 	return wrapf(err, "record draft of row %d", id)
 }
 
-// BatchShipmentIDs are the shipments ordered from a batch, in the file's order.
-func (db *DB) BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error) {
-	var out []int64
-	err := sqlxSelect(ctx, db, &out, `SELECT shipment_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL ORDER BY line, id`, batch)
-	return out, wrapf(err, "shipments of batch %d", batch)
-}
-
-// EachBatchShipment calls fn for each shipment ordered from a batch (in no
-// particular order), streaming them in one statement: a batch's live page
-// asks every few seconds, and a batch may be large.
-func (db *DB) EachBatchShipment(ctx context.Context, batch int64, fn func(Shipment)) error {
-	rows, err := db.x.QueryxContext(ctx, `SELECT `+shipmentColumns+` FROM shipments
-WHERE id IN (SELECT shipment_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL)`, batch)
+// EachBatchShipment calls fn for each shipment ordered from a batch, in the
+// file's order, streaming them in one statement (a batch's page asks every
+// few seconds while its labels are made). An error of fn ends the reading.
+func (db *DB) EachBatchShipment(ctx context.Context, batch int64, fn func(Shipment) error) error {
+	rows, err := db.x.QueryxContext(ctx, `SELECT `+shipmentColumns+` FROM shipments JOIN (
+    SELECT shipment_id, line, id AS row_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL) r ON r.shipment_id = shipments.id
+ORDER BY r.line, r.row_id`, batch)
 	if err != nil {
 		return wrapf(err, "shipments of batch %d", batch)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var s Shipment
-		if err := rows.StructScan(&s); err != nil {
+		var sh Shipment
+		if err := rows.StructScan(&sh); err != nil {
 			return wrapf(err, "shipments of batch %d", batch)
 		}
-		fn(s)
+		if err := fn(sh); err != nil {
+			return err
+		}
 	}
 	return wrapf(rows.Err(), "shipments of batch %d", batch)
+}
+
+// BatchShipmentIDs are the shipments ordered from a batch, in the file's order.
+func (db *DB) BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error) {
+	var out []int64
+	err := sqlxSelect(ctx, db, &out, `SELECT shipment_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL ORDER BY line, id`, batch)
+	return out, wrapf(err, "shipments of batch %d", batch)
 }
 
 // SaveMapping keeps a source's column mapping (JSON) under its name.

@@ -28,6 +28,9 @@ type ListFilter struct {
 	// the manager ("count them all"), and always on the last page, whose
 	// place among the rows needs it. Otherwise the count stops at CountCap.
 	Exact bool
+	// RowsOnly reads the page's rows without counting the filter (Total,
+	// Start and More stay zero): the rows' own polling shows nothing else.
+	RowsOnly bool
 }
 
 // CountCap is how far a page counts its filter: a filter that holds more
@@ -201,7 +204,10 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	if err != nil {
 		return ListPage{}, err
 	}
-	total := db.countBeside(ctx, countQuery(c.where(), f.Exact || f.Last), slices.Clone(c.args))
+	total := uncounted()
+	if !f.RowsOnly {
+		total = db.countBeside(ctx, countQuery(c.where(), f.Exact || f.Last), slices.Clone(c.args))
+	}
 
 	limit := f.limit()
 	if f.After != "" || f.Before != "" {
@@ -276,6 +282,13 @@ func (db *DB) count(ctx context.Context, q string, args []any) countResult {
 
 // countBeside runs a count on a connection of its own while the caller reads
 // its rows (in a transaction, first: a transaction is one connection).
+// uncounted is the count of a page read without it.
+func uncounted() <-chan countResult {
+	total := make(chan countResult, 1)
+	total <- countResult{}
+	return total
+}
+
 func (db *DB) countBeside(ctx context.Context, q string, args []any) <-chan countResult {
 	total := make(chan countResult, 1)
 	if _, inTx := db.x.(*sqlx.Tx); inTx {

@@ -2,37 +2,49 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 )
 
-// A page that shows one record asks for it to be refreshed when it is due;
-// the claim is the pollers' (claimed_until), so of many pages showing the
-// same record one asks the service, and a poller holding it is never doubled.
+// A page that shows a record reads it in one statement. A shipment's page
+// waiting for its label has the stale pending labels checked through the
+// label poller's claim (claimed_until), in its batches, so the number of open
+// pages never multiplies the calls; a commission's page claims its
+// commission as its poller would.
 
-// DueShipment is a shipment claimed for a refresh, with what is due.
-type DueShipment struct {
-	Shipment
-	LabelDue bool `db:"label_due"` // its label is pending and due a check
-	TrackDue bool `db:"track_due"` // it moves and is due a tracking update
+// ShipmentLive is a shipment as its page's polling shows it: the row and its
+// tracking events (Events' order), read in one statement, since every open
+// page asks for it every few seconds.
+func (db *DB) ShipmentLive(ctx context.Context, id int64) (Shipment, []Event, error) {
+	var row struct {
+		Shipment
+		Events []byte `db:"events"`
+	}
+	err := sqlxGet(ctx, db, &row, `SELECT `+shipmentColumns+`, COALESCE((
+    SELECT json_agg(json_build_object('package_index', e.package_index, 'occurred', e.occurred, 'status', e.status,
+        'name', e.name, 'location', e.location) ORDER BY e.package_index, e.occurred DESC, e.status DESC)
+    FROM tracking_events e WHERE e.shipment_id = shipments.id), '[]') AS events
+FROM shipments WHERE id = $1`, id)
+	if err != nil {
+		return Shipment{}, nil, wrapf(notFound(err, "rec.no_shipment", id), "shipment %d", id)
+	}
+	var events []Event
+	if err := json.Unmarshal(row.Events, &events); err != nil {
+		return Shipment{}, nil, fmt.Errorf("events of %d: %w", id, err)
+	}
+	return row.Shipment, events, nil
 }
 
-// ClaimShipmentIfDue holds one shipment for c.Lease when its label check or
-// tracking update is due at c.Now, or its pending label was last checked at
-// or before pendingBefore; ok is false when nothing is due or another holds it.
-func (db *DB) ClaimShipmentIfDue(ctx context.Context, id int64, c Claim, pendingBefore time.Time) (d DueShipment, ok bool, err error) {
-	const labelDue = `(label_status = 'PENDING' AND (COALESCE(next_label_check_at, '-infinity') <= $2 OR COALESCE(last_checked_at, '-infinity') <= $5))`
-	const trackDue = `(NOT tracking_done AND COALESCE(next_track_at, '-infinity') <= $2)`
-	var out []DueShipment
-	err = sqlxSelect(ctx, db, &out, `
-UPDATE shipments SET claimed_until = $2::timestamptz + $3 * interval '1 microsecond', claimed_by = $4
-WHERE id = $1 AND state = 'created' AND cancelled_at IS NULL AND (claimed_until IS NULL OR claimed_until < $2)
-    AND (`+labelDue+` OR `+trackDue+`)
-RETURNING `+shipmentColumns+`, `+labelDue+` AS label_due, `+trackDue+` AS track_due`,
-		id, c.Now, c.Lease.Microseconds(), c.Who, pendingBefore)
-	if err != nil || len(out) == 0 {
-		return d, false, wrapf(err, "claim shipment %d", id)
-	}
-	return out[0], true, nil
+// ClaimStaleLabels takes, as the label poller does, up to c.Limit shipments
+// whose label is pending and due a check at c.Now or last checked at or
+// before pendingBefore: a page waiting for one label has the others that
+// waited as long checked in the same call.
+func (db *DB) ClaimStaleLabels(ctx context.Context, c Claim, pendingBefore time.Time) ([]Shipment, error) {
+	return db.claimDue(ctx, c, "label",
+		`state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL
+    AND (COALESCE(next_label_check_at, '-infinity') <= $1 OR COALESCE(last_checked_at, '-infinity') <= $5)`,
+		`COALESCE(next_label_check_at, '-infinity'), id`, pendingBefore) // the few pending labels: any order reads them
 }
 
 // ClaimCommissionIfDue holds one open commission for c.Lease when it is due
@@ -48,4 +60,46 @@ RETURNING `+commissionColumns, id, c.Now, c.Lease.Microseconds(), c.Who)
 		return Commission{}, false, wrapf(err, "claim commission %d", id)
 	}
 	return out[0], true, nil
+}
+
+// PrintLive is the print queue's live part in one statement: the labels to
+// print (PrintQueue) and those still being made (beingMade).
+func (db *DB) PrintLive(ctx context.Context) (ready, making []Shipment, err error) {
+	var rows []struct {
+		Shipment
+		Ready bool `db:"ready"`
+	}
+	err = sqlxSelect(ctx, db, &rows, `
+(SELECT `+shipmentColumns+`, true AS ready FROM shipments WHERE `+toPrint+` ORDER BY id LIMIT 500)
+UNION ALL
+(SELECT `+shipmentColumns+`, false FROM shipments WHERE `+beingMade+` ORDER BY id LIMIT 500)`)
+	for _, r := range rows {
+		if r.Ready {
+			ready = append(ready, r.Shipment)
+		} else {
+			making = append(making, r.Shipment)
+		}
+	}
+	return ready, making, wrapf(err, "print queue")
+}
+
+// RecentAndToPrint lists the newest shipments with how many labels wait to
+// be printed (PrintQueue's length), in one statement: the shipping desk's
+// live part.
+func (db *DB) RecentAndToPrint(ctx context.Context, limit int) ([]Shipment, int, error) {
+	var rows []struct {
+		Shipment
+		ToPrint int `db:"to_print"`
+	}
+	err := sqlxSelect(ctx, db, &rows, `SELECT `+shipmentColumns+`,
+    (SELECT count(*) FROM (SELECT FROM shipments WHERE `+toPrint+` LIMIT 500) AS q) AS to_print
+FROM shipments ORDER BY created_at DESC, id DESC LIMIT $1`, limit)
+	if err != nil || len(rows) == 0 {
+		return nil, 0, wrapf(err, "recent shipments")
+	}
+	out := make([]Shipment, len(rows))
+	for i, r := range rows {
+		out[i] = r.Shipment
+	}
+	return out, rows[0].ToPrint, nil
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -197,12 +198,16 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 		args = append(args, "%"+likeEscape(w)+"%")
 		fmt.Fprintf(&where, ` AND search LIKE $%d`, len(args))
 	}
-	total := db.countBeside(ctx, `SELECT count(*) FROM (SELECT FROM parcel_points WHERE `+where.String()+
-		` LIMIT `+strconv.Itoa(PointsCountCap+1)+`) AS capped`, slices.Clone(args))
 	var out PointsFound
 	var err error
 	if len(words) > 0 && shortWords(words) {
+		// Words too short for the trigram index: the count may read every
+		// point of the carrier, so it runs beside the walks, not after them.
+		total := db.countBeside(ctx, `SELECT count(*) FROM (SELECT FROM parcel_points WHERE `+where.String()+
+			` LIMIT `+strconv.Itoa(PointsCountCap+1)+`) AS capped`, slices.Clone(args))
 		out.Points, err = db.pointsInTwoWalks(ctx, where.String(), args, words[0], q.Limit)
+		n := <-total
+		out.Total, err = n.n, cmp.Or(err, n.err)
 	} else {
 		first := ""
 		if len(words) > 0 {
@@ -210,22 +215,15 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 			args = append(args, "% "+likeEscape(words[0])+"%")
 			first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
 		}
-		// The page's ids from parcel_points_pick_idx alone, then their points.
-		order := ` ORDER BY ` + first + `city, name, id`
-		err = sqlxSelect(ctx, db, &out.Points, `SELECT `+pointColumns+` FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE `+
-			where.String()+order+` LIMIT `+strconv.Itoa(q.Limit)+`)`+order, args...)
+		out.Points, out.Total, err = db.pointsPage(ctx, where.String(), where.String(), first, args, q.Limit)
 	}
-	n := <-total
 	if err != nil {
 		return PointsFound{}, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
-	}
-	if n.err != nil {
-		return PointsFound{}, fmt.Errorf("count parcel points of %s: %w", q.Carrier, n.err)
 	}
 	if out.Points == nil {
 		out.Points = []ParcelPoint{}
 	}
-	out.Total = max(n.n, len(out.Points))
+	out.Total = max(out.Total, len(out.Points))
 	if out.Total > PointsCountCap {
 		out.Total, out.More = PointsCountCap, true
 	}
@@ -248,6 +246,35 @@ func shortWords(words []string) bool {
 	return true
 }
 
+// pointsPage reads the first limit points where holds in the picker's order
+// (first, then city, name, id) and, in the same statement, how many points
+// counted holds for (up to PointsCountCap and one more): one round of the
+// database, not two (counted "": no count),
+// which is what a picker answering each key press waits for. The page's ids
+// come from parcel_points_pick_idx alone, then their points; total is 0 when
+// the page is empty.
+func (db *DB) pointsPage(ctx context.Context, where, counted, first string, args []any, limit int) ([]ParcelPoint, int, error) {
+	var rows []struct {
+		ParcelPoint
+		Total int `db:"total"`
+	}
+	count := `0`
+	if counted != "" {
+		count = `(SELECT count(*) FROM (SELECT FROM parcel_points WHERE ` + counted + ` LIMIT ` + strconv.Itoa(PointsCountCap+1) + `) AS capped)`
+	}
+	order := ` ORDER BY ` + first + `city, name, id`
+	err := sqlxSelect(ctx, db, &rows, `SELECT `+pointColumns+`, `+count+` AS total
+FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE `+where+order+` LIMIT `+strconv.Itoa(limit)+`)`+order, args...)
+	if err != nil || len(rows) == 0 {
+		return nil, 0, err
+	}
+	points := make([]ParcelPoint, len(rows))
+	for i, r := range rows {
+		points[i] = r.ParcelPoint
+	}
+	return points, rows[0].Total, nil
+}
+
 // pointsInTwoWalks finds the first limit points where holds in the picker's
 // order, those with a word that starts with first before the others, without
 // sorting every match: the first walk reads parcel_points_pick_idx in order
@@ -257,10 +284,8 @@ func (db *DB) pointsInTwoWalks(ctx context.Context, where string, args []any, fi
 	args = append(slices.Clone(args), likeEscape(first)+"%", "% "+likeEscape(first)+"%")
 	starts := fmt.Sprintf(`(search LIKE $%d OR search LIKE $%d)`, len(args)-1, len(args))
 	walk := func(cond string, n int) ([]ParcelPoint, error) {
-		var out []ParcelPoint
-		err := sqlxSelect(ctx, db, &out, `SELECT `+pointColumns+` FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE `+
-			where+` AND `+cond+` ORDER BY city, name, id LIMIT `+strconv.Itoa(n)+`) ORDER BY city, name, id`, args...)
-		return out, err
+		points, _, err := db.pointsPage(ctx, where+` AND `+cond, "", "", args, n)
+		return points, err
 	}
 	points, err := walk(starts, limit)
 	if err != nil || len(points) == limit {

@@ -7,16 +7,11 @@ import (
 	"github.com/lib/pq"
 )
 
-// LabelsBeingMade lists shipments whose label is still to come from the
-// service: ordered, not cancelled, label pending. Label-free shipments (code
-// instead of a label) and labels the courier brings are not among them.
-func (db *DB) LabelsBeingMade(ctx context.Context) ([]Shipment, error) {
-	var out []Shipment
-	err := sqlxSelect(ctx, db, &out, `SELECT `+shipmentColumns+` FROM shipments
-WHERE state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL AND status <> 'CANCELLED'
-  AND label_mode NOT IN ('CODE', 'CARRIER') ORDER BY id LIMIT 500`)
-	return out, wrapf(err, "labels being made")
-}
+// beingMade is a shipment whose label is still to come from the service:
+// ordered, not cancelled, label pending. Label-free shipments (code instead
+// of a label) and labels the courier brings are not among them.
+const beingMade = `state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL AND status <> 'CANCELLED'
+  AND label_mode NOT IN ('CODE', 'CARRIER')`
 
 // PrintBatch is one print of labels: who printed which shipments when, and how.
 type PrintBatch struct {

@@ -41,7 +41,7 @@ const claimWait = "10s"
 // last of an interval's work takes fewer. FOR UPDATE SKIP LOCKED still passes
 // over a row another writer holds at that moment; the lease makes sure two
 // instances never take the same shipment.
-func (db *DB) claimDue(ctx context.Context, c Claim, kind, due, order string) ([]Shipment, error) {
+func (db *DB) claimDue(ctx context.Context, c Claim, kind, due, order string, more ...any) ([]Shipment, error) {
 	q := `
 UPDATE shipments SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
 WHERE id IN (
@@ -59,7 +59,7 @@ RETURNING ` + shipmentColumns
 		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClassClaim, kind); err != nil {
 			return err
 		}
-		return sqlxSelect(ctx, tx, &out, q, c.Now, c.Lease.Microseconds(), c.Who, c.Limit)
+		return sqlxSelect(ctx, tx, &out, q, append([]any{c.Now, c.Lease.Microseconds(), c.Who, c.Limit}, more...)...)
 	})
 	return out, wrapf(err, "claim shipments for %s", c.Who)
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -216,8 +217,10 @@ func BenchmarkBigDatabase(b *testing.B) {
 	})
 
 	b.Run("points", func(b *testing.B) {
-		// A clerk types into the delivery point picker of an order to Brno.
+		// A clerk types into the delivery point picker of an order to Brno,
+		// while a manager reads the lists as the list benchmark does, beside.
 		clerk := env.SignedIn(identity.Clerk)
+		beside := listsBeside(b, br, lists)
 		typed := []string{"", "b", "br", "brn", "brno", "brno mas", "p", "pl", "plz", "plzen", "370 01", "hradec palack", "kosice 12", "a"}
 		form := url.Values{"offer_service_id": {"102"}, "offer_carrier": {"ZASILKOVNA"}, "offer_delivery": {"true"},
 			"to_country": {"CZ"}, "to_city": {"Brno"}, "pkg_weight": {"2"}, "pkg_length": {"30"}, "pkg_width": {"20"}, "pkg_height": {"10"}}
@@ -237,7 +240,10 @@ func BenchmarkBigDatabase(b *testing.B) {
 			}
 			return time.Since(start)
 		})
-		report(b, fmt.Sprintf("point picker (%d points)", points), page, bare, "its SQL (points + count)", 20*time.Millisecond)
+		listed := beside()
+		report(b, fmt.Sprintf("point picker (%d points, the lists read beside)", points), page, bare, "its SQL (points + count)", 20*time.Millisecond)
+		benchtab.Note(b, "point picker: the load beside it", benchtab.Figure{What: "list pages read meanwhile", Value: float64(listed), Unit: ""},
+			benchtab.Figure{What: "load average", Value: loadAverage(), Unit: ""})
 	})
 
 	b.Run("export", func(b *testing.B) {
@@ -282,6 +288,26 @@ func BenchmarkBigDatabase(b *testing.B) {
 		b.Logf("export: %d bytes in %s (median of %d); COPY %d bytes in %s; peak heap %d MiB all, %d MiB for %d rows",
 			size, export.pct(0.5), len(export), copySize, copied.pct(0.5), heapAll>>20, heapTenth>>20, rows)
 	})
+}
+
+// listsBeside reads the list pages one after another until the returned
+// function is called, which says how many it read.
+func listsBeside(b *testing.B, br *apptest.Browser, lists []string) (stop func() int) {
+	var done atomic.Bool
+	n := make(chan int)
+	go func() {
+		i := 0
+		for ; !done.Load(); i++ {
+			if resp := br.Get("/tracking?" + lists[i%len(lists)]); resp.StatusCode != http.StatusOK {
+				b.Errorf("list beside: %s: %d", lists[i%len(lists)], resp.StatusCode)
+			}
+		}
+		n <- i
+	}()
+	return func() int {
+		done.Store(true)
+		return <-n
+	}
 }
 
 // measure times request(i) and then its bare SQL for i = 0, 1, … while

@@ -24,6 +24,12 @@ import (
 func claimEnv(t *testing.T) *apptest.Env {
 	t.Helper()
 	env, _ := deskEnv(t)
+	return delivered(t, env)
+}
+
+// delivered has the demo's orders shipped and delivered on a desk's dashboard.
+func delivered(t testing.TB, env *apptest.Env) *apptest.Env {
+	t.Helper()
 	ctx := context.Background()
 	if err := env.App.Bench.RefreshProducts(ctx); err != nil {
 		t.Fatal(err)
@@ -42,7 +48,7 @@ func claimEnv(t *testing.T) *apptest.Env {
 }
 
 // claimMails are the mails recorded for an event kind ("claim-link"), newest first.
-func claimMails(t *testing.T, env *apptest.Env, kind string) []storage.OutMail {
+func claimMails(t testing.TB, env *apptest.Env, kind string) []storage.OutMail {
 	t.Helper()
 	all, err := env.App.DB.RecentMail(context.Background(), 200)
 	if err != nil {

@@ -1,105 +1,235 @@
 package web_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"shipdesk/app/apptest"
 	"shipdesk/benchtab"
-	"shipdesk/identity"
 	"shipdesk/sandbox/sandboxtest"
+	"shipdesk/storage"
 	"shipdesk/storage/pgtest"
 )
 
-// livePage is one kind of open page: the part it asks for again and how
-// many times a minute (its views.Live* cadence).
+// livePage is one kind of open page: the part its polling asks for and how
+// often (its htmx "every").
 type livePage struct {
-	kind      string
-	path      func(i int) string
-	perMinute int
+	kind    string
+	path    func(i int) string
+	every   time.Duration
+	trigger string // the id of the element whose polling asks (htmx's HX-Trigger)
 }
 
-// BenchmarkLiveRefresh measures what keeping 50 open pages current costs:
-// the requests their polling makes, the database transactions those run and
-// the calls to the service they cause, per page and minute. Ten pages each of
-// a shipment, a commission, the shipments list, the shipping desk's latest
-// shipments and the home page; the pollers run their own cycle beside them,
-// as in serve. A minute of every page's polling is sent as fast as it goes.
+// trackingPath is the service's tracking call, batched by the pollers.
+const trackingPath = "/api/v1/shipments/tracking"
+
+// BenchmarkLiveRefresh measures what keeping 200 open pages current costs:
+// 40 each of a shipment's page (two pages a shipment), the tracking list,
+// the shipping desk, the print queue and a batch's page, each polled by its
+// own goroutine on the page's own cadence, while the pollers run in the
+// background as in serve. Windows with the pages and without them take
+// turns; the difference is what the pages cost. Statements are counted on
+// the wire by a proxy in front of PostgreSQL (the change feed's pings apart),
+// service calls at the sandbox. SHIPDESK_BENCH_SECONDS sets each window
+// (20 s by default).
 func BenchmarkLiveRefresh(b *testing.B) {
-	sb := sandboxtest.StartCounting(b)
-	env := apptest.StartOn(b, pgtest.New(b), sb)
-	_, clerk := deskEnvOn(b, env)
-	ctx := context.Background()
-	shipments := placed(b, env, clerk, 10)
-	if err := env.App.Bench.SeedDemo(ctx); err != nil {
+	const pollEvery = 5 * time.Second // the pollers' interval: labels and tracking
+	proxy := startPGProxy(b)
+	_, direct := pgtest.NewWithURL(b)
+	name := strings.TrimPrefix(mustURL(b, direct).Path, "/")
+	db, err := storage.Open(context.Background(), proxy.urlOf(name))
+	if err != nil {
 		b.Fatal(err)
 	}
-	env.Sandbox.Advance(3 * time.Hour)
-	env.App.Jobs.Cycle(ctx) // the labels made, the tracking read: what serve's pollers do
-	manager := env.SignedIn(identity.Manager)
-	pages := []livePage{
-		{"shipment", func(i int) string { return shipments[i%len(shipments)] + "/status" }, 15},
-		{"commission", func(i int) string { return fmt.Sprintf("/returns/commissions/%d/live", 1+i%2) }, 15},
-		{"tracking list", func(int) string { return "/tracking" }, 4},
-		{"shipping desk", func(int) string { return "/shipping" }, 4},
-		{"home", func(int) string { return "/" }, 2},
+	b.Cleanup(func() { db.Close() })
+	sb := sandboxtest.StartCounting(b)
+	env := apptest.StartOnOptions(b, db, sb, apptest.Options{Pollers: pollEvery})
+	_, clerk := deskEnvOn(b, env)
+	ctx := context.Background()
+	if err := env.App.Desk.SeedDemo(ctx); err != nil {
+		b.Fatal(err)
 	}
-	const perKind = 10
-	upstream := sb.AllRequests
+	if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
+		b.Fatal(err)
+	}
+	shipments := placed(b, env, clerk, 20)
+	batch := runBatch(b, env, clerk, "LIVE", 20).id
+	env.Sandbox.Advance(3 * time.Hour) // labels made, the parcels on their way
+	env.LabelsFetched()
+	version := htmlOf(b, clerk.Get("/shipping/print").Body).Find(`input[name=v]`).AttrOr("value", "")
+	pages := []livePage{
+		{"shipment page", func(i int) string { return shipments[i%len(shipments)] + "/status" }, 4 * time.Second, "label-box"},
+		{"tracking list", func(int) string { return "/tracking" }, 15 * time.Second, "tracking-rows"},
+		{"shipping desk", func(int) string { return "/shipping" }, 15 * time.Second, "recent-live"},
+		{"print queue", func(int) string { return "/shipping/print/live?v=" + url.QueryEscape(version) }, 5 * time.Second, "print-live"},
+		{"batch page", func(int) string { return fmt.Sprintf("/shipping/batches/%d/progress", batch) }, 4 * time.Second, "batch-progress"},
+	}
+	const perKind = 40
+	window := liveWindow()
+	moving := movingShipments(b, env)
 	for b.Loop() {
-		x0, up0, start := transactions(b, env), upstream(), time.Now()
-		requests := 0
-		for _, p := range pages {
-			for i := range perKind {
-				for range p.perMinute {
-					if r := manager.Get(p.path(i)); r.StatusCode != 200 {
-						b.Fatalf("%s %s: %d", p.kind, p.path(i), r.StatusCode)
-					}
-					requests++
-				}
-			}
+		perRefresh(b, env, proxy, pages, clerk)
+		quiet := liveRun(b, env, proxy, sb, window, nil, clerk)
+		busy := liveRun(b, env, proxy, sb, window, pages, clerk)
+		open := perKind * len(pages)
+		perMinute := func(n int) float64 { return float64(n) * float64(time.Minute) / float64(window) }
+		byPages := busy.statements - quiet.statements
+		b.Logf("pollers alone: %d statements, %d calls (%d tracking); with %d pages: %d statements, %d calls (%d tracking), %d refreshes",
+			quiet.statements, quiet.calls, quiet.tracking, open, busy.statements, busy.calls, busy.tracking, busy.refreshes)
+		for _, k := range busy.top(14) {
+			b.Logf("%6d × %.140s", busy.texts[k], strings.Join(strings.Fields(k), " "))
 		}
-		took := time.Since(start)
-		x1, up1 := transactions(b, env), upstream()
-		open := float64(perKind * len(pages))
-		// The change feed's own pings run beside: counted apart over as long.
-		idle := transactions(b, env)
-		time.Sleep(took)
-		feed := transactions(b, env) - idle
-		queries := float64(x1-x0-feed) / open
-		benchtab.Note(b, "live refresh, 50 open pages, per page and minute",
-			benchtab.Figure{What: "requests", Value: float64(requests) / open, Unit: ""},
-			benchtab.Figure{What: "database transactions", Value: queries, Unit: ""},
-			benchtab.Figure{What: "upstream calls", Value: float64(up1-up0) / open, Unit: ""},
-			benchtab.Duration("a minute of 50 pages served in", took))
-
-		// The same ten shipments open on five pages each, all of them due:
-		// each page asks for itself, the service is asked once a shipment.
-		env.Sandbox.Advance(31 * time.Minute) // past the pollers' tracking interval
-		due0 := upstream()
-		for range 5 {
-			for i := range shipments {
-				if r := manager.Get(shipments[i] + "/status"); r.StatusCode != 200 {
-					b.Fatalf("status %s: %d", shipments[i], r.StatusCode)
-				}
-			}
-		}
-		benchtab.Note(b, "live refresh, 10 due shipments each open on 5 pages",
-			benchtab.Figure{What: "upstream calls per shipment", Value: float64(upstream()-due0) / float64(len(shipments)), Unit: ""},
-			benchtab.Figure{What: "pages per shipment", Value: 5, Unit: ""})
+		benchtab.Ratio(b, fmt.Sprintf("live refresh, %d open pages: statements per page per refresh", open),
+			benchtab.Figure{What: "statements by the pages", Value: float64(byPages), Unit: ""},
+			benchtab.Figure{What: "refreshes", Value: float64(busy.refreshes), Unit: ""}, "≤ 1")
+		benchtab.Note(b, fmt.Sprintf("live refresh, %d open pages: the database and the CPU", open),
+			benchtab.Figure{What: "statements per minute with the pages", Value: perMinute(busy.statements), Unit: ""},
+			benchtab.Figure{What: "without them", Value: perMinute(quiet.statements), Unit: ""},
+			benchtab.Duration("median statement", busy.median()),
+			benchtab.Duration("p99 statement", busy.p99()),
+			benchtab.Figure{What: "CPU share of the process (dashboard, sandbox and the pages' clients) with the pages", Value: 100 * busy.cpu, Unit: "%"},
+			benchtab.Figure{What: "without them", Value: 100 * quiet.cpu, Unit: "%"},
+			benchtab.Figure{What: "load average", Value: loadAverage(), Unit: ""})
+		intervals := float64(window) / float64(pollEvery)
+		benchtab.Ratio(b, fmt.Sprintf("live refresh, %d open pages: tracking calls per interval / ⌈N / batch⌉", open),
+			benchtab.Figure{What: "tracking calls per interval", Value: float64(busy.tracking) / intervals, Unit: "calls"},
+			benchtab.Figure{What: fmt.Sprintf("⌈%d / 100⌉", moving), Value: float64((moving + 99) / 100), Unit: "calls"}, "≤ 1")
+		benchtab.Note(b, fmt.Sprintf("live refresh, %d open pages: service calls the pages caused", open),
+			benchtab.Figure{What: "calls with the pages", Value: float64(busy.calls), Unit: ""},
+			benchtab.Figure{What: "without them", Value: float64(quiet.calls), Unit: ""})
 	}
 }
 
-// transactions is how many transactions the test database has run; the
-// statistics are read after they are flushed.
-func transactions(b *testing.B, env *apptest.Env) int64 {
+// liveWindow is how long each window runs (SHIPDESK_BENCH_SECONDS, 20 s).
+func liveWindow() time.Duration {
+	if n, err := strconv.Atoi(os.Getenv("SHIPDESK_BENCH_SECONDS")); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return 20 * time.Second
+}
+
+// liveCounts are what one window cost.
+type liveCounts struct {
+	statements, refreshes int
+	calls, tracking       int64
+	texts                 map[string]int
+	took                  []time.Duration
+	cpu                   float64 // of the process's share of the machine
+}
+
+func (c liveCounts) median() time.Duration { return c.pct(0.5) }
+func (c liveCounts) p99() time.Duration    { return c.pct(0.99) }
+func (c liveCounts) pct(p float64) time.Duration {
+	if len(c.took) == 0 {
+		return 0
+	}
+	return c.took[int(p*float64(len(c.took)-1))]
+}
+
+// top are the statements sent most often.
+func (c liveCounts) top(n int) []string {
+	keys := make([]string, 0, len(c.texts))
+	for k := range c.texts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(c.texts[b], c.texts[a]) })
+	return keys[:min(n, len(keys))]
+}
+
+// liveRun keeps the pages open for the window, perKind of each kind, each
+// asking for its live part on its cadence from a moment of its own; no
+// pages: the pollers alone.
+func liveRun(b *testing.B, env *apptest.Env, proxy *pgProxy, sb *sandboxtest.Env, window time.Duration, pages []livePage, br *apptest.Browser) liveCounts {
 	b.Helper()
-	time.Sleep(11 * time.Second) // each backend flushes its counts at most every 10 s when idle
-	var n int64
-	if err := env.App.DB.SQL().QueryRow(`SELECT pg_stat_clear_snapshot(), xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()`).Scan(new(any), &n); err != nil {
+	const perKind = 40
+	proxy.stats.take()
+	calls0, track0, cpu0, start := sb.AllRequests(), sb.Requests(trackingPath), cpuTime(), time.Now()
+	var refreshes atomic.Int64
+	var wg sync.WaitGroup
+	for _, p := range pages {
+		for i := range perKind {
+			wg.Go(func() {
+				next := start.Add(time.Duration(rand.Int64N(int64(p.every))))
+				for end := start.Add(window); next.Before(end); next = next.Add(p.every) {
+					time.Sleep(time.Until(next))
+					if r := p.ask(env, br, i); r.StatusCode != 200 && r.StatusCode != 204 {
+						b.Errorf("%s %s: %d", p.kind, p.path(i), r.StatusCode)
+						return
+					}
+					refreshes.Add(1)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	time.Sleep(time.Until(start.Add(window)))
+	wall := time.Since(start)
+	c := liveCounts{refreshes: int(refreshes.Load()), calls: sb.AllRequests() - calls0, tracking: sb.Requests(trackingPath) - track0,
+		cpu: float64(cpuTime()-cpu0) / float64(wall) / float64(runtime.NumCPU())}
+	c.texts, c.took = proxy.stats.take()
+	for _, n := range c.texts {
+		c.statements += n
+	}
+	return c
+}
+
+// movingShipments is how many shipments the tracking poller follows.
+func movingShipments(b *testing.B, env *apptest.Env) int {
+	b.Helper()
+	var n int
+	if err := env.App.DB.SQL().QueryRow(`SELECT count(*) FROM shipments WHERE state = 'created' AND NOT tracking_done`).Scan(&n); err != nil {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// cpuTime is the CPU time this process has used.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// perRefresh asks for each kind's live part a few times, one after another,
+// and logs the statements each refresh sent (the pollers may add a few).
+func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage, br *apptest.Browser) {
+	b.Helper()
+	const times = 5
+	for _, p := range pages {
+		proxy.stats.take()
+		for i := range times {
+			p.ask(env, br, i)
+		}
+		texts, _ := proxy.stats.take()
+		n := 0
+		for _, k := range texts {
+			n += k
+		}
+		b.Logf("%s: %.1f statements a refresh", p.kind, float64(n)/times)
+		for k, c := range texts {
+			b.Logf("    %d × %.120s", c, strings.Join(strings.Fields(k), " "))
+		}
+	}
+}
+
+// ask is the i-th page's polling asking for its live part, as htmx asks.
+func (p livePage) ask(env *apptest.Env, br *apptest.Browser, i int) apptest.Response {
+	req, _ := http.NewRequest(http.MethodGet, env.URL+p.path(i), nil)
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set("HX-Trigger", p.trigger)
+	return br.Do(req)
 }

@@ -281,6 +281,12 @@ func (s *Server) public(next http.HandlerFunc) http.Handler {
 			s.h.ClaimThrottled(w, r)
 			return
 		}
+		select {
+		case s.publicSlots <- struct{}{}:
+			defer func() { <-s.publicSlots }()
+		case <-r.Context().Done():
+			return
+		}
 		next(w, r)
 	})
 }

@@ -400,7 +400,7 @@ func waitCommissionSettled(t *testing.T, env *apptest.Env, page string) {
 }
 
 // htmlOf parses a page for querying by data-testid.
-func htmlOf(t *testing.T, body string) *goquery.Document {
+func htmlOf(t testing.TB, body string) *goquery.Document {
 	t.Helper()
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
 	if err != nil {

@@ -2,16 +2,11 @@ package web_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -47,7 +42,7 @@ func twoInstances(t *testing.T, o apptest.Options) (a, b *apptest.Env, dbURL str
 	return a, b, dbURL
 }
 
-func mustURL(t *testing.T, s string) *url.URL {
+func mustURL(t testing.TB, s string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(s)
 	if err != nil {
@@ -270,146 +265,5 @@ func TestRevokedSessionsAreRefusedWhenTheFeedIsCut(t *testing.T) {
 	cached(t, b, sessionCookie(t, a, signInAs(t, a, "ivana", pw)))
 	if b.App.Feed.Reconnections() == 0 {
 		t.Error("B's feed never reconnected")
-	}
-}
-
-// pgProxy stands between a change feed and PostgreSQL: it passes bytes, cuts
-// every connection and refuses new ones, or holds every byte (a connection
-// that hangs without closing).
-type pgProxy struct {
-	t      *testing.T
-	url    string // the database's URL through the proxy, with DBNAME for the database
-	target string // PostgreSQL's socket
-	mu     sync.Mutex
-	cond   *sync.Cond
-	mode   proxyMode
-	conns  map[net.Conn]bool
-}
-
-type proxyMode int
-
-const (
-	proxyPass proxyMode = iota
-	proxyCut
-	proxyHang
-)
-
-func (m proxyMode) String() string { return [...]string{"passing", "cut", "hanging"}[m] }
-
-// startPGProxy listens on a Unix socket beside the test cluster's, which
-// TEST_DATABASE_URL names by its directory (host=/…).
-func startPGProxy(t *testing.T) *pgProxy {
-	t.Helper()
-	admin := mustURL(t, os.Getenv("TEST_DATABASE_URL"))
-	q := admin.Query()
-	host := q.Get("host")
-	if !strings.HasPrefix(host, "/") {
-		t.Fatalf("the proxy needs the test cluster on a Unix socket, TEST_DATABASE_URL has host %q", host)
-	}
-	port := admin.Port()
-	if port == "" {
-		port = "5432"
-	}
-	// A short directory: Unix socket paths are limited to about 100 bytes.
-	dir, err := os.MkdirTemp("", "pgp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	ln, err := net.Listen("unix", filepath.Join(dir, ".s.PGSQL."+port))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &pgProxy{t: t, target: filepath.Join(host, ".s.PGSQL."+port), conns: map[net.Conn]bool{}}
-	p.cond = sync.NewCond(&p.mu)
-	q.Set("host", dir)
-	u := *admin
-	u.Path = "/DBNAME"
-	u.RawQuery = q.Encode()
-	p.url = u.String()
-	t.Cleanup(func() {
-		ln.Close()
-		p.set(proxyCut)
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go p.serve(c)
-		}
-	}()
-	return p
-}
-
-func (p *pgProxy) set(m proxyMode) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	was := p.mode
-	p.mode = m
-	if m == proxyCut || (was == proxyHang && m == proxyPass) {
-		for c := range p.conns { // a hung connection is not resumed: it is cut
-			c.Close()
-		}
-	}
-	p.cond.Broadcast()
-}
-
-func (p *pgProxy) serve(client net.Conn) {
-	p.mu.Lock()
-	if p.mode == proxyCut {
-		p.mu.Unlock()
-		client.Close()
-		return
-	}
-	p.mu.Unlock()
-	server, err := net.Dial("unix", p.target)
-	if err != nil {
-		client.Close()
-		return
-	}
-	p.mu.Lock()
-	p.conns[client], p.conns[server] = true, true
-	p.mu.Unlock()
-	done := make(chan struct{}, 2)
-	go p.pipe(server, client, done)
-	go p.pipe(client, server, done)
-	<-done
-	client.Close()
-	server.Close()
-	<-done
-	p.mu.Lock()
-	delete(p.conns, client)
-	delete(p.conns, server)
-	p.mu.Unlock()
-}
-
-// pipe copies from src to dst, holding what it read while the proxy hangs.
-func (p *pgProxy) pipe(dst, src net.Conn, done chan<- struct{}) {
-	defer func() { done <- struct{}{} }()
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			p.mu.Lock()
-			for p.mode == proxyHang {
-				p.cond.Wait()
-			}
-			cut := p.mode == proxyCut
-			p.mu.Unlock()
-			if cut {
-				return
-			}
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
-				p.t.Logf("proxy: %v", err)
-			}
-			return
-		}
 	}
 }

@@ -41,6 +41,10 @@ type Deps struct {
 	Public *ratelimit.Limiter
 }
 
+// publicAtOnce is how many customers' requests are served at once; a person
+// filling a form is one of them for a few milliseconds.
+const publicAtOnce = 4
+
 // Server is the dashboard's HTTP handler.
 type Server struct {
 	h        *handlers.Handlers
@@ -53,7 +57,10 @@ type Server struct {
 	kept     *views.Kept        // the page parts and shells drawn once and kept
 	lang     i18n.Lang          // the installation's language
 	limiter  *ratelimit.Limiter // the customers' pages' (Deps.Public)
-	trust    bool               // believe a proxy's X-Forwarded-For for the client's address
+	// publicSlots bound the customers' requests served at once: a flood
+	// waits in line, parked, and cannot take the staff's CPU or connections.
+	publicSlots chan struct{}
+	trust       bool // believe a proxy's X-Forwarded-For for the client's address
 }
 
 // New builds the server and its middleware chain.
@@ -63,7 +70,8 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
-		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy}
+		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy,
+		publicSlots: make(chan struct{}, publicAtOnce)}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()

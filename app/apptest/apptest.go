@@ -69,6 +69,10 @@ type Options struct {
 	// (0: no limit a test would meet; every test's client is 127.0.0.1).
 	PublicBurst int
 	PublicEvery time.Duration
+	PublicHold  time.Duration // a refusal's wait (0: a millisecond)
+	// TrustProxy takes the client's address from X-Forwarded-For, so a test
+	// can be many clients at once.
+	TrustProxy bool
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -94,6 +98,13 @@ func StartWith(t testing.TB, db *storage.DB) *Env {
 func StartOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
 	t.Helper()
 	return startOn(t, db, sb, Options{})
+}
+
+// StartOnOptions is StartOn with options (a benchmark's counting sandbox
+// beside the pollers running in the background).
+func StartOnOptions(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
+	t.Helper()
+	return startOn(t, db, sb, o)
 }
 
 // StartWithOptions is StartWith with options.
@@ -125,6 +136,8 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		Jobs:          pollerCadence(o.Pollers),
 		PublicBurst:   cmp.Or(o.PublicBurst, 1_000_000),
 		PublicEvery:   cmp.Or(o.PublicEvery, time.Millisecond),
+		PublicHold:    cmp.Or(o.PublicHold, time.Millisecond),
+		TrustProxy:    o.TrustProxy,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)

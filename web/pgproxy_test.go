@@ -1,0 +1,277 @@
+package web_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pgProxy stands between the dashboard and PostgreSQL: it passes bytes, cuts
+// every connection and refuses new ones, or holds every byte (a connection
+// that hangs without closing). Passing, it counts the statements the
+// dashboard sends (statements), read off the wire as PostgreSQL receives them.
+type pgProxy struct {
+	t      testing.TB
+	url    string // the database's URL through the proxy, with DBNAME for the database
+	target string // PostgreSQL's socket
+	mu     sync.Mutex
+	cond   *sync.Cond
+	mode   proxyMode
+	conns  map[net.Conn]bool
+	stats  pgStats
+}
+
+type proxyMode int
+
+const (
+	proxyPass proxyMode = iota
+	proxyCut
+	proxyHang
+)
+
+func (m proxyMode) String() string { return [...]string{"passing", "cut", "hanging"}[m] }
+
+// startPGProxy listens on a Unix socket beside the test cluster's, which
+// TEST_DATABASE_URL names by its directory (host=/…).
+func startPGProxy(t testing.TB) *pgProxy {
+	t.Helper()
+	admin := mustURL(t, os.Getenv("TEST_DATABASE_URL"))
+	q := admin.Query()
+	host := q.Get("host")
+	if !strings.HasPrefix(host, "/") {
+		t.Fatalf("the proxy needs the test cluster on a Unix socket, TEST_DATABASE_URL has host %q", host)
+	}
+	port := admin.Port()
+	if port == "" {
+		port = "5432"
+	}
+	// A short directory: Unix socket paths are limited to about 100 bytes.
+	dir, err := os.MkdirTemp("", "pgp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ln, err := net.Listen("unix", filepath.Join(dir, ".s.PGSQL."+port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pgProxy{t: t, target: filepath.Join(host, ".s.PGSQL."+port), conns: map[net.Conn]bool{}}
+	p.cond = sync.NewCond(&p.mu)
+	q.Set("host", dir)
+	u := *admin
+	u.Path = "/DBNAME"
+	u.RawQuery = q.Encode()
+	p.url = u.String()
+	t.Cleanup(func() {
+		ln.Close()
+		p.set(proxyCut)
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go p.serve(c)
+		}
+	}()
+	return p
+}
+
+// urlOf is the URL of database name through the proxy.
+func (p *pgProxy) urlOf(name string) string { return strings.Replace(p.url, "DBNAME", name, 1) }
+
+func (p *pgProxy) set(m proxyMode) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	was := p.mode
+	p.mode = m
+	if m == proxyCut || (was == proxyHang && m == proxyPass) {
+		for c := range p.conns { // a hung connection is not resumed: it is cut
+			c.Close()
+		}
+	}
+	p.cond.Broadcast()
+}
+
+func (p *pgProxy) serve(client net.Conn) {
+	p.mu.Lock()
+	if p.mode == proxyCut {
+		p.mu.Unlock()
+		client.Close()
+		return
+	}
+	p.mu.Unlock()
+	server, err := net.Dial("unix", p.target)
+	if err != nil {
+		client.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns[client], p.conns[server] = true, true
+	p.mu.Unlock()
+	w := &pgWire{stats: &p.stats}
+	done := make(chan struct{}, 2)
+	go p.pipe(server, client, done, &pgStream{startup: true, msg: w.fromClient})
+	go p.pipe(client, server, done, &pgStream{msg: w.fromServer})
+	<-done
+	client.Close()
+	server.Close()
+	<-done
+	p.mu.Lock()
+	delete(p.conns, client)
+	delete(p.conns, server)
+	p.mu.Unlock()
+}
+
+// pipe copies from src to dst, holding what it read while the proxy hangs,
+// and hands what passes to the stream's reader.
+func (p *pgProxy) pipe(dst, src net.Conn, done chan<- struct{}, s *pgStream) {
+	defer func() { done <- struct{}{} }()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			for p.mode == proxyHang {
+				p.cond.Wait()
+			}
+			cut := p.mode == proxyCut
+			p.mu.Unlock()
+			if cut {
+				return
+			}
+			s.read(buf[:n])
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) && !errors.Is(err, io.EOF) {
+				p.t.Logf("proxy: %v", err)
+			}
+			return
+		}
+	}
+}
+
+// pgStream cuts one direction of the protocol into messages: a type byte and
+// a length (the client's first message, the startup, has no type byte).
+type pgStream struct {
+	startup bool
+	buf     []byte
+	msg     func(typ byte, body []byte)
+}
+
+func (s *pgStream) read(b []byte) {
+	s.buf = append(s.buf, b...)
+	for {
+		head := 5
+		if s.startup {
+			head = 4
+		}
+		if len(s.buf) < head {
+			return
+		}
+		n := int(binary.BigEndian.Uint32(s.buf[head-4 : head]))
+		if len(s.buf) < head-4+n {
+			return
+		}
+		if s.startup {
+			s.startup = false
+		} else {
+			s.msg(s.buf[0], s.buf[head:head-4+n])
+		}
+		s.buf = s.buf[head-4+n:]
+	}
+}
+
+// pgWire follows one connection: a statement is a simple query ('Q') or an
+// execution ('E') of the last parsed one ('P'); it takes from its first
+// message to the server's ReadyForQuery ('Z') after it.
+type pgWire struct {
+	stats  *pgStats
+	mu     sync.Mutex
+	parsed string
+	since  time.Time
+	text   string // the statement on its way, "" until it is executed
+}
+
+func (w *pgWire) fromClient(typ byte, body []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch typ {
+	case 'Q', 'P':
+		if w.since.IsZero() {
+			w.since = time.Now()
+		}
+		text := string(body[:max(0, len(body)-1)])
+		if typ == 'P' { // the statement's name, then its text
+			_, text, _ = strings.Cut(text, "\x00")
+			text, _, _ = strings.Cut(text, "\x00")
+			w.parsed = text
+			return
+		}
+		w.text = text
+	case 'E':
+		if w.since.IsZero() {
+			w.since = time.Now()
+		}
+		w.text = w.parsed
+	}
+}
+
+func (w *pgWire) fromServer(typ byte, _ []byte) {
+	if typ != 'Z' {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.text == "" || w.since.IsZero() {
+		return
+	}
+	w.stats.add(w.text, time.Since(w.since))
+	w.text, w.since = "", time.Time{}
+}
+
+// pgStats are the statements counted, apart from the change feed's own
+// (its pings and LISTEN), with how long each took to come back.
+type pgStats struct {
+	mu    sync.Mutex
+	feed  int
+	texts map[string]int
+	took  []time.Duration
+}
+
+func (s *pgStats) add(text string, took time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if strings.Contains(text, "pg_notify") || strings.HasPrefix(text, "LISTEN") || strings.HasPrefix(text, "UNLISTEN") {
+		s.feed++
+		return
+	}
+	if s.texts == nil {
+		s.texts = map[string]int{}
+	}
+	s.texts[text]++
+	s.took = append(s.took, took)
+}
+
+// take returns the statements counted since the last take (by text) and
+// their times, and starts counting anew.
+func (s *pgStats) take() (texts map[string]int, took []time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	texts, took = s.texts, s.took
+	s.texts, s.took, s.feed = nil, nil, 0
+	slices.Sort(took)
+	return texts, took
+}
