@@ -29,11 +29,7 @@ func (s *Service) Shop(ctx context.Context) string {
 	if err != nil || len(senders) == 0 {
 		return ""
 	}
-	a := senders[0].Address
-	name := a.Company
-	if name == "" {
-		name = a.Firstname + " " + a.Surname
-	}
+	name := senders[0].Address.PartyName()
 	s.shop.Store(&name)
 	return name
 }

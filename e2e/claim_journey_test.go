@@ -26,7 +26,8 @@ import (
 // the returns desk and settles it there.
 func TestClaimJourneyOnAPhone(t *testing.T) {
 	t.Parallel()
-	env := deliveredDemo(t)
+	env := apptest.Start(t)
+	env.DeliverDemoOrders()
 	ctx := context.Background()
 	proof, photo := claimFilesIn(t)
 
@@ -164,30 +165,6 @@ func TestClaimJourneyOnAPhone(t *testing.T) {
 	}
 	customer.wantNoSideScroll()
 	customer.bothLanguages("status-settled")
-}
-
-// deliveredDemo is a dashboard whose demo orders have been delivered: DEMO-1
-// went to jana@example.cz, to Brno.
-func deliveredDemo(t *testing.T) *apptest.Env {
-	t.Helper()
-	env := apptest.Start(t)
-	ctx := context.Background()
-	if err := env.App.Desk.SeedDemo(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.App.Bench.RefreshProducts(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
-		t.Fatal(err)
-	}
-	env.LabelsFetched()
-	env.Sandbox.Advance(2 * time.Hour) // exported, carried, delivered
-	env.App.Jobs.Cycle(ctx)
-	return env
 }
 
 // claimFilesIn writes a proof of purchase (PDF) and a photo (PNG) to attach.

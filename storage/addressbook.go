@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Address is the shared part of a sender and a recipient.
@@ -16,6 +17,17 @@ type Address struct {
 	Country   string `db:"country"`
 	Phone     string `db:"phone"`
 	Email     string `db:"email"`
+}
+
+// Person is the name of the person at the address.
+func (a Address) Person() string { return strings.TrimSpace(a.Firstname + " " + a.Surname) }
+
+// PartyName is the address as people name it: its company, else its person.
+func (a Address) PartyName() string {
+	if a.Company != "" {
+		return a.Company
+	}
+	return a.Person()
 }
 
 // Sender is a sending address: a stored pickup address of the service

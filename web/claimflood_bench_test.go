@@ -33,8 +33,7 @@ import (
 // 30 s by default; SHIPDESK_BENCH_SECONDS shortens it.
 func BenchmarkClaimFlood(b *testing.B) {
 	env := apptest.StartOptions(b, apptest.Options{PublicBurst: 120, PublicEvery: 2 * time.Second, PublicHold: time.Second, TrustProxy: true})
-	deskEnvOn(b, env)
-	delivered(b, env)
+	env.DeliverDemoOrders()
 	staff := env.SignedIn(identity.Manager)
 	staffPages := []string{"/", "/shipping", "/tracking", "/shipping/print"}
 	flood := floodSeconds()

@@ -148,10 +148,15 @@ func TestClaimLinksOpenOnlyTheirOwnClaim(t *testing.T) {
 			t.Errorf("%s from A's link: %d", p, r.StatusCode)
 		}
 	}
-	if r := customerA.Get(a); strings.Contains(r.Body, "lid.jpg") && strings.Count(r.Body, "lid.jpg") > 1 {
-		t.Error("A's page lists B's files")
+	pageA := customerA.Get(a).Body
+	for _, f := range filesB {
+		if strings.Contains(pageA, "/files/"+itoa(f.ID)+`"`) {
+			t.Errorf("A's page links B's file %s", f.Filename)
+		}
 	}
-	_ = ca
+	if filesA, _ := env.App.DB.ClaimUploads(ctx, ca.ID); len(filesA) == 0 || !strings.Contains(pageA, a+"/files/"+itoa(filesA[0].ID)) {
+		t.Error("A's page does not link its own file")
+	}
 	// The link that made A opens nothing more.
 	links := claimMails(t, env, "claim-link")
 	used := claimPathIn.FindString(links[len(links)-1].Text)

@@ -23,27 +23,8 @@ import (
 // went to jana@example.cz (+420 777 123 456) with 1 250 Kč on delivery.
 func claimEnv(t *testing.T) *apptest.Env {
 	t.Helper()
-	env, _ := deskEnv(t)
-	return delivered(t, env)
-}
-
-// delivered has the demo's orders shipped and delivered on a desk's dashboard.
-func delivered(t testing.TB, env *apptest.Env) *apptest.Env {
-	t.Helper()
-	ctx := context.Background()
-	if err := env.App.Bench.RefreshProducts(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
-		t.Fatal(err)
-	}
-	env.LabelsFetched()
-	env.Sandbox.Advance(2 * time.Hour) // exported, carried, delivered
-	env.App.Jobs.Cycle(ctx)
-	s, err := env.App.DB.ShipmentByReference(ctx, "DEMO-1")
-	if err != nil || s.DeliveredAt == nil {
-		t.Fatalf("DEMO-1 not delivered: %+v %v", s.Status, err)
-	}
+	env := apptest.Start(t)
+	env.DeliverDemoOrders()
 	return env
 }
 
@@ -210,11 +191,8 @@ func claimFields(t *testing.T, body string, kv ...string) url.Values {
 func TestClaimPagesTurnAwayAFlood(t *testing.T) {
 	t.Parallel()
 	env := apptest.StartOptions(t, apptest.Options{PublicBurst: 20, PublicEvery: time.Hour})
-	deskEnvOn(t, env)
+	env.DeliverDemoOrders()
 	ctx := context.Background()
-	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
-		t.Fatal(err)
-	}
 	staff := env.SignedIn(identity.Manager)
 	count := func(table string) (n int) {
 		_ = env.App.DB.SQL().QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n)

@@ -138,15 +138,11 @@ func (w *Workbench) seller(ctx context.Context) (printout.Party, error) {
 		return printout.Party{}, err
 	}
 	a := senders[0].Address
-	name := a.Company
-	person := strings.TrimSpace(a.Firstname + " " + a.Surname)
 	lines := []string{a.Street, strings.TrimSpace(a.Zip + " " + a.City), a.Phone, a.Email}
-	if name == "" {
-		name = person
-	} else if person != "" {
-		lines = append([]string{person}, lines...)
+	if a.Company != "" && a.Person() != "" {
+		lines = append([]string{a.Person()}, lines...)
 	}
-	return printout.Party{Name: name, Lines: lines}, nil
+	return printout.Party{Name: a.PartyName(), Lines: lines}, nil
 }
 
 func consumer(d Detail) printout.Party {

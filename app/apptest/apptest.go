@@ -274,6 +274,33 @@ func (e *Env) LabelsFetched() {
 	e.Sandbox.LabelsFetched(numbers...)
 }
 
+// DeliverDemoOrders seeds the demo desk (its sender, points and product
+// lists) and the demo orders, and moves the sandbox on until they are
+// delivered: DEMO-1 to jana@example.cz (+420 777 123 456) in Brno, with
+// 1 250 Kč on delivery. The customers' claim tests start from it.
+func (e *Env) DeliverDemoOrders() {
+	e.T.Helper()
+	ctx := context.Background()
+	if err := e.App.Desk.SeedDemo(ctx); err != nil {
+		e.T.Fatal(err)
+	}
+	if _, err := e.App.Desk.RefreshPoints(ctx); err != nil {
+		e.T.Fatal(err)
+	}
+	if err := e.App.Bench.RefreshProducts(ctx); err != nil {
+		e.T.Fatal(err)
+	}
+	if err := e.App.Desk.SeedDemoOrders(ctx); err != nil {
+		e.T.Fatal(err)
+	}
+	e.LabelsFetched()
+	e.Sandbox.Advance(2 * time.Hour) // exported, carried, delivered
+	e.App.Jobs.Cycle(ctx)
+	if s, err := e.App.DB.ShipmentByReference(ctx, "DEMO-1"); err != nil || s.DeliveredAt == nil {
+		e.T.Fatalf("DEMO-1 not delivered: %q %v", s.Status, err)
+	}
+}
+
 // pollerCadence is the pollers' cadence of a test that runs them in the
 // background: every kind of work due again after one tick.
 func pollerCadence(tick time.Duration) jobs.Config {
