@@ -9,16 +9,18 @@ import (
 	"strings"
 )
 
-type ridKey struct{}
+// RequestIDKey is the context key of the request id (WithRequestID); the web
+// server's request state answers it itself.
+type RequestIDKey struct{}
 
 // WithRequestID returns ctx carrying the request id.
 func WithRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, ridKey{}, id)
+	return context.WithValue(ctx, RequestIDKey{}, id)
 }
 
 // RequestID returns the request id, or "-" outside a request.
 func RequestID(ctx context.Context) string {
-	if id, ok := ctx.Value(ridKey{}).(string); ok {
+	if id, ok := ctx.Value(RequestIDKey{}).(string); ok {
 		return id
 	}
 	return "-"

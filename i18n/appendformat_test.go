@@ -18,7 +18,7 @@ func TestAppendDateTimeWritesWhatDateTimeWrites(t *testing.T) {
 	}
 	for _, lang := range []Lang{Czech, English} {
 		for _, zone := range []*time.Location{Prague, time.UTC, time.FixedZone("", -9*3600-30*60)} {
-			ctx := context.WithValue(WithLang(context.Background(), lang), zoneKey{}, zone)
+			ctx := context.WithValue(WithLang(context.Background(), lang), ZoneKey{}, zone)
 			buf := []byte("x;")
 			for _, m := range moments {
 				want := DateTime(ctx, m)

@@ -14,16 +14,18 @@ import (
 // its own (CZK 1,299.50, 22 Nov 2026, 14:05). Times are shown in the shop's
 // time zone (SHIPDESK_TZ), carried in the request's context.
 
-type zoneKey struct{}
+// ZoneKey is the context key of the time zone (WithZone); the web server's
+// request state answers it itself.
+type ZoneKey struct{}
 
 // WithZone returns ctx carrying the time zone times are shown in.
 func WithZone(ctx context.Context, loc *time.Location) context.Context {
-	return context.WithValue(ctx, zoneKey{}, loc)
+	return context.WithValue(ctx, ZoneKey{}, loc)
 }
 
 // ZoneOf is the request's time zone; Europe/Prague by default.
 func ZoneOf(ctx context.Context) *time.Location {
-	if loc, ok := ctx.Value(zoneKey{}).(*time.Location); ok && loc != nil {
+	if loc, ok := ctx.Value(ZoneKey{}).(*time.Location); ok && loc != nil {
 		return loc
 	}
 	return Prague

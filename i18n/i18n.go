@@ -163,16 +163,18 @@ func Check() error {
 	return nil
 }
 
-type ctxKey struct{}
+// LangKey is the context key of the request's language (WithLang); the web
+// server's request state answers it itself.
+type LangKey struct{}
 
 // WithLang returns ctx carrying the language of the request.
 func WithLang(ctx context.Context, l Lang) context.Context {
-	return context.WithValue(ctx, ctxKey{}, l)
+	return context.WithValue(ctx, LangKey{}, l)
 }
 
 // LangOf returns the request's language, Czech by default.
 func LangOf(ctx context.Context) Lang {
-	if l, ok := ctx.Value(ctxKey{}).(Lang); ok {
+	if l, ok := ctx.Value(LangKey{}).(Lang); ok {
 		return l
 	}
 	return Czech

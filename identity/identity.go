@@ -81,15 +81,17 @@ type Staff struct {
 	Lang     string // the language saved with the account; "" for the installation's default
 }
 
-type ctxKey struct{}
+// ContextKey is the context key of the signed-in staff member (With); the
+// web server's request state answers it itself.
+type ContextKey struct{}
 
 // With returns ctx carrying the signed-in staff member.
 func With(ctx context.Context, s *Staff) context.Context {
-	return context.WithValue(ctx, ctxKey{}, s)
+	return context.WithValue(ctx, ContextKey{}, s)
 }
 
 // From returns the signed-in staff member, or nil for an anonymous request.
 func From(ctx context.Context) *Staff {
-	s, _ := ctx.Value(ctxKey{}).(*Staff)
+	s, _ := ctx.Value(ContextKey{}).(*Staff)
 	return s
 }

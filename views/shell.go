@@ -68,15 +68,17 @@ func NewKept() *Kept {
 	return k
 }
 
-type keptKey struct{}
+// KeptKey is the context key of the kept parts and shells (WithKept); the
+// web server's request state answers it itself.
+type KeptKey struct{}
 
 // WithKept lets the pages drawn with ctx keep their parts and shells in k.
 func WithKept(ctx context.Context, k *Kept) context.Context {
-	return context.WithValue(ctx, keptKey{}, k)
+	return context.WithValue(ctx, KeptKey{}, k)
 }
 
 func keptOf(ctx context.Context) *Kept {
-	k, _ := ctx.Value(keptKey{}).(*Kept)
+	k, _ := ctx.Value(KeptKey{}).(*Kept)
 	return k
 }
 

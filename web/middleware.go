@@ -82,8 +82,8 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 		}
 		w.Header()["X-Request-Id"] = []string{id}
 		sw := &statusWriter{ResponseWriter: w}
-		state := &requestState{}
-		r = r.WithContext(withState(httpx.WithRequestID(r.Context(), id), state))
+		r, state := withState(r)
+		state.id = id
 		next.ServeHTTP(sw, r)
 		if sw.status == 0 {
 			sw.status = http.StatusOK // net/http answers 200 when a handler writes nothing
@@ -191,16 +191,14 @@ func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
 func localize(fallback i18n.Lang, zone *time.Location, kept *views.Kept, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lang := i18n.Negotiate(r.Header.Get("Accept-Language"), fallback)
-		if c, err := r.Cookie(handlers.LangCookie); err == nil {
-			if l, ok := i18n.Parse(c.Value); ok {
+		if c, ok := httpx.CookieValue(r, handlers.LangCookie); ok {
+			if l, ok := i18n.Parse(c); ok {
 				lang = l
 			}
 		}
-		ctx := views.WithKept(i18n.WithLang(r.Context(), lang), kept)
-		if zone.String() != i18n.ZoneOf(ctx).String() { // the default needs no value (a zone loaded again is another pointer)
-			ctx = i18n.WithZone(ctx, zone)
-		}
-		next.ServeHTTP(w, r.WithContext(ctx))
+		r, state := stateFor(r)
+		state.lang, state.kept, state.zone = lang, kept, zone
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -216,24 +214,22 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		st, err := s.staff.Authenticate(r.Context(), token)
 		switch {
 		case err == nil:
-			stateOf(r.Context()).who = st.Username
-			ctx := identity.With(r.Context(), st)
+			var state *requestState
+			r, state = stateFor(r)
+			state.who, state.staff = st.Username, st
 			// Signed in, a person reads the language they chose, else the one
 			// they picked on this browser, else the installation's: the
 			// browser's own language decides only the sign-in page.
 			l, ok := i18n.Parse(st.Lang)
 			if !ok {
 				l = s.lang
-				if c, err := r.Cookie(handlers.LangCookie); err == nil {
-					if picked, ok := i18n.Parse(c.Value); ok {
+				if c, ok := httpx.CookieValue(r, handlers.LangCookie); ok {
+					if picked, ok := i18n.Parse(c); ok {
 						l = picked
 					}
 				}
 			}
-			if l != i18n.LangOf(ctx) {
-				ctx = i18n.WithLang(ctx, l)
-			}
-			r = r.WithContext(ctx)
+			state.lang = l
 		case apperr.Is(err, apperr.Unauthorized):
 			stateOf(r.Context()).ended = true
 		default:

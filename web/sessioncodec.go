@@ -31,6 +31,7 @@ type cookieCodec struct {
 	scratch sync.Pool // *macScratch
 	maxAge  time.Duration
 	clock   *clock.Clock // real time: a cookie's age is measured as its session's
+	memo    *cookieMemo  // values already verified that carry a token only
 }
 
 // cookieSkew is how far in the future a cookie's issue time may lie: the
@@ -45,7 +46,7 @@ const cookieVersion = 1
 
 func newCookieCodec(secret []byte, maxAge time.Duration, clk *clock.Clock) *cookieCodec {
 	auth := sha256.Sum256(append([]byte("shipdesk session auth\x00"), secret...))
-	c := &cookieCodec{key: auth[:], maxAge: maxAge, clock: clk}
+	c := &cookieCodec{key: auth[:], maxAge: maxAge, clock: clk, memo: newCookieMemo()}
 	c.scratch.New = func() any { return &macScratch{mac: hmac.New(sha256.New, c.key)} }
 	return c
 }
@@ -79,6 +80,12 @@ func (c *cookieCodec) decode(value string) cookieState {
 	if len(value) > maxCookie {
 		return cookieState{}
 	}
+	if m, ok := c.memo.get(value); ok {
+		if !c.fresh(m.issued) {
+			return cookieState{}
+		}
+		return cookieState{token: m.token}
+	}
 	sc := c.scratch.Get().(*macScratch)
 	defer c.scratch.Put(sc)
 	buf := sc.buf[:]
@@ -94,7 +101,7 @@ func (c *cookieCodec) decode(value string) cookieState {
 		return cookieState{}
 	}
 	issued := time.Unix(int64(binary.BigEndian.Uint64(payload[1:9])), 0)
-	if age := c.clock.Since(issued); age > c.maxAge || age < -cookieSkew {
+	if !c.fresh(issued) {
 		return cookieState{}
 	}
 	p := payload[9:]
@@ -117,7 +124,17 @@ func (c *cookieCodec) decode(value string) cookieState {
 		st.flashes = append(st.flashes, views.Flash{Kind: kind, Text: string(p[2 : 2+tl])})
 		p = p[2+tl:]
 	}
+	if len(st.flashes) == 0 && st.token != "" { // a cookie with flashes is read once
+		c.memo.put(value, memoCookie{token: st.token, issued: issued})
+	}
 	return st
+}
+
+// fresh says whether a cookie issued then is neither too old nor dated ahead
+// of our clock.
+func (c *cookieCodec) fresh(issued time.Time) bool {
+	age := c.clock.Since(issued)
+	return age <= c.maxAge && age >= -cookieSkew
 }
 
 // encode writes a cookie's value, dated now.

@@ -48,11 +48,11 @@ func (st *cookieStore) New(r *http.Request, name string) (*sessions.Session, err
 	if httpx.IsHTTPS(r, st.trustProxy) {
 		s.Options = &st.secure
 	}
-	c, err := r.Cookie(name)
-	if err != nil {
+	value, ok := httpx.CookieValue(r, name)
+	if !ok {
 		return s, nil
 	}
-	v := st.codec.decode(c.Value)
+	v := st.codec.decode(value)
 	if v.token != "" {
 		s.Values[tokenKey] = v.token
 	}
