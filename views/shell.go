@@ -59,12 +59,16 @@ type Kept struct {
 		sync.RWMutex
 		m map[shellKey][]shellPiece // nil: this shell is drawn in full
 	}
+	sandbox struct { // the sandbox banner's hole (sandbox_kept.go)
+		sync.RWMutex
+		m map[sandboxKey]string
+	}
 }
 
 // NewKept returns an empty store of kept parts and shells.
 func NewKept() *Kept {
 	k := &Kept{}
-	k.parts.m, k.shells.m = map[partKey]string{}, map[shellKey][]shellPiece{}
+	k.parts.m, k.shells.m, k.sandbox.m = map[partKey]string{}, map[shellKey][]shellPiece{}, map[sandboxKey]string{}
 	return k
 }
 
@@ -121,7 +125,8 @@ func keptPart(ctx context.Context, part string, p Page, draw func(Page) templ.Co
 // is drawn in full (drawLayout).
 func Layout(p Page) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		sh := shellOf(ctx, p)
+		kept := keptOf(ctx)
+		sh := shellOf(ctx, kept, p)
 		if sh == nil {
 			return drawLayout(p).Render(ctx, w)
 		}
@@ -138,7 +143,7 @@ func Layout(p Page) templ.Component {
 			case holePath:
 				_, err = io.WriteString(w, templ.EscapeString(p.Path))
 			case holeSandbox:
-				err = sandboxState(p).Render(ctx, w)
+				err = keptSandbox(ctx, kept, p, w)
 			case holeChildren:
 				if children != nil {
 					err = children.Render(ctx, w)
@@ -179,8 +184,7 @@ type shellKey struct {
 
 // shellOf is the kept shell for p, drawn now if it is not kept yet; nil when
 // p is to be drawn in full.
-func shellOf(ctx context.Context, p Page) []shellPiece {
-	kept := keptOf(ctx)
+func shellOf(ctx context.Context, kept *Kept, p Page) []shellPiece {
 	if kept == nil || len(p.Flashes) > 0 {
 		return nil
 	}

@@ -61,7 +61,7 @@ func TestKeptShellDrawsWhatTheLayoutDraws(t *testing.T) {
 	}
 	for _, st := range staff {
 		p := Page{Title: "Home", Staff: st, Sandbox: true, Path: "/"}
-		if shellOf(WithKept(i18n.WithLang(context.Background(), i18n.Czech), kept), p) == nil {
+		if shellOf(i18n.WithLang(context.Background(), i18n.Czech), kept, p) == nil {
 			t.Errorf("the shell of %+v is drawn in full every time", st)
 		}
 	}
