@@ -18,3 +18,10 @@ func (s Stopwatch) Elapsed() time.Duration { return time.Since(s.start) }
 // Deadline is the machine's time d from now, for I/O deadlines of sockets and
 // connections, which the operating system judges on its own clock.
 func Deadline(d time.Duration) time.Time { return time.Now().Add(d) }
+
+// Stop is the machine's time now, for the time of a log line, and how long
+// the stopwatch ran: one reading of the clock for both.
+func (s Stopwatch) Stop() (at time.Time, took time.Duration) {
+	at = time.Now()
+	return at, at.Sub(s.start)
+}

@@ -74,6 +74,7 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // cookies, form values or keys.
 func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 	ids := newRequestIDs()
+	handler := log.Handler()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		watch := clock.Start()
 		id := r.Header.Get("X-Request-Id")
@@ -92,15 +93,24 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 		if sw.status >= 500 {
 			level = slog.LevelError
 		}
-		log.LogAttrs(r.Context(), level, "request",
+		ctx := r.Context()
+		if !handler.Enabled(ctx, level) {
+			return
+		}
+		// The record is made here, as Logger.LogAttrs makes it, but without
+		// asking the runtime for the caller: no line says where it was logged.
+		at, took := watch.Stop()
+		rec := slog.NewRecord(at, level, "request", 0)
+		rec.AddAttrs(
 			slog.String("request_id", id),
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
-			slog.Duration("duration", watch.Elapsed()),
+			slog.Duration("duration", took),
 			slog.String("user", state.who),
 		)
+		_ = handler.Handle(ctx, rec)
 	})
 }
 
