@@ -39,8 +39,26 @@ var areas = map[string]identity.Area{
 	storage.AttnRefundDue: identity.Reports,
 }
 
-// KindsFor lists the kinds a role sees, in display order.
+// kindsByRole is KindsFor's answer for each role, worked out once: the home
+// page asks on every request.
+var kindsByRole = func() map[identity.Role][]string {
+	m := map[identity.Role][]string{}
+	for _, r := range identity.Roles {
+		m[r] = kindsOf(r)
+	}
+	return m
+}()
+
+// KindsFor lists the kinds a role sees, in display order. The list is
+// shared: read it, never change it (an append makes a copy).
 func KindsFor(role identity.Role) []string {
+	if kinds, ok := kindsByRole[role]; ok {
+		return slices.Clip(kinds)
+	}
+	return kindsOf(role)
+}
+
+func kindsOf(role identity.Role) []string {
 	var out []string
 	for _, k := range storage.AttentionKinds {
 		if role.May(areas[k]) {

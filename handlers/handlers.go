@@ -285,12 +285,12 @@ func (h *Handlers) ErrorStatus(w http.ResponseWriter, r *http.Request, status in
 	key := errorKey(status)
 	switch {
 	case text != "":
-	case key == "error.500": // the one text that names the request
-		text = i18n.T(ctx, key+".text", httpx.RequestID(ctx))
+	case key.title == "error.500.title": // the one text that names the request
+		text = i18n.T(ctx, key.text, httpx.RequestID(ctx))
 	default:
-		text = i18n.T(ctx, key+".text")
+		text = i18n.T(ctx, key.text)
 	}
-	title := i18n.T(ctx, key+".title")
+	title := i18n.T(ctx, key.title)
 	if httpx.IsHTMX(r) {
 		h.render(w, r, status, views.ErrorBox(title, text, status))
 		return
@@ -298,15 +298,23 @@ func (h *Handlers) ErrorStatus(w http.ResponseWriter, r *http.Request, status in
 	h.render(w, r, status, views.ErrorPage(h.page(w, r, title, ""), title, text, status))
 }
 
-// errorKey is the catalog prefix of the title and text for a status.
-func errorKey(status int) string {
+// errorKeys are the catalog keys of an error page's title and text.
+type errorKeys struct{ title, text string }
+
+// errorKey is the catalog keys of the title and text for a status, written
+// out whole: the 404 is asked for often enough that joining them shows.
+func errorKey(status int) errorKeys {
 	switch {
-	case status == http.StatusForbidden, status == http.StatusNotFound, status == http.StatusServiceUnavailable:
-		return "error." + strconv.Itoa(status)
+	case status == http.StatusForbidden:
+		return errorKeys{"error.403.title", "error.403.text"}
+	case status == http.StatusNotFound:
+		return errorKeys{"error.404.title", "error.404.text"}
+	case status == http.StatusServiceUnavailable:
+		return errorKeys{"error.503.title", "error.503.text"}
 	case status >= 500:
-		return "error.500"
+		return errorKeys{"error.500.title", "error.500.text"}
 	}
-	return "error.4xx"
+	return errorKeys{"error.4xx.title", "error.4xx.text"}
 }
 
 // NotFound is the 404 page.

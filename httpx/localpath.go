@@ -17,6 +17,31 @@ const maxLocalPath = 2048
 // another host; p is refused when any of that appears, before or after
 // percent-decoding.
 func LocalPath(p string) string {
+	if plainPath(p) { // every page's own path: nothing to decode or parse
+		return p
+	}
+	return checkedLocalPath(p)
+}
+
+// plainPath says whether p is a path of one leading "/" and only letters,
+// digits and "/-_.~?=&", which LocalPath keeps as it is: no escapes to
+// decode, nothing a browser reads differently, nothing that makes a host.
+func plainPath(p string) bool {
+	if len(p) == 0 || len(p) > maxLocalPath || p[0] != '/' || (len(p) > 1 && p[1] == '/') {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		switch b := p[i]; {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9':
+		case b == '/', b == '-', b == '_', b == '.', b == '~', b == '?', b == '=', b == '&':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func checkedLocalPath(p string) string {
 	if p == "" || len(p) > maxLocalPath || !cleanPath(p) {
 		return "/"
 	}

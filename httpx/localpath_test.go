@@ -49,3 +49,13 @@ func TestLocalPathRefusesEverythingButACleanLocalPath(t *testing.T) {
 		}
 	}
 }
+
+// The quick answer for a plain path is the one the full check gives.
+func TestPlainPathAgreesWithTheFullCheck(t *testing.T) {
+	for _, p := range []string{"/", "/no-such-page", "/tracking?status=ACTIVE&page=2", "/a/../b", "/./x", "/x.y~z_w-v",
+		"//evil.example", "/.//evil", "/?next=//evil", "/a?b=c=d&&", "/" + strings.Repeat("a", maxLocalPath), "/" + strings.Repeat("a", maxLocalPath-1), "", "a"} {
+		if got, want := LocalPath(p), checkedLocalPath(p); got != want {
+			t.Errorf("LocalPath(%q) = %q, the full check says %q", p, got, want)
+		}
+	}
+}

@@ -40,6 +40,7 @@ type requestState struct {
 type requestContext struct {
 	context.Context
 	state requestState
+	sw    statusWriter // the request log's, in the same allocation
 }
 
 type stateKey struct{}
@@ -75,8 +76,13 @@ func (c *requestContext) Value(key any) any {
 
 // withState is r carrying a new state of its own, in one copy of r.
 func withState(r *http.Request) (*http.Request, *requestState) {
+	r, c := newRequestContext(r)
+	return r, &c.state
+}
+
+func newRequestContext(r *http.Request) (*http.Request, *requestContext) {
 	c := &requestContext{Context: r.Context()}
-	return r.WithContext(c), &c.state
+	return r.WithContext(c), c
 }
 
 // stateFor is r's state and r; outside logRequests (a middleware tested

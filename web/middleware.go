@@ -82,9 +82,9 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 			id = ids.next()
 		}
 		w.Header()["X-Request-Id"] = []string{id}
-		sw := &statusWriter{ResponseWriter: w}
-		r, state := withState(r)
-		state.id = id
+		r, c := newRequestContext(r)
+		state, sw := &c.state, &c.sw
+		state.id, sw.ResponseWriter = id, w
 		next.ServeHTTP(sw, r)
 		if sw.status == 0 {
 			sw.status = http.StatusOK // net/http answers 200 when a handler writes nothing
