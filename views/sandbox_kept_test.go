@@ -41,11 +41,40 @@ func TestKeptSandboxBannerDrawsWhatTheBannerDraws(t *testing.T) {
 							t.Fatalf("%s %s %+v: kept\n%s\nwant\n%s", lang, zone, s, got.String(), want.String())
 						}
 					}
-					if n := len(kept.sandbox.m); n > maxKeptSandbox {
-						t.Fatalf("%d kept banners, over the bound %d", n, maxKeptSandbox)
+					if n := len(kept.fragments.m); n > maxKeptFragments {
+						t.Fatalf("%d kept banners, over the bound %d", n, maxKeptFragments)
 					}
 				}
 			}
 		}
+	}
+}
+
+// An error page's kept message says what drawing it says, in each language,
+// for each status and text, and a message too long to keep is drawn anew.
+func TestKeptErrorBoxDrawsWhatTheBoxDraws(t *testing.T) {
+	kept := NewKept()
+	for _, lang := range i18n.Langs {
+		ctx := WithKept(i18n.WithLang(context.Background(), lang), kept)
+		for _, status := range []int{403, 404, 500} {
+			for _, text := range []string{"Nothing here", `<script>alert("x")</script> & 'more'`, strings.Repeat("long ", 300)} {
+				var want strings.Builder
+				if err := ErrorBox("Title <b>", text, status).Render(i18n.WithLang(context.Background(), lang), &want); err != nil {
+					t.Fatal(err)
+				}
+				for range 2 { // drawn, then kept
+					var got strings.Builder
+					if err := keptErrorBox("Title <b>", text, status).Render(ctx, &got); err != nil {
+						t.Fatal(err)
+					}
+					if got.String() != want.String() {
+						t.Fatalf("%s %d %q: kept\n%s\nwant\n%s", lang, status, text, got.String(), want.String())
+					}
+				}
+			}
+		}
+	}
+	if n := len(kept.fragments.m); n != len(i18n.Langs)*3*2 {
+		t.Errorf("%d kept messages, want %d (the long one is never kept)", n, len(i18n.Langs)*3*2)
 	}
 }

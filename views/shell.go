@@ -59,16 +59,16 @@ type Kept struct {
 		sync.RWMutex
 		m map[shellKey][]shellPiece // nil: this shell is drawn in full
 	}
-	sandbox struct { // the sandbox banner's hole (sandbox_kept.go)
+	fragments struct { // fragments.go
 		sync.RWMutex
-		m map[sandboxKey]string
+		m map[any]string
 	}
 }
 
 // NewKept returns an empty store of kept parts and shells.
 func NewKept() *Kept {
 	k := &Kept{}
-	k.parts.m, k.shells.m, k.sandbox.m = map[partKey]string{}, map[shellKey][]shellPiece{}, map[sandboxKey]string{}
+	k.parts.m, k.shells.m, k.fragments.m = map[partKey]string{}, map[shellKey][]shellPiece{}, map[any]string{}
 	return k
 }
 

@@ -52,7 +52,7 @@ func (c *requestContext) Value(key any) any {
 		return s
 	case i18n.LangKey:
 		if s.lang != "" {
-			return s.lang
+			return langValue(s.lang)
 		}
 	case identity.ContextKey:
 		if s.staff != nil {
@@ -108,4 +108,16 @@ func sessionEnded(ctx context.Context) bool { return stateOf(ctx).ended }
 
 func flashSessionEnded(r *http.Request) views.Flash {
 	return views.Flash{Kind: "info", Text: i18n.T(r.Context(), "login.session_ended")}
+}
+
+// langValue is l as a context value: each of our languages a constant, so
+// asking for the language (every text of a page does) allocates nothing.
+func langValue(l i18n.Lang) any {
+	switch l {
+	case i18n.Czech:
+		return i18n.Czech
+	case i18n.English:
+		return i18n.English
+	}
+	return l
 }
