@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 
@@ -13,31 +14,50 @@ import (
 // Small parts of a page that change with a few values only (the sandbox
 // banner's time, an error page's message) are drawn once per key, a
 // comparable value holding everything the part depends on, and kept in the
-// server's Kept, as the shell is.
+// server's Kept, as the shell is. Each is drawn from its key alone, so it
+// cannot come to depend on anything else unnoticed.
 
-// maxKeptFragments bounds the kept fragments; past it they start again.
+// maxKeptFragments bounds the kept fragments of a kind; past it they start
+// again.
 const maxKeptFragments = 64
 
-// writeFragment writes the fragment of key, drawing it with c the first time.
-func (k *Kept) writeFragment(ctx context.Context, w io.Writer, key any, c templ.Component) error {
-	k.fragments.RLock()
-	html, ok := k.fragments.m[key]
-	k.fragments.RUnlock()
+// fragments are the kept fragments of one kind, drawn by draw from their key.
+type fragments[K comparable] struct {
+	mu   sync.RWMutex
+	m    map[K]string
+	draw func(K) templ.Component
+}
+
+func newFragments[K comparable](draw func(K) templ.Component) *fragments[K] {
+	return &fragments[K]{m: map[K]string{}, draw: draw}
+}
+
+// write writes the fragment of key, drawing it the first time.
+func (f *fragments[K]) write(ctx context.Context, w io.Writer, key K) error {
+	f.mu.RLock()
+	html, ok := f.m[key]
+	f.mu.RUnlock()
 	if !ok {
 		var b strings.Builder
-		if err := c.Render(ctx, &b); err != nil {
+		if err := f.draw(key).Render(ctx, &b); err != nil {
 			return err
 		}
 		html = b.String()
-		k.fragments.Lock()
-		if len(k.fragments.m) >= maxKeptFragments {
-			clear(k.fragments.m)
+		f.mu.Lock()
+		if len(f.m) >= maxKeptFragments {
+			clear(f.m)
 		}
-		k.fragments.m[key] = html
-		k.fragments.Unlock()
+		f.m[key] = html
+		f.mu.Unlock()
 	}
 	_, err := io.WriteString(w, html)
 	return err
+}
+
+func (f *fragments[K]) len() int {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return len(f.m)
 }
 
 // errorBoxKey is everything ErrorBox's output depends on.
@@ -47,6 +67,8 @@ type errorBoxKey struct {
 	status      int
 }
 
+func drawErrorBox(k errorBoxKey) templ.Component { return ErrorBox(k.title, k.text, k.status) }
+
 // keptErrorBox is ErrorBox, kept per language, title, text and status: the
 // 404 and 403 pages say the same to everyone.
 func keptErrorBox(title, text string, status int) templ.Component {
@@ -55,6 +77,6 @@ func keptErrorBox(title, text string, status int) templ.Component {
 		if kept == nil || len(title)+len(text) > 1024 { // a long message is a one-off
 			return ErrorBox(title, text, status).Render(ctx, w)
 		}
-		return kept.writeFragment(ctx, w, errorBoxKey{i18n.LangOf(ctx), title, text, status}, ErrorBox(title, text, status))
+		return kept.errorBoxes.write(ctx, w, errorBoxKey{i18n.LangOf(ctx), title, text, status})
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"shipdesk/i18n"
 )
 
@@ -23,13 +25,16 @@ type sandboxKey struct {
 	failed bool
 }
 
+func drawSandbox(k sandboxKey) templ.Component {
+	return sandboxNow(Page{SandboxState: SandboxState{Now: time.Unix(k.second, 0), Faults: k.faults, FaultsFailed: k.failed}})
+}
+
 // keptSandbox writes the banner's changing part for p.
 func keptSandbox(ctx context.Context, kept *Kept, p Page, w io.Writer) error {
-	s := p.SandboxState
+	s := &p.SandboxState
 	if s.Now.IsZero() {
 		return sandboxNow(p).Render(ctx, w)
 	}
-	s.Now = s.Now.Truncate(time.Second) // the banner shows no less
 	k := sandboxKey{lang: i18n.LangOf(ctx), zone: i18n.ZoneOf(ctx), second: s.Now.Unix(), faults: s.Faults, failed: s.FaultsFailed}
-	return kept.writeFragment(ctx, w, k, sandboxNow(Page{SandboxState: s}))
+	return kept.sandbox.write(ctx, w, k)
 }

@@ -41,7 +41,7 @@ func TestKeptSandboxBannerDrawsWhatTheBannerDraws(t *testing.T) {
 							t.Fatalf("%s %s %+v: kept\n%s\nwant\n%s", lang, zone, s, got.String(), want.String())
 						}
 					}
-					if n := len(kept.fragments.m); n > maxKeptFragments {
+					if n := kept.sandbox.len(); n > maxKeptFragments {
 						t.Fatalf("%d kept banners, over the bound %d", n, maxKeptFragments)
 					}
 				}
@@ -74,7 +74,7 @@ func TestKeptErrorBoxDrawsWhatTheBoxDraws(t *testing.T) {
 			}
 		}
 	}
-	if n := len(kept.fragments.m); n != len(i18n.Langs)*3*2 {
+	if n := kept.errorBoxes.len(); n != len(i18n.Langs)*3*2 {
 		t.Errorf("%d kept messages, want %d (the long one is never kept)", n, len(i18n.Langs)*3*2)
 	}
 }

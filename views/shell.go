@@ -59,16 +59,15 @@ type Kept struct {
 		sync.RWMutex
 		m map[shellKey][]shellPiece // nil: this shell is drawn in full
 	}
-	fragments struct { // fragments.go
-		sync.RWMutex
-		m map[any]string
-	}
+	sandbox    *fragments[sandboxKey]  // the sandbox banner's hole (sandbox_kept.go)
+	errorBoxes *fragments[errorBoxKey] // error pages' messages (fragments.go)
 }
 
 // NewKept returns an empty store of kept parts and shells.
 func NewKept() *Kept {
 	k := &Kept{}
-	k.parts.m, k.shells.m, k.fragments.m = map[partKey]string{}, map[shellKey][]shellPiece{}, map[any]string{}
+	k.parts.m, k.shells.m = map[partKey]string{}, map[shellKey][]shellPiece{}
+	k.sandbox, k.errorBoxes = newFragments(drawSandbox), newFragments(drawErrorBox)
 	return k
 }
 
