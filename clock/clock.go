@@ -12,15 +12,16 @@ package clock
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Clock is safe for concurrent use; the zero value is not usable (see Real,
 // Simulated, From and Frozen).
 type Clock struct {
-	mu     sync.Mutex
+	mu     sync.Mutex   // one change of the offset at a time
+	offset atomic.Int64 // a time.Duration; read without the lock (every request reads the clock several times)
 	base   func() time.Time
-	offset time.Duration
 	sim    bool
 }
 
@@ -47,10 +48,10 @@ func Frozen(t time.Time) *Clock {
 
 // Now is the current time on this clock.
 func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.base().Add(c.offset)
+	return c.base().Add(c.off())
 }
+
+func (c *Clock) off() time.Duration { return time.Duration(c.offset.Load()) }
 
 // Since is how long ago t was on this clock.
 func (c *Clock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
@@ -69,25 +70,21 @@ func (c *Clock) Advance(d time.Duration) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sim && d > 0 {
-		c.offset += d
+		c.offset.Add(int64(d))
 	}
-	return c.base().Add(c.offset)
+	return c.base().Add(c.off())
 }
 
 // Offset is how far the clock has been advanced in total (kept in the
 // sandbox's state file).
-func (c *Clock) Offset() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.offset
-}
+func (c *Clock) Offset() time.Duration { return c.off() }
 
 // SetOffset restores an offset saved in a state file; it never moves the clock back.
 func (c *Clock) SetOffset(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.sim && d > c.offset {
-		c.offset = d
+	if c.sim && d > c.off() {
+		c.offset.Store(int64(d))
 	}
 }
 
@@ -99,7 +96,7 @@ func (c *Clock) SetOffset(d time.Duration) {
 func (c *Clock) Follow(other time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if d := other.Sub(c.base()); c.sim && (d > c.offset || c.offset-d > time.Second) {
-		c.offset = d
+	if d, off := other.Sub(c.base()), c.off(); c.sim && (d > off || off-d > time.Second) {
+		c.offset.Store(int64(d))
 	}
 }

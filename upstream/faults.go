@@ -30,7 +30,7 @@ const faultsReadLimit = time.Second
 
 // faultsSeen is the faults last read or set, and when.
 type faultsSeen struct {
-	mu     sync.Mutex
+	mu     sync.RWMutex // read by every page at once; written every few seconds
 	faults Faults
 	err    error // the last read failed: pages do not wait on a sandbox that is down
 	read   clock.Stopwatch
@@ -45,9 +45,15 @@ func (c *Clients) Faults(ctx context.Context) (Faults, error) {
 	if c.Controls == nil {
 		return Faults{}, ErrNoSandbox
 	}
+	c.faults.mu.RLock()
+	f, err, fresh := c.faults.faults, c.faults.err, c.faults.known && c.faults.read.Elapsed() < FaultsMaxAge
+	c.faults.mu.RUnlock()
+	if fresh {
+		return f, err
+	}
 	c.faults.mu.Lock()
 	defer c.faults.mu.Unlock()
-	if c.faults.known && c.faults.read.Elapsed() < FaultsMaxAge {
+	if c.faults.known && c.faults.read.Elapsed() < FaultsMaxAge { // read meanwhile by another page
 		return c.faults.faults, c.faults.err
 	}
 	ctx, cancel := context.WithTimeout(ctx, faultsReadLimit)
@@ -57,7 +63,7 @@ func (c *Clients) Faults(ctx context.Context) (Faults, error) {
 		c.faults.faults, c.faults.err, c.faults.read, c.faults.known = Faults{}, err, clock.Start(), true
 		return Faults{}, err
 	}
-	var f Faults
+	f = Faults{}
 	for _, x := range list {
 		if x.Path == "" && x.Count == 0 {
 			f = Faults{LatencyMS: x.LatencyMS, ErrorPercent: x.ErrorRate * 100, LostPercent: x.DropAfterRate * 100}
