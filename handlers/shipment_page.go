@@ -83,7 +83,7 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 	}
 	s, events, err := h.ShipReads.ShipmentLive(ctx, id)
 	if err == nil && desk.LabelPending(s) {
-		pagecache.Skip(ctx) // its label is checked as time passes: drawn anew each time
+		h.keepUntilLabelCheck(ctx, s)
 	}
 	if err == nil && h.labelChecked(ctx, s) {
 		s, events, err = h.ShipReads.ShipmentLive(ctx, id)
@@ -97,6 +97,16 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
 	return s, v, true
+}
+
+// keepUntilLabelCheck keeps a copy of the page of a shipment whose label is
+// pending only until the page would check the label (labelChecked).
+func (h *Handlers) keepUntilLabelCheck(ctx context.Context, s storage.Shipment) {
+	if h.RefreshAfter < 0 || s.LastCheckedAt == nil {
+		pagecache.Skip(ctx)
+		return
+	}
+	pagecache.Until(ctx, s.LastCheckedAt.Add(h.RefreshAfter))
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"shipdesk/storage"
 )
@@ -48,12 +49,14 @@ type Cache struct {
 
 // Entry is one kept answer: its status, the headers its handler set (never
 // Set-Cookie) and its body, with where in the body the request keys its
-// render made stand (each replaced by a fresh one on every use).
+// render made stand (each replaced by a fresh one on every use), and the
+// moment on the dashboard's clock it is good until (zero: until a change).
 type Entry struct {
 	Status int
 	Header http.Header
 	Body   []byte
 	Keys   []KeySpot
+	Until  time.Time
 
 	key  string
 	gen  uint64
@@ -109,13 +112,14 @@ func (c *Cache) Generation() uint64 {
 	return c.gen
 }
 
-// Get returns the kept answer for key while the feed is fresh.
-func (c *Cache) Get(key string) (*Entry, bool) {
+// Get returns the kept answer for key while the feed is fresh and now (on
+// the dashboard's clock) is before its Until.
+func (c *Cache) Get(key string, now time.Time) (*Entry, bool) {
 	fresh := c.feed.Fresh()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el := c.entries[key]
-	if !fresh || el == nil || el.Value.(*Entry).gen != c.gen {
+	if !fresh || el == nil || el.Value.(*Entry).gen != c.gen || !el.Value.(*Entry).good(now) {
 		c.misses.Add(1)
 		return nil, false
 	}
@@ -154,6 +158,8 @@ func (c *Cache) Put(key string, gen uint64, e *Entry) {
 	c.size += e.size
 	c.stored.Add(1)
 }
+
+func (e *Entry) good(now time.Time) bool { return e.Until.IsZero() || now.Before(e.Until) }
 
 func (c *Cache) remove(el *list.Element) {
 	e := c.order.Remove(el).(*Entry)

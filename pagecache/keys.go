@@ -2,6 +2,8 @@ package pagecache
 
 import (
 	"bytes"
+	"io"
+	"sync"
 
 	"shipdesk/requestkey"
 )
@@ -41,23 +43,43 @@ func KeySpots(body []byte, minted []string) (spots []KeySpot, ok bool) {
 	return spots, true
 }
 
-// WithFreshKeys is body with a fresh request key in each spot; body itself
-// is left as it is (others may be writing it out).
-func WithFreshKeys(body []byte, spots []KeySpot) []byte {
-	if len(spots) == 0 {
-		return body
-	}
-	out := bytes.Clone(body)
-	fresh := map[int]string{}
+// AppendFresh appends body to dst with a fresh request key in each spot;
+// body itself is left as it is (others may be writing it out).
+func AppendFresh(dst, body []byte, spots []KeySpot) []byte {
+	start := len(dst)
+	dst = append(dst, body...)
+	var few [4]string
+	fresh := few[:0]
 	for _, s := range spots {
-		k, ok := fresh[s.Key]
-		if !ok {
-			k = requestkey.New()
-			fresh[s.Key] = k
+		for len(fresh) <= s.Key {
+			fresh = append(fresh, "")
 		}
-		copy(out[s.At:s.At+keyLen], k)
+		if fresh[s.Key] == "" {
+			fresh[s.Key] = requestkey.New()
+		}
+		copy(dst[start+s.At:start+s.At+keyLen], fresh[s.Key])
 	}
-	return out
+	return dst
+}
+
+// bodies are the buffers kept answers are written from with their fresh
+// keys, so a copy served costs no new page-sized buffer.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// WriteTo writes the entry's body, with fresh keys, to w.
+func (e *Entry) WriteTo(w io.Writer) (int64, error) {
+	if len(e.Keys) == 0 {
+		n, err := w.Write(e.Body)
+		return int64(n), err
+	}
+	buf := bodies.Get().(*[]byte)
+	b := AppendFresh((*buf)[:0], e.Body, e.Keys)
+	n, err := w.Write(b)
+	if cap(b) <= 1<<20 {
+		*buf = b[:0]
+		bodies.Put(buf)
+	}
+	return int64(n), err
 }
 
 func mintedIndex(k []byte, minted []string) int {

@@ -18,7 +18,7 @@ func TestKeySpots(t *testing.T) {
 	if !ok || len(spots) != 3 || spots[0].Key != 0 || spots[1].Key != 1 || spots[2].Key != 0 {
 		t.Fatalf("spots %v ok %v", spots, ok)
 	}
-	out := string(WithFreshKeys(body, spots))
+	out := string(AppendFresh(nil, body, spots))
 	if strings.Contains(out, k1) || strings.Contains(out, k2) || len(out) != len(body) {
 		t.Fatalf("the noted keys are still there: %s", out)
 	}

@@ -2,24 +2,53 @@ package pagecache
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
+	"time"
 )
 
-// A handler whose answer must not be kept says so for its request (Skip):
-// a page that waits for something the clock brings rather than a change
-// in the database (a pending label its own view checks upstream).
+// A handler whose answer must not be kept, or not past a moment, says so
+// for its request: a page that waits for something the clock brings rather
+// than a change in the database (a pending label its own view checks
+// upstream once its last check is old enough).
 
-type skipKey struct{}
+// Note is what a handler said of its request's answer.
+type Note struct {
+	mu    sync.Mutex
+	skip  bool
+	until time.Time
+}
 
-// Recording returns a context in which Skip marks the answer.
-func Recording(ctx context.Context) (context.Context, *atomic.Bool) {
-	skip := new(atomic.Bool)
-	return context.WithValue(ctx, skipKey{}, skip), skip
+type noteKey struct{}
+
+// Recording returns a context in which Skip and Until mark the answer.
+func Recording(ctx context.Context) (context.Context, *Note) {
+	n := &Note{}
+	return context.WithValue(ctx, noteKey{}, n), n
 }
 
 // Skip keeps the request's answer out of the cache.
 func Skip(ctx context.Context) {
-	if skip, ok := ctx.Value(skipKey{}).(*atomic.Bool); ok {
-		skip.Store(true)
+	if n, ok := ctx.Value(noteKey{}).(*Note); ok {
+		n.mu.Lock()
+		n.skip = true
+		n.mu.Unlock()
 	}
+}
+
+// Until keeps the request's answer at most until t on the dashboard's clock.
+func Until(ctx context.Context, t time.Time) {
+	if n, ok := ctx.Value(noteKey{}).(*Note); ok {
+		n.mu.Lock()
+		if n.until.IsZero() || t.Before(n.until) {
+			n.until = t
+		}
+		n.mu.Unlock()
+	}
+}
+
+// Said is what the handler said: not to keep the answer, or until when.
+func (n *Note) Said() (skip bool, until time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.skip, n.until
 }

@@ -29,7 +29,8 @@ import (
 //
 // and is not asked at all while the session holds a flash message (the page
 // shows and takes it). Not kept: an answer that sets a cookie, is not 200 or
-// 404, marked by its handler (pagecache.Skip), over the cache's share, or
+// 404, marked by its handler (pagecache.Skip; pagecache.Until keeps it only
+// so long), over the cache's share, or
 // that carries a request key its render did not note (requestkey.NewIn);
 // the keys it noted are replaced with fresh ones on every use.
 func (s *Server) cached(next http.HandlerFunc) http.HandlerFunc {
@@ -42,26 +43,28 @@ func (s *Server) cached(next http.HandlerFunc) http.HandlerFunc {
 			next(w, r)
 			return
 		}
-		key := s.pageKey(r, st)
-		if e, ok := s.pages.Get(key); ok {
+		now := s.h.Clock.Now()
+		key := s.pageKey(r, st, now)
+		if e, ok := s.pages.Get(key, now); ok {
 			h := w.Header()
 			for k, v := range e.Header {
 				h[k] = v
 			}
 			w.WriteHeader(e.Status)
-			_, _ = w.Write(pagecache.WithFreshKeys(e.Body, e.Keys))
+			_, _ = e.WriteTo(w)
 			return
 		}
 		gen := s.pages.Generation()
 		ctx, minted := requestkey.Recording(r.Context())
-		ctx, skip := pagecache.Recording(ctx)
+		ctx, note := pagecache.Recording(ctx)
 		before := make(map[string]bool, len(w.Header()))
 		for k := range w.Header() {
 			before[k] = true
 		}
 		cw := &captureWriter{ResponseWriter: w, limit: maxKeptPage}
 		next(cw, r.WithContext(ctx))
-		if skip.Load() || cw.over || (cw.status != http.StatusOK && cw.status != http.StatusNotFound) {
+		skip, until := note.Said()
+		if skip || cw.over || (cw.status != http.StatusOK && cw.status != http.StatusNotFound) {
 			return
 		}
 		h := http.Header{}
@@ -77,7 +80,7 @@ func (s *Server) cached(next http.HandlerFunc) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		s.pages.Put(key, gen, &pagecache.Entry{Status: cw.status, Header: h, Body: cw.body, Keys: spots})
+		s.pages.Put(key, gen, &pagecache.Entry{Status: cw.status, Header: h, Body: cw.body, Keys: spots, Until: until})
 	}
 }
 
@@ -86,7 +89,7 @@ func (s *Server) cached(next http.HandlerFunc) http.HandlerFunc {
 const maxKeptPage = 1 << 20
 
 // pageKey is the cache's key of a request (cached lists what it holds).
-func (s *Server) pageKey(r *http.Request, st *identity.Staff) string {
+func (s *Server) pageKey(r *http.Request, st *identity.Staff, now time.Time) string {
 	var b strings.Builder
 	b.Grow(len(r.Host) + len(r.URL.Path) + len(r.URL.RawQuery) + 128)
 	b.WriteString(r.Host)
@@ -123,7 +126,7 @@ func (s *Server) pageKey(r *http.Request, st *identity.Staff) string {
 	b.WriteByte(0)
 	b.WriteString(i18n.ZoneOf(ctx).String())
 	b.WriteByte(0)
-	b.WriteString(strconv.FormatInt(s.h.Clock.Now().Unix()/int64(time.Minute/time.Second), 10))
+	b.WriteString(strconv.FormatInt(now.Unix()/int64(time.Minute/time.Second), 10))
 	return b.String()
 }
 
