@@ -70,7 +70,7 @@ func (s *Server) routes() *http.ServeMux {
 
 	// Areas.
 	// The shipping desk: clerks and managers.
-	mux.Handle("GET /shipping", s.only(shipping, h.Shipping))
+	mux.Handle("GET /shipping", s.only(shipping, s.cached(h.Shipping)))
 	mux.Handle("GET /shipping/new", s.only(shipping, h.NewShipment))
 	mux.Handle("POST /shipping/new/compare", s.only(shipping, h.CompareOffers))
 	mux.Handle("POST /shipping/new/country", s.only(shipping, h.ChooseCountry))
@@ -92,8 +92,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
 	mux.Handle("POST /shipping/shipments/{id}/duplicates/storno", s.only(shipping, h.StornoDuplicate))
 	mux.Handle("POST /shipping/shipments/{id}/notes", s.only(shipping, h.AddShipmentNote))
-	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
-	mux.Handle("GET /shipping/print/live", s.only(shipping, h.PrintQueueLive))
+	mux.Handle("GET /shipping/print", s.only(shipping, s.cached(h.PrintQueue)))
+	mux.Handle("GET /shipping/print/live", s.only(shipping, s.cached(h.PrintQueueLive)))
 	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))
 	mux.Handle("POST /shipping/print/batches/{id}/reprint", s.only(shipping, h.Reprint))
 	mux.Handle("GET /shipping/manifest", s.only(shipping, h.Manifest))
