@@ -19,7 +19,7 @@ import (
 // holds everything a page's handler and shell read from the request, so a
 // copy goes only to a request its handler would answer the same:
 //
-//   - the method (GET only), host, path and raw query;
+//   - the method (GET only), host, path as escaped and raw query;
 //   - every htmx header (HX-Request, HX-Target, HX-Trigger — a live part
 //     asks for itself —, HX-Current-URL, …);
 //   - the signed-in person: id, name, role, saved language; the language
@@ -91,12 +91,11 @@ const maxKeptPage = 1 << 20
 // pageKey is the cache's key of a request (cached lists what it holds).
 func (s *Server) pageKey(r *http.Request, st *identity.Staff, now time.Time) string {
 	var b strings.Builder
-	b.Grow(len(r.Host) + len(r.URL.Path) + len(r.URL.RawQuery) + 128)
+	uri := r.URL.RequestURI() // as the page's forms post it back: escaped as asked
+	b.Grow(len(r.Host) + len(uri) + 128)
 	b.WriteString(r.Host)
 	b.WriteByte(0)
-	b.WriteString(r.URL.Path)
-	b.WriteByte('?')
-	b.WriteString(r.URL.RawQuery)
+	b.WriteString(uri)
 	var hx []string
 	for k := range r.Header {
 		if strings.HasPrefix(k, "Hx-") {
