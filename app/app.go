@@ -22,6 +22,7 @@ import (
 	"shipdesk/jobs"
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
+	"shipdesk/pagecache"
 	"shipdesk/ratelimit"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
@@ -43,6 +44,8 @@ type Options struct {
 	// RefreshAfter: how often a polling shipment page may ask the service (0: 3s;
 	// negative: on every poll).
 	RefreshAfter time.Duration
+	// PageCacheBytes bounds the cache of signed-in pages (0: pagecache.DefaultBytes).
+	PageCacheBytes int64
 	// Jobs is the pollers' cadence.
 	Jobs jobs.Config
 	// MetricsToken lets a scraper read /metrics; empty: managers only.
@@ -132,6 +135,8 @@ type App struct {
 	Catcher *mailcatch.Catcher
 	// Claims runs the customers' claim page.
 	Claims *claims.Service
+	// Pages keeps the signed-in pages whose data has not changed.
+	Pages *pagecache.Cache
 }
 
 // Close stops what New started in the background (the change feed, the
@@ -230,12 +235,16 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
+	// Signed-in pages whose data has not changed are answered from memory;
+	// the home page's counts are counted afresh with every change they may show.
+	pages := pagecache.NewCache(feed, o.PageCacheBytes)
+	pages.Also(counts.Forget)
 	public := ratelimit.New(cmp.Or(o.PublicBurst, 120), cmp.Or(o.PublicEvery, 2*time.Second), wall.Now)
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
-		Lang: o.Lang, Zone: o.Zone, Public: public})
+		Lang: o.Lang, Zone: o.Zone, Public: public, Pages: pages})
 	if err != nil {
 		return nil, err
 	}
-	a.Handler = srv
+	a.Handler, a.Pages = srv, pages
 	return a, nil
 }

@@ -19,8 +19,13 @@ const labelBatch = 100
 // LabelStale says whether a page showing s should have its pending label
 // checked now: it was last checked at or before pendingBefore.
 func LabelStale(s storage.Shipment, pendingBefore time.Time) bool {
-	return s.State == storage.StateCreated && s.LabelStatus == shipping.LabelPending && !Cancelled(s) &&
-		(s.LastCheckedAt == nil || !s.LastCheckedAt.After(pendingBefore))
+	return LabelPending(s) && (s.LastCheckedAt == nil || !s.LastCheckedAt.After(pendingBefore))
+}
+
+// LabelPending says whether a shipment's label is still being made: its page
+// asks about it as time passes, not only when the database changes.
+func LabelPending(s storage.Shipment) bool {
+	return s.State == storage.StateCreated && s.LabelStatus == shipping.LabelPending && !Cancelled(s)
 }
 
 // RefreshDue checks, when a page shows a shipment whose pending label is

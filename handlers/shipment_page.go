@@ -8,6 +8,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/identity"
+	"shipdesk/pagecache"
 	"shipdesk/storage"
 	"shipdesk/views"
 )
@@ -42,7 +43,7 @@ func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bo
 // label last checked more than a few seconds ago is checked first, with the
 // others as stale (labelChecked).
 func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
-	h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm())
+	h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm(r.Context()))
 }
 
 // renderShipmentPage draws the shipment's page with its notes and the note
@@ -81,6 +82,9 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 		return storage.Shipment{}, views.ShipmentView{}, false
 	}
 	s, events, err := h.ShipReads.ShipmentLive(ctx, id)
+	if err == nil && desk.LabelPending(s) {
+		h.keepUntilLabelCheck(ctx, s)
+	}
 	if err == nil && h.labelChecked(ctx, s) {
 		s, events, err = h.ShipReads.ShipmentLive(ctx, id)
 	}
@@ -93,6 +97,16 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
 	return s, v, true
+}
+
+// keepUntilLabelCheck keeps a copy of the page of a shipment whose label is
+// pending only until the page would check the label (labelChecked).
+func (h *Handlers) keepUntilLabelCheck(ctx context.Context, s storage.Shipment) {
+	if h.RefreshAfter < 0 || s.LastCheckedAt == nil {
+		pagecache.Skip(ctx)
+		return
+	}
+	pagecache.Until(ctx, s.LastCheckedAt.Add(h.RefreshAfter))
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {

@@ -4,17 +4,27 @@ package requestkey
 
 import (
 	"crypto/rand"
-	"fmt"
+	"encoding/hex"
 	"regexp"
 )
 
 // New makes a key for a fresh form.
 func New() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
+	var b [16]byte
+	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	var k [36]byte
+	hex.Encode(k[0:8], b[0:4])
+	k[8] = '-'
+	hex.Encode(k[9:13], b[4:6])
+	k[13] = '-'
+	hex.Encode(k[14:18], b[6:8])
+	k[18] = '-'
+	hex.Encode(k[19:23], b[8:10])
+	k[23] = '-'
+	hex.Encode(k[24:36], b[10:16])
+	return string(k[:])
 }
 
 var shape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)

@@ -55,6 +55,9 @@ func newSessionCache(feed Changes) *sessionCache {
 }
 
 func (c *sessionCache) changed(ch storage.Change) {
+	if ch.Data != "" { // what pages show, not who is signed in
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++

@@ -20,7 +20,7 @@ import (
 
 // The change feed: the triggers of migration 00017 announce every change to
 // what a session check answers on ChangesChannel, in the transaction that
-// makes it. A Feed listens to the channel on a connection of its own and
+// makes it, and those of 00035 every change to what the cached pages show. A Feed listens to the channel on a connection of its own and
 // hands each change to its subscribers; it also knows how far it has read.
 //
 // How far: every FeedPing the feed notifies itself on a channel of its own,
@@ -58,6 +58,7 @@ type Change struct {
 	Lost      bool
 	TokenHash []byte // a session changed (nil when not)
 	UserID    int64  // a user changed (0 when not)
+	Data      string // the table of a change to what pages show ("" when not)
 }
 
 // ParseChange reads a payload of ChangesChannel; ok is false for one it does
@@ -74,6 +75,10 @@ func ParseChange(payload string) (Change, bool) {
 		id, err := strconv.ParseInt(arg, 10, 64)
 		if err == nil && id > 0 {
 			return Change{UserID: id}, true
+		}
+	case "data":
+		if arg != "" {
+			return Change{Data: arg}, true
 		}
 	}
 	return Change{Lost: true}, false

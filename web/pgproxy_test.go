@@ -27,6 +27,9 @@ type pgProxy struct {
 	mode   proxyMode
 	conns  map[net.Conn]bool
 	stats  pgStats
+	// lag holds what the server sends for this long before it passes
+	// (set before the first connection): a listener that hears late.
+	lag time.Duration
 }
 
 type proxyMode int
@@ -121,7 +124,11 @@ func (p *pgProxy) serve(client net.Conn) {
 	w := &pgWire{stats: &p.stats}
 	done := make(chan struct{}, 2)
 	go p.pipe(server, client, done, &pgStream{startup: true, msg: w.fromClient})
-	go p.pipe(client, server, done, &pgStream{msg: w.fromServer})
+	var fromServer io.Reader = server
+	if p.lag > 0 {
+		fromServer = lagged(server, p.lag)
+	}
+	go p.pipe(client, fromServer, done, &pgStream{msg: w.fromServer})
 	<-done
 	client.Close()
 	server.Close()
@@ -134,7 +141,7 @@ func (p *pgProxy) serve(client net.Conn) {
 
 // pipe copies from src to dst, holding what it read while the proxy hangs,
 // and hands what passes to the stream's reader.
-func (p *pgProxy) pipe(dst, src net.Conn, done chan<- struct{}, s *pgStream) {
+func (p *pgProxy) pipe(dst net.Conn, src io.Reader, done chan<- struct{}, s *pgStream) {
 	defer func() { done <- struct{}{} }()
 	buf := make([]byte, 32<<10)
 	for {
@@ -161,6 +168,39 @@ func (p *pgProxy) pipe(dst, src net.Conn, done chan<- struct{}, s *pgStream) {
 			return
 		}
 	}
+}
+
+// lagged reads src, handing on each piece lag after it came.
+func lagged(src io.Reader, lag time.Duration) io.Reader {
+	r, w := io.Pipe()
+	type piece struct {
+		b  []byte
+		at time.Time
+	}
+	pieces := make(chan piece, 1024)
+	go func() {
+		defer close(pieces)
+		for {
+			b := make([]byte, 32<<10)
+			n, err := src.Read(b)
+			if n > 0 {
+				pieces <- piece{b[:n], time.Now()}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		for p := range pieces {
+			time.Sleep(time.Until(p.at.Add(lag)))
+			if _, err := w.Write(p.b); err != nil {
+				break
+			}
+		}
+		w.CloseWithError(net.ErrClosed)
+	}()
+	return r
 }
 
 // pgStream cuts one direction of the protocol into messages: a type byte and

@@ -73,6 +73,8 @@ type Options struct {
 	// TrustProxy takes the client's address from X-Forwarded-For, so a test
 	// can be many clients at once.
 	TrustProxy bool
+	// PageCacheBytes bounds the cache of signed-in pages (0: its default).
+	PageCacheBytes int64
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -124,20 +126,21 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		t.Fatalf("upstream clients: %v", err)
 	}
 	a, err := app.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{
-		SessionKey:    []byte(strings.Repeat("k", 32)),
-		BcryptCost:    bcrypt.MinCost,
-		Upstream:      up,
-		MetricsToken:  MetricsToken,
-		RefreshAfter:  -1, // the sandbox clock moves in jumps: ask on every poll
-		KnownCarriers: app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
-		Settle:        o.Settle,
-		Lang:          i18n.English, // the tests read the English texts unless they choose
-		ListenURL:     o.ListenURL,
-		Jobs:          pollerCadence(o.Pollers),
-		PublicBurst:   cmp.Or(o.PublicBurst, 1_000_000),
-		PublicEvery:   cmp.Or(o.PublicEvery, time.Millisecond),
-		PublicHold:    cmp.Or(o.PublicHold, time.Millisecond),
-		TrustProxy:    o.TrustProxy,
+		SessionKey:     []byte(strings.Repeat("k", 32)),
+		BcryptCost:     bcrypt.MinCost,
+		Upstream:       up,
+		MetricsToken:   MetricsToken,
+		RefreshAfter:   -1, // the sandbox clock moves in jumps: ask on every poll
+		KnownCarriers:  app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
+		Settle:         o.Settle,
+		Lang:           i18n.English, // the tests read the English texts unless they choose
+		ListenURL:      o.ListenURL,
+		Jobs:           pollerCadence(o.Pollers),
+		PublicBurst:    cmp.Or(o.PublicBurst, 1_000_000),
+		PublicEvery:    cmp.Or(o.PublicEvery, time.Millisecond),
+		PublicHold:     cmp.Or(o.PublicHold, time.Millisecond),
+		TrustProxy:     o.TrustProxy,
+		PageCacheBytes: o.PageCacheBytes,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
