@@ -1,12 +1,15 @@
 // Package pagecache keeps the answers of signed-in pages whose data has not
 // changed, so the same page asked again is written from memory without the
 // database. The database stays the judge: a copy is used only while the
-// change feed is fresh (storage.Feed: every change committed more than
-// FeedLag ago has been heard) and no change has been heard since the copy's
-// handler began. Every announced change of what pages show (the triggers of
-// migration 00035), of a user, or a lost feed drops every copy; so does
-// every write made through this process (Bump), at once. Other instances'
-// writes therefore show within FeedLag, as a revoked session does.
+// change feed is current (storage.Feed: every change committed more than
+// FeedLag ago has been heard, and every change this process committed,
+// whenever) and no change has been heard since the copy's handler began.
+// Every announced change of what pages show (the triggers of migration
+// 00035), of a user, or a lost feed drops every copy; so does every post
+// made here (Bump: it may change what is not in the database, such as the
+// sandbox's faults). This process's own writes, a poller's too, are never
+// hidden by a kept page; other instances' show within FeedLag, as a revoked
+// session does.
 package pagecache
 
 import (
@@ -19,9 +22,10 @@ import (
 	"shipdesk/storage"
 )
 
-// Changes is the feed the cache follows (storage.Feed).
+// Changes is the feed the cache follows (storage.Feed). Current: the feed
+// is fresh and has heard every change this process committed.
 type Changes interface {
-	Fresh() bool
+	Current() bool
 	Subscribe(fn func(storage.Change))
 }
 
@@ -115,7 +119,7 @@ func (c *Cache) Generation() uint64 {
 // Get returns the kept answer for key while the feed is fresh and now (on
 // the dashboard's clock) is before its Until.
 func (c *Cache) Get(key string, now time.Time) (*Entry, bool) {
-	fresh := c.feed.Fresh()
+	fresh := c.feed.Current()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el := c.entries[key]

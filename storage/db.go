@@ -18,9 +18,10 @@ import (
 // DB runs queries on the pool or, inside InTx, on one transaction: the same methods
 // serve both.
 type DB struct {
-	x    sqlx.ExtContext
-	pool *sqlx.DB
-	url  string // for the change feed's own connection
+	x     sqlx.ExtContext
+	pool  *sqlx.DB
+	url   string     // for the change feed's own connection
+	marks *writeMark // when this process last wrote (Feed.Current)
 }
 
 // Open connects to PostgreSQL and checks the connection.
@@ -38,7 +39,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	return &DB{x: pool, pool: pool, url: url}, nil
+	marks := newWriteMark()
+	return &DB{x: markingPool{DB: pool, mark: marks}, pool: pool, url: url, marks: marks}, nil
 }
 
 // Close closes the pool.
@@ -60,10 +62,12 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&DB{x: tx, pool: db.pool, url: db.url}); err != nil {
+	if err := fn(&DB{x: tx, pool: db.pool, url: db.url, marks: db.marks}); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	err = tx.Commit()
+	db.marks.wrote() // even a failed commit may have reached the server
+	if err != nil {
 		return fmt.Errorf("commit transaction: %w", err)
 	}
 	return nil

@@ -120,7 +120,7 @@ func (db *DB) OpenFeed(dsn string, log *slog.Logger) (*Feed, error) {
 	if _, err := rand.Read(b); err != nil {
 		return nil, fmt.Errorf("change feed: %w", err)
 	}
-	f := &Feed{db: db, log: log, dsn: feedDSN(dsn), ping: "shipdesk_ping_" + hex.EncodeToString(b), start: clock.Start(),
+	f := &Feed{db: db, log: log, dsn: feedDSN(dsn), ping: "shipdesk_ping_" + hex.EncodeToString(b), start: db.marks.start,
 		sent: map[uint64]time.Duration{}, stop: make(chan struct{})}
 	f.fresh.Store(-1)
 	f.done.Add(2)
@@ -162,6 +162,13 @@ func (f *Feed) Subscribe(fn func(Change)) {
 func (f *Feed) Fresh() bool {
 	sent := f.fresh.Load()
 	return sent >= 0 && f.since()-time.Duration(sent) <= FeedLag
+}
+
+// Current reports whether the feed is Fresh and has heard every change this
+// process committed: a ping sent after its last write has come back.
+func (f *Feed) Current() bool {
+	sent := f.fresh.Load()
+	return f.Fresh() && sent > f.db.marks.last.Load()
 }
 
 // Reconnections counts the connections the feed lost and made again.
