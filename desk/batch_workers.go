@@ -111,13 +111,15 @@ func (d *Desk) Stop(ctx context.Context) error {
 }
 
 // workBatch prices and orders a batch's queued rows until none is left,
-// BatchWorkers rows at a time: as soon as a row is done the next one starts,
-// so a slow row holds up no other. Rows are claimed BatchWorkers to a
-// statement and wait at most for one row to end before they start (a row
-// whose claim goes stale meanwhile costs at most a repeated check: see
-// staleClaim). Rows being priced go before rows being ordered. The rows
-// share what they are checked against and the writer of their outcomes
-// (batchWork).
+// BatchWorkers rows at a time: as soon as a row being priced is done the
+// next one starts, so a slow row holds up no other; rows being ordered go a
+// claim at a time (orderRows), sharing their statements, so a slow one
+// holds up the next claim's start at most. Rows are claimed BatchWorkers to
+// a statement and wait at most for the rows before them to end before they
+// start (a row whose claim goes stale meanwhile costs at most a repeated
+// check: see staleClaim). Rows being priced go before rows being ordered.
+// The rows share what they are checked against and the writer of their
+// outcomes (batchWork).
 func (d *Desk) workBatch(ctx context.Context, batch int64) {
 	b, err := d.db.BatchByID(ctx, batch)
 	if err != nil {
@@ -159,18 +161,34 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			busy--
 			continue
 		}
+		if n := ordering(claimed); n > 0 {
+			// Rows to order go together (orderRows), once there is room for all.
+			chunk := claimed[:n]
+			claimed = claimed[n:]
+			for ; busy+n > BatchWorkers; busy-- {
+				<-done
+			}
+			busy += n
+			go d.orderRows(ctx, b, chunk, w, func() { done <- struct{}{} })
+			continue
+		}
 		r := claimed[0]
 		claimed = claimed[1:]
-		work, now := d.priceRow, at
-		if r.State == storage.RowOrdering {
-			work = d.orderRow
-		}
 		busy++
 		go func() {
 			defer func() { done <- struct{}{} }()
-			work(ctx, b, r, now, w)
+			d.priceRow(ctx, b, r, at, w)
 		}()
 	}
+}
+
+// ordering counts the rows to order at the head of the claimed ones.
+func ordering(claimed []storage.BatchRow) int {
+	n := 0
+	for n < len(claimed) && claimed[n].State == storage.RowOrdering {
+		n++
+	}
+	return n
 }
 
 // ended counts the rows that ended meanwhile, without waiting.
