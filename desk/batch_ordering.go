@@ -39,9 +39,9 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 // known instead, before it is sent, or when its reference turns out taken.
 // The rows go to the database together: what they repeat is asked in one
 // statement and their intents are recorded in one, each before its own call
-// is sent; the service's answers are written with the rows' outcomes.
-// ended is called once for each row, as it ends.
-func (d *Desk) orderRows(ctx context.Context, b storage.Batch, rows []storage.BatchRow, w *batchWork, ended func()) {
+// is sent; the service's answers are written with the rows' outcomes. The
+// calls to the service go BatchWorkers at a time.
+func (d *Desk) orderRows(ctx context.Context, b storage.Batch, rows []storage.BatchRow, w *batchWork) {
 	asks := make([]storage.RowMatch, len(rows))
 	for i, row := range rows {
 		asks[i] = storage.RowMatch{Key: row.RequestKey, Reference: row.Reference, Fingerprint: row.Fingerprint, Row: row.ID}
@@ -51,16 +51,11 @@ func (d *Desk) orderRows(ctx context.Context, b storage.Batch, rows []storage.Ba
 		d.log.Warn("batch rows: match", "rows", len(rows), "err", err)
 		for _, row := range rows {
 			w.outcomes.add(storage.RowOutcome{Ordered: row.ID, Why: apperr.Msg("batch.err.order_failed")})
-			ended()
 		}
 		return
 	}
 	ready := make([]*rowOrder, len(rows))
-	sideBySide(len(rows), func(i int) {
-		if ready[i] = d.readyRow(ctx, b, rows[i], matched[i], w); ready[i] == nil {
-			ended()
-		}
-	})
+	sideBySide(len(rows), func(i int) { ready[i] = d.readyRow(ctx, b, rows[i], matched[i], w) })
 	var intents []storage.Shipment
 	for _, r := range ready {
 		if r != nil {
@@ -76,7 +71,6 @@ func (d *Desk) orderRows(ctx context.Context, b storage.Batch, rows []storage.Ba
 	sideBySide(len(rows), func(i int) {
 		if r := ready[i]; r != nil {
 			d.sendRow(ctx, r, w)
-			ended()
 		}
 	})
 }
@@ -191,12 +185,21 @@ func (d *Desk) beginAll(ctx context.Context, intents []storage.Shipment) []begun
 	return out
 }
 
-// sideBySide runs fn for 0…n-1 at once and waits for them all.
+// sideBySide runs fn for 0…n-1, BatchWorkers at a time, and waits for them all.
 func sideBySide(n int, fn func(i int)) {
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { fn(i) })
+	next := make(chan int)
+	for range min(n, BatchWorkers) {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
 	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
 	wg.Wait()
 }
 

@@ -12,6 +12,10 @@ import (
 // BatchWorkers is how many rows of a batch are priced or ordered at once.
 const BatchWorkers = 4
 
+// rowsClaimed is how many rows a batch worker claims at once: the rows it
+// orders next go to the database together (orderRows).
+const rowsClaimed = 2 * BatchWorkers
+
 // ResumeBatch starts a worker for a batch whose queued rows nobody works
 // on (after a restart); the batch page calls it each time it looks.
 func (d *Desk) ResumeBatch(ctx context.Context, batch int64) {
@@ -112,14 +116,13 @@ func (d *Desk) Stop(ctx context.Context) error {
 
 // workBatch prices and orders a batch's queued rows until none is left,
 // BatchWorkers rows at a time: as soon as a row being priced is done the
-// next one starts, so a slow row holds up no other; rows being ordered go a
-// claim at a time (orderRows), sharing their statements, so a slow one
-// holds up the next claim's start at most. Rows are claimed BatchWorkers to
-// a statement and wait at most for the rows before them to end before they
-// start (a row whose claim goes stale meanwhile costs at most a repeated
-// check: see staleClaim). Rows being priced go before rows being ordered.
-// The rows share what they are checked against and the writer of their
-// outcomes (batchWork).
+// next one starts, so a slow row holds up no other; the rows of a claim
+// being ordered go together (orderRows), sharing their statements. Rows
+// are claimed rowsClaimed to a statement and wait at most for the rows
+// claimed before them to end before they start (a row whose claim goes
+// stale meanwhile costs at most a repeated check: see staleClaim). Rows
+// being priced go before rows being ordered. The rows share what they are
+// checked against and the writer of their outcomes (batchWork).
 func (d *Desk) workBatch(ctx context.Context, batch int64) {
 	b, err := d.db.BatchByID(ctx, batch)
 	if err != nil {
@@ -147,7 +150,7 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			if d.stopping() { // the rows held are done; none more is taken
 				return
 			}
-			claimed, at, err = d.claimWork(ctx, batch, BatchWorkers)
+			claimed, at, err = d.claimWork(ctx, batch, rowsClaimed)
 			if err != nil {
 				d.log.Warn("batch worker: claim", "batch", batch, "err", err)
 				return
@@ -162,14 +165,12 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			continue
 		}
 		if n := ordering(claimed); n > 0 {
-			// Rows to order go together (orderRows), once there is room for all.
-			chunk := claimed[:n]
-			claimed = claimed[n:]
-			for ; busy+n > BatchWorkers; busy-- {
+			// Rows to order go together (orderRows), once the rows before them are done.
+			for ; busy > 0; busy-- {
 				<-done
 			}
-			busy += n
-			go d.orderRows(ctx, b, chunk, w, func() { done <- struct{}{} })
+			d.orderRows(ctx, b, claimed[:n], w)
+			claimed = claimed[n:]
 			continue
 		}
 		r := claimed[0]

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"shipdesk/apperr"
@@ -66,11 +67,13 @@ WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestampt
 			return nil, wrapf(err, "record pricing of %d rows", len(pIDs))
 		}
 	}
+	var createdErr error
 	if len(createdIDs) > 0 {
-		// The orders first: a row ordered points at a shipment recorded as created.
-		if duplicates, err = db.recordCreated(ctx, createdIDs, created); err != nil {
-			return duplicates, err
-		}
+		// The orders first: a row ordered points at a shipment recorded as
+		// created. Their rows are recorded even when the orders are not:
+		// an order whose answer is not recorded is reconciled after its
+		// deadline, as any whose answer was lost.
+		duplicates, createdErr = db.recordCreated(ctx, createdIDs, created)
 	}
 	if len(oIDs) > 0 {
 		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, shipment_id = NULLIF(u.shipment, 0), error = u.why,
@@ -78,8 +81,8 @@ WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestampt
 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(id, shipment, state, why)
 WHERE b.id = u.id AND b.state = 'ordering'`, pqArray(oIDs), pqArray(shipments), pqArray(oStates), pqArray(whys))
 		if err != nil {
-			return duplicates, wrapf(err, "record order of %d rows", len(oIDs))
+			return duplicates, errors.Join(createdErr, wrapf(err, "record order of %d rows", len(oIDs)))
 		}
 	}
-	return duplicates, nil
+	return duplicates, createdErr
 }

@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -29,12 +30,12 @@ func BenchmarkBatchOwnCost(b *testing.B) {
 	if os.Getenv("SHIPDESK_BENCH_BATCH_BIG") != "" {
 		sizes = append(sizes, bigBatchRows)
 	}
-	peaks := map[int]uint64{}
+	peaks, ours := map[int]uint64{}, map[int]int64{}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("%d-rows", n), func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
-				peaks[n] = ownCost(b, n)
+				peaks[n], ours[n] = ownCost(b, n)
 				b.StartTimer()
 			}
 		})
@@ -43,12 +44,18 @@ func BenchmarkBatchOwnCost(b *testing.B) {
 		benchtab.Ratio(b, fmt.Sprintf("batch peak heap while pricing and ordering, %d rows / %d rows", bigBatchRows, batchRows),
 			benchtab.MiB(fmt.Sprintf("%d rows", bigBatchRows), peaks[bigBatchRows]), benchtab.MiB(fmt.Sprintf("%d rows", batchRows), peaks[batchRows]),
 			"≈ 1 (flat)")
+		// Our share: the heap a batch grows by beyond what the same calls
+		// grow bare (the sandbox keeps every order it is sent, either way).
+		benchtab.Ratio(b, fmt.Sprintf("batch heap grown beyond its bare calls, %d rows / %d rows", bigBatchRows, batchRows),
+			benchtab.MiB(fmt.Sprintf("%d rows", bigBatchRows), uint64(max(ours[bigBatchRows], 1))),
+			benchtab.MiB(fmt.Sprintf("%d rows", batchRows), uint64(max(ours[batchRows], 1))), "≈ 1 (flat)")
 	}
 }
 
 // ownCost runs batches of n rows and their bare calls in turns, records the
-// own cost per row of each phase and returns the batch's peak heap.
-func ownCost(b *testing.B, n int) uint64 {
+// own cost per row of each phase and returns the batch's peak heap and our
+// share of what it grew by (beyond the growth of the same calls made bare).
+func ownCost(b *testing.B, n int) (uint64, int64) {
 	rounds := 2
 	if n > batchRows {
 		rounds = 1
@@ -59,6 +66,7 @@ func ownCost(b *testing.B, n int) uint64 {
 	var batchPrice, batchOrder, barePrice, bareOrder, upload time.Duration
 	var peak uint64
 	var stmts, trips [2]int64 // pricing, ordering
+	var plan callPlan
 	load := loadAverage()
 	for round := range rounds {
 		s0, t0 := count.statements.Load(), count.roundTrips.Load()
@@ -71,7 +79,7 @@ func ownCost(b *testing.B, n int) uint64 {
 		batchPrice += run.priced
 		upload += run.uploaded
 		batchOrder += run.ordered - run.priced
-		plan := planOf(b, rec.take())
+		plan = planOf(b, rec.take())
 		if len(plan.rows) != n {
 			b.Fatalf("the batch made calls for %d rows, not %d", len(plan.rows), n)
 		}
@@ -81,7 +89,18 @@ func ownCost(b *testing.B, n int) uint64 {
 	}
 	// The peak heap of one more batch, without the recorder, which keeps
 	// every call's body (the sandbox keeps its orders: part of what is seen).
+	before := heapInUse()
 	peak = benchtab.PeakHeap(func() { priceAndOrder(b, env, br, "OWNMEM", n, nil) })
+	// The same calls made bare into a sandbox of their own, which keeps its
+	// orders as the batch's does: what the batch grows beyond what they grow
+	// is our share.
+	bare := newReplayer(b, nil)
+	bareBefore := heapInUse()
+	barePeak := benchtab.PeakHeap(func() {
+		bare.price(plan, desk.BatchWorkers)
+		bare.order(plan, desk.BatchWorkers)
+	})
+	ours := int64(peak-before) - int64(barePeak-bareBefore)
 	rows := time.Duration(rounds * n)
 	budget := benchtab.Duration("the target", ownCostBudget)
 	for i, phase := range []struct {
@@ -101,8 +120,17 @@ func ownCost(b *testing.B, n int) uint64 {
 			benchtab.Figure{What: "load average before", Value: load, Unit: ""})
 	}
 	benchtab.Note(b, fmt.Sprintf("batch of %d rows: peak heap while priced and ordered, and the upload (part of pricing)", n), benchtab.MiB("peak heap", peak),
-		benchtab.Duration("upload and import", upload/time.Duration(rounds)))
-	return peak
+		benchtab.MiB("grown while priced and ordered", peak-before), benchtab.MiB("grown by the same calls bare", barePeak-bareBefore),
+		benchtab.MiB("our share (the difference)", uint64(max(ours, 0))), benchtab.Duration("upload and import", upload/time.Duration(rounds)))
+	return peak, ours
+}
+
+// heapInUse is the heap in use after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
 }
 
 // loadAverage is the machine's load over the last minute (0 when unknown).
