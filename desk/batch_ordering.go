@@ -42,11 +42,7 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 // is sent; the service's answers are written with the rows' outcomes. The
 // calls to the service go BatchWorkers at a time.
 func (d *Desk) orderRows(ctx context.Context, b storage.Batch, rows []storage.BatchRow, w *batchWork) {
-	asks := make([]storage.RowMatch, len(rows))
-	for i, row := range rows {
-		asks[i] = storage.RowMatch{Key: row.RequestKey, Reference: row.Reference, Fingerprint: row.Fingerprint, Row: row.ID}
-	}
-	matched, err := d.db.RowMatchesOf(ctx, asks)
+	matched, err := d.db.RowMatchesOf(ctx, matchAsks(rows))
 	if err != nil {
 		d.log.Warn("batch rows: match", "rows", len(rows), "err", err)
 		for _, row := range rows {
@@ -73,6 +69,15 @@ func (d *Desk) orderRows(ctx context.Context, b storage.Batch, rows []storage.Ba
 			d.sendRow(ctx, r, w)
 		}
 	})
+}
+
+// matchAsks ask what each of the rows repeats, under its request key.
+func matchAsks(rows []storage.BatchRow) []storage.RowMatch {
+	asks := make([]storage.RowMatch, len(rows))
+	for i, row := range rows {
+		asks[i] = storage.RowMatch{Key: row.RequestKey, Reference: row.Reference, Fingerprint: row.Fingerprint, Row: row.ID}
+	}
+	return asks
 }
 
 // rowOrder is a row whose order is checked and ready (o), then recorded (begun).
