@@ -18,7 +18,8 @@ type batchWork struct {
 // while the outcome is written; outcomes that come meanwhile go together in
 // the next statement. An outcome lost with the process leaves its row
 // claimed: it is taken up again later, and a row ordered already finds its
-// shipment by its request key.
+// shipment by its request key (its order, created or not, stands as one
+// whose answer was lost and is reconciled after its deadline).
 type rowOutcomes struct {
 	d    *Desk
 	in   chan storage.RowOutcome
@@ -46,7 +47,11 @@ func (d *Desk) writeOutcomes(ctx context.Context) *rowOutcomes {
 					break more
 				}
 			}
-			if err := d.db.RecordRows(ctx, list); err != nil {
+			duplicates, err := d.db.RecordRows(ctx, list)
+			for _, id := range duplicates {
+				d.log.Warn("duplicate order at the service", "shipment", id)
+			}
+			if err != nil {
 				d.log.Warn("batch rows: record outcomes", "rows", len(list), "err", err)
 			}
 		}

@@ -12,6 +12,10 @@ import (
 // BatchWorkers is how many rows of a batch are priced or ordered at once.
 const BatchWorkers = 4
 
+// rowsClaimed is how many rows a batch worker claims at once: the rows it
+// orders next go to the database together (orderRows).
+const rowsClaimed = 2 * BatchWorkers
+
 // ResumeBatch starts a worker for a batch whose queued rows nobody works
 // on (after a restart); the batch page calls it each time it looks.
 func (d *Desk) ResumeBatch(ctx context.Context, batch int64) {
@@ -111,13 +115,15 @@ func (d *Desk) Stop(ctx context.Context) error {
 }
 
 // workBatch prices and orders a batch's queued rows until none is left,
-// BatchWorkers rows at a time: as soon as a row is done the next one starts,
-// so a slow row holds up no other. Rows are claimed BatchWorkers to a
-// statement and wait at most for one row to end before they start (a row
-// whose claim goes stale meanwhile costs at most a repeated check: see
-// staleClaim). Rows being priced go before rows being ordered. The rows
-// share what they are checked against and the writer of their outcomes
-// (batchWork).
+// BatchWorkers rows at a time: as soon as a row being priced is done the
+// next one starts, so a slow row holds up no other; the rows of a claim
+// being ordered go together (orderRows), sharing their statements, and the
+// next rows are claimed meanwhile. Rows are claimed rowsClaimed to a
+// statement and wait at most for the rows claimed before them to end
+// before they start (a row whose claim goes stale meanwhile, when the
+// service hangs, costs at most a repeated check: see staleClaim). Rows
+// being priced go before rows being ordered. The rows share what they are
+// checked against and the writer of their outcomes (batchWork).
 func (d *Desk) workBatch(ctx context.Context, batch int64) {
 	b, err := d.db.BatchByID(ctx, batch)
 	if err != nil {
@@ -145,7 +151,7 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			if d.stopping() { // the rows held are done; none more is taken
 				return
 			}
-			claimed, at, err = d.claimWork(ctx, batch, BatchWorkers)
+			claimed, at, err = d.claimWork(ctx, batch, rowsClaimed)
 			if err != nil {
 				d.log.Warn("batch worker: claim", "batch", batch, "err", err)
 				return
@@ -159,18 +165,67 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			busy--
 			continue
 		}
-		r := claimed[0]
-		claimed = claimed[1:]
-		work, now := d.priceRow, at
-		if r.State == storage.RowOrdering {
-			work = d.orderRow
+		if n := ordering(claimed); n > 0 {
+			// Rows to order go together (orderRows), once the rows before
+			// them are done; the next rows are claimed meanwhile.
+			for ; busy > 0; busy-- {
+				<-done
+			}
+			chunk := claimed[:n]
+			claimed = claimed[n:]
+			var ahead <-chan claim
+			if len(claimed) == 0 && !d.stopping() {
+				ahead = d.claimAhead(ctx, batch)
+			}
+			d.orderRows(ctx, b, chunk, w)
+			if ahead != nil {
+				c := <-ahead
+				if c.err != nil {
+					d.log.Warn("batch worker: claim", "batch", batch, "err", c.err)
+					return
+				}
+				claimed, at = c.rows, c.at
+			}
+			continue
 		}
+		r, claimedAt := claimed[0], at // at changes with the next claim
+		claimed = claimed[1:]
 		busy++
 		go func() {
 			defer func() { done <- struct{}{} }()
-			work(ctx, b, r, now, w)
+			d.priceRow(ctx, b, r, claimedAt, w)
 		}()
 	}
+}
+
+// claim is rows a worker claimed at at.
+type claim struct {
+	rows []storage.BatchRow
+	at   time.Time
+	err  error
+}
+
+// claimAhead claims a worker's next rows while the rows before them are
+// ordered, so that the claim waits for no call to the service. What the
+// rows repeat is asked only when their turn comes, right before they are
+// checked and sent.
+func (d *Desk) claimAhead(ctx context.Context, batch int64) <-chan claim {
+	next := make(chan claim, 1)
+	go func() {
+		var c claim
+		c.rows, c.at, c.err = d.claimWork(ctx, batch, rowsClaimed)
+		next <- c
+	}()
+	return next
+}
+
+// ordering counts the rows to order at the head of the claimed ones.
+func ordering(claimed []storage.BatchRow) int {
+	n := 0
+	for n < len(claimed) && claimed[n].State == storage.RowOrdering {
+		n++
+	}
+	return n
 }
 
 // ended counts the rows that ended meanwhile, without waiting.

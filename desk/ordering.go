@@ -31,32 +31,65 @@ func (d *Desk) Order(ctx context.Context, f Form, by int64) (storage.Shipment, e
 // keyChecked: the caller has just found no order under the form's key (a
 // race after it is caught when the intent is recorded).
 func (d *Desk) order(ctx context.Context, f Form, by int64, rd *rowReads, keyChecked bool) (storage.Shipment, error) {
+	o, err := d.readyOrder(ctx, f, by, rd, keyChecked)
+	if err != nil || o.sent != nil {
+		return o.sentBefore(), err
+	}
+	now := d.now()
+	s, attempt, isNew, err := d.db.BeginShipment(ctx, o.intent, now, d.deadline(now))
+	return d.sendBegun(ctx, o.order, o.fresh, s, attempt, isNew, err, nil)
+}
+
+// orderReady is an order checked by our rules and the service's, with its
+// intent, ready to be recorded and sent; or the order sent before under
+// the form's key (sent).
+type orderReady struct {
+	order  shipping.Order
+	intent storage.Shipment
+	fresh  func() // runs once the intent is recorded, before it is sent
+	sent   *storage.Shipment
+}
+
+func (o orderReady) sentBefore() storage.Shipment {
+	if o.sent == nil {
+		return storage.Shipment{}
+	}
+	return *o.sent
+}
+
+// readyOrder checks the form's order (our rules, then the service's
+// validate) and makes its intent.
+func (d *Desk) readyOrder(ctx context.Context, f Form, by int64, rd *rowReads, keyChecked bool) (orderReady, error) {
 	from, err := rd.sender(ctx, f)
 	if err != nil {
-		return storage.Shipment{}, err
+		return orderReady{}, err
 	}
 	f.Carrier = rd.carrier(ctx, f.Offer.Carrier)
 	if err := invalid(f.CheckForOrder(from.Country)); err != nil {
-		return storage.Shipment{}, err
+		return orderReady{}, err
 	}
 	if !keyChecked {
 		if existing, err := d.db.ShipmentByKey(ctx, f.Key); err == nil {
-			return existing, nil // this form was sent already
+			return orderReady{sent: &existing}, nil // this form was sent already
 		}
 	}
 	order := shipping.Order{Currency: "CZK", PaymentType: shipping.PaymentCredit, Shipments: []shipping.Shipment{d.shipment(f, from)}}
 	if err := d.ship.Validate(ctx, order); err != nil {
-		return storage.Shipment{}, UpstreamError("ship.doing.check", err)
+		return orderReady{}, UpstreamError("ship.doing.check", err)
 	}
-	var saveRecipient func()
+	intent, err := intentOf(f, order, by)
+	if err != nil {
+		return orderReady{}, err
+	}
+	o := orderReady{order: order, intent: intent}
 	if f.SaveRecipient {
-		saveRecipient = func() {
+		o.fresh = func() {
 			if _, err := d.db.SaveRecipient(ctx, f.To.stored()); err != nil {
 				d.log.Warn("save recipient", "err", err) // the order matters more than the address book
 			}
 		}
 	}
-	return d.place(ctx, f, order, by, saveRecipient)
+	return o, nil
 }
 
 // place records the intent of the form's order and its first attempt in one
@@ -64,6 +97,17 @@ func (d *Desk) order(ctx context.Context, f Form, by int64, rd *rowReads, keyChe
 // already under the form's key is returned as it stands; fresh runs only
 // for a new one, before it is sent.
 func (d *Desk) place(ctx context.Context, f Form, order shipping.Order, by int64, fresh func()) (storage.Shipment, error) {
+	intent, err := intentOf(f, order, by)
+	if err != nil {
+		return storage.Shipment{}, err
+	}
+	now := d.now()
+	s, attempt, isNew, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
+	return d.sendBegun(ctx, order, fresh, s, attempt, isNew, err, nil)
+}
+
+// intentOf is what is recorded of the form's order before it is sent.
+func intentOf(f Form, order shipping.Order, by int64) (storage.Shipment, error) {
 	raw, err := json.Marshal(order)
 	if err != nil {
 		return storage.Shipment{}, fmt.Errorf("encode order: %w", err)
@@ -84,8 +128,17 @@ func (d *Desk) place(ctx context.Context, f Form, order shipping.Order, by int64
 	if p, ok := f.Offer.PriceVAT.known(); ok {
 		intent.PriceVAT, intent.PriceCurrency = &p.Value, &p.Currency
 	}
-	now := d.now()
-	s, attempt, isNew, err := d.db.BeginShipment(ctx, intent, now, d.deadline(now))
+	return intent, nil
+}
+
+// recordCreated records a created order's answer (exactlyonce.Kind.Created);
+// nil: at once, as the form does.
+type recordCreated func(ctx context.Context, id, attempt int64, created *shipping.Created, at time.Time) (storage.Shipment, error)
+
+// sendBegun sends an order whose intent BeginShipment answered (s, attempt,
+// isNew, err) exactly once, recording its answer by created (nil: at once).
+func (d *Desk) sendBegun(ctx context.Context, order shipping.Order, fresh func(), s storage.Shipment, attempt int64, isNew bool, err error,
+	created recordCreated) (storage.Shipment, error) {
 	if apperr.Is(err, apperr.Conflict) { // the reference is taken: the clerk's field says so
 		msg := apperr.TextOf(err)
 		return s, &apperr.Error{Code: apperr.Conflict, Message: msg, Fields: apperr.Problems{"reference": msg}, Err: err}
@@ -96,7 +149,11 @@ func (d *Desk) place(ctx context.Context, f Form, order shipping.Order, by int64
 	if fresh != nil {
 		fresh()
 	}
-	return d.orders().Send(ctx, s, attempt, order, true)
+	k := d.orders()
+	if created != nil {
+		k.Created = created
+	}
+	return k.Send(ctx, s, attempt, order, true)
 }
 
 // orders is the exactly-once protocol over the desk's shipments.
@@ -130,8 +187,7 @@ func (d *Desk) orders() *exactlyonce.Kind[storage.Shipment, shipping.Order, *shi
 		},
 		Create: d.ship.Create,
 		Created: func(ctx context.Context, id, attempt int64, created *shipping.Created, at time.Time) (storage.Shipment, error) {
-			r := ReplyOf(created.Shipments[0])
-			r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
+			r := createdReply(created)
 			s, duplicate, err := d.db.RecordCreated(ctx, id, attempt, r, at)
 			if duplicate {
 				d.log.Warn("duplicate order at the service", "shipment", id, "tracking", r.TrackingNumber)
@@ -147,6 +203,13 @@ func (d *Desk) orders() *exactlyonce.Kind[storage.Shipment, shipping.Order, *shi
 		Waiting: waitingText,
 		Missing: func(s storage.Shipment) apperr.Text { return apperr.Msg("ship.err.missing", s.Reference) },
 	}
+}
+
+// createdReply is what the service's answer to a create says of the shipment.
+func createdReply(created *shipping.Created) storage.Reply {
+	r := ReplyOf(created.Shipments[0])
+	r.OrderToken, r.OrderNumber = textin.ServiceText(created.OrderToken), textin.ServiceText(created.OrderNumber)
+	return r
 }
 
 // deadline is when an attempt sent at sent has settled at the service.

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"shipdesk/apperr"
@@ -14,15 +15,19 @@ type RowOutcome struct {
 	Claimed  time.Time // the claim the row was priced under
 	Ordered  int64     // ordered (or failed): the row's id
 	Shipment *int64    // the row's shipment; nil: the order failed, Why says why
+	Created  *Created  // the service's answer to the shipment's order, when not recorded yet
 	Why      apperr.Text
 }
 
 // RecordRows records the outcomes of many rows, as RowPriced and RowOrdered
-// do for one: one statement for the priced rows and one for the ordered.
-// Only a row still being priced under its claim, or still being ordered, is
-// changed.
-func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) error {
+// do for one: one statement for the priced rows, one for the created
+// orders (RecordCreated's) and one for the ordered rows. Only a row still
+// being priced under its claim, or still being ordered, is changed. It
+// returns the shipments whose answer was a duplicate at the service.
+func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) (duplicates []int64, err error) {
 	var (
+		createdIDs                        []int64
+		created                           []Created
 		pIDs                              []int64
 		claims                            []int64 // microseconds since 1970, as the claim was stored
 		states, offers, chosen, by, probs []string
@@ -36,6 +41,9 @@ func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) error {
 			by, probs = append(by, r.ChosenBy), append(probs, r.Problems.text())
 			continue
 		}
+		if o.Created != nil && o.Shipment != nil {
+			createdIDs, created = append(createdIDs, *o.Shipment), append(created, *o.Created)
+		}
 		state, shipment := RowOrdered, int64(0)
 		if o.Shipment == nil {
 			state = RowFailed
@@ -44,7 +52,7 @@ func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) error {
 		}
 		why, err := o.Why.Value()
 		if err != nil {
-			return wrapf(err, "record order of row %d", o.Ordered)
+			return nil, wrapf(err, "record order of row %d", o.Ordered)
 		}
 		oIDs, shipments, oStates, whys = append(oIDs, o.Ordered), append(shipments, shipment), append(oStates, state), append(whys, why.(string))
 	}
@@ -56,8 +64,16 @@ FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]::jsonb[], $5::tex
 WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestamptz + u.claimed * interval '1 microsecond'`,
 			pqArray(pIDs), pqArray(claims), pqArray(states), pqArray(offers), pqArray(chosen), pqArray(by), pqArray(probs))
 		if err != nil {
-			return wrapf(err, "record pricing of %d rows", len(pIDs))
+			return nil, wrapf(err, "record pricing of %d rows", len(pIDs))
 		}
+	}
+	var createdErr error
+	if len(createdIDs) > 0 {
+		// The orders first: a row ordered points at a shipment recorded as
+		// created. Their rows are recorded even when the orders are not:
+		// an order whose answer is not recorded is reconciled after its
+		// deadline, as any whose answer was lost.
+		duplicates, createdErr = db.recordCreated(ctx, createdIDs, created)
 	}
 	if len(oIDs) > 0 {
 		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, shipment_id = NULLIF(u.shipment, 0), error = u.why,
@@ -65,8 +81,8 @@ WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestampt
 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(id, shipment, state, why)
 WHERE b.id = u.id AND b.state = 'ordering'`, pqArray(oIDs), pqArray(shipments), pqArray(oStates), pqArray(whys))
 		if err != nil {
-			return wrapf(err, "record order of %d rows", len(oIDs))
+			return duplicates, errors.Join(createdErr, wrapf(err, "record order of %d rows", len(oIDs)))
 		}
 	}
-	return nil
+	return duplicates, createdErr
 }

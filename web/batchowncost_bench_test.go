@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -23,7 +24,8 @@ const ownCostBudget = 2 * time.Millisecond
 // included) less the time of the same upstream calls made through the bare
 // client with the same concurrency, divided by the rows. The batch and the
 // bare calls take turns, so both sides see the same load; the peak heap of a
-// batch of 5,000 rows is set against that of 500.
+// batch of 5,000 rows is set against that of 500, and the heap each batch
+// grows by against what the same calls grow made bare.
 func BenchmarkBatchOwnCost(b *testing.B) {
 	sizes := []int{batchRows}
 	if os.Getenv("SHIPDESK_BENCH_BATCH_BIG") != "" {
@@ -47,7 +49,8 @@ func BenchmarkBatchOwnCost(b *testing.B) {
 }
 
 // ownCost runs batches of n rows and their bare calls in turns, records the
-// own cost per row of each phase and returns the batch's peak heap.
+// own cost per row of each phase and of the heap, and returns the batch's
+// peak heap.
 func ownCost(b *testing.B, n int) uint64 {
 	rounds := 2
 	if n > batchRows {
@@ -59,6 +62,7 @@ func ownCost(b *testing.B, n int) uint64 {
 	var batchPrice, batchOrder, barePrice, bareOrder, upload time.Duration
 	var peak uint64
 	var stmts, trips [2]int64 // pricing, ordering
+	var plan callPlan
 	load := loadAverage()
 	for round := range rounds {
 		s0, t0 := count.statements.Load(), count.roundTrips.Load()
@@ -71,7 +75,7 @@ func ownCost(b *testing.B, n int) uint64 {
 		batchPrice += run.priced
 		upload += run.uploaded
 		batchOrder += run.ordered - run.priced
-		plan := planOf(b, rec.take())
+		plan = planOf(b, rec.take())
 		if len(plan.rows) != n {
 			b.Fatalf("the batch made calls for %d rows, not %d", len(plan.rows), n)
 		}
@@ -81,7 +85,17 @@ func ownCost(b *testing.B, n int) uint64 {
 	}
 	// The peak heap of one more batch, without the recorder, which keeps
 	// every call's body (the sandbox keeps its orders: part of what is seen).
+	before := heapInUse()
 	peak = benchtab.PeakHeap(func() { priceAndOrder(b, env, br, "OWNMEM", n, nil) })
+	// The same calls made bare into a sandbox of their own, which keeps its
+	// orders as the batch's does: what the batch grows beyond what they grow
+	// is our share.
+	bare := newReplayer(b, nil)
+	bareBefore := heapInUse()
+	barePeak := benchtab.PeakHeap(func() {
+		bare.price(plan, desk.BatchWorkers)
+		bare.order(plan, desk.BatchWorkers)
+	})
 	rows := time.Duration(rounds * n)
 	budget := benchtab.Duration("the target", ownCostBudget)
 	for i, phase := range []struct {
@@ -102,7 +116,19 @@ func ownCost(b *testing.B, n int) uint64 {
 	}
 	benchtab.Note(b, fmt.Sprintf("batch of %d rows: peak heap while priced and ordered, and the upload (part of pricing)", n), benchtab.MiB("peak heap", peak),
 		benchtab.Duration("upload and import", upload/time.Duration(rounds)))
+	// Flat when the batch's heap grows by no more than the bare calls': the
+	// sandbox keeps every order it is sent, either way.
+	benchtab.Ratio(b, fmt.Sprintf("batch of %d rows: heap grown while priced and ordered / grown by the same calls bare", n),
+		benchtab.MiB("batch", peak-before), benchtab.MiB("bare calls", barePeak-bareBefore), "≈ 1 (our share flat)")
 	return peak
+}
+
+// heapInUse is the heap in use after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
 }
 
 // loadAverage is the machine's load over the last minute (0 when unknown).
