@@ -82,7 +82,8 @@ func BenchmarkLiveRefresh(b *testing.B) {
 	window := liveWindow()
 	moving := movingShipments(b, env)
 	for b.Loop() {
-		perRefresh(b, env, proxy, pages, clerk)
+		kinds := perRefresh(b, env, proxy, pages, clerk)
+		benchtab.Note(b, "live refresh: statements a refresh by kind of page", kinds...)
 		quiet := liveRun(b, env, proxy, sb, window, nil, clerk)
 		busy := liveRun(b, env, proxy, sb, window, pages, clerk)
 		open := perKind * len(pages)
@@ -205,10 +206,12 @@ func cpuTime() time.Duration {
 }
 
 // perRefresh asks for each kind's live part a few times, one after another,
-// and logs the statements each refresh sent (the pollers may add a few).
-func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage, br *apptest.Browser) {
+// and logs the statements each refresh sent (the pollers may add a few); it
+// gives each kind's statements a refresh.
+func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage, br *apptest.Browser) []benchtab.Figure {
 	b.Helper()
 	const times = 5
+	var out []benchtab.Figure
 	for _, p := range pages {
 		proxy.stats.take()
 		for i := range times {
@@ -223,7 +226,9 @@ func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage
 		for k, c := range texts {
 			b.Logf("    %d × %.120s", c, strings.Join(strings.Fields(k), " "))
 		}
+		out = append(out, benchtab.Figure{What: p.kind, Value: float64(n) / times, Unit: ""})
 	}
+	return out
 }
 
 // ask is the i-th page's polling asking for its live part, as htmx asks.
