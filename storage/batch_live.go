@@ -37,9 +37,11 @@ type LiveShipment struct {
 
 // batchLiveQuery reads a batch, its counts and its shipments in the file's
 // order; a batch without shipments comes as one row whose shipment id is 0.
-// The carrier's name and the sender are joined to each shipment.
+// The carrier's name and the sender are joined to each shipment. The
+// subqueries name the batch by $1, not b.id, so they are run once for the
+// statement, not once for each of its rows.
 const batchLiveQuery = `SELECT b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, ''),
-  COALESCE((SELECT json_object_agg(c.state, c.n) FROM (SELECT state, count(*) AS n FROM batch_rows WHERE batch_id = b.id GROUP BY state) c), '{}'),
+  COALESCE((SELECT json_object_agg(c.state, c.n) FROM (SELECT state, count(*) AS n FROM batch_rows WHERE batch_id = $1 GROUP BY state) c), '{}'),
   EXISTS (SELECT 1 FROM batch_rows WHERE ` + unclaimedRows + `),
   COALESCE(s.id, 0), COALESCE(s.state, ''), COALESCE(s.status, ''), COALESCE(s.returned, false), s.cancelled_at,
   COALESCE(s.label_mode, ''), COALESCE(s.label_status, ''), COALESCE(s.label_less, false), COALESCE(s.carrier, ''),
@@ -56,7 +58,7 @@ LEFT JOIN LATERAL (
   FROM batch_rows r JOIN shipments sh ON sh.id = r.shipment_id
   LEFT JOIN carriers ca ON ca.code = sh.carrier
   LEFT JOIN senders se ON se.contact_id::text = sh.request->'shipments'->0->'from'->>'id'
-  WHERE r.batch_id = b.id AND r.shipment_id IS NOT NULL
+  WHERE r.batch_id = $1 AND r.shipment_id IS NOT NULL
 ) s ON true
 WHERE b.id = $1
 ORDER BY s.line, s.row_id`
