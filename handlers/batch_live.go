@@ -18,11 +18,11 @@ import (
 
 // batchLive reads a batch's live part, its progress and prints, in one
 // statement.
-func (h *Handlers) batchLive(ctx context.Context, batch int64) (storage.Batch, views.BatchProgress, views.BatchPrints, error) {
+func (h *Handlers) batchLive(ctx context.Context, batch int64) (views.BatchProgress, views.BatchPrints, error) {
 	l, err := h.ShipDesk.BatchLive(ctx, batch, i18n.ZoneOf(ctx))
 	prints := views.BatchPrints{BatchID: batch}
 	if err != nil {
-		return l.Batch, views.BatchProgress{}, prints, err
+		return views.BatchProgress{}, prints, err
 	}
 	prints.Labels = l.Labels
 	if l.Codes > 0 {
@@ -37,7 +37,7 @@ func (h *Handlers) batchLive(ctx context.Context, batch int64) (storage.Batch, v
 				Count: i18n.N(ctx, "handover.parcels", len(ho.Parcels))})
 		}
 	}
-	return l.Batch, progressOf(ctx, l.Batch, l.Pending), prints, nil
+	return progressOf(ctx, l.Batch, l.Pending), prints, nil
 }
 
 func progressOf(ctx context.Context, b storage.Batch, pending int) views.BatchProgress {
@@ -66,7 +66,7 @@ func (h *Handlers) BatchProgress(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	_, p, prints, err := h.batchLive(r.Context(), id)
+	p, prints, err := h.batchLive(r.Context(), id)
 	if err != nil {
 		h.Fail(w, r, err)
 		return

@@ -117,7 +117,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 			v.Shown = n
 		}
 	}
-	if _, v.Progress, v.Prints, err = h.batchLive(ctx, b.ID); err != nil { // it also gives queued rows left behind a worker
+	if v.Progress, v.Prints, err = h.batchLive(ctx, b.ID); err != nil { // it also starts a worker for queued rows left behind
 		h.Fail(w, r, err)
 		return
 	}
