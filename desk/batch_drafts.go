@@ -2,9 +2,6 @@ package desk
 
 import (
 	"context"
-	"encoding/json"
-	"slices"
-	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/storage"
@@ -48,48 +45,4 @@ func (d *Desk) SendBatchDrafts(ctx context.Context, batch int64, by int64) (sent
 		sent++
 	}
 	return sent, nil
-}
-
-// BatchHandovers are the hand-over protocols of a batch's shipments: one per
-// carrier and place, as the day's protocols have them, with only the
-// batch's parcels.
-func (d *Desk) BatchHandovers(ctx context.Context, batch int64, loc *time.Location) ([]Handover, error) {
-	ids, list, err := d.batchShipments(ctx, batch)
-	if err != nil || len(ids) == 0 {
-		return nil, err
-	}
-	days := map[string]time.Time{}
-	for _, s := range list {
-		day := s.CreatedAt.In(loc)
-		var order struct {
-			Shipments []struct {
-				PickupDate string `json:"pickup_date"`
-			} `json:"shipments"`
-		}
-		if json.Unmarshal(s.Request, &order) == nil && len(order.Shipments) > 0 && order.Shipments[0].PickupDate != "" {
-			if t, err := time.ParseInLocation(time.DateOnly, order.Shipments[0].PickupDate, loc); err == nil {
-				day = t
-			}
-		}
-		days[day.Format(time.DateOnly)] = day
-	}
-	keys := make([]string, 0, len(days))
-	for k := range days {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var out []Handover
-	for _, k := range keys {
-		hos, err := d.Handovers(ctx, days[k])
-		if err != nil {
-			return nil, err
-		}
-		for _, ho := range hos {
-			ho.Parcels = slices.DeleteFunc(ho.Parcels, func(p Parcel) bool { return !slices.Contains(ids, p.ID) })
-			if len(ho.Parcels) > 0 {
-				out = append(out, ho)
-			}
-		}
-	}
-	return out, nil
 }

@@ -308,6 +308,15 @@ func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start tim
 	if err != nil {
 		return nil, err
 	}
+	byContact, err := d.sendersByContact(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.groupHandovers(list, start, names, byContact), nil
+}
+
+// sendersByContact are the senders' addresses by their contact at the service.
+func (d *Desk) sendersByContact(ctx context.Context) (map[int64]Address, error) {
 	senders, err := d.db.Senders(ctx)
 	if err != nil {
 		return nil, err
@@ -318,6 +327,12 @@ func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start tim
 			byContact[*s.ContactID] = AddressOf(s.Address)
 		}
 	}
+	return byContact, nil
+}
+
+// groupHandovers groups shipments into protocols of a day, with the
+// carriers' names and the senders' addresses by contact already read.
+func (d *Desk) groupHandovers(list []storage.Shipment, start time.Time, names map[string]string, byContact map[int64]Address) []Handover {
 	var out []Handover
 	index := map[string]int{}
 	for _, s := range list {
@@ -347,7 +362,7 @@ func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start tim
 	slices.SortStableFunc(out, func(a, b Handover) int {
 		return cmp.Or(cmp.Compare(a.CarrierName, b.CarrierName), cmp.Compare(a.Carrier, b.Carrier), cmp.Compare(placeKey(a.Sender), placeKey(b.Sender)))
 	})
-	return out, nil
+	return out
 }
 
 func placeKey(a Address) string {

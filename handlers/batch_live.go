@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"shipdesk/desk"
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/printout"
@@ -17,48 +16,28 @@ import (
 // progress asks for itself while either goes on and brings the prints out of
 // band; the label poller makes the labels, the page only reads.
 
-// batchLive reads a batch's progress and prints.
-func (h *Handlers) batchLive(ctx context.Context, b storage.Batch) (views.BatchProgress, views.BatchPrints, error) {
-	prints := views.BatchPrints{BatchID: b.ID}
-	labels, codes, pending, err := h.batchPrints(ctx, b.ID)
+// batchLive reads a batch's live part, its progress and prints, in one
+// statement.
+func (h *Handlers) batchLive(ctx context.Context, batch int64) (views.BatchProgress, views.BatchPrints, error) {
+	l, err := h.ShipDesk.BatchLive(ctx, batch, i18n.ZoneOf(ctx))
+	prints := views.BatchPrints{BatchID: batch}
 	if err != nil {
 		return views.BatchProgress{}, prints, err
 	}
-	prints.Labels = labels
-	if codes > 0 {
-		prints.Codes = i18n.N(ctx, "batch.codes_pdf", codes)
+	prints.Labels = l.Labels
+	if l.Codes > 0 {
+		prints.Codes = i18n.N(ctx, "batch.codes_pdf", l.Codes)
 	}
-	if labels {
+	if l.Labels {
 		for _, fm := range printout.Formats {
 			prints.Formats = append(prints.Formats, string(fm))
 		}
-		hos, err := h.ShipDesk.BatchHandovers(ctx, b.ID, i18n.ZoneOf(ctx))
-		if err != nil {
-			return views.BatchProgress{}, prints, err
-		}
-		for _, ho := range hos {
+		for _, ho := range l.Protocols {
 			prints.Protocols = append(prints.Protocols, views.BatchProtocol{Carrier: ho.Carrier, Name: ho.CarrierName,
 				Count: i18n.N(ctx, "handover.parcels", len(ho.Parcels))})
 		}
 	}
-	return progressOf(ctx, b, pending), prints, nil
-}
-
-// batchPrints says whether some shipment of the batch has a label to print,
-// how many go on the sheet of label-free codes and how many labels are still
-// being made, reading its shipments one at a time in one statement.
-func (h *Handlers) batchPrints(ctx context.Context, batch int64) (labels bool, codes, pending int, err error) {
-	err = h.ShipReads.EachBatchShipment(ctx, batch, func(s storage.Shipment) error {
-		labels = labels || desk.LabelReady(s)
-		if desk.OnCodeSheet(s) {
-			codes++
-		}
-		if desk.NeedsRefresh(s) {
-			pending++
-		}
-		return nil
-	})
-	return labels, codes, pending, err
+	return progressOf(ctx, l.Batch, l.Pending), prints, nil
 }
 
 func progressOf(ctx context.Context, b storage.Batch, pending int) views.BatchProgress {
@@ -82,15 +61,12 @@ func progressOf(ctx context.Context, b storage.Batch, pending int) views.BatchPr
 // rows' work the page was waiting for is done, htmx reloads the page to show
 // the rows; labels made later come with the prints, without a reload.
 func (h *Handlers) BatchProgress(w http.ResponseWriter, r *http.Request) {
-	b, ok := h.batchOf(w, r)
+	id, ok := pathID(r)
 	if !ok {
+		h.NotFound(w, r)
 		return
 	}
-	ctx := r.Context()
-	if b.Counts[storage.RowPricing]+b.Counts[storage.RowOrdering] > 0 { // only queued rows can have lost their worker
-		h.ShipDesk.ResumeBatch(ctx, b.ID)
-	}
-	p, prints, err := h.batchLive(ctx, b)
+	p, prints, err := h.batchLive(r.Context(), id)
 	if err != nil {
 		h.Fail(w, r, err)
 		return

@@ -90,7 +90,6 @@ func rowFilter(values url.Values) (filter string, ok bool) {
 // time onto the answer (streamPage): a batch of hundreds holds none of them.
 func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage.Batch, status int, f views.Form) {
 	ctx := r.Context()
-	h.ShipDesk.ResumeBatch(ctx, b.ID)
 	draftable, err := h.ShipReads.Draftable(ctx, b.ID)
 	if err != nil {
 		h.Fail(w, r, err)
@@ -118,7 +117,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 			v.Shown = n
 		}
 	}
-	if v.Progress, v.Prints, err = h.batchLive(ctx, b); err != nil {
+	if v.Progress, v.Prints, err = h.batchLive(ctx, b.ID); err != nil { // it also starts a worker for queued rows left behind
 		h.Fail(w, r, err)
 		return
 	}

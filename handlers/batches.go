@@ -25,7 +25,7 @@ type batchDesk interface {
 	PriceBatch(ctx context.Context, batch int64) (int, error)
 	OrderBatch(ctx context.Context, batch int64) (int, error)
 	ChooseRowOffer(ctx context.Context, batch, id int64, choice string) error
-	ResumeBatch(ctx context.Context, batch int64)
+	BatchLive(ctx context.Context, batch int64, loc *time.Location) (desk.BatchLive, error)
 	SendBatchDrafts(ctx context.Context, batch int64, by int64) (int, error)
 	BatchHandovers(ctx context.Context, batch int64, loc *time.Location) ([]desk.Handover, error)
 	BatchLabelFree(ctx context.Context, batch int64) ([]desk.LabelFreeParcel, error)
@@ -39,7 +39,6 @@ type batchReads interface {
 	Draftable(ctx context.Context, batch int64) (int, error)
 	BatchRow(ctx context.Context, batch, id int64) (storage.BatchRow, error)
 	BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error)
-	EachBatchShipment(ctx context.Context, batch int64, fn func(storage.Shipment) error) error
 	ShipmentsByID(ctx context.Context, ids []int64) ([]storage.Shipment, error)
 }
 

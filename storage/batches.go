@@ -282,12 +282,15 @@ RETURNING `+rowColumns, batch, pqArray(states), now, stale, limit)
 	return out, wrapf(err, "claim rows of batch %d", batch)
 }
 
+// unclaimedRows are the rows of batch $1 in a worker's state that no live
+// worker holds: claimed before $2, or never.
+const unclaimedRows = `batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $2)`
+
 // Unclaimed says whether a batch has rows in a worker's state that no live
 // worker holds.
 func (db *DB) Unclaimed(ctx context.Context, batch int64, stale time.Time) (bool, error) {
 	var n int
-	err := sqlxGet(ctx, db, &n, `SELECT count(*) FROM batch_rows WHERE batch_id = $1 AND state IN ('pricing', 'ordering')
-    AND (claimed_at IS NULL OR claimed_at < $2)`, batch, stale)
+	err := sqlxGet(ctx, db, &n, `SELECT count(*) FROM batch_rows WHERE `+unclaimedRows, batch, stale)
 	return n > 0, wrapf(err, "unclaimed rows of batch %d", batch)
 }
 
@@ -325,29 +328,6 @@ func (db *DB) RowDrafted(ctx context.Context, id int64, draft *int64, why apperr
 	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET drafting = false, draft_id = $2, error = $3, updated_at = now() WHERE id = $1`,
 		id, draft, why)
 	return wrapf(err, "record draft of row %d", id)
-}
-
-// EachBatchShipment calls fn for each shipment ordered from a batch, in the
-// file's order, streaming them in one statement (a batch's page asks every
-// few seconds while its labels are made). An error of fn ends the reading.
-func (db *DB) EachBatchShipment(ctx context.Context, batch int64, fn func(Shipment) error) error {
-	rows, err := db.x.QueryxContext(ctx, `SELECT `+shipmentColumns+` FROM shipments JOIN (
-    SELECT shipment_id, line, id AS row_id FROM batch_rows WHERE batch_id = $1 AND shipment_id IS NOT NULL) r ON r.shipment_id = shipments.id
-ORDER BY r.line, r.row_id`, batch)
-	if err != nil {
-		return wrapf(err, "shipments of batch %d", batch)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var sh Shipment
-		if err := rows.StructScan(&sh); err != nil {
-			return wrapf(err, "shipments of batch %d", batch)
-		}
-		if err := fn(sh); err != nil {
-			return err
-		}
-	}
-	return wrapf(rows.Err(), "shipments of batch %d", batch)
 }
 
 // BatchShipmentIDs are the shipments ordered from a batch, in the file's order.

@@ -33,6 +33,11 @@ func TestFindPointsCountsOnlySoFar(t *testing.T) {
 			t.Fatalf("point %d is %d, want %d: a page of 15 is not the first 15 of 100", i, p.ID, all[i].ID)
 		}
 	}
+	// No words: the page walks the picker's order, the count beside it stops at the cap.
+	none, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Limit: 15})
+	if err != nil || !none.More || none.Total != storage.PointsCountCap || len(none.Points) != 15 {
+		t.Fatalf("no words: %d points, total %d, more %v, %v", len(none.Points), none.Total, none.More, err)
+	}
 	few, err := db.FindPoints(ctx, storage.PointQuery{Carrier: "zasilkovna", Text: "plzen", Limit: 15})
 	if err != nil || few.More || few.Total != 220 || len(few.Points) != 15 {
 		t.Errorf("Plzeň: %d points, total %d, more %v, %v; want 15 of 220", len(few.Points), few.Total, few.More, err)
@@ -127,7 +132,9 @@ func TestFindPointsOfShortWordsAsSorted(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	storePoints(t, db, fakePoints(3000))
-	for _, text := range []string{"a", "p", "B", "ž", "h k", "%", "_", "1", "q", "br", "pl", "ov", "po 1", "rn", "a%", "zz"} {
+	// Longer words are sorted, and counted in the same pass: the same page.
+	for _, text := range []string{"a", "p", "B", "ž", "h k", "%", "_", "1", "q", "br", "pl", "ov", "po 1", "rn", "a%", "zz",
+		"plzen", "point 12", "brno hus", "zzz", "ova 1"} {
 		words := strings.Fields(storage.Fold(text))
 		where, args := `carrier = 'zasilkovna'`, []any{}
 		for _, w := range words {

@@ -158,7 +158,8 @@ type PointQuery struct {
 
 // SearchPoints finds points of a carrier whose text holds every word, hiding
 // points the packages do not fit. A point without known limits (the service
-// does not publish them) is shown: the service checks the size on create. The trigram index answers the word match.
+// does not publish them) is shown: the service checks the size on create. The
+// carrier's trigram index (parcel_points_carrier_search_idx) answers the word match.
 func (db *DB) SearchPoints(ctx context.Context, q PointQuery) ([]ParcelPoint, error) {
 	found, err := db.FindPoints(ctx, q)
 	return found.Points, err
@@ -208,14 +209,15 @@ func (db *DB) FindPoints(ctx context.Context, q PointQuery) (PointsFound, error)
 		out.Points, err = db.pointsInTwoWalks(ctx, where.String(), args, words[0], q.Limit)
 		n := <-total
 		out.Total, err = n.n, cmp.Or(err, n.err)
+	} else if len(words) > 0 {
+		// Points whose words start with what was typed come first ("brn"
+		// → Brno): no index holds that order, so the page sorts every
+		// match, and counts them as it goes.
+		args = append(args, "% "+likeEscape(words[0])+"%")
+		first := fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
+		out.Points, out.Total, err = db.pointsPage(ctx, where.String(), first, countSorted, args, q.Limit)
 	} else {
-		first := ""
-		if len(words) > 0 {
-			// Points whose words start with what was typed come first ("brn" → Brno).
-			args = append(args, "% "+likeEscape(words[0])+"%")
-			first = fmt.Sprintf(`(' ' || search) LIKE $%d DESC, `, len(args))
-		}
-		out.Points, out.Total, err = db.pointsPage(ctx, where.String(), where.String(), first, args, q.Limit)
+		out.Points, out.Total, err = db.pointsPage(ctx, where.String(), "", countCapped, args, q.Limit)
 	}
 	if err != nil {
 		return PointsFound{}, fmt.Errorf("search parcel points of %s: %w", q.Carrier, err)
@@ -246,25 +248,42 @@ func shortWords(words []string) bool {
 	return true
 }
 
+// pointCount is how a page of points counts the points that match.
+type pointCount int
+
+const (
+	// noCount: the page alone.
+	noCount pointCount = iota
+	// countCapped: a count of its own beside the page, up to PointsCountCap
+	// and one more; the page walks parcel_points_pick_idx in its order and
+	// stops at its end.
+	countCapped
+	// countSorted: the matches the page sorts (it reads them all) are
+	// counted in the same pass: the points are read once, not twice.
+	countSorted
+)
+
 // pointsPage reads the first limit points where holds in the picker's order
 // (first, then city, name, id) and, in the same statement, how many points
-// counted holds for (up to PointsCountCap and one more): one round of the
-// database, not two (counted "": no count),
-// which is what a picker answering each key press waits for. The page's ids
-// come from parcel_points_pick_idx alone, then their points; total is 0 when
-// the page is empty.
-func (db *DB) pointsPage(ctx context.Context, where, counted, first string, args []any, limit int) ([]ParcelPoint, int, error) {
+// match as count says: one round of the database, not two, which is what a
+// picker answering each key press waits for. The page's ids come first (from
+// parcel_points_pick_idx alone when it walks in order), then their points;
+// total is 0 when the page is empty.
+func (db *DB) pointsPage(ctx context.Context, where, first string, count pointCount, args []any, limit int) ([]ParcelPoint, int, error) {
 	var rows []struct {
 		ParcelPoint
 		Total int `db:"total"`
 	}
-	count := `0`
-	if counted != "" {
-		count = `(SELECT count(*) FROM (SELECT FROM parcel_points WHERE ` + counted + ` LIMIT ` + strconv.Itoa(PointsCountCap+1) + `) AS capped)`
+	total := `0`
+	switch count {
+	case countCapped:
+		total = `(SELECT count(*) FROM (SELECT FROM parcel_points WHERE ` + where + ` LIMIT ` + strconv.Itoa(PointsCountCap+1) + `) AS capped)`
+	case countSorted:
+		total = `count(*) OVER ()`
 	}
 	order := ` ORDER BY ` + first + `city, name, id`
-	err := sqlxSelect(ctx, db, &rows, `SELECT `+pointColumns+`, `+count+` AS total
-FROM parcel_points WHERE id IN (SELECT id FROM parcel_points WHERE `+where+order+` LIMIT `+strconv.Itoa(limit)+`)`+order, args...)
+	err := sqlxSelect(ctx, db, &rows, `SELECT `+pointColumns+`, page.total
+FROM parcel_points JOIN (SELECT id, `+total+` AS total FROM parcel_points WHERE `+where+order+` LIMIT `+strconv.Itoa(limit)+`) AS page USING (id)`+order, args...)
 	if err != nil || len(rows) == 0 {
 		return nil, 0, err
 	}
@@ -284,7 +303,7 @@ func (db *DB) pointsInTwoWalks(ctx context.Context, where string, args []any, fi
 	args = append(slices.Clone(args), likeEscape(first)+"%", "% "+likeEscape(first)+"%")
 	starts := fmt.Sprintf(`(search LIKE $%d OR search LIKE $%d)`, len(args)-1, len(args))
 	walk := func(cond string, n int) ([]ParcelPoint, error) {
-		points, _, err := db.pointsPage(ctx, where+` AND `+cond, "", "", args, n)
+		points, _, err := db.pointsPage(ctx, where+` AND `+cond, "", noCount, args, n)
 		return points, err
 	}
 	points, err := walk(starts, limit)

@@ -3,11 +3,14 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +22,7 @@ import (
 	"shipdesk/app/apptest"
 	"shipdesk/client/shipping"
 	"shipdesk/desk"
+	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/storage"
 )
@@ -166,6 +170,7 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 	if n := doc.Find(`[data-testid=protocol]`).Length(); n == 0 {
 		t.Error("no hand-over protocol offered")
 	}
+	batchProtocolsAsTheDays(t, env, id)
 	pdf := b.Get(path + "/labels.pdf?format=A6")
 	ids, _ := env.App.DB.BatchShipmentIDs(context.Background(), id)
 	shipments, _ := env.App.DB.ShipmentsByID(context.Background(), ids)
@@ -276,7 +281,8 @@ func TestBatchHostileInput(t *testing.T) {
 	// Tampered ids, and a row of another batch.
 	other := importOrders(t, env, b)
 	otherRows := env.SettledBatch(t, other)
-	for _, p := range []string{"/shipping/batches/999999", "/shipping/batches/x", "/shipping/batches/-1/progress"} {
+	for _, p := range []string{"/shipping/batches/999999", "/shipping/batches/x", "/shipping/batches/-1/progress",
+		"/shipping/batches/999999/progress", "/shipping/batches/x/progress"} {
 		if r := b.Get(p); r.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d", p, r.StatusCode)
 		}
@@ -407,4 +413,74 @@ func TestBatchOrderUnderDropsAndLatencyNeverDuplicates(t *testing.T) {
 	for _, r := range rows {
 		exactlyOne(t, env, "/shipping/shipments/"+itoa(*r.ShipmentID))
 	}
+}
+
+// batchProtocolsAsTheDays checks a batch's protocols, as its page's live
+// part and its protocols' PDF read them, against the day's protocols of each
+// day its shipments are handed over on, with only the batch's parcels.
+func batchProtocolsAsTheDays(t *testing.T, env *apptest.Env, batch int64) {
+	t.Helper()
+	ctx := context.Background()
+	ids, err := env.App.DB.BatchShipmentIDs(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipments, err := env.App.DB.ShipmentsByID(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	days := map[string]time.Time{}
+	for _, s := range shipments {
+		days[s.CreatedAt.In(i18n.Prague).Format(time.DateOnly)] = s.CreatedAt.In(i18n.Prague)
+		var o shipping.Order
+		if json.Unmarshal(s.Request, &o) == nil && len(o.Shipments) > 0 && o.Shipments[0].PickupDate != "" {
+			day, _ := time.ParseInLocation(time.DateOnly, o.Shipments[0].PickupDate, i18n.Prague)
+			days[o.Shipments[0].PickupDate] = day
+		}
+	}
+	keys := slices.Sorted(maps.Keys(days))
+	var want []string
+	for _, k := range keys {
+		hos, err := env.App.Desk.Handovers(ctx, days[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ho := range hos {
+			if line := protocolLine(ho, ids); line != "" {
+				want = append(want, line)
+			}
+		}
+	}
+	live, err := env.App.Desk.BatchLive(ctx, batch, i18n.Prague)
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed, err := env.App.Desk.BatchHandovers(ctx, batch, i18n.Prague)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, list := range map[string][]desk.Handover{"live part": live.Protocols, "PDF": printed} {
+		var got []string
+		for _, ho := range list {
+			got = append(got, protocolLine(ho, ids))
+		}
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("the batch's protocols (%s):\n%s\nwant the days':\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// protocolLine is a protocol's carrier, day, place and the parcels of ids on it.
+func protocolLine(ho desk.Handover, ids []int64) string {
+	var parcels []string
+	for _, p := range ho.Parcels {
+		if slices.Contains(ids, p.ID) {
+			parcels = append(parcels, strconv.FormatInt(p.ID, 10))
+		}
+	}
+	if len(parcels) == 0 {
+		return ""
+	}
+	return strings.Join([]string{ho.Carrier, ho.CarrierName, ho.Day.Format(time.DateOnly), ho.Sender.Name(), ho.Sender.City,
+		strings.Join(parcels, ",")}, " | ")
 }

@@ -65,13 +65,13 @@ func ownCost(b *testing.B, n int) uint64 {
 	var plan callPlan
 	load := loadAverage()
 	for round := range rounds {
-		s0, t0 := count.statements.Load(), count.roundTrips.Load()
+		s0, t0 := count.stats.statements.Load(), count.stats.roundTrips.Load()
 		var s1, t1 int64
 		rec.on.Store(true)
-		run := priceAndOrder(b, env, br, fmt.Sprintf("OWN%d", round), n, func() { s1, t1 = count.statements.Load(), count.roundTrips.Load() })
+		run := priceAndOrder(b, env, br, fmt.Sprintf("OWN%d", round), n, func() { s1, t1 = count.stats.statements.Load(), count.stats.roundTrips.Load() })
 		rec.on.Store(false)
 		stmts[0], trips[0] = stmts[0]+s1-s0, trips[0]+t1-t0
-		stmts[1], trips[1] = stmts[1]+count.statements.Load()-s1, trips[1]+count.roundTrips.Load()-t1
+		stmts[1], trips[1] = stmts[1]+count.stats.statements.Load()-s1, trips[1]+count.stats.roundTrips.Load()-t1
 		batchPrice += run.priced
 		upload += run.uploaded
 		batchOrder += run.ordered - run.priced

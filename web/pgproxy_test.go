@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -10,14 +11,17 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"shipdesk/storage"
 )
 
 // pgProxy stands between the dashboard and PostgreSQL: it passes bytes, cuts
 // every connection and refuses new ones, or holds every byte (a connection
 // that hangs without closing). Passing, it counts the statements the
-// dashboard sends (statements), read off the wire as PostgreSQL receives them.
+// dashboard sends (stats), read off the wire as PostgreSQL receives them.
 type pgProxy struct {
 	t      testing.TB
 	url    string // the database's URL through the proxy, with DBNAME for the database
@@ -89,6 +93,18 @@ func startPGProxy(t testing.TB) *pgProxy {
 	return p
 }
 
+// countStatements starts a proxy that only counts (statements and round
+// trips) and sends the test's new database connections, those made through
+// TEST_DATABASE_URL from now on, over it.
+func countStatements(tb testing.TB) *pgProxy {
+	tb.Helper()
+	admin := mustURL(tb, os.Getenv("TEST_DATABASE_URL"))
+	p := startPGProxy(tb)
+	p.stats.countOnly = true
+	tb.Setenv("TEST_DATABASE_URL", p.urlOf(strings.TrimPrefix(admin.Path, "/")))
+	return p
+}
+
 // urlOf is the URL of database name through the proxy.
 func (p *pgProxy) urlOf(name string) string { return strings.Replace(p.url, "DBNAME", name, 1) }
 
@@ -123,12 +139,16 @@ func (p *pgProxy) serve(client net.Conn) {
 	p.mu.Unlock()
 	w := &pgWire{stats: &p.stats}
 	done := make(chan struct{}, 2)
-	go p.pipe(server, client, done, &pgStream{startup: true, msg: w.fromClient})
+	go p.pipe(server, client, done, &pgStream{startup: true, start: w.started, msg: w.fromClient})
+	var answers *pgStream // only the statements' times read the server's answers
+	if !p.stats.countOnly {
+		answers = &pgStream{msg: w.fromServer}
+	}
 	var fromServer io.Reader = server
 	if p.lag > 0 {
 		fromServer = lagged(server, p.lag)
 	}
-	go p.pipe(client, fromServer, done, &pgStream{msg: w.fromServer})
+	go p.pipe(client, fromServer, done, answers)
 	<-done
 	client.Close()
 	server.Close()
@@ -140,7 +160,7 @@ func (p *pgProxy) serve(client net.Conn) {
 }
 
 // pipe copies from src to dst, holding what it read while the proxy hangs,
-// and hands what passes to the stream's reader.
+// and hands what passes to the stream's reader, when it has one.
 func (p *pgProxy) pipe(dst net.Conn, src io.Reader, done chan<- struct{}, s *pgStream) {
 	defer func() { done <- struct{}{} }()
 	buf := make([]byte, 32<<10)
@@ -156,7 +176,9 @@ func (p *pgProxy) pipe(dst net.Conn, src io.Reader, done chan<- struct{}, s *pgS
 			if cut {
 				return
 			}
-			s.read(buf[:n])
+			if s != nil {
+				s.read(buf[:n])
+			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return
 			}
@@ -208,6 +230,7 @@ func lagged(src io.Reader, lag time.Duration) io.Reader {
 type pgStream struct {
 	startup bool
 	buf     []byte
+	start   func(body []byte) // the startup message, when there is one
 	msg     func(typ byte, body []byte)
 }
 
@@ -227,6 +250,9 @@ func (s *pgStream) read(b []byte) {
 		}
 		if s.startup {
 			s.startup = false
+			if s.start != nil {
+				s.start(s.buf[head : head-4+n])
+			}
 		} else {
 			s.msg(s.buf[0], s.buf[head:head-4+n])
 		}
@@ -236,18 +262,34 @@ func (s *pgStream) read(b []byte) {
 
 // pgWire follows one connection: a statement is a simple query ('Q') or an
 // execution ('E') of the last parsed one ('P'); it takes from its first
-// message to the server's ReadyForQuery ('Z') after it.
+// message to the server's ReadyForQuery ('Z') after it. A round trip is a
+// simple query or a Sync ('S'): each waits for the server's answer.
 type pgWire struct {
 	stats  *pgStats
+	feed   bool // the change feed's own connection: its pings are not counted
 	mu     sync.Mutex
 	parsed string
 	since  time.Time
 	text   string // the statement on its way, "" until it is executed
 }
 
+// started reads the startup message's parameters: the change feed names
+// its connection.
+func (w *pgWire) started(body []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.feed = bytes.Contains(body, []byte("application_name\x00"+storage.FeedApplicationName+"\x00"))
+}
+
 func (w *pgWire) fromClient(typ byte, body []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if !w.feed {
+		w.stats.count(typ)
+	}
+	if w.stats.countOnly {
+		return
+	}
 	switch typ {
 	case 'Q', 'P':
 		if w.since.IsZero() {
@@ -283,15 +325,38 @@ func (w *pgWire) fromServer(typ byte, _ []byte) {
 }
 
 // pgStats are the statements counted, apart from the change feed's own
-// (its pings and LISTEN), with how long each took to come back.
+// (its pings and LISTEN), with how long each took to come back; and, off
+// every connection but the change feed's, the statements and round trips
+// in all. Counting only (countOnly), the texts and times are not kept: a
+// benchmark of thousands of rows measures its heap beside them.
 type pgStats struct {
+	statements, roundTrips atomic.Int64
+	countOnly              bool
+
 	mu    sync.Mutex
 	feed  int
 	texts map[string]int
 	took  []time.Duration
 }
 
+// count counts a client's message: a simple query is a statement and a
+// round trip, an execution a statement, a Sync a round trip.
+func (s *pgStats) count(typ byte) {
+	switch typ {
+	case 'Q':
+		s.statements.Add(1)
+		s.roundTrips.Add(1)
+	case 'E':
+		s.statements.Add(1)
+	case 'S':
+		s.roundTrips.Add(1)
+	}
+}
+
 func (s *pgStats) add(text string, took time.Duration) {
+	if s.countOnly {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if strings.Contains(text, "pg_notify") || strings.HasPrefix(text, "LISTEN") || strings.HasPrefix(text, "UNLISTEN") {
