@@ -23,8 +23,8 @@ type BatchLive struct {
 }
 
 // BatchLive reads a batch's live part in one statement: the page asks every
-// few seconds. Queued rows nobody works on (after a restart) get a worker,
-// as ResumeBatch does.
+// few seconds. Queued rows nobody works on (after a restart) get a worker
+// at once, before the pollers' upkeep (ResumeBatches) would come to them.
 func (d *Desk) BatchLive(ctx context.Context, batch int64, loc *time.Location) (BatchLive, error) {
 	l, err := d.db.BatchLive(ctx, batch, d.staleClaim(d.now()))
 	if err != nil {

@@ -16,14 +16,6 @@ const BatchWorkers = 4
 // orders next go to the database together (orderRows).
 const rowsClaimed = 2 * BatchWorkers
 
-// ResumeBatch starts a worker for a batch whose queued rows nobody works
-// on (after a restart); the batch page calls it each time it looks.
-func (d *Desk) ResumeBatch(ctx context.Context, batch int64) {
-	if waiting, err := d.db.Unclaimed(ctx, batch, d.staleClaim(d.now())); err == nil && waiting {
-		d.startBatch(batch)
-	}
-}
-
 // ResumeBatches starts workers for every batch with queued rows nobody works
 // on: after a restart the rows a stopped instance held are taken up again
 // without anyone opening the batch. The pollers' upkeep calls it.

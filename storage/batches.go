@@ -286,14 +286,6 @@ RETURNING `+rowColumns, batch, pqArray(states), now, stale, limit)
 // worker holds: claimed before $2, or never.
 const unclaimedRows = `batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $2)`
 
-// Unclaimed says whether a batch has rows in a worker's state that no live
-// worker holds.
-func (db *DB) Unclaimed(ctx context.Context, batch int64, stale time.Time) (bool, error) {
-	var n int
-	err := sqlxGet(ctx, db, &n, `SELECT count(*) FROM batch_rows WHERE `+unclaimedRows, batch, stale)
-	return n > 0, wrapf(err, "unclaimed rows of batch %d", batch)
-}
-
 // BatchesWaiting are the batches with rows in a worker's state that no live
 // worker holds (claimed before stale, or never).
 func (db *DB) BatchesWaiting(ctx context.Context, stale time.Time) ([]int64, error) {
