@@ -67,11 +67,7 @@ func (d *Desk) BatchHandovers(ctx context.Context, batch int64, loc *time.Locati
 	if err != nil || len(list) == 0 {
 		return nil, err
 	}
-	names, err := d.carrierNames(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byContact, err := d.sendersByContact(ctx)
+	names, byContact, err := d.protocolParties(ctx)
 	if err != nil {
 		return nil, err
 	}

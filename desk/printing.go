@@ -304,15 +304,22 @@ func (d *Desk) batchShipments(ctx context.Context, batch int64) ([]int64, []stor
 
 // handovers groups shipments into protocols of a day: one per carrier and place.
 func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start time.Time) ([]Handover, error) {
-	names, err := d.carrierNames(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byContact, err := d.sendersByContact(ctx)
+	names, byContact, err := d.protocolParties(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return d.groupHandovers(list, start, names, byContact), nil
+}
+
+// protocolParties are what a protocol names besides its parcels: the
+// carriers by code, and the senders' addresses by their contact.
+func (d *Desk) protocolParties(ctx context.Context) (map[string]string, map[int64]Address, error) {
+	names, err := d.carrierNames(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	byContact, err := d.sendersByContact(ctx)
+	return names, byContact, err
 }
 
 // sendersByContact are the senders' addresses by their contact at the service.

@@ -12,46 +12,27 @@
 
 -- +goose Up
 -- +goose StatementBegin
-CREATE FUNCTION announce_data_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM new_rows) THEN
-        PERFORM pg_notify('shipdesk_changes', 'data:' || TG_TABLE_NAME);
-    END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
--- +goose StatementBegin
-CREATE FUNCTION announce_data_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM old_rows) THEN
-        PERFORM pg_notify('shipdesk_changes', 'data:' || TG_TABLE_NAME);
-    END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
--- +goose StatementBegin
-CREATE FUNCTION announce_data_update() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION announce_data() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     ignored text[] := COALESCE(TG_ARGV::text[], '{}');
+    changed boolean;
 BEGIN
-    IF EXISTS (SELECT to_jsonb(n) - ignored FROM new_rows n
-               EXCEPT ALL
-               SELECT to_jsonb(o) - ignored FROM old_rows o) THEN
+    -- Each branch reads only the transition tables its trigger declares.
+    CASE TG_OP
+    WHEN 'INSERT' THEN
+        changed := EXISTS (SELECT 1 FROM new_rows);
+    WHEN 'DELETE' THEN
+        changed := EXISTS (SELECT 1 FROM old_rows);
+    WHEN 'UPDATE' THEN
+        changed := EXISTS (SELECT to_jsonb(n) - ignored FROM new_rows n
+                           EXCEPT ALL
+                           SELECT to_jsonb(o) - ignored FROM old_rows o);
+    ELSE
+        changed := true; -- TRUNCATE
+    END CASE;
+    IF changed THEN
         PERFORM pg_notify('shipdesk_changes', 'data:' || TG_TABLE_NAME);
     END IF;
-    RETURN NULL;
-END
-$$;
--- +goose StatementEnd
-
--- +goose StatementBegin
-CREATE FUNCTION announce_data_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('shipdesk_changes', 'data:' || TG_TABLE_NAME);
     RETURN NULL;
 END
 $$;
@@ -82,13 +63,13 @@ BEGIN
         ('claim_messages', '')
     ) AS v(name, ignored) LOOP
         EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows
-            FOR EACH STATEMENT EXECUTE FUNCTION announce_data_insert()', t.name || '_announce_insert', t.name);
+            FOR EACH STATEMENT EXECUTE FUNCTION announce_data()', t.name || '_announce_insert', t.name);
         EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows
-            FOR EACH STATEMENT EXECUTE FUNCTION announce_data_delete()', t.name || '_announce_delete', t.name);
+            FOR EACH STATEMENT EXECUTE FUNCTION announce_data()', t.name || '_announce_delete', t.name);
         EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-            FOR EACH STATEMENT EXECUTE FUNCTION announce_data_update(%s)', t.name || '_announce_update', t.name, t.ignored);
+            FOR EACH STATEMENT EXECUTE FUNCTION announce_data(%s)', t.name || '_announce_update', t.name, t.ignored);
         EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I
-            FOR EACH STATEMENT EXECUTE FUNCTION announce_data_truncate()', t.name || '_announce_truncate', t.name);
+            FOR EACH STATEMENT EXECUTE FUNCTION announce_data()', t.name || '_announce_truncate', t.name);
     END LOOP;
 END
 $$;
@@ -108,7 +89,4 @@ BEGIN
 END
 $$;
 -- +goose StatementEnd
-DROP FUNCTION announce_data_truncate();
-DROP FUNCTION announce_data_update();
-DROP FUNCTION announce_data_delete();
-DROP FUNCTION announce_data_insert();
+DROP FUNCTION announce_data();

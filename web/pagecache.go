@@ -61,7 +61,7 @@ func (s *Server) cached(next http.HandlerFunc) http.HandlerFunc {
 		for k := range w.Header() {
 			before[k] = true
 		}
-		cw := &captureWriter{ResponseWriter: w, limit: maxKeptPage}
+		cw := &captureWriter{statusWriter: statusWriter{ResponseWriter: w}, limit: maxKeptPage}
 		next(cw, r.WithContext(ctx))
 		skip, until := note.Said()
 		if skip || cw.over || (cw.status != http.StatusOK && cw.status != http.StatusNotFound) {
@@ -154,26 +154,16 @@ func (s *Server) seeWrites(next http.Handler) http.Handler {
 	})
 }
 
-// captureWriter keeps a copy of what a handler writes, up to limit bytes.
+// captureWriter keeps a copy of what a handler writes, up to limit bytes,
+// and its status.
 type captureWriter struct {
-	http.ResponseWriter
-	status int
-	body   []byte
-	limit  int
-	over   bool
-}
-
-func (w *captureWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
+	statusWriter
+	body  []byte
+	limit int
+	over  bool
 }
 
 func (w *captureWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
 	if !w.over {
 		if len(w.body)+len(b) > w.limit {
 			w.over, w.body = true, nil
@@ -181,15 +171,7 @@ func (w *captureWriter) Write(b []byte) (int, error) {
 			w.body = append(w.body, b...)
 		}
 	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *captureWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *captureWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+	return w.statusWriter.Write(b)
 }
 
 // bumpWriter drops the kept pages when its answer begins, before the
