@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"shipdesk/clock"
 	"shipdesk/i18n"
 	"shipdesk/storage"
 )
@@ -22,10 +23,10 @@ func (d *discard) Flush()                      {}
 // BenchmarkCSVExportRows is the export's own work per row, without the
 // database: a row as the database gives it, written as CSV in Czech.
 func BenchmarkCSVExportRows(b *testing.B) {
-	h := &Handlers{}
+	at := time.Date(2026, 11, 20, 9, 5, 0, 0, time.UTC)
+	h := &Handlers{Clock: clock.Frozen(at.Add(48 * time.Hour))}
 	r := httptest.NewRequest(http.MethodGet, "/tracking.csv", nil)
 	r = r.WithContext(i18n.WithLang(context.Background(), i18n.Czech))
-	at := time.Date(2026, 11, 20, 9, 5, 0, 0, time.UTC)
 	row := storage.ExportRow{ID: 123456, CreatedAt: at, Reference: "OBJ-123456", TrackingNumber: "T0000123456",
 		RecipientName: "Jana Nováková 12", RecipientCity: "Plzeň", Carrier: "UPS", ServiceName: "Service", State: "created",
 		Status: "DELIVERED", LabelMode: "PRINT", LabelStatus: "READY", CODValue: 1234.5, CODCurrency: "CZK",

@@ -34,10 +34,10 @@ func BenchmarkBatchOwnCost(b *testing.B) {
 	peaks := map[int]uint64{}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("%d-rows", n), func(b *testing.B) {
+			// One pass: it runs well past the benchmark's time, and each
+			// pass keeps its own dashboard and sandbox until the end.
 			for b.Loop() {
-				b.StopTimer()
 				peaks[n] = ownCost(b, n)
-				b.StartTimer()
 			}
 		})
 	}
