@@ -300,7 +300,7 @@ func TestOwnPostShowsAtOnceWhenTheFeedLags(t *testing.T) {
 func laggingFeedEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
 	proxy := startPGProxy(t)
-	proxy.lag = storage.FeedLag / 2
+	proxy.setLag(storage.FeedLag / 2)
 	_, dbURL := pgtest.NewWithURL(t)
 	db, err := storage.Open(context.Background(), dbURL)
 	if err != nil {

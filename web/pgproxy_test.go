@@ -32,8 +32,16 @@ type pgProxy struct {
 	conns  map[net.Conn]bool
 	stats  pgStats
 	// lag holds what the server sends for this long before it passes
-	// (set before the first connection): a listener that hears late.
+	// (setLag, before the connection it should slow): a listener that
+	// hears late.
 	lag time.Duration
+}
+
+// setLag makes the connections made from now on hear the server late.
+func (p *pgProxy) setLag(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lag = d
 }
 
 type proxyMode int
@@ -136,6 +144,7 @@ func (p *pgProxy) serve(client net.Conn) {
 	}
 	p.mu.Lock()
 	p.conns[client], p.conns[server] = true, true
+	lag := p.lag
 	p.mu.Unlock()
 	w := &pgWire{stats: &p.stats}
 	done := make(chan struct{}, 2)
@@ -145,8 +154,8 @@ func (p *pgProxy) serve(client net.Conn) {
 		answers = &pgStream{msg: w.fromServer}
 	}
 	var fromServer io.Reader = server
-	if p.lag > 0 {
-		fromServer = lagged(server, p.lag)
+	if lag > 0 {
+		fromServer = lagged(server, lag)
 	}
 	go p.pipe(client, fromServer, done, answers)
 	<-done
