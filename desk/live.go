@@ -16,10 +16,36 @@ const PageClaimer = "page"
 // poller's batches.
 const labelBatch = 100
 
-// LabelStale says whether a page showing s should have its pending label
-// checked now: it was last checked at or before pendingBefore.
-func LabelStale(s storage.Shipment, pendingBefore time.Time) bool {
-	return LabelPending(s) && (s.LastCheckedAt == nil || !s.LastCheckedAt.After(pendingBefore))
+// LabelStale says whether a page showing s at now should have its pending
+// label checked (LabelCheckDue).
+func LabelStale(s storage.Shipment, now time.Time, pendingAfter time.Duration) bool {
+	due, ok := LabelCheckDue(s, pendingAfter)
+	return ok && !due.After(now)
+}
+
+// LabelCheckDue is when a page showing s has its pending label checked (ok
+// false: the label is not pending): pendingAfter after its last check, or
+// sooner when the label poller's turn comes first. While checks fail, only
+// the poller's backoff says when: however many pages show it, a label the
+// service cannot answer for is not asked about on every view. It is the
+// condition of storage's ClaimStaleLabels, for one shipment.
+func LabelCheckDue(s storage.Shipment, pendingAfter time.Duration) (due time.Time, ok bool) {
+	if !LabelPending(s) {
+		return time.Time{}, false
+	}
+	if s.NextLabelCheckAt == nil {
+		return time.Time{}, true // the poller's turn: now
+	}
+	due = *s.NextLabelCheckAt
+	if s.PollFailures == 0 {
+		if s.LastCheckedAt == nil {
+			return time.Time{}, true
+		}
+		if byPage := s.LastCheckedAt.Add(pendingAfter); byPage.Before(due) {
+			due = byPage
+		}
+	}
+	return due, true
 }
 
 // LabelPending says whether a shipment's label is still being made: its page

@@ -25,8 +25,7 @@ import (
 // labelChecked has the stale pending labels checked when the page's
 // shipment is one of them, and says whether its own was.
 func (h *Handlers) labelChecked(ctx context.Context, s storage.Shipment) bool {
-	pendingBefore := h.now().Add(-h.RefreshAfter)
-	if !desk.LabelStale(s, pendingBefore) {
+	if !desk.LabelStale(s, h.now(), h.RefreshAfter) {
 		return false
 	}
 	done, err := h.Tracker.RefreshDue(ctx, s.ID, h.now(), h.RefreshAfter)

@@ -82,11 +82,11 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 		return storage.Shipment{}, views.ShipmentView{}, false
 	}
 	s, events, err := h.ShipReads.ShipmentLive(ctx, id)
-	if err == nil && desk.LabelPending(s) {
-		h.keepUntilLabelCheck(ctx, s)
-	}
 	if err == nil && h.labelChecked(ctx, s) {
 		s, events, err = h.ShipReads.ShipmentLive(ctx, id)
+	}
+	if err == nil && desk.LabelPending(s) {
+		h.keepUntilLabelCheck(ctx, s)
 	}
 	if err != nil {
 		h.Fail(w, r, err)
@@ -100,13 +100,15 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 }
 
 // keepUntilLabelCheck keeps a copy of the page of a shipment whose label is
-// pending only until the page would check the label (labelChecked).
+// pending only until the page would check the label (labelChecked): while
+// its checks back off, until the next.
 func (h *Handlers) keepUntilLabelCheck(ctx context.Context, s storage.Shipment) {
-	if h.RefreshAfter < 0 || s.LastCheckedAt == nil {
+	due, _ := desk.LabelCheckDue(s, h.RefreshAfter)
+	if !due.After(h.now()) {
 		pagecache.Skip(ctx)
 		return
 	}
-	pagecache.Until(ctx, s.LastCheckedAt.Add(h.RefreshAfter))
+	pagecache.Until(ctx, due)
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {

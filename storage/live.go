@@ -39,11 +39,14 @@ FROM shipments WHERE id = $1`, id)
 // ClaimStaleLabels takes, as the label poller does, up to c.Limit shipments
 // whose label is pending and due a check at c.Now or last checked at or
 // before pendingBefore: a page waiting for one label has the others that
-// waited as long checked in the same call.
+// waited as long checked in the same call. A label whose checks fail waits
+// out its backoff (next_label_check_at) whatever the pages show
+// (desk.LabelCheckDue says the same of one shipment).
 func (db *DB) ClaimStaleLabels(ctx context.Context, c Claim, pendingBefore time.Time) ([]Shipment, error) {
 	return db.claimDue(ctx, c, "label",
 		`state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL
-    AND (COALESCE(next_label_check_at, '-infinity') <= $1 OR COALESCE(last_checked_at, '-infinity') <= $5)`,
+    AND (COALESCE(next_label_check_at, '-infinity') <= $1
+        OR poll_failures = 0 AND COALESCE(last_checked_at, '-infinity') <= $5)`,
 		`COALESCE(next_label_check_at, '-infinity'), id`, pendingBefore) // the few pending labels: any order reads them
 }
 

@@ -118,6 +118,9 @@ type Shipment struct {
 	Origin         string      `db:"origin"` // shipdesk, or service: found at the service
 	DeliveredAt    *time.Time  `db:"delivered_at"`
 	PollFailures   int         `db:"poll_failures"`
+	// NextLabelCheckAt: when the label poller asks about a pending label
+	// next (nil: at once); while checks fail, their backoff.
+	NextLabelCheckAt *time.Time `db:"next_label_check_at"`
 	// SettlesAt: the deadline of the last create attempt; before it a missing
 	// order may still appear at the service.
 	SettlesAt *time.Time `db:"settles_at"`
@@ -144,7 +147,7 @@ func (s Shipment) Tracking() string {
 const shipmentColumns = `id, request_key, reference, state, request, carrier, service_id, service_name,
 recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
-printed_at, cancelled_at, origin, delivered_at, poll_failures, settles_at, duplicates, price_vat, price_currency, note_count, last_note`
+printed_at, cancelled_at, origin, delivered_at, poll_failures, next_label_check_at, settles_at, duplicates, price_vat, price_currency, note_count, last_note`
 
 // BeginShipment records the intent to order, and its first attempt, before
 // shipments/create is called. A second call with the same request key (a double
