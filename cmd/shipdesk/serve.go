@@ -113,6 +113,10 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 
+	h, err := benchHandler(a.Handler)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.Addr, err)
@@ -123,7 +127,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if j.Run { // settle unknown orders, keep caches fresh, poll labels, tracking, commissions
 		go a.Jobs.Run(ctx)
 	} // else `shipdesk jobs` runs them
-	err = serveHTTP(ctx, ln, a.Handler, log)
+	err = serveHTTP(ctx, ln, h, log)
 	stopBatches(a.Desk, log)
 	return err
 }

@@ -48,17 +48,19 @@ func benchSeconds() time.Duration {
 // reach: its ceiling). Each page is measured right after its replay and the
 // ratios come from this one run, as does the peak memory of the serve process.
 //
-// SHIPDESK_BENCH_PROFILE=DIR also builds the server with net/http/pprof
-// (build tag benchprofile) and keeps CPU and allocation profiles of each of
-// its loads in DIR, taken in a turn of their own after the measured ones.
+// A second serve process on the same database replays the 404's bytes in
+// front of its shell (the benchmark's build, tag bench, with
+// SHIPDESK_BENCH_REPLAY): what a shipdesk process, with its timeouts, change
+// feed, pollers and sandbox, reaches when its shell does nothing. It shows
+// how much of the gap to the bare replay is the shell's.
+//
+// SHIPDESK_BENCH_PROFILE=DIR also keeps CPU and allocation profiles of each
+// of the serve process's loads in DIR (net/http/pprof, in the same build),
+// taken in a turn of their own after the measured ones.
 func BenchmarkSignedInThroughput(b *testing.B) {
 	profileDir := os.Getenv("SHIPDESK_BENCH_PROFILE")
 	bin := b.TempDir()
-	tags := ""
-	if profileDir != "" {
-		tags = "benchprofile"
-	}
-	shipdeskBin := goBuild(b, filepath.Join(bin, "shipdesk"), ".", tags)
+	shipdeskBin := goBuild(b, filepath.Join(bin, "shipdesk"), ".", "bench")
 	bareBin := goBuild(b, filepath.Join(bin, "bare"), "./testdata/bare", "")
 
 	dbURL := pgtest.URL(b)
@@ -93,7 +95,10 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	for _, p := range pages {
 		answers["/replay/"+p.name] = p.path
 	}
-	bare := startServer(b, bareBin, []string{"BARE_REPLAY=" + record(b, serve.url, answers, cookie)})
+	recorded := record(b, serve.url, answers, cookie)
+	bare := startServer(b, bareBin, []string{"BARE_REPLAY=" + recorded})
+	inproc := startServer(b, shipdeskBin, append(env[:2:2], "SHIPDESK_BENCH_REPLAY="+recorded),
+		"serve", "--addr", "127.0.0.1:0", "--database-url", dbURL, "--var-dir", b.TempDir())
 
 	d := benchSeconds()
 	type target struct {
@@ -104,6 +109,7 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	targets := []target{
 		{"bare", bare.url, "/", "", http.StatusOK, bare.cmd.Process.Pid},
 		{"signin", serve.url, "/login", "", http.StatusOK, serve.cmd.Process.Pid},
+		{"inproc-404", inproc.url, "/replay/404", "", http.StatusNotFound, inproc.cmd.Process.Pid},
 	}
 	for _, p := range pages {
 		status := http.StatusOK
@@ -159,6 +165,8 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	benchtab.Ratio(b, "signed-in home / bare net/http, 64 connections", reqs("home", rate["home"]), bareFig, "≥ 0.25")
 	benchtab.Ratio(b, "sign-in page / bare net/http, 64 connections", reqs("sign-in", rate["signin"]), bareFig, "")
 	benchtab.Ratio(b, "the 404 page's bytes replayed by the bare handler / bare net/http", reqs("replayed 404", rate["replay-404"]), bareFig, "")
+	benchtab.Ratio(b, "the 404 page's bytes replayed in a shipdesk process before its shell / by the bare handler",
+		reqs("replayed in shipdesk", rate["inproc-404"]), reqs("replayed 404", rate["replay-404"]), "")
 	for _, p := range pages {
 		benchtab.Ratio(b, fmt.Sprintf("signed-in %s page / its bytes and headers replayed by the bare handler", p.name),
 			reqs(p.name, rate[p.name]), reqs("replayed "+p.name, rate["replay-"+p.name]), "≥ 0.9")
