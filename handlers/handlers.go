@@ -86,6 +86,10 @@ type Handlers struct {
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.
 	Clock *clock.Clock
+
+	// buffers keep the buffers pages are rendered into, so a page costs no
+	// growing of one.
+	buffers sync.Pool // *bytes.Buffer
 }
 
 // now is the time on the dashboard's clock.
@@ -139,9 +143,8 @@ func (h *Handlers) actor(r *http.Request) staff.Actor {
 // template error becomes a clean 500 instead of half a page, and the answer
 // goes out with its length in one piece rather than in chunks.
 func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	buf := pageBuffers.Get().(*bytes.Buffer)
-	defer putPageBuffer(buf)
-	buf.Reset()
+	buf := h.pageBuffer()
+	defer h.putPageBuffer(buf)
 	if err := c.Render(r.Context(), buf); err != nil {
 		h.Log.Error("render", "err", err, "request_id", httpx.RequestID(r.Context()))
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -205,13 +208,18 @@ var (
 	noStore  = []string{"no-store"}
 )
 
-// pageBuffers keep the buffers pages are rendered into, so a page costs no
-// growing of one.
-var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 32<<10)) }}
+// pageBuffer is an empty buffer to render a page into.
+func (h *Handlers) pageBuffer() *bytes.Buffer {
+	if b, ok := h.buffers.Get().(*bytes.Buffer); ok {
+		b.Reset()
+		return b
+	}
+	return bytes.NewBuffer(make([]byte, 0, 32<<10))
+}
 
-func putPageBuffer(b *bytes.Buffer) {
+func (h *Handlers) putPageBuffer(b *bytes.Buffer) {
 	if b.Cap() <= 1<<20 { // a huge page's buffer is not kept
-		pageBuffers.Put(b)
+		h.buffers.Put(b)
 	}
 }
 

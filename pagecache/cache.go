@@ -48,7 +48,8 @@ type Cache struct {
 	size    int64
 
 	hits, misses, stored atomic.Int64
-	also                 []func() // what else drops its copies with the cache's (Also)
+	also                 []func()  // what else drops its copies with the cache's (Also)
+	bodies               sync.Pool // *[]byte: the buffers Write fills
 }
 
 // Entry is one kept answer: its status, the headers its handler set (never

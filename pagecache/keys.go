@@ -3,7 +3,6 @@ package pagecache
 import (
 	"bytes"
 	"io"
-	"sync"
 
 	"shipdesk/requestkey"
 )
@@ -62,22 +61,22 @@ func AppendFresh(dst, body []byte, spots []KeySpot) []byte {
 	return dst
 }
 
-// bodies are the buffers kept answers are written from with their fresh
-// keys, so a copy served costs no new page-sized buffer.
-var bodies = sync.Pool{New: func() any { return new([]byte) }}
-
-// WriteTo writes the entry's body, with fresh keys, to w.
-func (e *Entry) WriteTo(w io.Writer) (int64, error) {
+// Write writes a kept answer's body, with fresh keys, to w. Its buffers
+// are the cache's, so a copy served costs no new page-sized buffer.
+func (c *Cache) Write(w io.Writer, e *Entry) (int64, error) {
 	if len(e.Keys) == 0 {
 		n, err := w.Write(e.Body)
 		return int64(n), err
 	}
-	buf := bodies.Get().(*[]byte)
+	buf, ok := c.bodies.Get().(*[]byte)
+	if !ok {
+		buf = new([]byte)
+	}
 	b := AppendFresh((*buf)[:0], e.Body, e.Keys)
 	n, err := w.Write(b)
 	if cap(b) <= 1<<20 {
 		*buf = b[:0]
-		bodies.Put(buf)
+		c.bodies.Put(buf)
 	}
 	return int64(n), err
 }

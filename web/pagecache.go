@@ -51,7 +51,7 @@ func (s *Server) cached(next http.HandlerFunc) http.HandlerFunc {
 				h[k] = v
 			}
 			w.WriteHeader(e.Status)
-			_, _ = e.WriteTo(w)
+			_, _ = s.pages.Write(w, e)
 			return
 		}
 		gen := s.pages.Generation()
