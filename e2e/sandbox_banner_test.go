@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"shipdesk/app/apptest"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -49,6 +51,17 @@ func TestBannerFaultsForADemo(t *testing.T) {
 	tab.wantText(`[data-testid=sandbox-faults-on]`, "Poruchy zapnuty: zpoždění 300 ms, 10 % chybových odpovědí, 5 % ztracených odpovědí")
 	tab.wantText(`[data-testid=sandbox-now]`, "Simulovaný čas")
 	tab.shots("banner-faults-cs")
+	// On a phone the banner is one line: the warning is a word or two there,
+	// read whole, and the faults page says what is played.
+	tab.do("phone width", chromedp.EmulateViewport(390, 844))
+	const shown = `document.querySelector('[data-testid=sandbox-faults-on]').innerText.trim()`
+	if !tab.eval(shown + ` === "Poruchy zapnuty"`) {
+		t.Error("on a phone the banner's warning of faults is not the short one")
+	}
+	if !tab.eval(`(() => { const e = document.querySelector('[data-testid=sandbox-faults-on]').getBoundingClientRect(); return e.left >= 0 && e.right <= window.innerWidth; })()`) {
+		t.Error("on a phone the banner's warning of faults is not read whole")
+	}
+	tab.do("desktop width", chromedp.EmulateViewport(1280, 900))
 	tab.Submit(`[data-testid=faults-off]`)
 	tab.WaitText(`main`, "Poruchy vypnuty")
 	if n := len(tab.Texts(`[data-testid=sandbox-faults-on]`)); n != 0 {
