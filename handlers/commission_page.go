@@ -38,10 +38,10 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 	if !ok {
 		return
 	}
-	if r.Method == http.MethodGet {
-		h.refreshCommissionDue(r.Context(), id)
-	}
 	d, err := h.Returns.Detail(r.Context(), id)
+	if err == nil && r.Method == http.MethodGet {
+		d, err = h.refreshedIfDue(r.Context(), d)
+	}
 	if err != nil {
 		h.Fail(w, r, err)
 		return

@@ -55,12 +55,22 @@ func (h *Handlers) liveRows(ctx context.Context, list []storage.Shipment) []view
 	return rows
 }
 
-// refreshCommissionDue has a commission shown on its page read again from the
-// service when it is due.
-func (h *Handlers) refreshCommissionDue(ctx context.Context, id int64) {
-	if _, err := h.Returns.RefreshDue(ctx, id, h.now()); err != nil {
-		h.Log.Warn("refresh commission", "commission", id, "err", err)
+// refreshedIfDue has a commission shown on its page read again from the
+// service when it is due (workbench.Detail.SyncDue), and returns it as it
+// stands then. One not due costs its page nothing more; a failed read is
+// logged and the page shows what was stored.
+func (h *Handlers) refreshedIfDue(ctx context.Context, d workbench.Detail) (workbench.Detail, error) {
+	if !d.SyncDue(h.now()) {
+		return d, nil
 	}
+	refreshed, err := h.Returns.RefreshDue(ctx, d.ID, h.now())
+	if err != nil {
+		h.Log.Warn("refresh commission", "commission", d.ID, "err", err)
+	}
+	if !refreshed {
+		return d, nil
+	}
+	return h.Returns.Detail(ctx, d.ID)
 }
 
 // commissionAge says how long ago a commission was read from the service.
@@ -78,8 +88,10 @@ func (h *Handlers) CommissionLive(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.refreshCommissionDue(r.Context(), id)
 	d, err := h.Returns.Detail(r.Context(), id)
+	if err == nil {
+		d, err = h.refreshedIfDue(r.Context(), d)
+	}
 	if err != nil {
 		h.Fail(w, r, err)
 		return

@@ -37,6 +37,7 @@ type Commission struct {
 	CreatedAt     time.Time   `db:"created_at"`
 	LastSyncedAt  *time.Time  `db:"last_synced_at"`
 	SyncFailures  int         `db:"sync_failures"`
+	NextSyncAt    *time.Time  `db:"next_sync_at"` // when it is read from the service next (nil: at once); a failure's backoff
 	// SettlesAt: the deadline of the last create attempt; before it a missing
 	// commission may still appear at the service.
 	SettlesAt *time.Time `db:"settles_at"`
@@ -65,7 +66,7 @@ type Commission struct {
 
 const commissionColumns = `id, request_key, reference, state, remote_id, number, type, status, customer_name, customer_email,
 product_label, two_way, upload_id, request, raw, error, deadline_at, created_by, created_at, last_synced_at, sync_failures,
-settles_at, duplicates, resolution, resolution_reason, resolved_at, resolved_by, settled_days, language, remedy, extended_to,
+next_sync_at, settles_at, duplicates, resolution, resolution_reason, resolved_at, resolved_by, settled_days, language, remedy, extended_to,
 extension_agreed_on, extensions`
 
 // BeginCommission records the intent, and its first attempt, before

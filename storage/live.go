@@ -51,7 +51,8 @@ func (db *DB) ClaimStaleLabels(ctx context.Context, c Claim, pendingBefore time.
 }
 
 // ClaimCommissionIfDue holds one open commission for c.Lease when it is due
-// a refresh at c.Now, as the commission poller would claim it.
+// a refresh at c.Now, as the commission poller would claim it
+// (workbench.Detail.SyncDue says the same of a commission read).
 func (db *DB) ClaimCommissionIfDue(ctx context.Context, id int64, c Claim) (Commission, bool, error) {
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `

@@ -83,6 +83,7 @@ type Detail struct {
 	DeadlineAt *time.Time // a running warranty period's end
 	SettlesAt  *time.Time // when every create attempt has settled at the service
 	SyncedAt   *time.Time // last read from the service
+	NextSync   *time.Time // when it is read from the service next (nil: at once)
 	Duplicates []string   // numbers of extra commissions under our reference
 	History    []Change   // newest first
 	Activities []Activity
@@ -101,13 +102,23 @@ type Detail struct {
 // Resolved says whether the claim is settled with a recorded resolution.
 func (d Detail) Resolved() bool { return d.Resolution != "" }
 
+// SyncDue says whether the commission is due a read from the service at now,
+// as storage's ClaimCommissionIfDue would claim it: open at the service and
+// its next read (after failures, their backoff) come. A page asks
+// RefreshDue only then, so a page showing a commission that is not due
+// costs no claim.
+func (d Detail) SyncDue(now time.Time) bool {
+	return d.State == storage.StateCreated && d.Status != "closed" && d.Status != "cancelled" &&
+		(d.NextSync == nil || !d.NextSync.After(now))
+}
+
 // DetailOf is a stored commission as the desk shows it: the service's last
 // answer where there is one, else the request we sent. It reads nothing else
 // (Files and Unconfirmed stay empty; Workbench.Detail fills them).
 func DetailOf(c storage.Commission) Detail {
 	d := Detail{ID: c.ID, Number: c.Number, Reference: c.Reference, Type: c.Type, Status: c.Status, State: c.State,
 		Customer: Customer{Name: c.CustomerName, Email: c.CustomerEmail}, Product: c.ProductLabel, Error: c.Error,
-		CreatedAt: c.CreatedAt, DeadlineAt: c.DeadlineAt, SettlesAt: c.SettlesAt, SyncedAt: c.LastSyncedAt, Duplicates: c.Duplicates}
+		CreatedAt: c.CreatedAt, DeadlineAt: c.DeadlineAt, SettlesAt: c.SettlesAt, SyncedAt: c.LastSyncedAt, NextSync: c.NextSyncAt, Duplicates: c.Duplicates}
 	var rc returns.Commission
 	if len(c.Raw) > 0 && json.Unmarshal(c.Raw, &rc) == nil {
 		d.Customer.Phone, d.Customer.Street, d.Customer.City, d.Customer.Zip, d.Customer.Country =

@@ -1,0 +1,53 @@
+package web_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"shipdesk/app/apptest"
+	"shipdesk/storage"
+	"shipdesk/storage/pgtest"
+)
+
+// A commission's page and its live part claim the commission (to read it from
+// the service) only when it is due: the polls in between read what is
+// stored and write nothing. Once due, one view reads it, however many follow.
+func TestCommissionPagesClaimOnlyWhenDue(t *testing.T) {
+	t.Parallel()
+	proxy := startPGProxy(t)
+	_, direct := pgtest.NewWithURL(t)
+	db, err := storage.Open(context.Background(), proxy.urlOf(strings.TrimPrefix(mustURL(t, direct).Path, "/")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	env, agent := benchEnvOn(t, apptest.StartWith(t, db))
+	page := newCommission(t, env, agent, nil)
+	views := func() (claims int) {
+		proxy.stats.take()
+		for range 5 {
+			for _, path := range []string{page, page + "/live"} {
+				if r := agent.Get(path); r.StatusCode != 200 {
+					t.Fatalf("GET %s: %d", path, r.StatusCode)
+				}
+			}
+		}
+		texts, _ := proxy.stats.take()
+		for text, n := range texts {
+			if strings.Contains(text, "UPDATE commissions SET claimed_until") {
+				claims += n
+			}
+		}
+		return claims
+	}
+	views() // read from the service on its first showing, if due then
+	if got := views(); got != 0 {
+		t.Errorf("ten views of a commission not due a read made %d claims, want none", got)
+	}
+	env.Sandbox.Advance(24 * time.Hour) // past its next read
+	if got := views(); got != 1 {
+		t.Errorf("ten views of a commission due a read made %d claims, want one", got)
+	}
+}
