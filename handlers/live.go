@@ -19,8 +19,8 @@ import (
 // pollers' paths ask the service: a shipment's page whose pending label is
 // stale has the stale pending labels checked in the label poller's batches
 // (desk.Refresher.RefreshDue), a commission's page has its commission read
-// once however many pages show it (workbench.RefreshDue); tracking is the
-// tracking poller's alone. Lists never ask the service.
+// when it is due, once however many pages show it (workbench.RefreshDue);
+// tracking is the tracking poller's alone. Lists never ask the service.
 
 // labelChecked has the stale pending labels checked when the page's
 // shipment is one of them, and says whether its own was.
