@@ -1,14 +1,11 @@
 package web_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"shipdesk/app/apptest"
-	"shipdesk/storage"
-	"shipdesk/storage/pgtest"
 )
 
 // A commission's page and its live part claim the commission (to read it from
@@ -16,13 +13,7 @@ import (
 // stored and write nothing. Once due, one view reads it, however many follow.
 func TestCommissionPagesClaimOnlyWhenDue(t *testing.T) {
 	t.Parallel()
-	proxy := startPGProxy(t)
-	_, direct := pgtest.NewWithURL(t)
-	db, err := storage.Open(context.Background(), proxy.urlOf(strings.TrimPrefix(mustURL(t, direct).Path, "/")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db, proxy := dbThroughProxy(t)
 	env, agent := benchEnvOn(t, apptest.StartWith(t, db))
 	page := newCommission(t, env, agent, nil)
 	views := func() (claims int) {

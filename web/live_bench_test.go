@@ -21,8 +21,6 @@ import (
 	"shipdesk/app/apptest"
 	"shipdesk/benchtab"
 	"shipdesk/sandbox/sandboxtest"
-	"shipdesk/storage"
-	"shipdesk/storage/pgtest"
 )
 
 // livePage is one kind of open page: the part its polling asks for and how
@@ -48,14 +46,7 @@ const trackingPath = "/api/v1/shipments/tracking"
 // (20 s by default).
 func BenchmarkLiveRefresh(b *testing.B) {
 	const pollEvery = 5 * time.Second // the pollers' interval: labels and tracking
-	proxy := startPGProxy(b)
-	_, direct := pgtest.NewWithURL(b)
-	name := strings.TrimPrefix(mustURL(b, direct).Path, "/")
-	db, err := storage.Open(context.Background(), proxy.urlOf(name))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db, proxy := dbThroughProxy(b)
 	sb := sandboxtest.StartCounting(b)
 	env := apptest.StartOnOptions(b, db, sb, apptest.Options{Pollers: pollEvery})
 	_, clerk := deskEnvOn(b, env)

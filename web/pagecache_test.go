@@ -237,13 +237,7 @@ func TestPageCacheStaysWithinItsBound(t *testing.T) {
 // list.
 func TestCachedPagesAskTheDatabaseNothing(t *testing.T) {
 	t.Parallel()
-	proxy := startPGProxy(t)
-	_, direct := pgtest.NewWithURL(t)
-	db, err := storage.Open(context.Background(), proxy.urlOf(strings.TrimPrefix(mustURL(t, direct).Path, "/")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db, proxy := dbThroughProxy(t)
 	env := apptest.StartWith(t, db)
 	env, b := deskEnvOn(t, env)
 	loc := readyShipment(t, env, b)

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"shipdesk/storage"
+	"shipdesk/storage/pgtest"
 )
 
 // pgProxy stands between the dashboard and PostgreSQL: it passes bytes, cuts
@@ -111,6 +113,20 @@ func countStatements(tb testing.TB) *pgProxy {
 	p.stats.countOnly = true
 	tb.Setenv("TEST_DATABASE_URL", p.urlOf(strings.TrimPrefix(admin.Path, "/")))
 	return p
+}
+
+// dbThroughProxy opens a new test database whose connections, the change
+// feed's included, go through a new proxy.
+func dbThroughProxy(tb testing.TB) (*storage.DB, *pgProxy) {
+	tb.Helper()
+	proxy := startPGProxy(tb)
+	_, direct := pgtest.NewWithURL(tb)
+	db, err := storage.Open(context.Background(), proxy.urlOf(strings.TrimPrefix(mustURL(tb, direct).Path, "/")))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db, proxy
 }
 
 // urlOf is the URL of database name through the proxy.
