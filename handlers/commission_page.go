@@ -40,7 +40,7 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 	}
 	d, err := h.Returns.Detail(r.Context(), id)
 	if err == nil && r.Method == http.MethodGet {
-		d, err = h.refreshedIfDue(r.Context(), d)
+		d, err = h.refreshedIfDue(r.Context(), d, h.Returns.Detail)
 	}
 	if err != nil {
 		h.Fail(w, r, err)

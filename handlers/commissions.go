@@ -21,6 +21,7 @@ type ReturnsBench interface {
 	Products(ctx context.Context) ([]workbench.ProductType, error)
 	Create(ctx context.Context, f workbench.Form, by int64) (workbench.Result, error)
 	Detail(ctx context.Context, id int64) (workbench.Detail, error)
+	LiveDetail(ctx context.Context, id int64) (workbench.Detail, error) // what the page's live part shows, in one statement
 	AddNote(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error)
 	SendMessage(ctx context.Context, id int64, key, text string, by int64) (storage.Commission, error)
 	CancelDuplicate(ctx context.Context, id int64, number string) (storage.Commission, error)

@@ -57,9 +57,10 @@ func (h *Handlers) liveRows(ctx context.Context, list []storage.Shipment) []view
 
 // refreshedIfDue has a commission shown on its page read again from the
 // service when it is due (workbench.Detail.SyncDue), and returns it as it
-// stands then. One not due costs its page nothing more; a failed read is
-// logged and the page shows what was stored.
-func (h *Handlers) refreshedIfDue(ctx context.Context, d workbench.Detail) (workbench.Detail, error) {
+// stands then, read again with read. One not due costs its page nothing
+// more; a failed read is logged and the page shows what was stored.
+func (h *Handlers) refreshedIfDue(ctx context.Context, d workbench.Detail,
+	read func(context.Context, int64) (workbench.Detail, error)) (workbench.Detail, error) {
 	if !d.SyncDue(h.now()) {
 		return d, nil
 	}
@@ -70,7 +71,7 @@ func (h *Handlers) refreshedIfDue(ctx context.Context, d workbench.Detail) (work
 	if !refreshed {
 		return d, nil
 	}
-	return h.Returns.Detail(ctx, d.ID)
+	return read(ctx, d.ID)
 }
 
 // commissionAge says how long ago a commission was read from the service.
@@ -88,9 +89,9 @@ func (h *Handlers) CommissionLive(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	d, err := h.Returns.Detail(r.Context(), id)
+	d, err := h.Returns.LiveDetail(r.Context(), id)
 	if err == nil {
-		d, err = h.refreshedIfDue(r.Context(), d)
+		d, err = h.refreshedIfDue(r.Context(), d, h.Returns.LiveDetail)
 	}
 	if err != nil {
 		h.Fail(w, r, err)

@@ -36,6 +36,28 @@ FROM shipments WHERE id = $1`, id)
 	return row.Shipment, events, nil
 }
 
+// CommissionLive is a commission with its files (UploadsOf's order and
+// fields, without their bytes or tokens), read in one statement: what its
+// page's polling shows.
+func (db *DB) CommissionLive(ctx context.Context, id int64) (Commission, []Upload, error) {
+	var row struct {
+		Commission
+		Files []byte `db:"files"`
+	}
+	err := sqlxGet(ctx, db, &row, `SELECT `+commissionColumns+`, COALESCE((
+    SELECT json_agg(json_build_object('id', u.id, 'filename', u.filename, 'size', u.size) ORDER BY u.id)
+    FROM uploads u WHERE u.commission_id = commissions.id), '[]') AS files
+FROM commissions WHERE id = $1`, id)
+	if err != nil {
+		return Commission{}, nil, wrapf(notFound(err, "rec.no_commission", id), "commission %d", id)
+	}
+	var files []Upload
+	if err := json.Unmarshal(row.Files, &files); err != nil {
+		return Commission{}, nil, fmt.Errorf("files of commission %d: %w", id, err)
+	}
+	return row.Commission, files, nil
+}
+
 // ClaimStaleLabels takes, as the label poller does, up to c.Limit shipments
 // whose label is pending and due a check at c.Now or last checked at or
 // before pendingBefore: a page waiting for one label has the others that

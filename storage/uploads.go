@@ -52,14 +52,6 @@ func (db *DB) UploadByID(ctx context.Context, id int64) (Upload, error) {
 	return u, wrapf(notFound(err, "rec.no_file", id), "upload %d", id)
 }
 
-// UploadsOf lists the files of a commission (without their bytes).
-func (db *DB) UploadsOf(ctx context.Context, commissionID int64) ([]Upload, error) {
-	var out []Upload
-	err := sqlxSelect(ctx, db, &out, `SELECT id, token, filename, content_type, size, sha256, ''::bytea AS data, commission_id, created_by, created_at
-FROM uploads WHERE commission_id = $1 ORDER BY id`, commissionID)
-	return out, wrapf(err, "files of commission %d", commissionID)
-}
-
 // keptUpload is a file that belongs to no commission yet, not even to one being
 // ordered (an intent names its file before the file is attached).
 const keptUpload = `commission_id IS NULL AND NOT EXISTS (SELECT 1 FROM commissions c WHERE c.upload_id = uploads.id)`

@@ -10,7 +10,8 @@ import (
 
 // A commission's page and its live part claim the commission (to read it from
 // the service) only when it is due: the polls in between read what is
-// stored and write nothing. Once due, one view reads it, however many follow.
+// stored, in one statement, and write nothing. Once due, one view reads it,
+// however many follow.
 func TestCommissionPagesClaimOnlyWhenDue(t *testing.T) {
 	t.Parallel()
 	db, proxy := dbThroughProxy(t)
@@ -36,6 +37,19 @@ func TestCommissionPagesClaimOnlyWhenDue(t *testing.T) {
 	views() // read from the service on its first showing, if due then
 	if got := views(); got != 0 {
 		t.Errorf("ten views of a commission not due a read made %d claims, want none", got)
+	}
+	// Its live part, polled, reads it in one statement.
+	proxy.stats.take()
+	for range 10 {
+		agent.Get(page + "/live")
+	}
+	texts, _ := proxy.stats.take()
+	statements := 0
+	for _, n := range texts {
+		statements += n
+	}
+	if statements != 10 {
+		t.Errorf("ten polls of a commission's live part sent %d statements, want ten: %v", statements, texts)
 	}
 	env.Sandbox.Advance(24 * time.Hour) // past its next read
 	if got := views(); got != 1 {

@@ -150,20 +150,26 @@ func DetailOf(c storage.Commission) Detail {
 	return d
 }
 
-// Detail reads one commission with its files and the notes and messages whose
-// outcome is open.
-func (w *Workbench) Detail(ctx context.Context, id int64) (Detail, error) {
-	c, err := w.db.CommissionByID(ctx, id)
+// LiveDetail reads one commission with its files, in one statement: what its
+// page's live part shows (Unconfirmed stays empty).
+func (w *Workbench) LiveDetail(ctx context.Context, id int64) (Detail, error) {
+	c, files, err := w.db.CommissionLive(ctx, id)
 	if err != nil {
 		return Detail{}, err
 	}
 	d := DetailOf(c)
-	files, err := w.db.UploadsOf(ctx, id)
-	if err != nil {
-		return Detail{}, err
-	}
 	for _, f := range files {
 		d.Files = append(d.Files, FileInfo{ID: f.ID, Name: f.Filename, Size: f.Size})
+	}
+	return d, nil
+}
+
+// Detail reads one commission with its files and the notes and messages whose
+// outcome is open.
+func (w *Workbench) Detail(ctx context.Context, id int64) (Detail, error) {
+	d, err := w.LiveDetail(ctx, id)
+	if err != nil {
+		return Detail{}, err
 	}
 	open, err := w.db.OpenActivities(ctx, id)
 	if err != nil {
