@@ -36,5 +36,5 @@ func keptSandbox(ctx context.Context, kept *Kept, p Page, w io.Writer) error {
 		return sandboxNow(p).Render(ctx, w)
 	}
 	k := sandboxKey{lang: i18n.LangOf(ctx), zone: i18n.ZoneOf(ctx), second: s.Now.Unix(), faults: s.Faults, failed: s.FaultsFailed}
-	return kept.sandbox.write(ctx, w, k)
+	return kept.sandbox.write(ctx, w, k, drawSandbox)
 }

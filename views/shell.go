@@ -51,10 +51,7 @@ const maxKeptParts = 1024
 // hands it to each request's context with WithKept). Without it in the
 // context, pages are drawn in full.
 type Kept struct {
-	parts struct {
-		sync.RWMutex
-		m map[partKey]string
-	}
+	parts  *fragments[partKey]
 	shells struct {
 		sync.RWMutex
 		m map[shellKey][]shellPiece // nil: this shell is drawn in full
@@ -65,9 +62,9 @@ type Kept struct {
 
 // NewKept returns an empty store of kept parts and shells.
 func NewKept() *Kept {
-	k := &Kept{}
-	k.parts.m, k.shells.m = map[partKey]string{}, map[shellKey][]shellPiece{}
-	k.sandbox, k.errorBoxes = newFragments(drawSandbox), newFragments(drawErrorBox)
+	k := &Kept{parts: newFragments[partKey](maxKeptParts), sandbox: newFragments[sandboxKey](maxKeptFragments),
+		errorBoxes: newFragments[errorBoxKey](maxKeptFragments)}
+	k.shells.m = map[shellKey][]shellPiece{}
 	return k
 }
 
@@ -94,24 +91,7 @@ func keptPart(ctx context.Context, part string, p Page, draw func(Page) templ.Co
 		if kept == nil {
 			return draw(keyPage(key)).Render(ctx, w)
 		}
-		kept.parts.RLock()
-		html, ok := kept.parts.m[key]
-		kept.parts.RUnlock()
-		if !ok {
-			var b strings.Builder
-			if err := draw(keyPage(key)).Render(ctx, &b); err != nil {
-				return err
-			}
-			html = b.String()
-			kept.parts.Lock()
-			if len(kept.parts.m) >= maxKeptParts {
-				clear(kept.parts.m)
-			}
-			kept.parts.m[key] = html
-			kept.parts.Unlock()
-		}
-		_, err := io.WriteString(w, html)
-		return err
+		return kept.parts.write(ctx, w, key, func(k partKey) templ.Component { return draw(keyPage(k)) })
 	})
 }
 
