@@ -27,7 +27,7 @@ const (
 
 func slowEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	return deskEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle}))
+	return impatientDesk(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle})
 }
 
 func shipmentAt(t *testing.T, env *apptest.Env, loc string) storage.Shipment {
@@ -271,7 +271,7 @@ func commissionAt(t *testing.T, env *apptest.Env, page string) storage.Commissio
 // slow, "check" a moment later, "again" once more: one commission.
 func TestCommissionAgainRacingCheckCreatesOnce(t *testing.T) {
 	t.Parallel()
-	env, b := benchEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle}))
+	env, b := impatientBench(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle})
 	env.Sandbox.Fault("/returns/api/v1/commissions/create", map[string]any{"drop_rate": 1, "count": 1})
 	page := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes).Header.Get("Location")
 	waitCommissionSettled(t, env, page)

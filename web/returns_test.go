@@ -33,9 +33,24 @@ func benchEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 // benchEnvOn is benchEnv on a dashboard the caller started.
 func benchEnvOn(t *testing.T, env *apptest.Env) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
+	prepareBench(env)
+	return env, env.SignedIn(identity.Agent)
+}
+
+// prepareBench loads the service's product list.
+func prepareBench(env *apptest.Env) {
+	env.T.Helper()
 	if err := env.App.Bench.RefreshProducts(context.Background()); err != nil {
-		t.Fatal(err)
+		env.T.Fatal(err)
 	}
+}
+
+// impatientBench is an agent's workbench whose upstream calls give up after
+// o's short limit; its products were loaded with the default one.
+func impatientBench(t *testing.T, o apptest.Options) (*apptest.Env, *apptest.Browser) {
+	t.Helper()
+	o.Prepare = prepareBench
+	env := apptest.StartOptions(t, o)
 	return env, env.SignedIn(identity.Agent)
 }
 
@@ -230,7 +245,7 @@ func TestSendBackAfterTheGoodsArrive(t *testing.T) {
 
 func TestLostCreateReusesTheUploadedProof(t *testing.T) {
 	t.Parallel()
-	env, b := benchEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle}))
+	env, b := impatientBench(t, apptest.Options{UpstreamTimeout: callLimit, Settle: settle})
 	env.Sandbox.Fault("/returns/api/v1/commissions/create", map[string]any{"drop_rate": 1, "count": 1})
 	resp := postMultipart(t, env, b, commissionForm(t, env), "receipt.pdf", pdfBytes)
 	if resp.StatusCode != 303 {

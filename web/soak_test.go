@@ -35,7 +35,7 @@ func TestSoakExactlyOnceUnderASlowDroppingService(t *testing.T) {
 		limit       = 300 * time.Millisecond
 	)
 	ctx := context.Background()
-	env, clerk := deskEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: limit, Settle: limit}))
+	env, clerk := impatientDesk(t, apptest.Options{UpstreamTimeout: limit, Settle: limit})
 	if err := env.App.Bench.RefreshProducts(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func readIn(t *testing.T, b *apptest.Browser, lang string) {
 // shipment: there is none yet.
 func TestFailuresSayWhatHappened(t *testing.T) {
 	t.Parallel()
-	env, b := deskEnvOn(t, apptest.StartOptions(t, apptest.Options{UpstreamTimeout: 700 * time.Millisecond}))
+	env, b := impatientDesk(t, apptest.Options{UpstreamTimeout: 700 * time.Millisecond})
 	form := shipmentForm(t, env)
 	for _, c := range []struct {
 		name  string

@@ -75,6 +75,11 @@ type Options struct {
 	TrustProxy bool
 	// PageCacheBytes bounds the cache of signed-in pages (0: its default).
 	PageCacheBytes int64
+	// Prepare loads a test's fixtures (points, products, the demo desk)
+	// through an instance with the default time limit on the same database
+	// and sandbox, before this dashboard starts: on a loaded machine a short
+	// UpstreamTimeout must meet the races under test, not the fixtures.
+	Prepare func(*Env)
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -120,6 +125,9 @@ func StartWithOptions(t testing.TB, db *storage.DB, o Options) *Env {
 
 func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
 	t.Helper()
+	if o.Prepare != nil {
+		o.Prepare(startOn(t, db, sb, Options{}))
+	}
 	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
 		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Clock: sb.Clock, Timeout: cmp.Or(o.UpstreamTimeout, 10*time.Second)})
 	if err != nil {
