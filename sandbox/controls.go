@@ -161,6 +161,7 @@ func controlComponents() map[string]openapi.Schema {
 			"latency_max_ms": openapi.Schema{"type": "integer", "description": "when above latency_ms, each request waits a random time between the two; a slow service keeps working after the caller stops waiting"},
 			"error_rate":     openapi.Schema{"type": "number", "description": "share of answers 503"}, "drop_rate": openapi.Schema{"type": "number", "description": "share of connections closed before processing"},
 			"drop_after_rate": openapi.Schema{"type": "number", "description": "share processed, then closed unanswered: the caller cannot know the outcome"},
+			"hold":            openapi.Schema{"type": "boolean", "description": "a hung service: the answer waits until the faults are cleared or the caller gives up"},
 			"count":           openapi.Schema{"type": "integer", "description": "next N matching requests; 0 until cleared"}, "used": integer}},
 		"Behaviour": {"type": "object", "properties": map[string]any{"fail_labels": boolean, "refuse_label_less": boolean}},
 		"Carrier":   {"type": "object", "required": []string{"code", "group", "services"}, "properties": map[string]any{"code": str, "name": str, "group": str, "cod_group": str, "points": boolean, "countries": openapi.Schema{"type": "array", "items": str}, "services": openapi.Schema{"type": "array", "items": openapi.Schema{"type": "object", "properties": map[string]any{"service_id": integer, "name": str, "delivery_branch_required": boolean, "max_weight": num, "max_cod_czk": num, "base_price": num, "per_kg": num, "transit_days": integer}}}}},

@@ -21,18 +21,20 @@ type Fault struct {
 	ErrorRate     float64 `json:"error_rate"`      // share answered 503
 	DropRate      float64 `json:"drop_rate"`       // share whose connection is closed unanswered, unprocessed
 	DropAfterRate float64 `json:"drop_after_rate"` // share processed, then closed unanswered (outcome unknown)
+	Hold          bool    `json:"hold"`            // the answer waits until the faults are cleared or the caller gives up (a hung service)
 	Count         int     `json:"count"`           // applies to the next Count matching requests; 0: until cleared
 	Used          int     `json:"used"`            // how many requests it has applied to
 }
 
 type faults struct {
-	mu   sync.Mutex
-	list []*Fault
-	rng  *rand.Rand
+	mu      sync.Mutex
+	list    []*Fault
+	rng     *rand.Rand
+	cleared chan struct{} // closed and replaced by each clear: the held answers go
 }
 
 func newFaults(seed int64) *faults {
-	return &faults{rng: rand.New(rand.NewPCG(uint64(seed), 0xfa17))}
+	return &faults{rng: rand.New(rand.NewPCG(uint64(seed), 0xfa17)), cleared: make(chan struct{})}
 }
 
 func (f *faults) set(x Fault) {
@@ -45,6 +47,8 @@ func (f *faults) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.list = nil
+	close(f.cleared)
+	f.cleared = make(chan struct{})
 }
 
 func (f *faults) snapshot() []Fault {
@@ -57,9 +61,16 @@ func (f *faults) snapshot() []Fault {
 	return out
 }
 
+// verdict is what a fault does to one request.
+type verdict struct {
+	latency               time.Duration
+	held                  <-chan struct{} // nil: not held; else answer when it closes
+	fail, drop, dropAfter bool
+}
+
 // pick decides what happens to a request: the fault that applies (consuming
 // one of its count) and the rolls for each misbehaviour.
-func (f *faults) pick(path string) (latency time.Duration, fail, drop, dropAfter bool) {
+func (f *faults) pick(path string) verdict {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, x := range f.list {
@@ -74,15 +85,19 @@ func (f *faults) pick(path string) (latency time.Duration, fail, drop, dropAfter
 		if x.LatencyMaxMS > x.LatencyMS {
 			ms += f.rng.IntN(x.LatencyMaxMS - x.LatencyMS + 1)
 		}
+		v := verdict{latency: time.Duration(ms) * time.Millisecond}
+		if x.Hold {
+			v.held = f.cleared
+		}
 		// One roll decides how a request fails, so the shares add up: 15 %
 		// dropped before and 15 % after processing are 30 % dropped in all.
 		r := f.rng.Float64()
-		drop = x.DropRate >= 1 || r < x.DropRate
-		fail = !drop && (x.ErrorRate >= 1 || r < x.DropRate+x.ErrorRate)
-		dropAfter = !drop && !fail && (x.DropAfterRate >= 1 || r < x.DropRate+x.ErrorRate+x.DropAfterRate)
-		return time.Duration(ms) * time.Millisecond, fail, drop, dropAfter
+		v.drop = x.DropRate >= 1 || r < x.DropRate
+		v.fail = !v.drop && (x.ErrorRate >= 1 || r < x.DropRate+x.ErrorRate)
+		v.dropAfter = !v.drop && !v.fail && (x.DropAfterRate >= 1 || r < x.DropRate+x.ErrorRate+x.DropAfterRate)
+		return v
 	}
-	return 0, false, false, false
+	return verdict{}
 }
 
 // wrap applies faults to the interfaces, never to the controls themselves.
@@ -92,8 +107,8 @@ func (f *faults) wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		latency, fail, drop, dropAfter := f.pick(r.URL.Path)
-		if latency > 0 {
+		v := f.pick(r.URL.Path)
+		if v.latency > 0 || v.held != nil {
 			// A slow service keeps working when the caller stops waiting: the
 			// order it creates late is what exactly-once must survive. The body
 			// is read first, as a service would, so it outlives the connection.
@@ -102,20 +117,26 @@ func (f *faults) wrap(next http.Handler) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			time.Sleep(latency)
+			time.Sleep(v.latency)
+			if v.held != nil {
+				select {
+				case <-v.held:
+				case <-r.Context().Done():
+				}
+			}
 			if r.Context().Err() != nil {
-				if !drop && !fail {
+				if !v.drop && !v.fail {
 					next.ServeHTTP(discard{header: http.Header{}}, r.WithContext(context.WithoutCancel(r.Context())))
 				}
 				return
 			}
 		}
 		switch {
-		case drop:
+		case v.drop:
 			hangUp(w)
-		case fail:
+		case v.fail:
 			apijson.WriteProblem(w, r, apijson.Fail(http.StatusServiceUnavailable, msgUnavailable))
-		case dropAfter:
+		case v.dropAfter:
 			next.ServeHTTP(discard{header: http.Header{}}, r)
 			hangUp(w)
 		default:

@@ -177,6 +177,17 @@ func (e *Env) Fault(path string, f map[string]any) {
 	e.Control("POST", "/sandbox/faults", f)
 }
 
+// Hold keeps the service's answers on paths starting with path until
+// Release: a test looks at a busy page for as long as it needs.
+func (e *Env) Hold(path string) {
+	e.Fault(path, map[string]any{"hold": true})
+}
+
+// Release clears every fault; the held answers go.
+func (e *Env) Release() {
+	e.Control("DELETE", "/sandbox/faults", nil)
+}
+
 // Pay pays an ONLINE order.
 func (e *Env) Pay(orderID int64) {
 	e.Control("POST", fmt.Sprintf("/sandbox/orders/%d/pay", orderID), nil)
