@@ -72,23 +72,33 @@ func withBrowser(run func() int) (int, error) {
 // Tab is one browser tab against a running dashboard.
 type Tab struct {
 	t    *testing.T
-	ctx  context.Context
+	tab  context.Context // the tab's life, without a deadline
+	ctx  context.Context // the steps' context: the test binary's deadline, less a margin
 	base string
 }
 
 // newTab opens a tab with its own cookies; on failure it leaves a screenshot in
-// var/screenshots/<test>.png.
+// var/screenshots/<test>.png. A long journey on a loaded machine has no time
+// limit of its own; a stuck step fails a minute before the test binary's
+// deadline, with its name and a screenshot, instead of taking the package down.
 func newTab(t *testing.T, base string) *Tab {
 	t.Helper()
-	bctx, cancelCtx := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-	ctx, cancel := context.WithTimeout(bctx, 2*time.Minute)
-	tab := &Tab{t: t, ctx: ctx, base: base}
+	tctx, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(tctx); err != nil { // open the tab on a context without a deadline
+		cancelTab()
+		t.Fatalf("open a tab: %v", err)
+	}
+	ctx, cancel := tctx, context.CancelFunc(func() {})
+	if deadline, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(tctx, deadline.Add(-time.Minute))
+	}
+	tab := &Tab{t: t, tab: tctx, ctx: ctx, base: base}
 	t.Cleanup(func() {
 		if t.Failed() {
 			tab.screenshot("failed")
 		}
 		cancel()
-		cancelCtx()
+		cancelTab()
 	})
 	return tab
 }
@@ -102,7 +112,9 @@ func (b *Tab) screenshot(suffix string) string {
 		b.t.Logf("screenshot: %v", err)
 		return ""
 	}
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	ctx, cancel := context.WithTimeout(b.tab, 30*time.Second) // also after the steps' deadline
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		b.t.Logf("screenshot: %v", err)
 		return ""

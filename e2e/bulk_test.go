@@ -102,6 +102,12 @@ func TestListSelectionByKeyboard(t *testing.T) {
 		t.Fatalf("print: %q %v", sent, err)
 	}
 	tab.look("selection-print")
+	// Its button opens the PDF in another tab and leaves this one as it was,
+	// ready to print again.
+	tab.Click(`[data-testid=bulk-print-button]`)
+	if state := tab.settledState(`[document.querySelector('[data-testid=bulk-print-button]').disabled, document.querySelector('[data-testid=bulk-print]').hasAttribute('data-sent')]`); state != "false,false" {
+		t.Errorf("after printing in another tab, this tab's form is spent (disabled, sent): %s", state)
+	}
 
 	// In Czech: the list with a selection.
 	tab.Submit(`[data-testid=back-to-list]`)
@@ -110,4 +116,15 @@ func TestListSelectionByKeyboard(t *testing.T) {
 	tab.space(row(2))
 	tab.space(row(3))
 	tab.shots("list-selection-cs")
+}
+
+// settledState is js's value, as text, once the page's immediate timers (a
+// submit handler's, say) have run.
+func (b *Tab) settledState(js string) string {
+	b.t.Helper()
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`new Promise(r => setTimeout(() => r(String(`+js+`)), 50))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("%s: %v", js, err)
+	}
+	return out
 }

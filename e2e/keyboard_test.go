@@ -293,58 +293,89 @@ func TestShortcutsScanBoxAndHelp(t *testing.T) {
 	tab.waitTrue("Escape closes the shortcuts", `!document.getElementById("shortcuts").open`)
 }
 
-// While the service takes four seconds over the offers, Compare and Choose
+// While the service holds its answer over the offers, Compare and Choose
 // are disabled and the busy notice shows; both come back with the answer.
 // A plain form (refresh the tracking) does the same until its page comes.
+// The service answers once the page has been seen busy, however slow the
+// machine.
 func TestSlowServiceShowsProgress(t *testing.T) {
 	t.Parallel()
 	env, tab := deskTab(t)
 	tab.Open("/shipping/new")
 	tab.fillRecipient()
-	env.Sandbox.Fault("/api/v1/rates/get", map[string]any{"latency_ms": 4000})
+	env.Sandbox.Hold("/api/v1/rates/get")
 	busy := `getComputedStyle(document.getElementById("busy")).visibility === "visible"`
 	tab.Click(`[data-testid=compare]`)
 	tab.waitTrue("Compare is disabled and the notice shows", `document.querySelector("[data-testid=compare]").disabled && `+busy)
 	tab.wantText(`#busy`, "Asking the service")
 	tab.screenshot("waiting")
+	env.Sandbox.Release()
 	tab.WaitText(`[data-testid=offers]`, "UPS")
 	tab.waitTrue("Compare is enabled again and the notice gone", `!document.querySelector("[data-testid=compare]").disabled && !(`+busy+`)`)
 
+	env.Sandbox.Hold("/api/v1/rates/get")
 	tab.ChooseOffer("UPS")
 	tab.waitTrue("Choose is disabled while the offers are asked again", `[...document.querySelectorAll("button[name=choose]")].every(b => b.disabled) && `+busy)
+	env.Sandbox.Release()
 	tab.WaitText(`[data-testid=chosen]`, "UPS")
 	tab.waitTrue("the buttons are back", `!document.querySelector("[data-testid=create]").disabled && !(`+busy+`)`)
-	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
 
 	orderChosen(t, tab)
 	shipment := tab.Path()
 	env.Sandbox.Advance(time.Hour)
 	tab.Open(shipment)
-	env.Sandbox.Fault("/api/v1/shipments/tracking", map[string]any{"latency_ms": 4000})
+	tab.countLiveTicks()
+	env.Sandbox.Hold("/api/v1/shipments/tracking")
 	refresh := `[data-testid=refresh-now]`
-	tab.clickAndLoad(refresh, "the refresh button is disabled and the notice shows",
-		`document.querySelector(`+"`"+refresh+"`"+`).disabled && `+busy)
+	// The page's own live refresh comes every few seconds; one passing while
+	// the answer is awaited must not bring the button back for a second click.
+	tab.clickAndLoad(refresh, `(`+busy+` && window.liveTicks > 0) ? [document.querySelector(`+"`"+refresh+"`"+`).disabled] : null`,
+		func(state []bool) {
+			if len(state) != 1 || !state[0] {
+				t.Errorf("a live refresh brought the sent form back: its button is enabled again (%v)", state)
+			}
+			env.Sandbox.Release()
+		})
 	tab.WaitText(`#flashes`, "Asked the service")
 	if tab.eval(busy) || tab.eval(`document.querySelector(`+"`"+refresh+"`"+`).disabled`) {
 		t.Error("the new page still looks busy")
 	}
 }
 
-// clickAndLoad clicks a plain form's button, waits until the page, still
-// waiting for the answer, says js, and then for the page the answer brings.
-func (b *Tab) clickAndLoad(sel, what, js string) {
+// countLiveTicks counts the page's live refreshes from now on, swapped or
+// held back.
+func (b *Tab) countLiveTicks() {
 	b.t.Helper()
+	b.do("count live ticks", chromedp.Evaluate[chromedp.Void](`window.liveTicks = 0;
+		document.addEventListener("htmx:beforeRequest", e => { if (e.defaultPrevented) window.liveTicks++; });
+		document.addEventListener("htmx:afterSettle", () => window.liveTicks++);`))
+}
+
+// clickAndLoad clicks a plain form's button and, while the page waits for
+// the answer, waits until js gives the page's state, hands it to answer
+// (which lets the answer go) and waits for the page the answer brings. The
+// click and the waiting are one call run in the page: once a form is sent,
+// chromedp's next calls wait for the next page and would look at that one.
+func (b *Tab) clickAndLoad(sel, js string, answer func(state []bool)) {
+	b.t.Helper()
+	wait := fmt.Sprintf(`(async () => {
+		document.querySelector(%q).click();
+		for (const end = Date.now() + 30000; Date.now() < end; await new Promise(r => setTimeout(r, 20))) {
+			const state = %s;
+			if (state) return state;
+		}
+		throw new Error("the page never showed the awaited state");
+	})()`, sel, js)
 	trigger := chromedp.Action[chromedp.Void](func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		if _, err := chromedp.Click(sel)(ctx, t); err != nil {
+		state, err := chromedp.Evaluate[[]bool](wait, chromedp.EvalAwaitPromise)(ctx, t)
+		if err != nil {
 			return chromedp.Void{}, err
 		}
-		if _, err := chromedp.Poll[bool](js, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))(ctx, t); err != nil {
-			return chromedp.Void{}, fmt.Errorf("%s: %w", what, err)
-		}
+		answer(state)
 		return chromedp.Void{}, nil
 	})
 	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, trigger)); err != nil {
-		b.t.Fatalf("%s: %v", b.Path(), err)
+		b.t.Fatalf("%s: click %s and wait: %v", b.Path(), sel, err)
 	}
 }
 

@@ -196,14 +196,21 @@
 // A plain form (no htmx) disables its buttons once sent, so a second click
 // sends nothing twice; one that posts (and so asks the service, but for the
 // quiet ones: language, sign-out) shows the busy notice too. Disabling waits
-// a moment: a button disabled at once would not be sent.
+// a moment: a button disabled at once would not be sent. Until the answer
+// comes the live parts of the page hold still.
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    // A form that stays on its page (a download, a new tab) may be sent again: data-many-submits.
+    // A form that leaves its page as it is may be sent again: a download
+    // (data-many-submits), or one whose answer opens in another tab unless
+    // this tab reloads after it.
     if (!(form instanceof HTMLFormElement) || form.method === "dialog" || form.hasAttribute("hx-post") || form.hasAttribute("hx-get") ||
         form.hasAttribute("data-many-submits")) {
+      return;
+    }
+    var target = (event.submitter && event.submitter.getAttribute("formtarget")) || form.target;
+    if (target && target !== "_self" && !form.hasAttribute("data-reload-after-submit")) {
       return;
     }
     if (form.hasAttribute("data-sent")) {
@@ -225,6 +232,22 @@
         busy.classList.add("htmx-request");
       }
     }, 0);
+  });
+  // While a sent form's answer is on its way, the page's live parts stay as
+  // they are: a refresh would bring the form back with its buttons enabled
+  // (a second click) and the answer's page replaces them anyway.
+  function leaving() {
+    return document.querySelector("form[data-sent]") !== null;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (leaving()) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (leaving()) {
+      event.detail.shouldSwap = false;
+    }
   });
   // Back to a page kept in the browser's cache: its forms work again.
   window.addEventListener("pageshow", function (event) {
