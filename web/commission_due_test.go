@@ -38,15 +38,19 @@ func TestCommissionPagesClaimOnlyWhenDue(t *testing.T) {
 	if got := views(); got != 0 {
 		t.Errorf("ten views of a commission not due a read made %d claims, want none", got)
 	}
-	// Its live part, polled, reads it in one statement.
+	// Its live part, polled, reads it in one statement. The session check
+	// is not the live part's: its cache asks the database again whenever the
+	// change feed lags (on a loaded machine), and its own tests count that.
 	proxy.stats.take()
 	for range 10 {
 		agent.Get(page + "/live")
 	}
 	texts, _ := proxy.stats.take()
 	statements := 0
-	for _, n := range texts {
-		statements += n
+	for text, n := range texts {
+		if !strings.Contains(text, "FROM staff_sessions") {
+			statements += n
+		}
 	}
 	if statements != 10 {
 		t.Errorf("ten polls of a commission's live part sent %d statements, want ten: %v", statements, texts)
