@@ -73,9 +73,9 @@ stop-db:
 	@scripts/pg.sh stop $(DEV_PG)
 	@scripts/pg.sh stop $(TEST_PG)
 
-## chromium: Debian's chromium for the browser tests, installed when missing
+## chromium: Debian's chromium (its headless build) for the browser tests, installed when missing
 chromium:
-	@command -v chromium >/dev/null 2>&1 || scripts/install-chromium.sh
+	@command -v chromium-headless-shell >/dev/null 2>&1 || scripts/install-chromium.sh
 
 ## bench: every benchmark, then one table of the ratios and figures they measured in this run
 ## (SHIPDESK_BENCH_SHIPMENTS lowers the big database's size for a quick look)
