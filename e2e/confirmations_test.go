@@ -54,7 +54,7 @@ func TestAgentKeepsWrittenConfirmations(t *testing.T) {
 	}
 
 	// An extension agreed today, to 60 days from the claim.
-	tab.Fill("#extended_to", sandboxtest.Epoch.AddDate(0, 0, 60).Format("2006-01-02"))
+	tab.Fill("#extended_to", sandboxtest.Day(60))
 	tab.Fill("#agreed_on", sandboxtest.Epoch.Format("2006-01-02"))
 	tab.Submit(`[data-testid=save-extension]`)
 	tab.WaitText(`[data-testid=documents]`, "version 2")
@@ -63,7 +63,7 @@ func TestAgentKeepsWrittenConfirmations(t *testing.T) {
 	}
 
 	// A second extension that is no later is refused on its field.
-	tab.Fill("#extended_to", sandboxtest.Epoch.AddDate(0, 0, 20).Format("2006-01-02"))
+	tab.Fill("#extended_to", sandboxtest.Day(20))
 	tab.Fill("#agreed_on", sandboxtest.Epoch.Format("2006-01-02"))
 	tab.Submit(`[data-testid=save-extension]`)
 	tab.WaitText(`#extended_to-error`, "later than the current one")

@@ -3,7 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -25,7 +24,7 @@ func TestClerkOrdersCourierPickup(t *testing.T) {
 	tab.Submit(`a[href="/shipping/pickups"]`)
 	tab.WaitText(`h1`, "Courier pickups")
 	// The sandbox's clock stands on a Monday: the form proposes Tuesday.
-	if got := tab.Attr(`#date`, "value"); got != epochDay(1) {
+	if got := tab.Attr(`#date`, "value"); got != sandboxtest.Day(1) {
 		t.Errorf("date defaults to %q, want the next working day", got)
 	}
 	tab.do("choose the Brno address", chromedpSelect("#address", "2"))
@@ -36,14 +35,14 @@ func TestClerkOrdersCourierPickup(t *testing.T) {
 	tab.Type("#note", "Ramp 2, ring the bell")
 	// A Saturday is refused next to the date, and the rest stays typed.
 	// A date input takes no typed keys reliably: set it as a date picker does.
-	tab.do("pick a Saturday", chromedp.SetValue("#date", epochDay(5)))
+	tab.do("pick a Saturday", chromedp.SetValue("#date", sandboxtest.Day(5)))
 	tab.Submit(`[data-testid=pickup-form] button.primary`)
 	tab.WaitText(`#date-error`, "weekends")
 	if got := tab.Attr(`#note`, "value"); got != "Ramp 2, ring the bell" {
 		t.Errorf("the note was lost: %q", got)
 	}
 	tab.look("refused-1280")
-	tab.do("pick Tuesday", chromedp.SetValue("#date", epochDay(1)))
+	tab.do("pick Tuesday", chromedp.SetValue("#date", sandboxtest.Day(1)))
 	tab.Submit(`[data-testid=pickup-form] button.primary`)
 	tab.WaitText(`main`, "ordered for "+sandboxtest.Epoch.AddDate(0, 0, 1).Format("Monday 2 January 2006"))
 	rows := tab.Texts(`[data-testid=pickups] tbody tr`)
@@ -56,6 +55,3 @@ func TestClerkOrdersCourierPickup(t *testing.T) {
 	tab.WaitText(`[data-testid=pickups]`, "PU00000001")
 	tab.look("ordered-390")
 }
-
-// epochDay is the date days after the test clock's first day (a Monday).
-func epochDay(days int) string { return sandboxtest.Epoch.AddDate(0, 0, days).Format(time.DateOnly) }

@@ -96,7 +96,7 @@ func TestExtensionFormRefusesBadInput(t *testing.T) {
 	id := claimOn(t, env, agent, nil)
 	path := commissionPathOf(id) + "/extension"
 	today := sandboxtest.Epoch.Format("2006-01-02")
-	later := sandboxtest.Epoch.AddDate(0, 0, 60).Format("2006-01-02")
+	later := sandboxtest.Day(60)
 	for _, c := range []struct {
 		name, to, agreed, field string
 	}{
@@ -108,8 +108,8 @@ func TestExtensionFormRefusesBadInput(t *testing.T) {
 		{"SQL", later, "'; DROP TABLE commissions; --", "agreed_on"},
 		{"no such day", "31. 2. 2027", today, "extended_to"},
 		{"empty", "", today, "extended_to"},
-		{"not later than the deadline", sandboxtest.Epoch.AddDate(0, 0, 10).Format("2006-01-02"), today, "extended_to"},
-		{"agreed in the future", later, sandboxtest.Epoch.AddDate(0, 0, 2).Format("2006-01-02"), "agreed_on"},
+		{"not later than the deadline", sandboxtest.Day(10), today, "extended_to"},
+		{"agreed in the future", later, sandboxtest.Day(2), "agreed_on"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := agent.PostForm(path, url.Values{"extended_to": {c.to}, "agreed_on": {c.agreed}})

@@ -253,7 +253,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 			params: []string{"id", "doc"}},
 		{pattern: "POST /returns/commissions/{id}/print-intake", role: agent, path: commission + "/print-intake", params: id},
 		{pattern: "POST /returns/commissions/{id}/extension", role: agent, path: commission + "/extension", params: id,
-			base:   url.Values{"extended_to": {sandboxtest.Epoch.AddDate(0, 0, 60).Format("2006-01-02")}, "agreed_on": {sandboxtest.Epoch.Format("2006-01-02")}},
+			base:   url.Values{"extended_to": {sandboxtest.Day(60)}, "agreed_on": {sandboxtest.Epoch.Format("2006-01-02")}},
 			fields: []string{"extended_to", "agreed_on"}},
 		{pattern: "GET /returns/files/{id}", role: agent, path: "/returns/files/" + s.upload, params: id},
 		{pattern: "POST /returns/commissions/{id}/withdrawal", role: agent, path: commission + "/withdrawal", params: id,

@@ -53,10 +53,10 @@ func pickupForm(t *testing.T, b *apptest.Browser) url.Values {
 	if page.StatusCode != 200 || m == nil {
 		t.Fatalf("pickups page: %d %s", page.StatusCode, problemsOf(page.Body))
 	}
-	if !strings.Contains(page.Body, `value="`+epochDay(1)+`"`) {
+	if !strings.Contains(page.Body, `value="`+sandboxtest.Day(1)+`"`) {
 		t.Errorf("the date does not default to the next working day")
 	}
-	return url.Values{"key": {m[1]}, "address": {"1"}, "date": {epochDay(1)}, "time_from": {"09:00"}, "time_to": {"12:00"},
+	return url.Values{"key": {m[1]}, "address": {"1"}, "date": {sandboxtest.Day(1)}, "time_from": {"09:00"}, "time_to": {"12:00"},
 		"packages": {"2"}, "weight": {"8,5"}, "note": {"Ring twice"}}
 }
 
@@ -78,7 +78,7 @@ func TestClerkOrdersPickup(t *testing.T) {
 		t.Fatalf("order: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
 	list := servicePickups(t, env)
-	if len(list) != 1 || list[0].Date != epochDay(1) || list[0].Packages != 2 || list[0].Weight != 8.5 || list[0].Note != "Ring twice" {
+	if len(list) != 1 || list[0].Date != sandboxtest.Day(1) || list[0].Packages != 2 || list[0].Weight != 8.5 || list[0].Note != "Ring twice" {
 		t.Fatalf("the service has %+v", list)
 	}
 	page := b.Get("/shipping/pickups").Body
@@ -124,9 +124,9 @@ func TestPickupRefusalsNextToFields(t *testing.T) {
 		name, field, want string
 		change            []string
 	}{
-		{"Weekend", "date", "weekends", []string{"date", epochDay(5)}},
-		{"PastDate", "date", "in the past", []string{"date", epochDay(-3)}},
-		{"ServiceLimit", "date", "30 days", []string{"date", epochDay(31)}},
+		{"Weekend", "date", "weekends", []string{"date", sandboxtest.Day(5)}},
+		{"PastDate", "date", "in the past", []string{"date", sandboxtest.Day(-3)}},
+		{"ServiceLimit", "date", "30 days", []string{"date", sandboxtest.Day(31)}},
 		{"ShortWindow", "time_to", "2 hours", []string{"time_to", "10:00"}},
 		{"UnknownAddress", "address", "no such pickup address", []string{"address", "9999"}},
 		{"PointOnlyCarrier", "carrier", "does not collect", []string{"carrier", "balikovna"}},
@@ -293,7 +293,3 @@ func TestAddressBookAddsPickupAddressToTheService(t *testing.T) {
 		t.Error("the new address is not offered for pickups")
 	}
 }
-
-// epochDay is the date days after the test clock's first day (a Monday):
-// the pickups' dates follow the clock, whatever day the tests run on.
-func epochDay(days int) string { return sandboxtest.Epoch.AddDate(0, 0, days).Format(time.DateOnly) }

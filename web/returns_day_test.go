@@ -474,7 +474,7 @@ func TestReportsCountResolutions(t *testing.T) {
 	if got := textOf(doc, "returns-resolved"); got != "3" {
 		t.Errorf("resolved %q", got)
 	}
-	next := sandboxtest.Epoch.AddDate(0, 0, 2).Format("2006-01-02")
+	next := sandboxtest.Day(2)
 	if got := textOf(htmlOf(t, manager.Get("/reports?from="+next+"&to="+next).Body), "returns-resolved"); got != "0" {
 		t.Errorf("another period counts %q", got)
 	}

@@ -12,10 +12,6 @@ import (
 	"shipdesk/sandbox/sandboxtest"
 )
 
-// day is a date of the test sandbox's week: 0 is the Monday its clock stands
-// on at 09:00 (sandboxtest.Epoch, in the past or in the future of today).
-func day(n int) string { return sandboxtest.Epoch.AddDate(0, 0, n).Format(time.DateOnly) }
-
 func pickupRequest(addressID int64, date, from string) shipping.PickupRequest {
 	return shipping.PickupRequest{AddressID: addressID, Date: date, TimeFrom: from, TimeTo: "16:00", Packages: 2, Weight: 7.5, Note: "gate B"}
 }
@@ -57,35 +53,35 @@ func TestAddContactThenUseIt(t *testing.T) {
 func TestPickupsOrderedListedAndNotRepeated(t *testing.T) {
 	env := sandboxtest.Start(t)
 	c, m := client(t, env, sandboxtest.ShippingKey)
-	late, err := c.AddPickup(ctx, pickupRequest(1, day(2), "13:00"))
+	late, err := c.AddPickup(ctx, pickupRequest(1, sandboxtest.Day(2), "13:00"))
 	if err != nil || late.Number == "" || late.Status != "ORDERED" || late.Address.City != "Praha" || late.AddressID != 1 || late.Weight != 7.5 {
 		t.Fatalf("add pickup: %+v %v", late, err)
 	}
-	req := pickupRequest(2, day(2), "08:00")
+	req := pickupRequest(2, sandboxtest.Day(2), "08:00")
 	req.Carrier = "UPS"
 	early, err := c.AddPickup(ctx, req)
 	if err != nil || early.Carrier == "" {
 		t.Fatalf("add pickup with a carrier: %+v %v", early, err)
 	}
-	if _, err := c.AddPickup(ctx, pickupRequest(1, day(5), "08:00")); !transport.IsInvalid(err) || transport.FieldErrors(err)[0].Field != "date" {
+	if _, err := c.AddPickup(ctx, pickupRequest(1, sandboxtest.Day(5), "08:00")); !transport.IsInvalid(err) || transport.FieldErrors(err)[0].Field != "date" {
 		t.Errorf("weekend: %v", err)
 	}
-	list, err := c.Pickups(ctx, day(1), day(7))
+	list, err := c.Pickups(ctx, sandboxtest.Day(1), sandboxtest.Day(7))
 	if err != nil || len(list) != 2 || list[0].ID != early.ID || list[1].ID != late.ID {
 		t.Fatalf("pickups by date and window: %+v %v", list, err)
 	}
-	if none, err := c.Pickups(ctx, day(8), ""); err != nil || len(none) != 0 {
+	if none, err := c.Pickups(ctx, sandboxtest.Day(8), ""); err != nil || len(none) != 0 {
 		t.Errorf("later pickups: %+v %v", none, err)
 	}
 	// A lost answer is not repeated: the pickup exists once.
 	env.Fault("/api/v1/pickups/add", map[string]any{"drop_after_rate": 1, "count": 1})
-	if _, err := c.AddPickup(ctx, pickupRequest(1, day(3), "09:00")); !transport.IsOutcomeUnknown(err) {
+	if _, err := c.AddPickup(ctx, pickupRequest(1, sandboxtest.Day(3), "09:00")); !transport.IsOutcomeUnknown(err) {
 		t.Fatalf("lost answer: %v", err)
 	}
 	if n := calls(m, "pickups/add"); n != 4 {
 		t.Errorf("%d pickups/add calls for 4 orders", n)
 	}
-	if got, _ := c.Pickups(ctx, day(3), day(3)); len(got) != 1 {
+	if got, _ := c.Pickups(ctx, sandboxtest.Day(3), sandboxtest.Day(3)); len(got) != 1 {
 		t.Errorf("%d pickups on the day of the lost answer", len(got))
 	}
 	other, _ := client(t, env, "wrong-key")

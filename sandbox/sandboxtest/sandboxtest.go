@@ -34,9 +34,13 @@ const ExpressCarrier = "UPS"
 // Epoch is where a test's clock starts: a Monday morning, 09:00 UTC. It is
 // SHIPDESK_TEST_EPOCH when set (RFC 3339, a Monday at 09:00 UTC), so the
 // suite can run with its clock before and after today's date: `make test`
-// runs the clock-sensitive tests both ways. No test may depend on the day it
+// runs the dashboard's tests both ways. No test may depend on the day it
 // runs.
 var Epoch = epochOf(os.Getenv("SHIPDESK_TEST_EPOCH"))
+
+// Day is the date n days after the test clock's first day (a Monday), as the
+// interfaces write dates: what a test names instead of a calendar date.
+func Day(n int) string { return Epoch.AddDate(0, 0, n).Format(time.DateOnly) }
 
 // DefaultEpoch is the epoch when SHIPDESK_TEST_EPOCH is not set.
 var DefaultEpoch = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
