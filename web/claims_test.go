@@ -23,7 +23,7 @@ import (
 // went to jana@example.cz (+420 777 123 456) with 1 250 Kč on delivery.
 func claimEnv(t *testing.T) *apptest.Env {
 	t.Helper()
-	env := apptest.Start(t)
+	env := apptest.StartOptions(t, apptest.Options{CachedPoints: true})
 	env.DeliverDemoOrders()
 	return env
 }
@@ -190,7 +190,7 @@ func claimFields(t *testing.T, body string, kv ...string) url.Values {
 // staff's pages answer beside it.
 func TestClaimPagesTurnAwayAFlood(t *testing.T) {
 	t.Parallel()
-	env := apptest.StartOptions(t, apptest.Options{PublicBurst: 20, PublicEvery: time.Hour})
+	env := apptest.StartOptions(t, apptest.Options{PublicBurst: 20, PublicEvery: time.Hour, CachedPoints: true})
 	env.DeliverDemoOrders()
 	ctx := context.Background()
 	staff := env.SignedIn(identity.Manager)

@@ -23,7 +23,7 @@ import (
 // desk starts a dashboard with the demo shipping data and the points cached.
 func deskEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	return deskEnvOn(t, apptest.Start(t))
+	return deskEnvOn(t, apptest.StartOptions(t, apptest.Options{CachedPoints: true}))
 }
 
 // deskEnvOn is deskEnv on a dashboard the caller started.
@@ -33,12 +33,16 @@ func deskEnvOn(t testing.TB, env *apptest.Env) (*apptest.Env, *apptest.Browser) 
 	return env, env.SignedIn(identity.Clerk)
 }
 
-// prepareDesk seeds the demo desk and loads the service's parcel points.
+// prepareDesk seeds the demo desk and loads the service's parcel points,
+// unless the dashboard started with them cached.
 func prepareDesk(env *apptest.Env) {
 	env.T.Helper()
 	ctx := context.Background()
 	if err := env.App.Desk.SeedDemo(ctx); err != nil {
 		env.T.Fatal(err)
+	}
+	if env.PointsCached {
+		return
 	}
 	if n, err := env.App.Desk.RefreshPoints(ctx); err != nil || n < 1000 {
 		env.T.Fatalf("refresh points: %d %v", n, err)
@@ -49,7 +53,7 @@ func prepareDesk(env *apptest.Env) {
 // short limit; its demo desk and points were loaded with the default one.
 func impatientDesk(t *testing.T, o apptest.Options) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	o.Prepare = prepareDesk
+	o.Prepare, o.CachedPoints = prepareDesk, true
 	env := apptest.StartOptions(t, o)
 	return env, env.SignedIn(identity.Clerk)
 }

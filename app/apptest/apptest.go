@@ -37,6 +37,10 @@ type Env struct {
 	App     *app.App
 	Server  *httptest.Server
 	Sandbox *sandboxtest.Env // the simulated service the dashboard talks to
+	// PointsCached says the database started with the service's parcel
+	// points cached (Options.CachedPoints): a test's fixtures need not
+	// refresh them.
+	PointsCached bool
 }
 
 // MetricsToken is the scraper token of test dashboards.
@@ -80,6 +84,12 @@ type Options struct {
 	// and sandbox, before this dashboard starts: on a loaded machine a short
 	// UpstreamTimeout must meet the races under test, not the fixtures.
 	Prepare func(*Env)
+	// CachedPoints starts the dashboard on a database that holds the
+	// service's parcel points as the first refresh stores them: a copy of a
+	// database that the real refresh filled once for the test binary, the
+	// sandbox's shapes and the test clock's start. The refresh costs a test
+	// about a second of the machine under the race detector.
+	CachedPoints bool
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -89,7 +99,13 @@ func StartOptions(t testing.TB, o Options) *Env {
 	if o.Shapes == "" {
 		o.Shapes = os.Getenv("SANDBOX_SHAPES")
 	}
-	return startOn(t, pgtest.New(t), sandboxtest.StartShapes(t, o.Shapes), o)
+	var db *storage.DB
+	if o.CachedPoints {
+		db = pointsDB(t, o.Shapes)
+	} else {
+		db = pgtest.New(t)
+	}
+	return startOn(t, db, sandboxtest.StartShapes(t, o.Shapes), o)
 }
 
 // StartWith runs the dashboard on a database the caller prepared (benchmarks
@@ -126,10 +142,9 @@ func StartWithOptions(t testing.TB, db *storage.DB, o Options) *Env {
 func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
 	t.Helper()
 	if o.Prepare != nil {
-		o.Prepare(startOn(t, db, sb, Options{}))
+		o.Prepare(startOn(t, db, sb, Options{CachedPoints: o.CachedPoints}))
 	}
-	up, err := upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
-		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Clock: sb.Clock, Timeout: cmp.Or(o.UpstreamTimeout, 10*time.Second)})
+	up, err := upstreamOf(sb, o.UpstreamTimeout)
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
@@ -167,7 +182,14 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		a.Bench.SyncEvery = o.Pollers
 		runPollers(t, a)
 	}
-	return &Env{T: t, URL: srv.URL, App: a, Server: srv, Sandbox: sb}
+	return &Env{T: t, URL: srv.URL, App: a, Server: srv, Sandbox: sb, PointsCached: o.CachedPoints}
+}
+
+// upstreamOf is the dashboard's clients of the sandbox sb, each call limited
+// to timeout (0: 10 s).
+func upstreamOf(sb *sandboxtest.Env, timeout time.Duration) (*upstream.Clients, error) {
+	return upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
+		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Clock: sb.Clock, Timeout: cmp.Or(timeout, 10*time.Second)})
 }
 
 // AddUser creates an account and returns its password.
@@ -295,8 +317,10 @@ func (e *Env) DeliverDemoOrders() {
 	if err := e.App.Desk.SeedDemo(ctx); err != nil {
 		e.T.Fatal(err)
 	}
-	if _, err := e.App.Desk.RefreshPoints(ctx); err != nil {
-		e.T.Fatal(err)
+	if !e.PointsCached {
+		if _, err := e.App.Desk.RefreshPoints(ctx); err != nil {
+			e.T.Fatal(err)
+		}
 	}
 	if err := e.App.Bench.RefreshProducts(ctx); err != nil {
 		e.T.Fatal(err)

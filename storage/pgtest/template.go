@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -27,26 +28,8 @@ import (
 func migrated(t testing.TB) string {
 	t.Helper()
 	name := "tmpl_" + migrationsHash(t)
-	admin := os.Getenv("TEST_DATABASE_URL")
-	if admin == "" {
-		t.Fatal("TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	adminDB, err := sql.Open("postgres", admin)
-	if err != nil {
-		t.Fatalf("open admin database: %v", err)
-	}
-	defer adminDB.Close()
-	conn, err := adminDB.Conn(ctx) // the lock belongs to one session
-	if err != nil {
-		t.Fatalf("admin connection: %v", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtext('shipdesk test template'))`); err != nil {
-		t.Fatalf("lock the test template: %v", err)
-	}
-	defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(hashtext('shipdesk test template'))`) //nolint:errcheck // the session ends right after
+	ctx, conn, admin, done := lockedSession(t, "shipdesk test template")
+	defer done()
 	var exists bool
 	if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
 		t.Fatalf("look for the test template: %v", err)
@@ -54,31 +37,80 @@ func migrated(t testing.TB) string {
 	if exists {
 		return name
 	}
+	err := publish(ctx, conn, admin, name, "", func(ctx context.Context, url string) error {
+		db, err := storage.Open(ctx, url)
+		if err != nil {
+			return err
+		}
+		defer db.Close() // a template is copied only while nobody is connected to it
+		return db.MigrateUp(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	})
+	if err != nil {
+		t.Fatalf("test template: %v", err)
+	}
+	return name
+}
+
+// lockedSession opens a session on the cluster that holds the advisory lock
+// named lock until done is called, with the cluster's admin URL and a
+// context for the work done under the lock.
+func lockedSession(t testing.TB, lock string) (ctx context.Context, conn *sql.Conn, admin string, done func()) {
+	t.Helper()
+	admin = os.Getenv("TEST_DATABASE_URL")
+	if admin == "" {
+		t.Fatal("TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	adminDB, err := sql.Open("postgres", admin)
+	if err != nil {
+		cancel()
+		t.Fatalf("open admin database: %v", err)
+	}
+	conn, err = adminDB.Conn(ctx) // the lock belongs to one session
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtext($1))`, lock)
+	}
+	if err != nil {
+		adminDB.Close()
+		cancel()
+		t.Fatalf("lock %q: %v", lock, err)
+	}
+	return ctx, conn, admin, func() {
+		conn.Close()
+		adminDB.Close() // the lock ends with the session
+		cancel()
+	}
+}
+
+// publish makes the database name on the cluster that admin names: a copy
+// of from (an empty database when from is ""), filled by fill, then renamed
+// to name, so that nobody ever copies it half made. fill must close every
+// connection it opened, since a database in use can be neither renamed nor
+// copied. The caller holds the advisory lock that guards name.
+func publish(ctx context.Context, conn *sql.Conn, admin, name, from string, fill func(ctx context.Context, url string) error) error {
 	building := name + "_building"
 	if _, err := conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+building+` WITH (FORCE)`); err != nil {
-		t.Fatalf("drop an unfinished test template: %v", err)
+		return fmt.Errorf("drop an unfinished %s: %w", building, err)
 	}
-	if _, err := conn.ExecContext(ctx, `CREATE DATABASE `+building); err != nil {
-		t.Fatalf("create the test template: %v", err)
+	create := `CREATE DATABASE ` + building
+	if from != "" {
+		create += ` TEMPLATE ` + from + ` STRATEGY FILE_COPY`
+	}
+	if _, err := conn.ExecContext(ctx, create); err != nil {
+		return fmt.Errorf("create %s: %w", building, err)
 	}
 	u, err := url.Parse(admin)
 	if err != nil {
-		t.Fatalf("TEST_DATABASE_URL: %v", err)
+		return fmt.Errorf("TEST_DATABASE_URL: %w", err)
 	}
 	u.Path = "/" + building
-	db, err := storage.Open(ctx, u.String())
-	if err != nil {
-		t.Fatalf("open the test template: %v", err)
-	}
-	err = db.MigrateUp(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	db.Close() // a template is copied only while nobody is connected to it
-	if err != nil {
-		t.Fatalf("migrate the test template: %v", err)
+	if err := fill(ctx, u.String()); err != nil {
+		return fmt.Errorf("fill %s: %w", building, err)
 	}
 	if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+building+` RENAME TO `+name); err != nil {
-		t.Fatalf("publish the test template: %v", err)
+		return fmt.Errorf("publish %s: %w", name, err)
 	}
-	return name
+	return nil
 }
 
 // migrationsHash is a short hash of every migration file's name and text.

@@ -1,0 +1,126 @@
+package pgtest
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"debug/elf"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"shipdesk/storage"
+)
+
+// A prepared template is used while it is younger than preparedReuse and
+// dropped once older than preparedDrop: a test copies the template it picked
+// right away, and no test process outlives its 30-minute limit, so nothing
+// still copies a template by the time it is dropped.
+const (
+	preparedReuse = 20 * time.Minute
+	preparedDrop  = time.Hour
+	preparedHead  = "tmplp_"
+)
+
+// Prepared returns a migrated database, closed and dropped when t ends, that
+// holds what fill put into a template once: fixtures that take the real code
+// a second or more to load (the service's parcel points through the real
+// refresh) are loaded once per test process and copied for each test. key
+// names everything the fixture's content depends on besides the code (the
+// sandbox's shapes, the test clock's start); the running test binary's build
+// ID is part of the template's name too, so changed code never meets a
+// template made by other code. fill gets the URL of the template being made
+// and must close every connection it opens.
+func Prepared(t testing.TB, key string, fill func(ctx context.Context, url string) error) (*storage.DB, string) {
+	t.Helper()
+	base := migrated(t)
+	id, err := binaryID()
+	if err != nil {
+		t.Fatalf("prepared database: %v", err)
+	}
+	sum := sha256.Sum256([]byte(id + "\x00" + key))
+	prefix := preparedHead + hex.EncodeToString(sum[:8]) + "_"
+
+	ctx, conn, admin, done := lockedSession(t, prefix)
+	defer done()
+	now := time.Now()
+	names, err := preparedTemplates(ctx, conn)
+	if err != nil {
+		t.Fatalf("prepared templates: %v", err)
+	}
+	name := ""
+	for _, n := range names {
+		if made, ok := preparedAt(n); ok && strings.HasPrefix(n, prefix) && now.Sub(made) < preparedReuse {
+			name = n
+		}
+	}
+	if name == "" {
+		name = prefix + strconv.FormatInt(now.Unix(), 10)
+		if err := publish(ctx, conn, admin, name, base, fill); err != nil {
+			t.Fatalf("prepared template: %v", err)
+		}
+		for _, n := range names {
+			if made, ok := preparedAt(n); ok && now.Sub(made) > preparedDrop {
+				_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n) // in use: left for the next
+			}
+		}
+	}
+	url := create(t, name)
+	return open(t, url), url
+}
+
+// preparedTemplates lists the prepared templates on the cluster, oldest first.
+func preparedTemplates(ctx context.Context, conn *sql.Conn) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY right(datname, 10)`, preparedHead)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
+}
+
+// preparedAt reads when a prepared template was made from its name.
+func preparedAt(name string) (time.Time, bool) {
+	i := strings.LastIndexByte(name, '_')
+	sec, err := strconv.ParseInt(name[i+1:], 10, 64)
+	if i < 0 || err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, 0), true
+}
+
+// binaryID is the Go build ID of the running test binary, which the
+// toolchain derives from its code.
+func binaryID() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		return "", fmt.Errorf("build ID of %s: %w", exe, err)
+	}
+	defer f.Close()
+	s := f.Section(".note.go.buildid")
+	if s == nil {
+		return "", errors.New("build ID of " + exe + ": no .note.go.buildid section")
+	}
+	b, err := s.Data()
+	if err != nil {
+		return "", fmt.Errorf("build ID of %s: %w", exe, err)
+	}
+	return string(b), nil
+}
