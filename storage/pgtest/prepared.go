@@ -48,7 +48,10 @@ func Prepared(t testing.TB, key string, fill func(ctx context.Context, url strin
 
 	ctx, conn, admin, done := lockedSession(t, prefix)
 	defer done()
-	now := time.Now()
+	var now time.Time // the templates' ages are read on the cluster's clock
+	if err := conn.QueryRowContext(ctx, `SELECT now()`).Scan(&now); err != nil {
+		t.Fatalf("the cluster's clock: %v", err)
+	}
 	names, err := preparedTemplates(ctx, conn)
 	if err != nil {
 		t.Fatalf("prepared templates: %v", err)

@@ -55,8 +55,12 @@ func TestPreparedDropsStaleTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
+	var now time.Time // templates are aged on the cluster's clock
+	if err := admin.QueryRow(`SELECT now()`).Scan(&now); err != nil {
+		t.Fatal(err)
+	}
 	stamp := func(age time.Duration) string {
-		return preparedHead + hex.EncodeToString([]byte(rand.Text()[:8])) + "_" + strconv.FormatInt(time.Now().Add(-age).Unix(), 10)
+		return preparedHead + hex.EncodeToString([]byte(rand.Text()[:8])) + "_" + strconv.FormatInt(now.Add(-age).Unix(), 10)
 	}
 	stale, young := stamp(preparedDrop+time.Minute), stamp(preparedReuse+time.Minute)
 	for _, n := range []string{stale, young} {
