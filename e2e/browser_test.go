@@ -108,8 +108,13 @@ func newTab(t *testing.T, base string) *Tab {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// screenshot saves the whole page under var/screenshots.
+// screenshot saves the whole page under var/screenshots. With
+// SHIPDESK_SCREENSHOTS=failures it saves only a failed test's page: make
+// test's rerun of the clock journeys keeps the first pass's pictures.
 func (b *Tab) screenshot(suffix string) string {
+	if os.Getenv("SHIPDESK_SCREENSHOTS") == "failures" && !b.t.Failed() {
+		return ""
+	}
 	dir := filepath.Join("..", "var", "screenshots")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.t.Logf("screenshot: %v", err)
