@@ -166,13 +166,20 @@ func (b *Tab) Fill(sel, value string) {
 }
 
 // Text is the visible text of the first match.
+//
+// It finds the element and reads it in one step in the page, waiting until
+// it is there: a live part that htmx swaps between a query and a read
+// (chromedp.Text's two calls) would leave the read a node that is gone.
 func (b *Tab) Text(sel string) string {
 	b.t.Helper()
-	s, err := chromedp.Run(b.ctx, chromedp.Text(sel))
+	// What chromedp.Text reads: a shown element's innerText, else "".
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null;
+		return {text: e.offsetWidth || e.offsetHeight || e.getClientRects().length ? e.innerText : ""}; })()`, sel)
+	got, err := chromedp.Run(b.ctx, chromedp.Poll[struct{ Text string }](js, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
 	if err != nil {
 		b.t.Fatalf("text of %s: %v", sel, err)
 	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(got.Text)
 }
 
 // Texts is the text of every match, in page order.
