@@ -127,12 +127,23 @@ func StartOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env) *Env {
 // beside the pollers running in the background).
 func StartOnOptions(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env {
 	t.Helper()
+	ownDatabase(t, o)
 	return startOn(t, db, sb, o)
+}
+
+// ownDatabase stops a test that asks for cached points on a database it
+// brought: only StartOptions makes a database that holds them.
+func ownDatabase(t testing.TB, o Options) {
+	t.Helper()
+	if o.CachedPoints {
+		t.Fatal("apptest: CachedPoints needs the database StartOptions makes, not the caller's")
+	}
 }
 
 // StartWithOptions is StartWith with options.
 func StartWithOptions(t testing.TB, db *storage.DB, o Options) *Env {
 	t.Helper()
+	ownDatabase(t, o)
 	if o.Shapes == "" {
 		o.Shapes = os.Getenv("SANDBOX_SHAPES")
 	}
