@@ -26,7 +26,7 @@ import (
 // the returns desk and settles it there.
 func TestClaimJourneyOnAPhone(t *testing.T) {
 	t.Parallel()
-	env := apptest.Start(t)
+	env := apptest.StartOptions(t, apptest.Options{CachedPoints: true})
 	env.DeliverDemoOrders()
 	ctx := context.Background()
 	proof, photo := claimFilesIn(t)

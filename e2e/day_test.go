@@ -19,7 +19,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 	t.Parallel()
 	for _, shapes := range []string{"documented", "minimal"} {
 		t.Run(shapes, func(t *testing.T) {
-			_, tab := deskTabOn(t, apptest.StartShapes(t, shapes))
+			_, tab := deskTabOn(t, apptest.StartOptions(t, apptest.Options{Shapes: shapes, CachedPoints: true}))
 			tab.do("desktop width", chromedp.EmulateViewport(1280, 900))
 
 			// COD and insurance: the insured value is the COD amount when left empty.

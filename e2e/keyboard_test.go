@@ -110,14 +110,8 @@ func (b *Tab) eval(js string) bool {
 // focus is where the next step is.
 func TestKeyboardOnlyClerkJourney(t *testing.T) {
 	t.Parallel()
-	env := apptest.Start(t)
-	ctx := context.Background()
-	if err := env.App.Desk.SeedDemo(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
-		t.Fatal(err)
-	}
+	env := apptest.StartOptions(t, apptest.Options{CachedPoints: true})
+	env.SeedDesk()
 	pw := env.AddUser("clara", identity.Clerk)
 	tab := newTab(t, env.URL)
 	tab.do("desktop width", chromedp.EmulateViewport(1280, 900))
@@ -183,7 +177,7 @@ func TestKeyboardOnlyClerkJourney(t *testing.T) {
 	// The label is ready later (before the courier's pickup, 15 minutes after
 	// export); the print queue prints it by keyboard.
 	env.Sandbox.Advance(10 * time.Minute)
-	if _, err := env.App.Jobs.Labels(ctx); err != nil {
+	if _, err := env.App.Jobs.Labels(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	tab.Open("/shipping")

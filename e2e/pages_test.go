@@ -23,14 +23,9 @@ import (
 // commissions; a manager (who sees every page) is signed in.
 func dayEnv(t *testing.T) (*apptest.Env, *Tab) {
 	t.Helper()
-	env := apptest.Start(t)
+	env := apptest.StartOptions(t, apptest.Options{CachedPoints: true})
+	env.SeedDesk()
 	ctx := context.Background()
-	if err := env.App.Desk.SeedDemo(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if err := env.App.Desk.SeedDemoOrders(ctx); err != nil {
 		t.Fatal(err)
 	}

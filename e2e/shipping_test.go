@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -13,19 +12,13 @@ import (
 // deskTab is a clerk signed in on a dashboard with the demo shipping data.
 func deskTab(t *testing.T) (*apptest.Env, *Tab) {
 	t.Helper()
-	return deskTabOn(t, apptest.Start(t))
+	return deskTabOn(t, apptest.StartOptions(t, apptest.Options{CachedPoints: true}))
 }
 
 // deskTabOn is deskTab on a dashboard the caller started.
 func deskTabOn(t *testing.T, env *apptest.Env) (*apptest.Env, *Tab) {
 	t.Helper()
-	ctx := context.Background()
-	if err := env.App.Desk.SeedDemo(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := env.App.Desk.RefreshPoints(ctx); err != nil {
-		t.Fatal(err)
-	}
+	env.SeedDesk()
 	pw := env.AddUser("clara", identity.Clerk)
 	tab := newTab(t, env.URL)
 	tab.SignIn("clara", pw)

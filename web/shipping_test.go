@@ -29,31 +29,15 @@ func deskEnv(t *testing.T) (*apptest.Env, *apptest.Browser) {
 // deskEnvOn is deskEnv on a dashboard the caller started.
 func deskEnvOn(t testing.TB, env *apptest.Env) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	prepareDesk(env)
+	env.SeedDesk()
 	return env, env.SignedIn(identity.Clerk)
-}
-
-// prepareDesk seeds the demo desk and loads the service's parcel points,
-// unless the dashboard started with them cached.
-func prepareDesk(env *apptest.Env) {
-	env.T.Helper()
-	ctx := context.Background()
-	if err := env.App.Desk.SeedDemo(ctx); err != nil {
-		env.T.Fatal(err)
-	}
-	if env.PointsCached {
-		return
-	}
-	if n, err := env.App.Desk.RefreshPoints(ctx); err != nil || n < 1000 {
-		env.T.Fatalf("refresh points: %d %v", n, err)
-	}
 }
 
 // impatientDesk is a clerk's desk whose upstream calls give up after o's
 // short limit; its demo desk and points were loaded with the default one.
 func impatientDesk(t *testing.T, o apptest.Options) (*apptest.Env, *apptest.Browser) {
 	t.Helper()
-	o.Prepare, o.CachedPoints = prepareDesk, true
+	o.Prepare, o.CachedPoints = (*apptest.Env).SeedDesk, true
 	env := apptest.StartOptions(t, o)
 	return env, env.SignedIn(identity.Clerk)
 }

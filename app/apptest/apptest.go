@@ -53,12 +53,6 @@ func Start(t testing.TB) *Env {
 	return StartWith(t, pgtest.New(t))
 }
 
-// StartShapes runs the dashboard on a sandbox answering in the given shapes.
-func StartShapes(t testing.TB, shapes string) *Env {
-	t.Helper()
-	return StartOptions(t, Options{Shapes: shapes})
-}
-
 // Options change how a test dashboard talks to its sandbox.
 type Options struct {
 	Shapes          string        // "" : SANDBOX_SHAPES
@@ -318,21 +312,31 @@ func (e *Env) LabelsFetched() {
 	e.Sandbox.LabelsFetched(numbers...)
 }
 
+// SeedDesk seeds the demo desk (its senders and presets) and loads the
+// service's parcel points through the real refresh, unless the dashboard
+// started with them cached (Options.CachedPoints).
+func (e *Env) SeedDesk() {
+	e.T.Helper()
+	ctx := context.Background()
+	if err := e.App.Desk.SeedDemo(ctx); err != nil {
+		e.T.Fatal(err)
+	}
+	if e.PointsCached {
+		return
+	}
+	if n, err := e.App.Desk.RefreshPoints(ctx); err != nil || n < 1000 {
+		e.T.Fatalf("refresh points: %d %v", n, err)
+	}
+}
+
 // DeliverDemoOrders seeds the demo desk (its sender, points and product
 // lists) and the demo orders, and moves the sandbox on until they are
 // delivered: DEMO-1 to jana@example.cz (+420 777 123 456) in Brno, with
 // 1 250 Kč on delivery. The customers' claim tests start from it.
 func (e *Env) DeliverDemoOrders() {
 	e.T.Helper()
+	e.SeedDesk()
 	ctx := context.Background()
-	if err := e.App.Desk.SeedDemo(ctx); err != nil {
-		e.T.Fatal(err)
-	}
-	if !e.PointsCached {
-		if _, err := e.App.Desk.RefreshPoints(ctx); err != nil {
-			e.T.Fatal(err)
-		}
-	}
 	if err := e.App.Bench.RefreshProducts(ctx); err != nil {
 		e.T.Fatal(err)
 	}
