@@ -32,7 +32,7 @@ func (db *DB) Audit(ctx context.Context, actorID *int64, actorName, action, targ
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", action, err)
 	}
-	if _, err := db.x.ExecContext(ctx, insertAudit, actorID, actorName, action, target, raw, address); err != nil {
+	if _, err := db.x.ExecContext(ctx, insertAudit, actorID, actorName, action, target, JSON(raw), address); err != nil {
 		return fmt.Errorf("audit %s: %w", action, err)
 	}
 	return nil

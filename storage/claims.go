@@ -46,7 +46,10 @@ type ClaimCustomer struct {
 }
 
 // Value stores the customer as JSON.
-func (c ClaimCustomer) Value() (driver.Value, error) { return json.Marshal(c) }
+func (c ClaimCustomer) Value() (driver.Value, error) {
+	b, err := json.Marshal(c)
+	return string(b), err
+}
 
 // Scan reads the customer's JSON.
 func (c *ClaimCustomer) Scan(src any) error {

@@ -25,11 +25,27 @@ type DB struct {
 }
 
 // Open connects to PostgreSQL and checks the connection.
-func Open(ctx context.Context, url string) (*DB, error) {
-	pool, err := sqlx.Open("postgres", url)
+//
+// Queries send their parameters with the statement in one round trip
+// (lib/pq's binary_parameters): without it every query with parameters waits
+// for the server to describe the statement before binding it. The one thing
+// it changes is that []byte parameters go as binary data, so the JSON this
+// package stores goes as text (JSON.Value).
+func Open(ctx context.Context, url string) (*DB, error) { return open(ctx, url, true) }
+
+// open is Open, with the round trip per statement chosen (its benchmark
+// measures the two ways side by side).
+func open(ctx context.Context, url string, oneRoundTrip bool) (*DB, error) {
+	cfg, err := pq.NewConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	cfg.BinaryParameters = oneRoundTrip
+	connector, err := pq.NewConnectorConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	pool := sqlx.NewDb(sql.OpenDB(connector), "postgres")
 	pool.SetMaxOpenConns(20)
 	pool.SetMaxIdleConns(10)
 	pool.SetConnMaxIdleTime(5 * time.Minute)

@@ -132,9 +132,9 @@ func BenchmarkSignedInThroughput(b *testing.B) {
 	cpu := map[string]time.Duration{}
 	for range turns {
 		for _, t := range targets {
-			c := cpuTime(b, t.pid)
+			c := benchtab.ProcessCPU(b, t.pid)
 			done[t.name] += hammer(b, t.base, t.path, t.cookie, t.status, d/turns) * (d / turns).Seconds()
-			cpu[t.name] += cpuTime(b, t.pid) - c
+			cpu[t.name] += benchtab.ProcessCPU(b, t.pid) - c
 		}
 	}
 	rate := map[string]float64{}
@@ -489,22 +489,6 @@ func readAnswer(br *bufio.Reader) (int, error) {
 		return status, err
 	}
 	return 0, errors.New("an answer without a length")
-}
-
-// cpuTime is the CPU time process pid has used (user and system).
-func cpuTime(tb testing.TB, pid int) time.Duration {
-	tb.Helper()
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	// Fields after the command's name (in parentheses): utime and stime are
-	// the 12th and 13th, in clock ticks of 1/100 s.
-	rest := stat[bytes.LastIndexByte(stat, ')')+2:]
-	f := strings.Fields(string(rest))
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // peakRSS is the most resident memory process pid has had (VmHWM).
