@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
@@ -13,3 +14,8 @@ func (db *DB) OpenFeedEvery(dsn string, log *slog.Logger, every time.Duration) (
 
 // AskedPings counts the pings sent because a reader asked (Current).
 func (f *Feed) AskedPings() int64 { return f.asked.Load() }
+
+// OpenTwoRoundTrips opens a pool as lib/pq does by default, each statement
+// with parameters described by the server before it is bound: the
+// round-trip benchmark's yardstick.
+func OpenTwoRoundTrips(ctx context.Context, url string) (*DB, error) { return open(ctx, url, false) }
