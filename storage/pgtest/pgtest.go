@@ -6,10 +6,8 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -28,10 +26,7 @@ func URL(t testing.TB) string {
 // returns its URL; it is dropped when t ends.
 func create(t testing.TB, template string) string {
 	t.Helper()
-	admin := os.Getenv("TEST_DATABASE_URL")
-	if admin == "" {
-		t.Fatal("TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL")
-	}
+	adminDB, admin := cluster(t)
 	u, err := url.Parse(admin)
 	if err != nil {
 		t.Fatalf("TEST_DATABASE_URL: %v", err)
@@ -40,11 +35,6 @@ func create(t testing.TB, template string) string {
 	_, _ = rand.Read(buf)
 	name := "test_" + hex.EncodeToString(buf)
 
-	adminDB, err := sql.Open("postgres", admin)
-	if err != nil {
-		t.Fatalf("open admin database: %v", err)
-	}
-	defer adminDB.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stmt := "CREATE DATABASE " + name
@@ -58,12 +48,7 @@ func create(t testing.TB, template string) string {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
-		db, err := sql.Open("postgres", admin)
-		if err != nil {
-			return
-		}
-		defer db.Close()
-		_, _ = db.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		_, _ = adminDB.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
 	})
 	u.Path = "/" + name
 	return u.String()
@@ -110,11 +95,7 @@ func Stop(t testing.TB, db *storage.DB) {
 	if err := db.SQL().QueryRowContext(ctx, `SELECT current_database()`).Scan(&name); err != nil {
 		t.Fatalf("name of the test database: %v", err)
 	}
-	admin, err := sql.Open("postgres", os.Getenv("TEST_DATABASE_URL"))
-	if err != nil {
-		t.Fatalf("open admin database: %v", err)
-	}
-	defer admin.Close()
+	admin, _ := cluster(t)
 	if _, err := admin.ExecContext(ctx, `ALTER DATABASE "`+name+`" ALLOW_CONNECTIONS false`); err != nil {
 		t.Fatalf("refuse connections to %s: %v", name, err)
 	}

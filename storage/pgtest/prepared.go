@@ -3,7 +3,6 @@ package pgtest
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"debug/elf"
 	"encoding/hex"
 	"errors"
@@ -46,15 +45,61 @@ func Prepared(t testing.TB, key string, fill func(ctx context.Context, url strin
 	sum := sha256.Sum256([]byte(id + "\x00" + key))
 	prefix := preparedHead + hex.EncodeToString(sum[:8]) + "_"
 
+	pool, _ := cluster(t)
+	// A young template is whole (made under the lock, then renamed) and
+	// is dropped only when old: copying it needs no lock.
+	name, _, err := youngTemplate(context.Background(), pool, prefix)
+	if err != nil {
+		t.Fatalf("prepared templates: %v", err)
+	}
+	if name == "" {
+		name = makeTemplate(t, prefix, base, fill)
+	}
+	url := create(t, name)
+	return open(t, url), url
+}
+
+// makeTemplate makes and publishes a template under prefix's lock, unless
+// another process made one while this one waited for the lock, and drops
+// the templates too old for anyone to copy still.
+func makeTemplate(t testing.TB, prefix, base string, fill func(ctx context.Context, url string) error) string {
+	t.Helper()
 	ctx, conn, admin, done := lockedSession(t, prefix)
 	defer done()
-	var now time.Time // the templates' ages are read on the cluster's clock
-	if err := conn.QueryRowContext(ctx, `SELECT now()`).Scan(&now); err != nil {
-		t.Fatalf("the cluster's clock: %v", err)
+	name, now, err := youngTemplate(ctx, conn, prefix)
+	if err != nil {
+		t.Fatalf("prepared templates: %v", err)
+	}
+	if name != "" {
+		return name
 	}
 	names, err := preparedTemplates(ctx, conn)
 	if err != nil {
 		t.Fatalf("prepared templates: %v", err)
+	}
+	name = prefix + strconv.FormatInt(now.Unix(), 10)
+	if err := publish(ctx, conn, admin, name, base, fill); err != nil {
+		t.Fatalf("prepared template: %v", err)
+	}
+	for _, n := range names {
+		if made, ok := preparedAt(n); ok && now.Sub(made) > preparedDrop {
+			_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n) // in use: left for the next
+		}
+	}
+	return name
+}
+
+// youngTemplate names the newest template under prefix still young enough to
+// be reused ("" when none is), with the cluster's clock, on which the
+// templates are aged.
+func youngTemplate(ctx context.Context, q querier, prefix string) (string, time.Time, error) {
+	var now time.Time
+	if err := q.QueryRowContext(ctx, `SELECT now()`).Scan(&now); err != nil {
+		return "", now, fmt.Errorf("the cluster's clock: %w", err)
+	}
+	names, err := preparedTemplates(ctx, q)
+	if err != nil {
+		return "", now, err
 	}
 	name := ""
 	for _, n := range names {
@@ -62,24 +107,12 @@ func Prepared(t testing.TB, key string, fill func(ctx context.Context, url strin
 			name = n
 		}
 	}
-	if name == "" {
-		name = prefix + strconv.FormatInt(now.Unix(), 10)
-		if err := publish(ctx, conn, admin, name, base, fill); err != nil {
-			t.Fatalf("prepared template: %v", err)
-		}
-		for _, n := range names {
-			if made, ok := preparedAt(n); ok && now.Sub(made) > preparedDrop {
-				_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n) // in use: left for the next
-			}
-		}
-	}
-	url := create(t, name)
-	return open(t, url), url
+	return name, now, nil
 }
 
 // preparedTemplates lists the prepared templates on the cluster, oldest first.
-func preparedTemplates(ctx context.Context, conn *sql.Conn) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY right(datname, 10)`, preparedHead)
+func preparedTemplates(ctx context.Context, q querier) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY right(datname, 10)`, preparedHead)
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
-	"os"
 	"testing"
-	"time"
 
 	"shipdesk/migrations"
 	"shipdesk/storage"
@@ -28,16 +26,24 @@ import (
 func migrated(t testing.TB) string {
 	t.Helper()
 	name := "tmpl_" + migrationsHash(t)
+	pool, _ := cluster(t)
+	// Published templates are whole (made under the lock, then renamed):
+	// once one exists, nobody needs the lock to copy it.
+	if exists, err := databaseExists(context.Background(), pool, name); err != nil {
+		t.Fatalf("look for the test template: %v", err)
+	} else if exists {
+		return name
+	}
 	ctx, conn, admin, done := lockedSession(t, "shipdesk test template")
 	defer done()
-	var exists bool
-	if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+	exists, err := databaseExists(ctx, conn, name)
+	if err != nil {
 		t.Fatalf("look for the test template: %v", err)
 	}
 	if exists {
 		return name
 	}
-	err := publish(ctx, conn, admin, name, "", func(ctx context.Context, url string) error {
+	err = publish(ctx, conn, admin, name, "", func(ctx context.Context, url string) error {
 		db, err := storage.Open(ctx, url)
 		if err != nil {
 			return err
@@ -49,37 +55,6 @@ func migrated(t testing.TB) string {
 		t.Fatalf("test template: %v", err)
 	}
 	return name
-}
-
-// lockedSession opens a session on the cluster that holds the advisory lock
-// named lock until done is called, with the cluster's admin URL and a
-// context for the work done under the lock.
-func lockedSession(t testing.TB, lock string) (ctx context.Context, conn *sql.Conn, admin string, done func()) {
-	t.Helper()
-	admin = os.Getenv("TEST_DATABASE_URL")
-	if admin == "" {
-		t.Fatal("TEST_DATABASE_URL is not set: run the tests with `make test`, which starts a private PostgreSQL")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	adminDB, err := sql.Open("postgres", admin)
-	if err != nil {
-		cancel()
-		t.Fatalf("open admin database: %v", err)
-	}
-	conn, err = adminDB.Conn(ctx) // the lock belongs to one session
-	if err == nil {
-		_, err = conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtext($1))`, lock)
-	}
-	if err != nil {
-		adminDB.Close()
-		cancel()
-		t.Fatalf("lock %q: %v", lock, err)
-	}
-	return ctx, conn, admin, func() {
-		conn.Close()
-		adminDB.Close() // the lock ends with the session
-		cancel()
-	}
 }
 
 // publish makes the database name on the cluster that admin names: a copy
