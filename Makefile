@@ -13,14 +13,16 @@ TEST_PG := var/pgtest
 # alone and 12 beside the others on two cores: its limit is 30 minutes, so the
 # limit catches a hang, not a loaded machine.
 GO_TEST_FLAGS ?= -race -count=1 -timeout 30m -p 4 -parallel 4
-# The browser tests, then their clock journeys, run beside the other tests
-# and their rerun (two chains, so neither ends with a core idle), without the
-# race detector: chromium does two thirds of their work, and what they drive
-# at a person's pace (the handlers, the pollers, the page cache) the HTTP
-# tests drive under the detector, concurrently and faster. Watching them cost
-# a run about two minutes of CPU. The reruns below ask about answer shapes
-# and dates, not about concurrency: the race detector has already watched
-# those tests once. The journeys' rerun keeps the first pass's screenshots.
+# The browser tests run beside the other tests, their rerun and then the
+# browser's clock journeys (two chains of about the same length, so that
+# neither ends with a core idle: the browser tests alone keep under two
+# busy), without the race detector: chromium does four fifths of their work,
+# and what they drive at a person's pace (the handlers, the pollers, the page
+# cache) the HTTP tests drive under the detector, concurrently and faster.
+# Watching them cost a run about two minutes of CPU. The reruns below ask
+# about answer shapes and dates, not about concurrency: the race detector has
+# already watched those tests once. The journeys' rerun keeps the first
+# pass's screenshots.
 RERUN_FLAGS ?= -count=1 -timeout 30m -p 4 -parallel 4
 BROWSER_LOG := var/browser-tests.log
 
@@ -53,13 +55,12 @@ CLOCK_TESTS := Label|ClerksDay|ClerkOrders|Pickup|Attention|Banner
 ## clock after today, and the browser's clock-sensitive journeys with that clock
 test: check test-db chromium
 	@export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
-	{ $(GO) test $(RERUN_FLAGS) ./e2e/ && \
-	  echo "the browser's clock-sensitive journeys again, the test clock starting at $(FUTURE_EPOCH):" && \
-	  SHIPDESK_TEST_EPOCH=$(FUTURE_EPOCH) SHIPDESK_SCREENSHOTS=failures $(GO) test $(RERUN_FLAGS) -run '$(CLOCK_TESTS)' ./e2e/; \
-	} > $(BROWSER_LOG) 2>&1 & browser=$$!; \
+	$(GO) test $(RERUN_FLAGS) ./e2e/ > $(BROWSER_LOG) 2>&1 & browser=$$!; \
 	rc=0; { $(GO) test $(GO_TEST_FLAGS) $$($(GO) list ./... | grep -v '/e2e$$') && \
 	  echo "again against the sandbox's minimal answer shapes, the test clock starting at $(FUTURE_EPOCH):" && \
-	  SANDBOX_SHAPES=minimal SHIPDESK_TEST_EPOCH=$(FUTURE_EPOCH) $(GO) test $(RERUN_FLAGS) $(MINIMAL_PKGS); \
+	  SANDBOX_SHAPES=minimal SHIPDESK_TEST_EPOCH=$(FUTURE_EPOCH) $(GO) test $(RERUN_FLAGS) $(MINIMAL_PKGS) && \
+	  echo "the browser's clock-sensitive journeys again, the test clock starting at $(FUTURE_EPOCH):" && \
+	  SHIPDESK_TEST_EPOCH=$(FUTURE_EPOCH) SHIPDESK_SCREENSHOTS=failures $(GO) test $(RERUN_FLAGS) -run '$(CLOCK_TESTS)' ./e2e/; \
 	} || rc=$$?; \
 	wait $$browser || rc=$$?; echo "the browser tests ($(BROWSER_LOG)):"; cat $(BROWSER_LOG); exit $$rc
 	@cat var/reports/*.txt 2>/dev/null || true
