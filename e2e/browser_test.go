@@ -153,8 +153,22 @@ func (b *Tab) Open(path string) {
 // Submit clicks a submit button and waits for the page the form leads to.
 func (b *Tab) Submit(button string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(button))); err != nil {
-		b.t.Fatalf("submit with %s: %v", button, err)
+	b.untilLoad("submit with "+button, chromedp.Click(button))
+}
+
+// loadWait bounds the wait for the page a click or a key leads to. It is far
+// beyond any page of ours on a loaded machine: it turns a click that went
+// nowhere into a failure with a screenshot in minutes, instead of a wait
+// until the test binary's deadline.
+const loadWait = 3 * time.Minute
+
+// untilLoad runs action and waits for the page load it leads to.
+func (b *Tab) untilLoad(what string, action chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, loadWait)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, action)); err != nil {
+		b.t.Fatalf("%s: %v (the page is %s)", what, err, b.Path())
 	}
 }
 
@@ -276,9 +290,7 @@ func (b *Tab) SignIn(username, password string) {
 // Enter presses Enter in a field and waits for the page the form leads to.
 func (b *Tab) Enter(sel string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.SendKeys(sel, kb.Enter))); err != nil {
-		b.t.Fatalf("enter in %s: %v", sel, err)
-	}
+	b.untilLoad("enter in "+sel, chromedp.SendKeys(sel, kb.Enter))
 }
 
 // ChooseOffer clicks "Choose" on the first selectable offer of a carrier group.

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -27,9 +26,7 @@ func (b *Tab) press(keys string) {
 // pressAndLoad presses a key that leads to another page and waits for it.
 func (b *Tab) pressAndLoad(keys string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.KeyEvent(keys))); err != nil {
-		b.t.Fatalf("press %q and wait for the page: %v", keys, err)
-	}
+	b.untilLoad(fmt.Sprintf("press %q and wait for the page", keys), chromedp.KeyEvent(keys))
 }
 
 // focused describes the focused element: its tag, id, name and test id.
@@ -62,8 +59,9 @@ func (b *Tab) focusComes(sel string) bool {
 	return err == nil
 }
 
-// waitFocus waits until the focused element matches sel (a page load or an
-// htmx swap moves it).
+// waitFocus waits until the focused element matches sel (a page load moves
+// it, whose autofocus the browser applies at its next rendering step, after
+// the load on a busy machine; an htmx swap moves it too).
 func (b *Tab) waitFocus(sel string) {
 	b.t.Helper()
 	js := fmt.Sprintf(`!!document.activeElement && document.activeElement.matches(%q)`, sel)
@@ -368,9 +366,7 @@ func (b *Tab) clickAndLoad(sel, js string, answer func(state []bool)) {
 		answer(state)
 		return chromedp.Void{}, nil
 	})
-	if _, err := chromedp.Run(b.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, trigger)); err != nil {
-		b.t.Fatalf("%s: click %s and wait: %v", b.Path(), sel, err)
-	}
+	b.untilLoad("click "+sel+" and wait", trigger)
 }
 
 // When the service fails, the form says so in place of the offers and its

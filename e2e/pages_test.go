@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -284,9 +283,7 @@ func TestRemovalsAskFirstInTheBrowser(t *testing.T) {
 		// Escape does what Cancel does.
 		press()
 		tab.WaitText(`[data-testid=confirm]`, item)
-		if _, err := chromedp.Run(tab.ctx, chromedp.WaitEvent(cdppage.LoadEventFired, nil, chromedp.KeyEvent(kb.Escape))); err != nil {
-			t.Fatalf("%s: Escape: %v", c.name, err)
-		}
+		tab.untilLoad(c.name+": Escape", chromedp.KeyEvent(kb.Escape))
 		if !strings.HasPrefix(tab.Path(), "/shipping/addresses") {
 			t.Fatalf("%s: Escape led to %s", c.name, tab.Path())
 		}

@@ -10,16 +10,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// focusedID is the id of the element that has the keyboard focus.
-func (b *Tab) focusedID() string {
-	b.t.Helper()
-	id, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ""`))
-	if err != nil {
-		b.t.Fatalf("focused element: %v", err)
-	}
-	return id
-}
-
 // choose picks an option of a select and tells the page, as a person's
 // choice does (htmx and the page's script listen for the change).
 func (b *Tab) choose(sel, value string) {
@@ -107,24 +97,18 @@ func TestAgentsDayAtTheDesk(t *testing.T) {
 	// has is said, and the box stays focused for the next scan.
 	env.Sandbox.Advance(45 * time.Minute)
 	tab.Open("/returns")
-	if got := tab.focusedID(); got != "ret-scan" {
-		t.Errorf("on the list the focus is on %q, not the scan box", got)
-	}
+	tab.waitFocus("#ret-scan")
 	tab.Type("#ret-scan", "RT99999999IN")
 	tab.Enter("#ret-scan")
 	tab.wantText(`[data-testid=scan-none]`, "RT99999999IN")
-	if got := tab.focusedID(); got != "ret-scan" {
-		t.Errorf("after a number nobody has the focus is on %q", got)
-	}
+	tab.waitFocus("#ret-scan") // the box keeps it for the next scan
 	tab.look("scan-none")
 	tab.Type("#ret-scan", strings.ToLower(inbound))
 	tab.Enter("#ret-scan")
 	if got := tab.Path(); got != page {
 		t.Fatalf("the scan of %s opened %s, want %s", inbound, got, page)
 	}
-	if got := tab.focusedID(); got != "ret-scan" {
-		t.Errorf("on the commission the focus is on %q, not the scan box", got)
-	}
+	tab.waitFocus("#ret-scan") // on the commission the scan box has it too
 	tab.Submit(`form[action$="/refresh"] button`)
 	tab.WaitText(`[data-testid=commission-status]`, "processing")
 
