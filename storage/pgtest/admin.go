@@ -69,6 +69,29 @@ func lockedSession(t testing.TB, lock string) (ctx context.Context, conn *sql.Co
 	}
 }
 
+// findOrMake returns what find finds on the cluster. When it finds nothing,
+// it takes the advisory lock named lock, looks again (another process may
+// have made it while this one waited) and otherwise makes it with build under
+// the lock. What find finds needs no lock: templates are made under the
+// lock and published by a rename, so they are whole once they can be found.
+func findOrMake(t testing.TB, lock string, find func(context.Context, querier) (string, error),
+	build func(ctx context.Context, conn *sql.Conn, admin string) (string, error)) string {
+	t.Helper()
+	pool, _ := cluster(t)
+	name, err := find(context.Background(), pool)
+	if err == nil && name == "" {
+		ctx, conn, admin, done := lockedSession(t, lock)
+		defer done()
+		if name, err = find(ctx, conn); err == nil && name == "" {
+			name, err = build(ctx, conn, admin)
+		}
+	}
+	if err != nil {
+		t.Fatalf("test template (%s): %v", lock, err)
+	}
+	return name
+}
+
 // querier is the admin pool or one of its sessions.
 type querier interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)

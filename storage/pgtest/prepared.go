@@ -3,6 +3,7 @@ package pgtest
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"debug/elf"
 	"encoding/hex"
 	"errors"
@@ -45,61 +46,51 @@ func Prepared(t testing.TB, key string, fill func(ctx context.Context, url strin
 	sum := sha256.Sum256([]byte(id + "\x00" + key))
 	prefix := preparedHead + hex.EncodeToString(sum[:8]) + "_"
 
-	pool, _ := cluster(t)
-	// A young template is whole (made under the lock, then renamed) and
-	// is dropped only when old: copying it needs no lock.
-	name, _, err := youngTemplate(context.Background(), pool, prefix)
-	if err != nil {
-		t.Fatalf("prepared templates: %v", err)
-	}
-	if name == "" {
-		name = makeTemplate(t, prefix, base, fill)
-	}
+	name := findOrMake(t, prefix,
+		func(ctx context.Context, q querier) (string, error) {
+			return youngTemplate(ctx, q, prefix)
+		},
+		func(ctx context.Context, conn *sql.Conn, admin string) (string, error) {
+			return makeTemplate(ctx, conn, admin, prefix, base, fill)
+		})
 	url := create(t, name)
 	return open(t, url), url
 }
 
-// makeTemplate makes and publishes a template under prefix's lock, unless
-// another process made one while this one waited for the lock, and drops
-// the templates too old for anyone to copy still.
-func makeTemplate(t testing.TB, prefix, base string, fill func(ctx context.Context, url string) error) string {
-	t.Helper()
-	ctx, conn, admin, done := lockedSession(t, prefix)
-	defer done()
-	name, now, err := youngTemplate(ctx, conn, prefix)
-	if err != nil {
-		t.Fatalf("prepared templates: %v", err)
-	}
-	if name != "" {
-		return name
+// makeTemplate publishes a template under prefix, filled by fill, and drops
+// the templates too old for anyone to copy still. The caller holds prefix's
+// lock.
+func makeTemplate(ctx context.Context, conn *sql.Conn, admin, prefix, base string, fill func(ctx context.Context, url string) error) (string, error) {
+	var now time.Time // the templates' ages are read on the cluster's clock
+	if err := conn.QueryRowContext(ctx, `SELECT now()`).Scan(&now); err != nil {
+		return "", fmt.Errorf("the cluster's clock: %w", err)
 	}
 	names, err := preparedTemplates(ctx, conn)
 	if err != nil {
-		t.Fatalf("prepared templates: %v", err)
+		return "", err
 	}
-	name = prefix + strconv.FormatInt(now.Unix(), 10)
+	name := prefix + strconv.FormatInt(now.Unix(), 10)
 	if err := publish(ctx, conn, admin, name, base, fill); err != nil {
-		t.Fatalf("prepared template: %v", err)
+		return "", err
 	}
 	for _, n := range names {
 		if made, ok := preparedAt(n); ok && now.Sub(made) > preparedDrop {
 			_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n) // in use: left for the next
 		}
 	}
-	return name
+	return name, nil
 }
 
 // youngTemplate names the newest template under prefix still young enough to
-// be reused ("" when none is), with the cluster's clock, on which the
-// templates are aged.
-func youngTemplate(ctx context.Context, q querier, prefix string) (string, time.Time, error) {
+// be reused ("" when none is), aged on the cluster's clock.
+func youngTemplate(ctx context.Context, q querier, prefix string) (string, error) {
 	var now time.Time
 	if err := q.QueryRowContext(ctx, `SELECT now()`).Scan(&now); err != nil {
-		return "", now, fmt.Errorf("the cluster's clock: %w", err)
+		return "", fmt.Errorf("the cluster's clock: %w", err)
 	}
 	names, err := preparedTemplates(ctx, q)
 	if err != nil {
-		return "", now, err
+		return "", err
 	}
 	name := ""
 	for _, n := range names {
@@ -107,7 +98,7 @@ func youngTemplate(ctx context.Context, q querier, prefix string) (string, time.
 			name = n
 		}
 	}
-	return name, now, nil
+	return name, nil
 }
 
 // preparedTemplates lists the prepared templates on the cluster, oldest first.

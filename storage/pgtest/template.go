@@ -26,35 +26,23 @@ import (
 func migrated(t testing.TB) string {
 	t.Helper()
 	name := "tmpl_" + migrationsHash(t)
-	pool, _ := cluster(t)
-	// Published templates are whole (made under the lock, then renamed):
-	// once one exists, nobody needs the lock to copy it.
-	if exists, err := databaseExists(context.Background(), pool, name); err != nil {
-		t.Fatalf("look for the test template: %v", err)
-	} else if exists {
-		return name
-	}
-	ctx, conn, admin, done := lockedSession(t, "shipdesk test template")
-	defer done()
-	exists, err := databaseExists(ctx, conn, name)
-	if err != nil {
-		t.Fatalf("look for the test template: %v", err)
-	}
-	if exists {
-		return name
-	}
-	err = publish(ctx, conn, admin, name, "", func(ctx context.Context, url string) error {
-		db, err := storage.Open(ctx, url)
-		if err != nil {
-			return err
-		}
-		defer db.Close() // a template is copied only while nobody is connected to it
-		return db.MigrateUp(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	})
-	if err != nil {
-		t.Fatalf("test template: %v", err)
-	}
-	return name
+	return findOrMake(t, "shipdesk test template",
+		func(ctx context.Context, q querier) (string, error) {
+			if exists, err := databaseExists(ctx, q, name); err != nil || !exists {
+				return "", err
+			}
+			return name, nil
+		},
+		func(ctx context.Context, conn *sql.Conn, admin string) (string, error) {
+			return name, publish(ctx, conn, admin, name, "", func(ctx context.Context, url string) error {
+				db, err := storage.Open(ctx, url)
+				if err != nil {
+					return err
+				}
+				defer db.Close() // a template is copied only while nobody is connected to it
+				return db.MigrateUp(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			})
+		})
 }
 
 // publish makes the database name on the cluster that admin names: a copy
