@@ -93,10 +93,11 @@ chromium:
 	@command -v chromium-headless-shell >/dev/null 2>&1 || scripts/install-chromium.sh
 
 ## bench: every benchmark, then one table of the ratios and figures they measured in this run
-## (SHIPDESK_BENCH_SHIPMENTS lowers the big database's size for a quick look)
+## (SHIPDESK_BENCH_SHIPMENTS lowers the big database's size for a quick look); the browser
+## tests' package has none (and would need chromium to start), so it is left out
 bench: test-db
 	@rm -rf var/bench; export TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/pg.sh start $(TEST_PG) --fast)}; \
-	SHIPDESK_BENCH_BATCH_BIG=1 $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+	SHIPDESK_BENCH_BATCH_BIG=1 $(GO) test -run '^$$' -bench . -benchmem -timeout 60m $$($(GO) list ./... | grep -v '/e2e$$')
 	@echo; echo "| target | ratio | goal | figures |"; echo "|---|---|---|---|"; cat var/bench/*.md 2>/dev/null || true
 
 test-db:

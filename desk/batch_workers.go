@@ -237,6 +237,6 @@ func ended(done chan struct{}) int {
 // ordered, those to be priced first, at now.
 func (d *Desk) claimWork(ctx context.Context, batch int64, n int) (rows []storage.BatchRow, now time.Time, err error) {
 	now = d.now().Truncate(time.Microsecond)
-	rows, err = d.db.ClaimRows(ctx, batch, []string{storage.RowPricing, storage.RowOrdering}, now, d.staleClaim(now), n)
+	rows, err = d.db.ClaimRows(ctx, batch, now, d.staleClaim(now), n)
 	return rows, now, err
 }

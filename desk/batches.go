@@ -58,6 +58,10 @@ func (r BatchRow) Chosen() (RowOffer, bool) {
 	return RowOffer{}, false
 }
 
+// HasOffers says whether the row has offers (read for its batch's page, a
+// closed row holds only the chosen one: storage.BatchRow.OfferCount).
+func (r BatchRow) HasOffers() bool { return r.OfferCount > 0 || len(r.RowOffers) > 0 }
+
 // ReadBatchRow decodes a stored row.
 func ReadBatchRow(r storage.BatchRow) BatchRow {
 	out := BatchRow{BatchRow: r}

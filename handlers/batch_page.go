@@ -123,7 +123,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 	}
 	var rowsErr error
 	v.Rows = func(yield func(views.BatchRowView) bool) {
-		rowsErr = h.ShipReads.EachBatchRow(ctx, b.ID, func(row storage.BatchRow) error {
+		rowsErr = h.ShipReads.EachBatchRow(ctx, b.ID, open, func(row storage.BatchRow) error {
 			if !desk.InRowFilter(filter, row.State) {
 				return nil
 			}
@@ -147,7 +147,7 @@ var errStopped = errors.New("stopped")
 // rowView is a row in the request's language.
 func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	o := r.Order
-	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State,
+	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State, HasOffers: r.HasOffers(),
 		StateText: i18n.T(ctx, "batch.state."+r.State), Editable: desk.Editable(r.State) && r.DraftID == nil && !r.Drafting,
 		CanChoose: r.State == storage.RowPriced && r.DraftID == nil, Error: r.Error.In(ctx)}
 	if r.State == storage.RowOrdered && r.ShipmentState == storage.StateUnknown {

@@ -35,7 +35,7 @@ type batchDesk interface {
 type batchReads interface {
 	Batches(ctx context.Context, limit int) ([]storage.Batch, error)
 	BatchByID(ctx context.Context, id int64) (storage.Batch, error)
-	EachBatchRow(ctx context.Context, batch int64, fn func(storage.BatchRow) error) error
+	EachBatchRow(ctx context.Context, batch, open int64, fn func(storage.BatchRow) error) error
 	Draftable(ctx context.Context, batch int64) (int, error)
 	BatchRow(ctx context.Context, batch, id int64) (storage.BatchRow, error)
 	BatchShipmentIDs(ctx context.Context, batch int64) ([]int64, error)

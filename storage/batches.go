@@ -59,10 +59,13 @@ type BatchRow struct {
 	ShipmentID *int64      `db:"shipment_id"`
 	// ShipmentState is the state of the row's shipment (ordering, created,
 	// unknown, missing) when the row is read for a page; "" otherwise.
-	ShipmentState string    `db:"shipment_state"`
-	DraftID       *int64    `db:"draft_id"`
-	Drafting      bool      `db:"drafting"`
-	UpdatedAt     time.Time `db:"updated_at"`
+	ShipmentState string `db:"shipment_state"`
+	// OfferCount is how many offers the row has, when its batch's page lists
+	// it (EachBatchRow: Offers are then the chosen one alone); 0 otherwise.
+	OfferCount int       `db:"offer_count"`
+	DraftID    *int64    `db:"draft_id"`
+	Drafting   bool      `db:"drafting"`
+	UpdatedAt  time.Time `db:"updated_at"`
 	// Reference and Fingerprint are what the row is recognised by when it is
 	// ordered twice (the fingerprint only for a row without a reference).
 	Reference   string `db:"reference"`
@@ -77,12 +80,27 @@ type BatchRow struct {
 
 const batchColumns = `b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, '') AS by_name`
 
-const rowColumns = `id, batch_id, line, raw, parsed, problems, state, request_key, offers, chosen, chosen_by, error,
+var rowColumns = rowColumnsWith("offers")
+
+// rowColumnsWith are a row's columns, its offers read as the expression
+// offers says.
+func rowColumnsWith(offers string) string {
+	return `id, batch_id, line, raw, parsed, problems, state, request_key, ` + offers + ` AS offers, chosen, chosen_by, error,
 claimed_at, shipment_id, draft_id, drafting, updated_at, reference, fingerprint, new_parcel, known_shipment, known_batch, known_line`
+}
+
+// chosenOfferOnly reads a row's offers as its chosen one alone (none when
+// nothing is chosen): what ordering a row and a closed row of its batch's
+// page use of them. The offers are most of a row (a dozen, about 5 KB of
+// JSON) and decoding them all to find one cost more than everything else a
+// page does for the row.
+const chosenOfferOnly = `jsonb_path_query_array(offers, '$[*] ? (@.choice == $c)', jsonb_build_object('c', chosen))`
 
 // rowReadColumns are a row's columns with its shipment's state, for the
 // readers of a batch page: an ordered row whose order's outcome is open says so.
-const rowReadColumns = rowColumns + `, COALESCE((SELECT s.state FROM shipments s WHERE s.id = batch_rows.shipment_id), '') AS shipment_state`
+var rowReadColumns = rowColumns + shipmentStateColumn
+
+const shipmentStateColumn = `, COALESCE((SELECT s.state FROM shipments s WHERE s.id = batch_rows.shipment_id), '') AS shipment_state`
 
 // CreateBatch records a batch and its rows in one transaction.
 func (db *DB) CreateBatch(ctx context.Context, b Batch, rows []BatchRow) (Batch, error) {
@@ -194,11 +212,18 @@ func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
 	return out, wrapf(err, "rows of batch %d", batch)
 }
 
-// EachBatchRow calls fn for each of a batch's rows in the file's order,
-// streaming them from the database, so a page of a large batch holds one
-// row at a time. An error of fn ends the reading and is returned.
-func (db *DB) EachBatchRow(ctx context.Context, batch int64, fn func(BatchRow) error) error {
-	rows, err := db.x.QueryxContext(ctx, `SELECT `+rowReadColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch)
+// listedRowColumns are a row's columns as its batch's page lists it ($2: the
+// open row).
+var listedRowColumns = rowColumnsWith(`CASE WHEN id = $2 THEN offers ELSE `+chosenOfferOnly+` END`) +
+	shipmentStateColumn + `, jsonb_array_length(offers) AS offer_count`
+
+// EachBatchRow calls fn for each of a batch's rows in the file's order, as
+// the batch's page lists them: every row's offers are its chosen one alone
+// (OfferCount says how many it has) but the open row's, which are all of
+// them. It streams them from the database, so a page of a large batch holds
+// one row at a time. An error of fn ends the reading and is returned.
+func (db *DB) EachBatchRow(ctx context.Context, batch, open int64, fn func(BatchRow) error) error {
+	rows, err := db.x.QueryxContext(ctx, `SELECT `+listedRowColumns+` FROM batch_rows WHERE batch_id = $1 ORDER BY line, id`, batch, open)
 	if err != nil {
 		return wrapf(err, "rows of batch %d", batch)
 	}
@@ -270,15 +295,22 @@ WHERE batch_id = $1 AND id = $2 AND state = $3 AND draft_id IS NULL`, batch, id,
 	return n == 1, err
 }
 
+// claimedRowColumns are a claimed row's columns: a row to order needs only
+// its chosen offer; a row to price gets new offers.
+var claimedRowColumns = rowColumnsWith(`CASE WHEN state = 'ordering' THEN ` + chosenOfferOnly + ` ELSE offers END`)
+
 // ClaimRows takes up to limit rows of a batch waiting for a worker (queued,
-// or claimed before stale by a worker that has gone) in one of states, the
-// rows of an earlier state first, skipping rows another worker holds.
-func (db *DB) ClaimRows(ctx context.Context, batch int64, states []string, now, stale time.Time, limit int) ([]BatchRow, error) {
+// or claimed before stale by a worker that has gone), rows to price before
+// rows to order ('pricing' sorts after 'ordering'), each in the file's
+// order (and returned so), skipping rows another worker holds. batch_rows_waiting_idx holds
+// them in that order: a claim reads the rows it takes, not every row waiting.
+func (db *DB) ClaimRows(ctx context.Context, batch int64, now, stale time.Time, limit int) ([]BatchRow, error) {
 	var out []BatchRow
-	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET claimed_at = $3, updated_at = now() WHERE id IN (
-    SELECT id FROM batch_rows WHERE batch_id = $1 AND state = ANY($2) AND (claimed_at IS NULL OR claimed_at < $4)
-    ORDER BY array_position($2, state), line, id LIMIT $5 FOR UPDATE SKIP LOCKED)
-RETURNING `+rowColumns, batch, pqArray(states), now, stale, limit)
+	err := sqlxSelect(ctx, db, &out, `WITH claimed AS (UPDATE batch_rows SET claimed_at = $2, updated_at = now() WHERE id IN (
+    SELECT id FROM batch_rows WHERE batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $3)
+    ORDER BY state DESC, line, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+RETURNING `+claimedRowColumns+`)
+SELECT * FROM claimed ORDER BY state DESC, line, id`, batch, now, stale, limit)
 	return out, wrapf(err, "claim rows of batch %d", batch)
 }
 

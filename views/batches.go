@@ -128,7 +128,8 @@ type BatchRowView struct {
 	Offer       string // the chosen offer, in words
 	OfferPrice  string
 	OfferWhy    string
-	Offers      []RowOfferView
+	HasOffers   bool           // the row has offers to show (a closed row's Offers may hold only the chosen one)
+	Offers      []RowOfferView // shown when Open
 	Editable    bool
 	CanChoose   bool
 	Cells       []CellView

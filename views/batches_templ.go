@@ -2397,7 +2397,7 @@ func BatchRowItem(r BatchRowView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if r.FocusToggle && !r.Editable && len(r.Offers) == 0 {
+		if r.FocusToggle && !r.Editable && !r.HasOffers {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 205, " autofocus")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -2410,7 +2410,7 @@ func BatchRowItem(r BatchRowView) templ.Component {
 		var templ_7745c5c3_Var150 string
 		templ_7745c5c3_Var150, templ_7745c5c3_Err = templ.JoinStringErrs(r.Reference)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/batches.templ`, Line: 292, Col: 185}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/batches.templ`, Line: 292, Col: 179}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var150))
 		if templ_7745c5c3_Err != nil {
@@ -2942,7 +2942,7 @@ func BatchRowItem(r BatchRowView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if r.Editable || len(r.Offers) > 0 || r.Known {
+		if r.Editable || r.HasOffers || r.Known {
 			if r.Open {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 258, "<a class=\"button small\" id=\"")
 				if templ_7745c5c3_Err != nil {

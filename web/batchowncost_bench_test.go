@@ -70,8 +70,9 @@ func ownCost(b *testing.B, n int) uint64 {
 		rec.on.Store(true)
 		run := priceAndOrder(b, env, br, fmt.Sprintf("OWN%d", round), n, func() { s1, t1 = count.stats.statements.Load(), count.stats.roundTrips.Load() })
 		rec.on.Store(false)
-		stmts[0], trips[0] = stmts[0]+s1-s0, trips[0]+t1-t0
-		stmts[1], trips[1] = stmts[1]+count.stats.statements.Load()-s1, trips[1]+count.stats.roundTrips.Load()-t1
+		// The statements the benchmark ran to see each phase end are not the batch's.
+		stmts[0], trips[0] = stmts[0]+s1-s0-run.watched[0], trips[0]+t1-t0-run.watched[0]
+		stmts[1], trips[1] = stmts[1]+count.stats.statements.Load()-s1-run.watched[1], trips[1]+count.stats.roundTrips.Load()-t1-run.watched[1]
 		batchPrice += run.priced
 		upload += run.uploaded
 		batchOrder += run.ordered - run.priced
