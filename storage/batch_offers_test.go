@@ -28,6 +28,22 @@ func offerChoices(t *testing.T, r storage.BatchRow) []string {
 	return out
 }
 
+// createBatch stores a batch whose rows have the lines given, stored in
+// that order, each in the state stateOf gives it.
+func createBatch(t *testing.T, db *storage.DB, at time.Time, lines []int, stateOf func(line int) string) storage.Batch {
+	t.Helper()
+	var rows []storage.BatchRow
+	for _, line := range lines {
+		rows = append(rows, storage.BatchRow{Line: line, State: stateOf(line), RequestKey: requestkey.New(),
+			Raw: storage.JSON(`{}`), Parsed: storage.JSON(`{}`), Problems: storage.JSON(`[]`)})
+	}
+	b, err := db.CreateBatch(context.Background(), storage.Batch{Source: "csv", FileName: "day.csv", Handover: "pickup", CreatedAt: at}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // A batch's page lists each row with its chosen offer alone and how many it
 // has, but the open row with all of them; a row claimed to be ordered comes
 // with its chosen offer alone, a row claimed to be priced with what it had.
@@ -36,15 +52,7 @@ func TestBatchRowsReadTheirChosenOfferAlone(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	var rows []storage.BatchRow
-	for line := 1; line <= 3; line++ {
-		rows = append(rows, storage.BatchRow{Line: line, State: storage.RowReady, RequestKey: requestkey.New(),
-			Raw: storage.JSON(`{}`), Parsed: storage.JSON(`{}`), Problems: storage.JSON(`[]`)})
-	}
-	b, err := db.CreateBatch(ctx, storage.Batch{Source: "csv", FileName: "day.csv", Handover: "pickup", CreatedAt: at}, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := createBatch(t, db, at, []int{1, 2, 3}, func(int) string { return storage.RowReady })
 	if _, err := db.QueueRows(ctx, b.ID, storage.RowReady, storage.RowPricing); err != nil {
 		t.Fatal(err)
 	}
@@ -120,21 +128,14 @@ func TestBatchRowsClaimedPricingFirstInFileOrder(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	var rows []storage.BatchRow
-	for line := 1; line <= 6; line++ {
-		state := storage.RowPriced // lines 1-3 go to be ordered, 4-6 to be priced
+	// Lines 1-3 go to be ordered, 4-6 to be priced; stored out of the file's
+	// order, as a row fixed later is.
+	b := createBatch(t, db, at, []int{1, 5, 3, 4, 2, 6}, func(line int) string {
 		if line > 3 {
-			state = storage.RowReady
+			return storage.RowReady
 		}
-		rows = append(rows, storage.BatchRow{Line: line, State: state, RequestKey: requestkey.New(),
-			Raw: storage.JSON(`{}`), Parsed: storage.JSON(`{}`), Problems: storage.JSON(`[]`)})
-	}
-	// Stored out of the file's order, as a row fixed later is.
-	rows[1], rows[4] = rows[4], rows[1]
-	b, err := db.CreateBatch(ctx, storage.Batch{Source: "csv", FileName: "day.csv", Handover: "pickup", CreatedAt: at}, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+		return storage.RowPriced
+	})
 	for from, to := range map[string]string{storage.RowPriced: storage.RowOrdering, storage.RowReady: storage.RowPricing} {
 		if _, err := db.QueueRows(ctx, b.ID, from, to); err != nil {
 			t.Fatal(err)
