@@ -22,7 +22,18 @@ func (b *Tab) chooseCountry(code string) {
 		b.t.Fatalf("the country select was never ready for a choice: %v", err)
 	}
 	b.do("choose "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById("to_country");
-		s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, code)))
+		window.countryChosenIn = s; s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, code)))
+	// Then the redraw: htmx swaps the new form in and, when it settles (a
+	// moment later), focuses the field the form marks with autofocus, the new
+	// select. Keys typed into another field before that would follow the
+	// focus into the select (a run typed "Bahn" into the street and the rest
+	// of the street into the country): wait for the settled form, as a person
+	// sees it before typing on.
+	settled := `(() => { const s = document.getElementById("to_country");
+		return !!s && s !== window.countryChosenIn && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling"); })()`
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](settled, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		b.t.Fatalf("the form was not drawn again for %s: %v", code, err)
+	}
 }
 
 // A parcel to Zürich: choosing Switzerland brings the customs fields (and
