@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -14,26 +13,17 @@ import (
 func (b *Tab) chooseCountry(code string) {
 	b.t.Helper()
 	// A person cannot choose before htmx has taken up the form it just drew
-	// (the select of the last redraw is new): wait for that, and for no
-	// request in flight, as a person's hand would.
-	ready := `(() => { const s = document.getElementById("to_country");
-		return !!s && !!(s["htmx-internal-data"] || {}).initHash && !document.querySelector(".htmx-request"); })()`
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](ready, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		b.t.Fatalf("the country select was never ready for a choice: %v", err)
-	}
+	// (the select of the last redraw is new): wait for that, and for htmx to
+	// be idle, as a person's hand would.
+	b.waitTrue("the country select ready for a choice", `(() => { const s = document.getElementById("to_country");
+		return !!s && !!(s["htmx-internal-data"] || {}).initHash; })() && `+htmxIdle)
 	b.do("choose "+code, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById("to_country");
 		window.countryChosenIn = s; s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, code)))
-	// Then the redraw: htmx swaps the new form in and, when it settles (a
-	// moment later), focuses the field the form marks with autofocus, the new
-	// select. Keys typed into another field before that would follow the
-	// focus into the select (a run typed "Bahn" into the street and the rest
-	// of the street into the country): wait for the settled form, as a person
-	// sees it before typing on.
-	settled := `(() => { const s = document.getElementById("to_country");
-		return !!s && s !== window.countryChosenIn && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling"); })()`
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](settled, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		b.t.Fatalf("the form was not drawn again for %s: %v", code, err)
-	}
+	// Then the redraw, settled: its autofocus puts the focus back on the new
+	// select a moment after the new fields are in the page, and keys typed
+	// into another field before that would follow it (a run typed "Bahn"
+	// into the street and the rest of the street into the country).
+	b.waitTrue("the form drawn again for "+code, `document.getElementById("to_country") !== window.countryChosenIn && `+htmxIdle)
 }
 
 // A parcel to Zürich: choosing Switzerland brings the customs fields (and

@@ -84,6 +84,11 @@ func (b *Tab) tabTo(sel string, most int) int {
 	return 0
 }
 
+// htmxIdle is true when no htmx request, swap or settle is under way. htmx
+// applies a swapped part's autofocus as it settles, a moment after the new
+// part is in the page: only after that may a person type on elsewhere.
+const htmxIdle = `!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")`
+
 // waitTrue polls a script until it says true.
 func (b *Tab) waitTrue(what, js string) {
 	b.t.Helper()

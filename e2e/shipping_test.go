@@ -113,9 +113,9 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.WaitText(`#label-free`, "Label-free")
 	// A person ticks the box of the form the choice drew, once no redraw is
 	// on its way: a tick in a form about to be replaced is lost with it.
-	tab.waitTrue("the chosen offer's form drawn", `!document.querySelector(".htmx-request")`)
+	tab.waitTrue("the chosen offer's form drawn", htmxIdle)
 	tab.Click(`input[name=label_less]`)
-	tab.waitTrue("the label-free box ticked", `!document.querySelector(".htmx-request") && document.querySelector("input[name=label_less]").checked`)
+	tab.waitTrue("the label-free box ticked", htmxIdle+` && document.querySelector("input[name=label_less]").checked`)
 	tab.look("label-free-chosen")
 	tab.Submit(`[data-testid=create]`)
 	tab.WaitText(`[data-testid=label-box]`, "pending")

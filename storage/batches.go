@@ -80,14 +80,16 @@ type BatchRow struct {
 
 const batchColumns = `b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, '') AS by_name`
 
-var rowColumns = rowColumnsWith("offers")
+// rowColumns are a row's columns. The readers that need only some of a
+// row's offers put their own expression between rowColumnsHead and
+// rowColumnsTail.
+const rowColumns = rowColumnsHead + `offers` + rowColumnsTail
 
-// rowColumnsWith are a row's columns, its offers read as the expression
-// offers says.
-func rowColumnsWith(offers string) string {
-	return `id, batch_id, line, raw, parsed, problems, state, request_key, ` + offers + ` AS offers, chosen, chosen_by, error,
+const (
+	rowColumnsHead = `id, batch_id, line, raw, parsed, problems, state, request_key, `
+	rowColumnsTail = ` AS offers, chosen, chosen_by, error,
 claimed_at, shipment_id, draft_id, drafting, updated_at, reference, fingerprint, new_parcel, known_shipment, known_batch, known_line`
-}
+)
 
 // chosenOfferOnly reads a row's offers as its chosen one alone (none when
 // nothing is chosen): what ordering a row and a closed row of its batch's
@@ -98,7 +100,7 @@ const chosenOfferOnly = `jsonb_path_query_array(offers, '$[*] ? (@.choice == $c)
 
 // rowReadColumns are a row's columns with its shipment's state, for the
 // readers of a batch page: an ordered row whose order's outcome is open says so.
-var rowReadColumns = rowColumns + shipmentStateColumn
+const rowReadColumns = rowColumns + shipmentStateColumn
 
 const shipmentStateColumn = `, COALESCE((SELECT s.state FROM shipments s WHERE s.id = batch_rows.shipment_id), '') AS shipment_state`
 
@@ -214,7 +216,7 @@ func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
 
 // listedRowColumns are a row's columns as its batch's page lists it ($2: the
 // open row).
-var listedRowColumns = rowColumnsWith(`CASE WHEN id = $2 THEN offers ELSE `+chosenOfferOnly+` END`) +
+const listedRowColumns = rowColumnsHead + `CASE WHEN id = $2 THEN offers ELSE ` + chosenOfferOnly + ` END` + rowColumnsTail +
 	shipmentStateColumn + `, jsonb_array_length(offers) AS offer_count`
 
 // EachBatchRow calls fn for each of a batch's rows in the file's order, as
@@ -297,7 +299,7 @@ WHERE batch_id = $1 AND id = $2 AND state = $3 AND draft_id IS NULL`, batch, id,
 
 // claimedRowColumns are a claimed row's columns: a row to order needs only
 // its chosen offer; a row to price gets new offers.
-var claimedRowColumns = rowColumnsWith(`CASE WHEN state = 'ordering' THEN ` + chosenOfferOnly + ` ELSE offers END`)
+const claimedRowColumns = rowColumnsHead + `CASE WHEN state = 'ordering' THEN ` + chosenOfferOnly + ` ELSE offers END` + rowColumnsTail
 
 // ClaimRows takes up to limit rows of a batch waiting for a worker (queued,
 // or claimed before stale by a worker that has gone), rows to price before
