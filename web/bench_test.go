@@ -126,6 +126,21 @@ func benchPoints(b *testing.B, db *storage.DB, n int) {
 	}
 }
 
+// byText is each typed text's median and slowest page (request i typed
+// typed[i%len(typed)]): a tail that one text holds is that search, a tail
+// spread over every text is the load beside the picker.
+func byText(typed []string, page latencies) []benchtab.Figure {
+	figs := make([]benchtab.Figure, 0, 2*len(typed))
+	for k, text := range typed {
+		var own latencies
+		for i := k; i < len(page); i += len(typed) {
+			own = append(own, page[i])
+		}
+		figs = append(figs, benchtab.Duration(strconv.Quote(text)+" median", own.pct(0.5)), benchtab.Duration("slowest", own.pct(1)))
+	}
+	return figs
+}
+
 // BenchmarkBigDatabase measures the shipments list, the scan box, the point
 // picker and the CSV export on a database of a million shipments, ten million
 // tracking events and 50 000 parcel points, each next to its bare SQL (or
@@ -241,6 +256,7 @@ func BenchmarkBigDatabase(b *testing.B) {
 			return time.Since(start)
 		})
 		listed := beside()
+		benchtab.Note(b, "point picker: each text's median and slowest page", byText(typed, page)...)
 		report(b, fmt.Sprintf("point picker (%d points, the lists read beside)", points), page, bare, "its SQL (points + count)", 20*time.Millisecond)
 		benchtab.Note(b, "point picker: the load beside it", benchtab.Figure{What: "list pages read meanwhile", Value: float64(listed), Unit: ""},
 			benchtab.Figure{What: "load average", Value: loadAverage(), Unit: ""})
