@@ -304,8 +304,9 @@ const claimedRowColumns = rowColumnsHead + `CASE WHEN state = 'ordering' THEN ` 
 // ClaimRows takes up to limit rows of a batch waiting for a worker (queued,
 // or claimed before stale by a worker that has gone), rows to price before
 // rows to order ('pricing' sorts after 'ordering'), each in the file's
-// order (and returned so), skipping rows another worker holds. batch_rows_waiting_idx holds
-// them in that order: a claim reads the rows it takes, not every row waiting.
+// order (and returned so), skipping rows another worker holds.
+// batch_rows_waiting_idx holds them in that order: a claim reads the rows
+// it takes, not every row waiting.
 func (db *DB) ClaimRows(ctx context.Context, batch int64, now, stale time.Time, limit int) ([]BatchRow, error) {
 	var out []BatchRow
 	err := sqlxSelect(ctx, db, &out, `WITH claimed AS (UPDATE batch_rows SET claimed_at = $2, updated_at = now() WHERE id IN (
