@@ -181,8 +181,10 @@ const listSearch = "recipient_name || ' ' || recipient_city || ' ' || notes_sear
 
 // ListShipments returns one page, keyset-paged in both directions: the cost
 // of a page does not grow with how far the manager has paged. The total of
-// the filter is one count, run beside the page, that stops at CountCap
-// unless the filter asks for an exact count or the page is the last one.
+// the filter is one count, run beside the page (a text filter's first or
+// last page: after it, or in its rows' second statement), that stops at
+// CountCap unless the filter asks for an exact count or the page is the last
+// one.
 func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error) {
 	c, err := f.filter()
 	if err != nil {
@@ -205,8 +207,15 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 		return ListPage{}, err
 	}
 	total := uncounted()
-	if !f.RowsOnly {
-		total = db.countBeside(ctx, countQuery(c.where(), f.Exact || f.Last), slices.Clone(c.args))
+	counting := countQuery(c.where(), f.Exact || f.Last)
+	countArgs := slices.Clone(c.args)
+	// A text filter's first or last page counts after its rows: when its
+	// matches are few, the rows' second statement reads them all and counts
+	// them in the same pass, and the text's index is read once, not twice
+	// (for "nováková 12" on a million shipments, 20 ms a read).
+	countAfter := !f.RowsOnly && c.hasText() && f.After == "" && f.Before == ""
+	if !f.RowsOnly && !countAfter {
+		total = db.countBeside(ctx, counting, countArgs)
 	}
 
 	limit := f.limit()
@@ -217,8 +226,15 @@ func (db *DB) ListShipments(ctx context.Context, f ListFilter) (ListPage, error)
 	if !forward {
 		order = f.reverseOrder()
 	}
-	rows, err := db.listRows(ctx, c, order, limit+1)
+	rows, matches, err := db.listRows(ctx, c, order, limit+1)
 	n := <-total
+	switch {
+	case !countAfter || err != nil:
+	case matches >= 0:
+		n.n = matches
+	default:
+		n = db.count(ctx, counting, countArgs)
+	}
 	if err != nil {
 		return ListPage{}, fmt.Errorf("list shipments: %w", err)
 	}
@@ -331,26 +347,41 @@ func (c *conditions) rowsQueries(order string, n int) (first, fallback string) {
 	}
 	first = `SELECT ` + listColumns + ` FROM (SELECT ` + listColumns + `, ` + text + ` AS hit FROM shipments WHERE ` + others +
 		` ORDER BY ` + order + ` LIMIT ` + strconv.Itoa(walkRows) + `) AS walk WHERE hit ORDER BY ` + order + limit
+	// The second statement has every match in hand before it sorts them, so
+	// it counts them too (total, the same on each row).
 	fallback = `WITH hits AS MATERIALIZED (SELECT ` + listColumns + ` FROM shipments WHERE ` + c.where() + `) SELECT ` +
-		listColumns + ` FROM hits ORDER BY ` + order + limit
+		listColumns + `, count(*) OVER () AS total FROM hits ORDER BY ` + order + limit
 	return first, fallback
 }
 
-// listRows reads n rows of the list in order by rowsQueries.
-func (db *DB) listRows(ctx context.Context, c conditions, order string, n int) ([]Shipment, error) {
+// listRows reads n rows of the list in order by rowsQueries, and, when the
+// second statement ran, how many rows match (matches is -1 when it did not).
+func (db *DB) listRows(ctx context.Context, c conditions, order string, n int) (rows []Shipment, matches int, err error) {
 	first, fallback := c.rowsQueries(order, n)
-	var rows []Shipment
 	if err := sqlxSelect(ctx, db, &rows, first, c.args...); err != nil || len(rows) == n || fallback == "" {
-		return rows, err
+		return rows, -1, err
 	}
-	rows = nil
-	err := sqlxSelect(ctx, db, &rows, fallback, c.args...)
-	return rows, err
+	var counted []struct {
+		Shipment
+		Total int `db:"total"`
+	}
+	if err := sqlxSelect(ctx, db, &counted, fallback, c.args...); err != nil {
+		return nil, -1, err
+	}
+	rows = make([]Shipment, len(counted))
+	for i, r := range counted {
+		rows[i] = r.Shipment
+	}
+	if len(counted) == 0 {
+		return rows, 0, nil
+	}
+	return rows, counted[0].Total, nil
 }
 
 // ListSQL are the list's bare queries of a first page, for the benchmark that
 // compares a page with its queries: the page runs the first, and the
-// fallback ("" when none) when the first gave fewer than Limit+1 rows.
+// fallback ("" when none) when the first gave fewer than Limit+1 rows; the
+// fallback counts the filter too, and the page then runs no CountSQL.
 func (f ListFilter) ListSQL() (first, fallback string, args []any, err error) {
 	c, err := f.filter()
 	if err != nil {
@@ -361,7 +392,8 @@ func (f ListFilter) ListSQL() (first, fallback string, args []any, err error) {
 }
 
 // CountSQL is the list's count of the filter, for the same benchmark: a page
-// (not the last) runs it beside ListSQL.
+// (not the last) runs it beside ListSQL, or for a text filter after it when
+// its fallback did not run.
 func (f ListFilter) CountSQL() (string, []any, error) {
 	c, err := f.filter()
 	return countQuery(c.where(), f.Exact), c.args, err

@@ -55,6 +55,9 @@ func (c *conditions) where() string {
 	return strings.Join(c.parts, " AND ")
 }
 
+// hasText says whether contains added a condition.
+func (c *conditions) hasText() bool { return c.text != 0 }
+
 // split is the condition contains added ("" when none) and the others.
 func (c *conditions) split() (text, others string) {
 	if c.text == 0 {
