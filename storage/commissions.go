@@ -278,8 +278,8 @@ func (db *DB) ListCommissions(ctx context.Context, f CommissionFilter) ([]Commis
 	c.equal("status", f.Status)
 	c.equal("type", f.Type)
 	c.created(f.From, f.To)
-	c.contains("customer_name || ' ' || customer_email", f.Customer)
-	c.contains("product_label", f.Product)
+	c.contains("lower(customer_name || ' ' || customer_email)", f.Customer)
+	c.contains("lower(product_label)", f.Product)
 	if f.Duplicates {
 		c.add("cardinality(duplicates) > 0")
 	}

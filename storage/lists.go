@@ -176,8 +176,9 @@ const listColumns = `id, reference, state, carrier, service_name, recipient_name
 status, label_mode, label_status, returned, created_at, last_checked_at, printed_at, origin, note_count, last_note`
 
 // listSearch is what the list's text filter reads: the recipient and every
-// note, the expression of the trigram index shipments_recipient_trgm_idx.
-const listSearch = "recipient_name || ' ' || recipient_city || ' ' || notes_search"
+// note, lowered, kept by PostgreSQL (migration 00038) and held by the trigram
+// index shipments_search_text_idx.
+const listSearch = "search_text"
 
 // ListShipments returns one page, keyset-paged in both directions: the cost
 // of a page does not grow with how far the manager has paged. The total of

@@ -40,10 +40,11 @@ func (c *conditions) created(from, to time.Time) {
 	}
 }
 
-// contains adds "lower(expr) holds text" (a trigram index serves it).
-func (c *conditions) contains(expr, text string) {
+// contains adds "lowered holds text" (a trigram index serves it): lowered
+// is a lowered column or expression, and text is lowered to match.
+func (c *conditions) contains(lowered, text string) {
 	if t := strings.ToLower(strings.TrimSpace(text)); t != "" {
-		c.add("lower(" + expr + ") LIKE " + c.arg("%"+likeEscape(t)+"%"))
+		c.add(lowered + " LIKE " + c.arg("%"+likeEscape(t)+"%"))
 		c.text = len(c.parts)
 	}
 }

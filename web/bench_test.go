@@ -126,9 +126,9 @@ func benchPoints(b *testing.B, db *storage.DB, n int) {
 	}
 }
 
-// byText is each typed text's median and slowest page (request i typed
-// typed[i%len(typed)]): a tail that one text holds is that search, a tail
-// spread over every text is the load beside the picker.
+// byText is each typed text's (or list filter's) median and slowest page
+// (request i asked for typed[i%len(typed)]): a tail that one text holds is
+// that search, a tail spread over every text is the load beside it.
 func byText(typed []string, page latencies) []benchtab.Figure {
 	figs := make([]benchtab.Figure, 0, 2*len(typed))
 	for k, text := range typed {
@@ -213,6 +213,8 @@ func BenchmarkBigDatabase(b *testing.B) {
 			return r + c + carriers
 		})
 		report(b, "list", page, bare, "its SQL (rows + count + carriers)", 50*time.Millisecond)
+		benchtab.Note(b, "list: each filter's median and slowest page", byText(lists, page)...)
+		benchtab.Note(b, "list: each filter's median and slowest SQL", byText(lists, bare)...)
 		benchtab.Note(b, "list SQL alone", benchtab.Duration("rows p50", rows.pct(0.5)), benchtab.Duration("rows p99", rows.pct(0.99)),
 			benchtab.Duration("count p50", count.pct(0.5)), benchtab.Duration("count p99", count.pct(0.99)),
 			benchtab.Duration("session check and redirect alone p50", plumbing.pct(0.5)))
