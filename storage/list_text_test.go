@@ -3,7 +3,9 @@ package storage_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/storage/pgtest"
 )
@@ -59,5 +61,44 @@ FROM generate_series(1, 6000) AS i`)
 		if c.f.Last && p.Start != c.total-len(p.Shipments) {
 			t.Errorf("%s: starts at %d, want %d", c.name, p.Start, c.total-len(p.Shipments))
 		}
+	}
+}
+
+// The text filter reads the stored column PostgreSQL keeps (search_text): a
+// recipient written in capitals with Czech letters is found by the same
+// words in small letters, and a note added later is found at once.
+func TestTextFilterFindsWhatTheStoredColumnHolds(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	var id int64
+	err := db.SQL().QueryRow(`
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
+    tracking_number, status, label_mode, label_status, created_at)
+VALUES (gen_random_uuid(), 'CAPS-1', 'created', '{}', 'UPS', 301, 'ŽANETA ŘÍHOVÁ', 'ČESKÉ BUDĚJOVICE', 'G3CAPS1', 'INTRANSIT', 'PRINT', 'READY', now())
+RETURNING id`).Scan(&id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := func(text string) bool {
+		t.Helper()
+		p, err := db.ListShipments(ctx, storage.ListFilter{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(p.Shipments) == 1 && p.Shipments[0].ID == id && p.Total == 1
+	}
+	for _, text := range []string{"říhová", "Žaneta Ř", "české budějovice", "BUDĚJ"} {
+		if !found(text) {
+			t.Errorf("%q does not find ŽANETA ŘÍHOVÁ of ČESKÉ BUDĚJOVICE", text)
+		}
+	}
+	if found("sousedů") {
+		t.Fatal("found by a note it does not have yet")
+	}
+	if _, _, err := db.AddShipmentNote(ctx, storage.ShipmentNote{RequestKey: requestkey.New(), ShipmentID: id, Text: "Zvonit u SOUSEDŮ", CreatedAt: time.Now()}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !found("sousedů") {
+		t.Error("a note added later is not found")
 	}
 }
