@@ -20,18 +20,9 @@ func TestTextFilterCountsWhereItsRowsAreRead(t *testing.T) {
 	ctx := context.Background()
 	// 6 000 shipments, the newest first by id: Brno every other one; Zuzana
 	// 70 times among the newest 3 010; Olga 2 500 times, all among the oldest.
-	_, err := db.SQL().Exec(`
-INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
-    tracking_number, status, label_mode, label_status, created_at)
-SELECT gen_random_uuid(), 'CNT-' || i, 'created', '{}', 'UPS', 301,
-    CASE WHEN i <= 3010 AND i % 43 = 0 THEN 'Zuzana ' WHEN i > 3500 THEN 'Olga ' ELSE 'Anna ' END || lpad(i::text, 4, '0'),
-    CASE WHEN i % 2 = 0 THEN 'Brno' ELSE 'Praha' END, 'G3C' || lpad(i::text, 8, '0'),
-    CASE WHEN i % 3 = 0 THEN 'DELIVERED' ELSE 'INTRANSIT' END, 'PRINT', 'READY',
-    now() - i * interval '1 minute'
-FROM generate_series(1, 6000) AS i`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	shipmentsSeries(t, db, 6000,
+		`CASE WHEN i <= 3010 AND i % 43 = 0 THEN 'Zuzana ' WHEN i > 3500 THEN 'Olga ' ELSE 'Anna ' END || lpad(i::text, 4, '0')`,
+		`CASE WHEN i % 2 = 0 THEN 'Brno' ELSE 'Praha' END`, `CASE WHEN i % 3 = 0 THEN 'DELIVERED' ELSE 'INTRANSIT' END`)
 	for _, c := range []struct {
 		name  string
 		f     storage.ListFilter
@@ -70,13 +61,9 @@ FROM generate_series(1, 6000) AS i`)
 func TestTextFilterFindsWhatTheStoredColumnHolds(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
+	shipmentsSeries(t, db, 1, `'ŽANETA ŘÍHOVÁ'`, `'ČESKÉ BUDĚJOVICE'`, `'INTRANSIT'`)
 	var id int64
-	err := db.SQL().QueryRow(`
-INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
-    tracking_number, status, label_mode, label_status, created_at)
-VALUES (gen_random_uuid(), 'CAPS-1', 'created', '{}', 'UPS', 301, 'ŽANETA ŘÍHOVÁ', 'ČESKÉ BUDĚJOVICE', 'G3CAPS1', 'INTRANSIT', 'PRINT', 'READY', now())
-RETURNING id`).Scan(&id)
-	if err != nil {
+	if err := db.SQL().QueryRow(`SELECT id FROM shipments`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
 	found := func(text string) bool {
@@ -100,5 +87,21 @@ RETURNING id`).Scan(&id)
 	}
 	if !found("sousedů") {
 		t.Error("a note added later is not found")
+	}
+}
+
+// shipmentsSeries stores n shipments of UPS, the i-th (from 1, each a minute
+// older than the one before) with the recipient, town and status that the
+// SQL expressions of i give.
+func shipmentsSeries(t *testing.T, db *storage.DB, n int, recipient, town, status string) {
+	t.Helper()
+	_, err := db.SQL().Exec(`
+INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, recipient_name, recipient_city,
+    tracking_number, status, label_mode, label_status, created_at)
+SELECT gen_random_uuid(), 'SER-' || i, 'created', '{}', 'UPS', 301, `+recipient+`, `+town+`,
+    'G3S' || lpad(i::text, 8, '0'), `+status+`, 'PRINT', 'READY', now() - i * interval '1 minute'
+FROM generate_series(1, $1) AS i`, n)
+	if err != nil {
+		t.Fatal(err)
 	}
 }
