@@ -85,12 +85,12 @@ func (h *Handler) Handle(ctx context.Context, r slog.Record) error {
 // or says the record is not plain.
 func (h *Handler) appendPlain(b []byte, r slog.Record) ([]byte, bool) {
 	if !r.Time.IsZero() {
-		t := r.Time.Round(0)
-		if y := t.Year(); y < 1000 || y > 9999 {
+		st := h.secondOf(r.Time)
+		if !st.plain {
 			return b, false // slog's format of such years is its own
 		}
 		b = append(b, "time="...)
-		b = h.appendMillis(b, t)
+		b = st.appendMillis(b, r.Time)
 		b = append(b, ' ')
 	}
 	level, ok := plainLevel(r.Level)
@@ -143,37 +143,47 @@ func appendAttr(b []byte, a slog.Attr) ([]byte, bool) {
 	return b, true
 }
 
-// appendMillis is slog's time: RFC 3339 with exactly three digits of the
-// second's fraction, in the time's own zone. The second's text around the
-// fraction is formatted once per second and zone: a busy server logs many
-// lines a second.
-func (h *Handler) appendMillis(b []byte, t time.Time) []byte {
-	sec, loc := t.Unix(), t.Location()
+// secondOf is t's second as text in t's zone, formatted once per second
+// and zone: a busy server logs many lines a second.
+func (h *Handler) secondOf(t time.Time) *second {
 	st := h.second.Load()
-	if st == nil || st.unix != sec || st.loc != loc {
+	if st == nil || st.unix != t.Unix() || st.loc != t.Location() {
 		st = newSecond(t)
 		h.second.Store(st)
 	}
-	ms := t.Nanosecond() / int(time.Millisecond)
-	b = append(b, st.head...)
-	b = append(b, byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
-	return append(b, st.zone...)
+	return st
 }
 
 // second is one second's text in one zone: what comes before the fraction
-// ("2026-11-30T00:25:50.") and the zone after it ("Z", "+01:00").
+// ("2026-11-30T00:25:50.") and the zone after it ("Z", "+01:00"); plain is
+// false for a year slog writes in a form of its own (before 1000, after 9999).
 type second struct {
 	unix       int64
 	loc        *time.Location
 	head, zone string
+	plain      bool
 }
 
 func newSecond(t time.Time) *second {
 	const head = len("2006-01-02T15:04:05.")
+	st := &second{unix: t.Unix(), loc: t.Location()}
+	if y := t.Year(); y < 1000 || y > 9999 {
+		return st
+	}
 	// RFC3339Nano drops trailing zeros: a tenth of a millisecond past the
 	// second keeps four digits, the zone follows them.
 	text := time.Unix(t.Unix(), int64(time.Millisecond/10)).In(t.Location()).Format(time.RFC3339Nano)
-	return &second{unix: t.Unix(), loc: t.Location(), head: text[:head], zone: text[head+4:]}
+	st.head, st.zone, st.plain = text[:head], text[head+4:], true
+	return st
+}
+
+// appendMillis is slog's time of t, a time within st: RFC 3339 with exactly
+// three digits of the second's fraction.
+func (st *second) appendMillis(b []byte, t time.Time) []byte {
+	ms := t.Nanosecond() / int(time.Millisecond)
+	b = append(b, st.head...)
+	b = append(b, byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	return append(b, st.zone...)
 }
 
 // plainLevel is the name slog gives a standard level.

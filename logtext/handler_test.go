@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -184,12 +185,21 @@ func TestOptionsAreSlogs(t *testing.T) {
 
 // writes keeps each Write it is given, as a separate line would reach a
 // terminal or a journal.
+// It notes when a Write begins while another is under way: a writer such as
+// a file or a bytes.Buffer may mix the two.
 type writes struct {
-	mu    sync.Mutex
-	calls []string
+	mu       sync.Mutex
+	calls    []string
+	inFlight atomic.Int32
+	overlaps atomic.Int32
 }
 
 func (w *writes) Write(p []byte) (int, error) {
+	if w.inFlight.Add(1) > 1 {
+		w.overlaps.Add(1)
+	}
+	defer w.inFlight.Add(-1)
+	runtime.Gosched() // a wider window for another Write to begin in
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.calls = append(w.calls, string(p))
@@ -197,7 +207,8 @@ func (w *writes) Write(p []byte) (int, error) {
 }
 
 // TestOneWholeLinePerWrite: records logged at once from many goroutines,
-// quick and slow ones mixed, each reach the writer as one whole line.
+// quick and slow ones mixed, each reach the writer as one whole line, one
+// Write after another.
 func TestOneWholeLinePerWrite(t *testing.T) {
 	w := &writes{}
 	log := slog.New(logtext.New(w, nil))
@@ -215,6 +226,9 @@ func TestOneWholeLinePerWrite(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if n := w.overlaps.Load(); n > 0 {
+		t.Errorf("%d writes began while another was under way", n)
+	}
 	if len(w.calls) != goroutines*each {
 		t.Fatalf("%d writes for %d records", len(w.calls), goroutines*each)
 	}
