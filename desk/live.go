@@ -9,8 +9,8 @@ import (
 	"shipdesk/storage"
 )
 
-// PageClaimer names the claims a page makes of the records it shows.
-const PageClaimer = "page"
+// PageLessee names the leases a page makes of the records it shows.
+const PageLessee = "page"
 
 // labelBatch is how many pending labels one check asks about, as the label
 // poller's batches.
@@ -28,7 +28,7 @@ func LabelStale(s storage.Shipment, now time.Time, pendingAfter time.Duration) b
 // sooner when the label poller's turn comes first. While checks fail, only
 // the poller's backoff says when: however many pages show it, a label the
 // service cannot answer for is not asked about on every view. It is the
-// condition of storage's ClaimStaleLabels, for one shipment.
+// condition of storage's LeaseStaleLabels, for one shipment.
 func LabelCheckDue(s storage.Shipment, pendingAfter time.Duration) (due time.Time, ok bool) {
 	if !LabelPending(s) {
 		return time.Time{}, false
@@ -56,14 +56,14 @@ func LabelPending(s storage.Shipment) bool {
 
 // RefreshDue checks, when a page shows a shipment whose pending label is
 // stale (LabelStale), every pending label that waited as long, in the label
-// poller's batches: one call for up to a hundred, claimed first, so however
+// poller's batches: one call for up to a hundred, leased first, so however
 // many pages are open the service is asked once per batch, and a poller
 // holding them is never doubled. A failure backs off as the pollers'. Tracking
 // is left to the tracking poller, whose calls take a hundred shipments.
 // refreshed says whether the page's shipment was among those checked.
 func (f *Refresher) RefreshDue(ctx context.Context, id int64, now time.Time, pendingAfter time.Duration) (refreshed bool, err error) {
-	c := storage.Claim{Who: PageClaimer, Now: now, Limit: labelBatch, Lease: f.cfg.CallTimeout + 10*time.Second}
-	batch, err := f.d.db.ClaimStaleLabels(ctx, c, now.Add(-pendingAfter))
+	c := storage.Lease{Who: PageLessee, Now: now, Limit: labelBatch, For: f.cfg.CallTimeout + 10*time.Second}
+	batch, err := f.d.db.LeaseStaleLabels(ctx, c, now.Add(-pendingAfter))
 	if err != nil || len(batch) == 0 {
 		return false, err
 	}
@@ -83,7 +83,7 @@ func (f *Refresher) RefreshDue(ctx context.Context, id int64, now time.Time, pen
 	return slices.Contains(ids, id) && !slices.Contains(res.Failed, id), nil
 }
 
-// failed releases a page's claims after a failed call and backs off, as the
+// failed releases a page's leases after a failed call and backs off, as the
 // pollers do; it returns the call's error.
 func (f *Refresher) failed(ctx context.Context, ids []int64, now time.Time, err error) error {
 	if ferr := f.d.db.PollFailed(ctx, ids, true, now, f.cfg.LabelEvery, f.cfg.MaxBackoff); ferr != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // Keeping the desk's picture of created shipments current. The service sends
-// no webhooks, so the desk asks: the pollers in jobs claim due shipments and
+// no webhooks, so the desk asks: the pollers in jobs lease due shipments and
 // hand each batch to a Refresher, and "refresh now" on a shipment page goes
 // through the same Refresher, so a shipment's state is recorded one way.
 

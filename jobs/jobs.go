@@ -2,7 +2,7 @@
 // service current. The service sends no webhooks, so state comes by polling:
 // pending labels every few minutes, tracking of moving shipments every tens of
 // minutes in batches, open commissions, and the list of active shipments to find
-// those created outside shipdesk. The runner claims due work in PostgreSQL, so
+// those created outside shipdesk. The runner leases due work in PostgreSQL, so
 // any number of instances can run side by side, hands each batch to the desk
 // that knows how to ask the service and record the answer, and backs off what
 // failed.
@@ -28,11 +28,11 @@ type Config struct {
 	TrackEvery    time.Duration // moving shipments: every tens of minutes
 	DiscoverEvery time.Duration // shipments/list ACTIVE, for shipments made elsewhere
 	Batch         int           // tracking numbers per call (the service takes 100)
-	Lease         time.Duration // how long a claim holds a shipment
+	Lease         time.Duration // how long a lease holds a shipment
 	MaxBackoff    time.Duration // the longest wait after failures in a row
 	Tick          time.Duration // how often the runner looks for due work
 	CallTimeout   time.Duration // one upstream call
-	Instance      string        // names this instance in claims
+	Instance      string        // names this instance in leases
 }
 
 func (c *Config) defaults() {
@@ -71,7 +71,7 @@ type Runner struct {
 	bench   *workbench.Workbench
 	cfg     Config
 	log     *slog.Logger
-	clock   *clock.Clock // the dashboard's one clock: claims are made on it
+	clock   *clock.Clock // the dashboard's one clock: leases are made on it
 	outbox  *mail.Outbox // nil: this instance sends no mail
 	daily   DailyMail    // nil: this instance queues no daily mail
 	claims  Claims       // nil: this instance takes no claim steps
@@ -110,7 +110,7 @@ type Claims interface {
 // is sent, so a code found in this cycle's label poll is mailed in it.
 func (r *Runner) AdvanceClaims(c Claims) { r.claims = c }
 
-// Who names this instance in claims (Config.Instance, or host and process).
+// Who names this instance in leases (Config.Instance, or host and process).
 func (c Config) Who() string {
 	c.defaults()
 	return c.Instance
@@ -201,8 +201,8 @@ func (r *Runner) Cycle(ctx context.Context) {
 	}
 }
 
-func (r *Runner) claim() storage.Claim {
-	return storage.Claim{Who: r.cfg.Instance, Now: r.now(), Limit: r.cfg.Batch, Lease: r.cfg.Lease}
+func (r *Runner) lease() storage.Lease {
+	return storage.Lease{Who: r.cfg.Instance, Now: r.now(), Limit: r.cfg.Batch, For: r.cfg.Lease}
 }
 
 func idsOf(batch []storage.Shipment) []int64 {
@@ -213,7 +213,7 @@ func idsOf(batch []storage.Shipment) []int64 {
 	return ids
 }
 
-// backOff releases the claims of shipments whose call or answer failed and
+// backOff releases the leases of shipments whose call or answer failed and
 // makes them wait longer: base doubled for every failure in a row.
 func (r *Runner) backOff(ctx context.Context, ids []int64, label bool, base time.Duration) error {
 	if len(ids) == 0 {
@@ -223,11 +223,11 @@ func (r *Runner) backOff(ctx context.Context, ids []int64, label bool, base time
 }
 
 // Labels checks every shipment whose label is pending and due, in batches of
-// detail calls, until none is due. Each shipment is claimed first.
+// detail calls, until none is due. Each shipment is leased first.
 func (r *Runner) Labels(ctx context.Context) (Stats, error) {
 	var st Stats
 	for ctx.Err() == nil {
-		batch, err := r.db.ClaimLabelChecks(ctx, r.claim())
+		batch, err := r.db.LeaseLabelChecks(ctx, r.lease())
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}
@@ -257,7 +257,7 @@ func (r *Runner) Labels(ctx context.Context) (Stats, error) {
 func (r *Runner) Tracking(ctx context.Context) (Stats, error) {
 	var st Stats
 	for ctx.Err() == nil {
-		batch, err := r.db.ClaimTracking(ctx, r.claim())
+		batch, err := r.db.LeaseTracking(ctx, r.lease())
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}
@@ -303,12 +303,12 @@ func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 	return st, ctx.Err()
 }
 
-// Commissions reads every open commission that is due again, claiming each
+// Commissions reads every open commission that is due again, leasing each
 // first so several instances never read the same one; a failure backs off.
 func (r *Runner) Commissions(ctx context.Context) (Stats, error) {
 	var st Stats
 	for ctx.Err() == nil {
-		batch, err := r.db.ClaimCommissionSync(ctx, r.claim())
+		batch, err := r.db.LeaseCommissionSync(ctx, r.lease())
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}

@@ -268,7 +268,7 @@ func TestTrackingWithoutEventsYet(t *testing.T) {
 }
 
 // Two instances share an interval's tracking: every shipment is fetched once,
-// by one of them, and recorded as the service reports it. Claims are taken one
+// by one of them, and recorded as the service reports it. Leases are taken one
 // after the other, so every call but the very last carries a full batch: the
 // two make ⌈N / batch⌉ calls between them, each ⌈its share / batch⌉.
 func TestTwoPollersTrackInFullBatches(t *testing.T) {
