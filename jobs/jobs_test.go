@@ -34,7 +34,7 @@ func start(t *testing.T) *env {
 // test moves.
 func (e *env) runner(name string, batch int) *jobs.Runner {
 	d := desk.New(e.db, e.ship, nil, e.Clock, nil)
-	r := jobs.New(e.db, d, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, e.Clock, nil)
+	r := jobs.New(e.db, d, nil, jobs.Config{RefreshConfig: desk.RefreshConfig{LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, Batch: batch, Instance: name}, e.Clock, nil)
 	return r
 }
 
