@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -27,12 +26,7 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 			}
 		}
 		texts, _ := proxy.stats.take()
-		for text, n := range texts {
-			if strings.Contains(text, "UPDATE commissions SET claimed_until") {
-				leases += n
-			}
-		}
-		return leases
+		return texts.containing("UPDATE commissions SET claimed_until")
 	}
 	views() // read from the service on its first showing, if due then
 	if got := views(); got != 0 {
@@ -46,13 +40,7 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 		agent.Get(page + "/live")
 	}
 	texts, _ := proxy.stats.take()
-	statements := 0
-	for text, n := range texts {
-		if !strings.Contains(text, "FROM staff_sessions") {
-			statements += n
-		}
-	}
-	if statements != 10 {
+	if statements := texts.count("FROM staff_sessions"); statements != 10 {
 		t.Errorf("ten polls of a commission's live part sent %d statements, want ten: %v", statements, texts)
 	}
 	env.Sandbox.Advance(24 * time.Hour) // past its next read
