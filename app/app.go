@@ -100,7 +100,7 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, outbox
 	return d, wb
 }
 
-// NewJobs builds the pollers of both desks: the runner claims due work and
+// NewJobs builds the pollers of both desks: the runner leases due work and
 // hands it to the desks, which ask the service and record the answers. Both
 // `serve` and `shipdesk jobs` build them here, on the desks of NewDesks.
 func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, clk *clock.Clock, log *slog.Logger) *jobs.Runner {
