@@ -23,10 +23,10 @@ import (
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
 	"shipdesk/pagecache"
-	"shipdesk/ratelimit"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
 	"shipdesk/storage"
+	"shipdesk/throttle"
 	"shipdesk/upstream"
 	"shipdesk/web"
 	"shipdesk/workbench"
@@ -100,7 +100,7 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, outbox
 	return d, wb
 }
 
-// NewJobs builds the pollers of both desks: the runner claims due work and
+// NewJobs builds the pollers of both desks: the runner leases due work and
 // hands it to the desks, which ask the service and record the answers. Both
 // `serve` and `shipdesk jobs` build them here, on the desks of NewDesks.
 func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, clk *clock.Clock, log *slog.Logger) *jobs.Runner {
@@ -239,7 +239,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	// the home page's counts are counted afresh with every change they may show.
 	pages := pagecache.NewCache(feed, o.PageCacheBytes)
 	pages.Also(counts.Forget)
-	public := ratelimit.New(cmp.Or(o.PublicBurst, 120), cmp.Or(o.PublicEvery, 2*time.Second), wall.Now)
+	burst := cmp.Or(o.PublicBurst, 120)
+	public := throttle.NewInMemory(throttle.Limit{Hits: burst, Window: time.Duration(burst) * cmp.Or(o.PublicEvery, 2*time.Second)}, wall.Now)
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
 		Lang: o.Lang, Zone: o.Zone, Public: public, Pages: pages})
 	if err != nil {

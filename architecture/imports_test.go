@@ -91,6 +91,7 @@ func TestImportRules(t *testing.T) {
 		{"the claim page works through the desks, never the service's wire", "claims", []string{"client", "handlers", "views", "web", "jobs", "sandbox"}},
 		{"nothing but the wiring and the route handlers knows the claim page", "desk", []string{"claims"}},
 		{"views only render", "views", []string{"client", "desk", "workbench", "storage", "handlers", "web", "jobs", "sandbox", "claims"}},
+		{"the throttle's rules are arithmetic: where counts live is the caller's", "throttle", []string{"app", "client", "desk", "workbench", "storage", "handlers", "views", "web", "jobs", "sandbox", "staff", "claims", "i18n", "apperr"}},
 		{"the shipping rules are pure logic the desk may use", "shiprules", []string{"app", "client", "desk", "workbench", "storage", "handlers", "views", "web", "jobs", "sandbox", "staff", "i18n"}},
 	}
 	for _, r := range rules {

@@ -13,6 +13,7 @@ import (
 	mailbox "shipdesk/mail"
 	"shipdesk/storage"
 	"shipdesk/textin"
+	"shipdesk/throttle"
 	"shipdesk/workbench"
 )
 
@@ -60,7 +61,7 @@ func (s *Service) AskLink(ctx context.Context, in LinkRequest) error {
 	}
 	for _, t := range []struct {
 		scope string
-		l     Limit
+		l     throttle.Limit
 		key   string
 	}{{"client", s.Limits.Client, in.Client}, {"purchase", s.Limits.Purchase, ref}, {"address", s.Limits.Address, email + phone}} {
 		if err := s.throttled(ctx, t.scope, t.l, t.key); err != nil {

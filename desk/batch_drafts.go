@@ -14,7 +14,7 @@ func (d *Desk) SendBatchDrafts(ctx context.Context, batch int64, by int64) (sent
 	if err != nil {
 		return 0, err
 	}
-	rows, err := d.db.ClaimDrafts(ctx, batch)
+	rows, err := d.db.TakeDrafts(ctx, batch)
 	if err != nil {
 		return 0, err
 	}

@@ -26,11 +26,11 @@ type BatchLive struct {
 // few seconds. Queued rows nobody works on (after a restart) get a worker
 // at once, before the pollers' upkeep (ResumeBatches) would come to them.
 func (d *Desk) BatchLive(ctx context.Context, batch int64, loc *time.Location) (BatchLive, error) {
-	l, err := d.db.BatchLive(ctx, batch, d.staleClaim(d.now()))
+	l, err := d.db.BatchLive(ctx, batch, d.staleLease(d.now()))
 	if err != nil {
 		return BatchLive{}, err
 	}
-	if l.Unclaimed {
+	if l.Unleased {
 		d.startBatch(batch)
 	}
 	out := BatchLive{Batch: l.Batch}

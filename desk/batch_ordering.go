@@ -14,7 +14,7 @@ import (
 )
 
 // OrderBatch orders every priced row of a batch, each once: the rows are
-// claimed by one update, so a second press (or a second clerk) finds them
+// leased by one update, so a second press (or a second clerk) finds them
 // taken; the worker orders them a few at a time, each with its own request
 // key.
 func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
@@ -32,7 +32,7 @@ func (d *Desk) OrderBatch(ctx context.Context, batch int64) (int, error) {
 	return n, nil
 }
 
-// orderRows orders a claim's rows side by side, each row's shipment with
+// orderRows orders a lease's rows side by side, each row's shipment with
 // its chosen offer and its own request key: a row ordered before (a worker
 // gone after the call) finds its shipment instead of ordering again. A row
 // that repeats what was ordered meanwhile (another batch, the form) becomes

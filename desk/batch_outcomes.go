@@ -17,7 +17,7 @@ type batchWork struct {
 // statement: a row hands its outcome over and its worker takes the next row
 // while the outcome is written; outcomes that come meanwhile go together in
 // the next statement. An outcome lost with the process leaves its row
-// claimed: it is taken up again later, and a row ordered already finds its
+// leased: it is taken up again later, and a row ordered already finds its
 // shipment by its request key (its order, created or not, stands as one
 // whose answer was lost and is reconciled after its deadline).
 type rowOutcomes struct {

@@ -23,7 +23,7 @@ func (d *Desk) PriceBatch(ctx context.Context, batch int64) (int, error) {
 }
 
 // priceRow asks the service for a row's offers and chooses one.
-func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchRow, claimed time.Time, w *batchWork) {
+func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchRow, leased time.Time, w *batchWork) {
 	rd := w.reads
 	r := ReadBatchRow(row)
 	f, _, err := d.rowForm(ctx, b, row.RequestKey, r.Order, rd)
@@ -65,7 +65,7 @@ func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchR
 	}
 	row.Offers, _ = json.Marshal(orEmpty(notes))
 	row.Problems, _ = json.Marshal(orEmpty(r.RowProblems))
-	w.outcomes.add(storage.RowOutcome{Priced: &row, Claimed: claimed})
+	w.outcomes.add(storage.RowOutcome{Priced: &row, Leased: leased})
 }
 
 // ruleChoice applies the managers' offer rules (Shipping → Rules) to a row

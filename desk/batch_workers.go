@@ -12,26 +12,26 @@ import (
 // BatchWorkers is how many rows of a batch are priced or ordered at once.
 const BatchWorkers = 4
 
-// rowsClaimed is how many rows a batch worker claims at once: the rows it
+// rowsLeased is how many rows a batch worker leases at once: the rows it
 // orders next go to the database together (orderRows).
-const rowsClaimed = 2 * BatchWorkers
+const rowsLeased = 2 * BatchWorkers
 
 // ResumeBatches starts workers for every batch with queued rows nobody works
 // on: after a restart the rows a stopped instance held are taken up again
 // without anyone opening the batch. The pollers' upkeep calls it.
 func (d *Desk) ResumeBatches(ctx context.Context) error {
-	ids, err := d.db.BatchesWaiting(ctx, d.staleClaim(d.now()))
+	ids, err := d.db.BatchesWaiting(ctx, d.staleLease(d.now()))
 	for _, id := range ids {
 		d.startBatch(id)
 	}
 	return err
 }
 
-// staleClaim is before when a claim belongs to a worker that has gone: a
+// staleLease is before when a lease belongs to a worker that has gone: a
 // row's work is at most two calls of OrderTimeout (a check, then the order)
 // and recording it. Taking a row over early costs at most a repeated check:
-// the row's request key orders its shipment once, whoever holds the claim.
-func (d *Desk) staleClaim(now time.Time) time.Time {
+// the row's request key orders its shipment once, whoever holds the lease.
+func (d *Desk) staleLease(now time.Time) time.Time {
 	return now.Add(-(2*d.OrderTimeout + 5*time.Second))
 }
 
@@ -108,12 +108,12 @@ func (d *Desk) Stop(ctx context.Context) error {
 
 // workBatch prices and orders a batch's queued rows until none is left,
 // BatchWorkers rows at a time: as soon as a row being priced is done the
-// next one starts, so a slow row holds up no other; the rows of a claim
+// next one starts, so a slow row holds up no other; the rows of a lease
 // being ordered go together (orderRows), sharing their statements, and the
-// next rows are claimed meanwhile. Rows are claimed rowsClaimed to a
-// statement and wait at most for the rows claimed before them to end
-// before they start (a row whose claim goes stale meanwhile, when the
-// service hangs, costs at most a repeated check: see staleClaim). Rows
+// next rows are leased meanwhile. Rows are leased rowsLeased to a
+// statement and wait at most for the rows leased before them to end
+// before they start (a row whose lease goes stale meanwhile, when the
+// service hangs, costs at most a repeated check: see staleLease). Rows
 // being priced go before rows being ordered. The rows share what they are
 // checked against and the writer of their outcomes (batchWork).
 func (d *Desk) workBatch(ctx context.Context, batch int64) {
@@ -131,7 +131,7 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 		}
 		w.outcomes.close()
 	}()
-	var claimed []storage.BatchRow
+	var leased []storage.BatchRow
 	var at time.Time
 	for {
 		if busy == BatchWorkers {
@@ -139,17 +139,17 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			busy--
 		}
 		busy -= ended(done)
-		if len(claimed) == 0 {
+		if len(leased) == 0 {
 			if d.stopping() { // the rows held are done; none more is taken
 				return
 			}
-			claimed, at, err = d.claimWork(ctx, batch, rowsClaimed)
+			leased, at, err = d.leaseWork(ctx, batch, rowsLeased)
 			if err != nil {
-				d.log.Warn("batch worker: claim", "batch", batch, "err", err)
+				d.log.Warn("batch worker: lease", "batch", batch, "err", err)
 				return
 			}
 		}
-		if len(claimed) == 0 {
+		if len(leased) == 0 {
 			if busy == 0 {
 				return
 			}
@@ -157,64 +157,64 @@ func (d *Desk) workBatch(ctx context.Context, batch int64) {
 			busy--
 			continue
 		}
-		if n := ordering(claimed); n > 0 {
+		if n := ordering(leased); n > 0 {
 			// Rows to order go together (orderRows), once the rows before
-			// them are done; the next rows are claimed meanwhile.
+			// them are done; the next rows are leased meanwhile.
 			for ; busy > 0; busy-- {
 				<-done
 			}
-			chunk := claimed[:n]
-			claimed = claimed[n:]
-			var ahead <-chan claim
-			if len(claimed) == 0 && !d.stopping() {
-				ahead = d.claimAhead(ctx, batch)
+			chunk := leased[:n]
+			leased = leased[n:]
+			var ahead <-chan lease
+			if len(leased) == 0 && !d.stopping() {
+				ahead = d.leaseAhead(ctx, batch)
 			}
 			d.orderRows(ctx, b, chunk, w)
 			if ahead != nil {
 				c := <-ahead
 				if c.err != nil {
-					d.log.Warn("batch worker: claim", "batch", batch, "err", c.err)
+					d.log.Warn("batch worker: lease", "batch", batch, "err", c.err)
 					return
 				}
-				claimed, at = c.rows, c.at
+				leased, at = c.rows, c.at
 			}
 			continue
 		}
-		r, claimedAt := claimed[0], at // at changes with the next claim
-		claimed = claimed[1:]
+		r, leasedAt := leased[0], at // at changes with the next lease
+		leased = leased[1:]
 		busy++
 		go func() {
 			defer func() { done <- struct{}{} }()
-			d.priceRow(ctx, b, r, claimedAt, w)
+			d.priceRow(ctx, b, r, leasedAt, w)
 		}()
 	}
 }
 
-// claim is rows a worker claimed at at.
-type claim struct {
+// lease is rows a worker leased at at.
+type lease struct {
 	rows []storage.BatchRow
 	at   time.Time
 	err  error
 }
 
-// claimAhead claims a worker's next rows while the rows before them are
-// ordered, so that the claim waits for no call to the service. What the
+// leaseAhead leases a worker's next rows while the rows before them are
+// ordered, so that the lease waits for no call to the service. What the
 // rows repeat is asked only when their turn comes, right before they are
 // checked and sent.
-func (d *Desk) claimAhead(ctx context.Context, batch int64) <-chan claim {
-	next := make(chan claim, 1)
+func (d *Desk) leaseAhead(ctx context.Context, batch int64) <-chan lease {
+	next := make(chan lease, 1)
 	go func() {
-		var c claim
-		c.rows, c.at, c.err = d.claimWork(ctx, batch, rowsClaimed)
+		var c lease
+		c.rows, c.at, c.err = d.leaseWork(ctx, batch, rowsLeased)
 		next <- c
 	}()
 	return next
 }
 
-// ordering counts the rows to order at the head of the claimed ones.
-func ordering(claimed []storage.BatchRow) int {
+// ordering counts the rows to order at the head of the leased ones.
+func ordering(leased []storage.BatchRow) int {
 	n := 0
-	for n < len(claimed) && claimed[n].State == storage.RowOrdering {
+	for n < len(leased) && leased[n].State == storage.RowOrdering {
 		n++
 	}
 	return n
@@ -233,10 +233,10 @@ func ended(done chan struct{}) int {
 	}
 }
 
-// claimWork claims up to n of the batch's rows waiting to be priced or
+// leaseWork leases up to n of the batch's rows waiting to be priced or
 // ordered, those to be priced first, at now.
-func (d *Desk) claimWork(ctx context.Context, batch int64, n int) (rows []storage.BatchRow, now time.Time, err error) {
+func (d *Desk) leaseWork(ctx context.Context, batch int64, n int) (rows []storage.BatchRow, now time.Time, err error) {
 	now = d.now().Truncate(time.Microsecond)
-	rows, err = d.db.ClaimRows(ctx, batch, now, d.staleClaim(now), n)
+	rows, err = d.db.LeaseRows(ctx, batch, now, d.staleLease(now), n)
 	return rows, now, err
 }

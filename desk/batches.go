@@ -12,7 +12,7 @@ import (
 // the new-shipment form's own rules (it is parsed as a posted form and
 // checked as one), priced, ordered and printed together. Pricing and
 // ordering are work rows in PostgreSQL: a button queues rows, a worker claims
-// them a few at a time; rows a worker left behind (a restart) are claimed
+// them a few at a time; rows a worker left behind (a restart) are leased
 // again when the batch is looked at. Each row orders through Order with its
 // own request key, so it is ordered once whoever presses the button and how
 // often.

@@ -12,10 +12,10 @@ import (
 )
 
 // A page's label check is due (LabelStale) exactly when the database would
-// let a page claim the shipment's label (ClaimStaleLabels): checked long
+// let a page lease the shipment's label (LeaseStaleLabels): checked long
 // ago or never, the poller's turn come or not, checks failing or not, the
 // label pending or not.
-func TestLabelStaleIsTheClaimOfStaleLabels(t *testing.T) {
+func TestLabelStaleIsTheLeaseOfStaleLabels(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t)
 	ctx := context.Background()
@@ -46,17 +46,17 @@ VALUES (gen_random_uuid(), 'REF-' || gen_random_uuid(), 'created', '{}', 'UPS', 
 	if err != nil {
 		t.Fatal(err)
 	}
-	claimed, err := db.ClaimStaleLabels(ctx, storage.Claim{Who: PageClaimer, Now: now, Limit: len(ids), Lease: time.Minute}, now.Add(-pendingAfter))
+	leased, err := db.LeaseStaleLabels(ctx, storage.Lease{Who: PageLessee, Now: now, Limit: len(ids), For: time.Minute}, now.Add(-pendingAfter))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var claimedIDs []int64
-	for _, s := range claimed {
-		claimedIDs = append(claimedIDs, s.ID)
+	var leasedIDs []int64
+	for _, s := range leased {
+		leasedIDs = append(leasedIDs, s.ID)
 	}
 	for i, s := range shipments {
-		if stale, claim := LabelStale(s, now, pendingAfter), slices.Contains(claimedIDs, s.ID); stale != claim {
-			t.Errorf("%s: LabelStale %v, claimed %v", cases[i], stale, claim)
+		if stale, lease := LabelStale(s, now, pendingAfter), slices.Contains(leasedIDs, s.ID); stale != lease {
+			t.Errorf("%s: LabelStale %v, leased %v", cases[i], stale, lease)
 		}
 	}
 }

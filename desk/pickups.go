@@ -140,7 +140,7 @@ func (d *Desk) pickups() *exactlyonce.Kind[storage.Pickup, shipping.PickupReques
 }
 
 // pickupsAtService are the service's pickups at the pickup's address, day and
-// window that no other record of ours claims: ours, when its answer was lost.
+// window that no other record of ours takes: ours, when its answer was lost.
 func (d *Desk) pickupsAtService(ctx context.Context, p storage.Pickup) ([]shipping.Pickup, error) {
 	list, err := d.ship.Pickups(ctx, p.Day(), p.Day())
 	if err != nil {

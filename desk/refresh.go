@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"shipdesk/apperr"
 	"shipdesk/client/shipping"
 	"shipdesk/i18n"
 	"shipdesk/storage"
@@ -14,9 +13,11 @@ import (
 )
 
 // Keeping the desk's picture of created shipments current. The service sends
-// no webhooks, so the desk asks: the pollers in jobs claim due shipments and
-// hand each batch to a Refresher, and "refresh now" on a shipment page goes
-// through the same Refresher, so a shipment's state is recorded one way.
+// no webhooks, so the desk asks: the pollers in jobs have a Refresher lease
+// due shipments, ask about them and back off what failed (PollLabels,
+// PollTracking); a shipment page waiting for its label goes the same way
+// (RefreshDue), and "refresh now" asks and records as they do (Labels,
+// Tracking), so a shipment's state is asked for and recorded one way.
 
 // ReplyOf is what we keep of the service's view of a shipment. The order's
 // token and number come only with the create reply.
@@ -45,34 +46,28 @@ func stateOf(s storage.Shipment, si shipping.ShipmentInfo) storage.Reply {
 	return r
 }
 
-// Refresh asks the service for the shipment's current state and stores it
-// (a shipment page waiting for its label). The pollers' schedule stays as it is.
-func (d *Desk) Refresh(ctx context.Context, id int64) (storage.Shipment, error) {
-	s, err := d.db.ShipmentByID(ctx, id)
-	if err != nil || s.State != storage.StateCreated {
-		return s, err
-	}
-	details, err := d.ship.Detail(ctx, detailRequest([]storage.Shipment{s}), false)
-	if err != nil {
-		return s, UpstreamError("ship.doing.refresh", err)
-	}
-	si, ok := details[s.Tracking()]
-	if !ok {
-		return s, apperr.New(apperr.Unavailable, "ship.err.no_report", s.Tracking())
-	}
-	if err := d.db.RecordState(ctx, id, stateOf(s, si), d.now()); err != nil {
-		return s, err
-	}
-	return d.db.ShipmentByID(ctx, id)
-}
-
 // RefreshConfig is how often the service is asked about a created shipment
-// again, and how long one call may take.
+// again, and how long one call may take: the pollers' cadence (jobs.Config
+// holds it), defined here once.
 type RefreshConfig struct {
 	LabelEvery  time.Duration // a pending label: every few minutes (0: 3 minutes)
 	TrackEvery  time.Duration // a moving shipment: every tens of minutes (0: 30 minutes)
 	CallTimeout time.Duration // one upstream call (0: 30 seconds)
 	MaxBackoff  time.Duration // the longest wait after failures in a row (0: 2 hours)
+}
+
+// WithDefaults is c with the default of each duration left zero.
+func (c RefreshConfig) WithDefaults() RefreshConfig {
+	set := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	set(&c.LabelEvery, 3*time.Minute)
+	set(&c.TrackEvery, 30*time.Minute)
+	set(&c.CallTimeout, 30*time.Second)
+	set(&c.MaxBackoff, 2*time.Hour)
+	return c
 }
 
 // Refresher asks the service about created shipments and records what it
@@ -84,22 +79,14 @@ type Refresher struct {
 
 // Refresher returns a refresher of the desk's shipments, on the desk's clock.
 func (d *Desk) Refresher(cfg RefreshConfig) *Refresher {
-	set := func(v *time.Duration, def time.Duration) {
-		if *v <= 0 {
-			*v = def
-		}
-	}
-	set(&cfg.LabelEvery, 3*time.Minute)
-	set(&cfg.TrackEvery, 30*time.Minute)
-	set(&cfg.CallTimeout, 30*time.Second)
-	set(&cfg.MaxBackoff, 2*time.Hour)
-	return &Refresher{d: d, cfg: cfg}
+	return &Refresher{d: d, cfg: cfg.WithDefaults()}
 }
 
 // Refreshed is what one batch brought.
 type Refreshed struct {
-	Events int     // tracking events received (the database skips stored ones)
-	Failed []int64 // shipments not reported or not stored: ask again later
+	Events   int     // tracking events received (the database skips stored ones)
+	Failed   []int64 // shipments not reported or not stored: ask again later
+	Unstored error   // why answers were not stored (logged too), nil when all were
 }
 
 func detailRequest(batch []storage.Shipment) shipping.DetailRequest {
@@ -188,7 +175,7 @@ func (f *Refresher) Labels(ctx context.Context, batch []storage.Shipment) (Refre
 		}
 		if err := f.recordLabel(ctx, s, si, now); err != nil {
 			f.d.log.Error("store label check", "shipment", s.ID, "err", err)
-			res.Failed = append(res.Failed, s.ID)
+			res.Failed, res.Unstored = append(res.Failed, s.ID), errors.Join(res.Unstored, err)
 		}
 	}
 	return res, nil
@@ -228,7 +215,7 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 	for _, t := range answered {
 		if err := f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, now); err != nil {
 			f.d.log.Error("store tracking", "shipment", t.ID, "err", err)
-			res.Failed = append(res.Failed, t.ID)
+			res.Failed, res.Unstored = append(res.Failed, t.ID), errors.Join(res.Unstored, err)
 			continue
 		}
 		res.Events += len(t.Events)
@@ -236,8 +223,10 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 	return res, nil
 }
 
-// RefreshNow asks the service about one shipment at once ("refresh now"): its
-// label when still pending, and its tracking while it moves.
+// RefreshNow asks the service about one shipment at once ("refresh now"),
+// as the pollers ask about a batch: its label when still pending, and its
+// tracking while it moves. A person's press is no poll: it takes no lease
+// and a failure leaves the pollers' schedule as it is.
 func (f *Refresher) RefreshNow(ctx context.Context, id int64) error {
 	s, err := f.d.db.ShipmentByID(ctx, id)
 	if err != nil {
@@ -248,24 +237,19 @@ func (f *Refresher) RefreshNow(ctx context.Context, id int64) error {
 	}
 	one := []storage.Shipment{s}
 	if s.LabelStatus == shipping.LabelPending {
-		details, err := f.details(ctx, one)
+		res, err := f.Labels(ctx, one)
 		if err != nil {
 			return UpstreamError("ship.doing.refresh_label", err)
 		}
-		if si, ok := details[s.Tracking()]; ok {
-			if err := f.recordLabel(ctx, s, si, f.d.now()); err != nil {
-				return err
-			}
+		if res.Unstored != nil {
+			return res.Unstored
 		}
 	}
-	tracks, err := f.tracking(ctx, one)
+	res, err := f.Tracking(ctx, one)
 	if err != nil {
 		return UpstreamError("ship.doing.refresh_tracking", err)
 	}
-	if tr, ok := tracks[s.Tracking()]; ok {
-		_, err = f.recordTracking(ctx, id, tr, f.d.now())
-	}
-	return err
+	return res.Unstored
 }
 
 // EventsOf flattens the per-package lists of a tracking answer. An event whose

@@ -15,7 +15,6 @@ import (
 
 // ShipmentSteps are the buttons of the shipment page.
 type ShipmentSteps interface {
-	Refresh(ctx context.Context, id int64) (storage.Shipment, error)
 	Storno(ctx context.Context, id int64) (storage.Shipment, error)
 	Reconcile(ctx context.Context, id int64) (storage.Shipment, error)
 	OrderAgain(ctx context.Context, id int64) (storage.Shipment, error)

@@ -2,7 +2,7 @@
 // service current. The service sends no webhooks, so state comes by polling:
 // pending labels every few minutes, tracking of moving shipments every tens of
 // minutes in batches, open commissions, and the list of active shipments to find
-// those created outside shipdesk. The runner claims due work in PostgreSQL, so
+// those created outside shipdesk. The runner leases due work in PostgreSQL, so
 // any number of instances can run side by side, hands each batch to the desk
 // that knows how to ask the service and record the answer, and backs off what
 // failed.
@@ -22,17 +22,16 @@ import (
 	"shipdesk/workbench"
 )
 
-// Config is the cadence of the pollers.
+// Config is the cadence of the pollers: the shipping desk's (how often a
+// label or a shipment's tracking is asked for again, one call's time limit,
+// the longest back-off) and the runner's own.
 type Config struct {
-	LabelEvery    time.Duration // pending labels: every few minutes
-	TrackEvery    time.Duration // moving shipments: every tens of minutes
+	desk.RefreshConfig
 	DiscoverEvery time.Duration // shipments/list ACTIVE, for shipments made elsewhere
 	Batch         int           // tracking numbers per call (the service takes 100)
-	Lease         time.Duration // how long a claim holds a shipment
-	MaxBackoff    time.Duration // the longest wait after failures in a row
+	Lease         time.Duration // how long a lease holds a shipment
 	Tick          time.Duration // how often the runner looks for due work
-	CallTimeout   time.Duration // one upstream call
-	Instance      string        // names this instance in claims
+	Instance      string        // names this instance in leases
 }
 
 func (c *Config) defaults() {
@@ -41,13 +40,10 @@ func (c *Config) defaults() {
 			*d = v
 		}
 	}
-	set(&c.LabelEvery, 3*time.Minute)
-	set(&c.TrackEvery, 30*time.Minute)
+	c.RefreshConfig = c.RefreshConfig.WithDefaults()
 	set(&c.DiscoverEvery, 30*time.Minute)
 	set(&c.Lease, 2*time.Minute)
-	set(&c.MaxBackoff, 2*time.Hour)
 	set(&c.Tick, 30*time.Second)
-	set(&c.CallTimeout, 30*time.Second)
 	if c.Batch <= 0 || c.Batch > 100 {
 		c.Batch = 100
 	}
@@ -55,12 +51,6 @@ func (c *Config) defaults() {
 		host, _ := os.Hostname()
 		c.Instance = host + "/" + strconv.Itoa(os.Getpid())
 	}
-}
-
-// Refresh is the shipping desk's part of the cadence, with the defaults applied.
-func (c Config) Refresh() desk.RefreshConfig {
-	c.defaults()
-	return desk.RefreshConfig{LabelEvery: c.LabelEvery, TrackEvery: c.TrackEvery, CallTimeout: c.CallTimeout, MaxBackoff: c.MaxBackoff}
 }
 
 // Runner runs the pollers.
@@ -71,7 +61,7 @@ type Runner struct {
 	bench   *workbench.Workbench
 	cfg     Config
 	log     *slog.Logger
-	clock   *clock.Clock // the dashboard's one clock: claims are made on it
+	clock   *clock.Clock // the dashboard's one clock: leases are made on it
 	outbox  *mail.Outbox // nil: this instance sends no mail
 	daily   DailyMail    // nil: this instance queues no daily mail
 	claims  Claims       // nil: this instance takes no claim steps
@@ -88,7 +78,7 @@ func New(db *storage.DB, d *desk.Desk, bench *workbench.Workbench, cfg Config, c
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Runner{db: db, desk: d, bench: bench, cfg: cfg, log: log, clock: clk, refresh: d.Refresher(cfg.Refresh())}
+	return &Runner{db: db, desk: d, bench: bench, cfg: cfg, log: log, clock: clk, refresh: d.Refresher(cfg.RefreshConfig)}
 }
 
 // DailyMail queues the mail that is due once a day (the managers' summary).
@@ -110,7 +100,7 @@ type Claims interface {
 // is sent, so a code found in this cycle's label poll is mailed in it.
 func (r *Runner) AdvanceClaims(c Claims) { r.claims = c }
 
-// Who names this instance in claims (Config.Instance, or host and process).
+// Who names this instance in leases (Config.Instance, or host and process).
 func (c Config) Who() string {
 	c.defaults()
 	return c.Instance
@@ -201,83 +191,45 @@ func (r *Runner) Cycle(ctx context.Context) {
 	}
 }
 
-func (r *Runner) claim() storage.Claim {
-	return storage.Claim{Who: r.cfg.Instance, Now: r.now(), Limit: r.cfg.Batch, Lease: r.cfg.Lease}
-}
-
-func idsOf(batch []storage.Shipment) []int64 {
-	ids := make([]int64, 0, len(batch))
-	for _, s := range batch {
-		ids = append(ids, s.ID)
-	}
-	return ids
-}
-
-// backOff releases the claims of shipments whose call or answer failed and
-// makes them wait longer: base doubled for every failure in a row.
-func (r *Runner) backOff(ctx context.Context, ids []int64, label bool, base time.Duration) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	return r.db.PollFailed(ctx, ids, label, r.now(), base, r.cfg.MaxBackoff)
+func (r *Runner) lease() storage.Lease {
+	return storage.Lease{Who: r.cfg.Instance, Now: r.now(), Limit: r.cfg.Batch, For: r.cfg.Lease}
 }
 
 // Labels checks every shipment whose label is pending and due, in batches of
-// detail calls, until none is due. Each shipment is claimed first.
+// detail calls, until none is due. Each shipment is leased first.
 func (r *Runner) Labels(ctx context.Context) (Stats, error) {
-	var st Stats
-	for ctx.Err() == nil {
-		batch, err := r.db.ClaimLabelChecks(ctx, r.claim())
-		if err != nil || len(batch) == 0 {
-			return st, err
-		}
-		ids := idsOf(batch)
-		st.Shipments += len(batch)
-		st.Calls++
-		st.Handled = append(st.Handled, ids...)
-		res, err := r.refresh.Labels(ctx, batch)
-		if err != nil {
-			st.Failed += len(batch)
-			if ferr := r.backOff(ctx, ids, true, r.cfg.LabelEvery); ferr != nil {
-				return st, ferr
-			}
-			r.log.Warn("label check failed; backing off", "shipments", len(batch), "err", err)
-			continue
-		}
-		st.Failed += len(res.Failed)
-		if err := r.backOff(ctx, res.Failed, true, r.cfg.LabelEvery); err != nil {
-			return st, err
-		}
-	}
-	return st, ctx.Err()
+	return r.poll(ctx, "label check", r.refresh.PollLabels)
 }
 
 // Tracking refreshes every moving shipment that is due, in batches of the
 // tracking call; arrived and cancelled shipments drop out.
 func (r *Runner) Tracking(ctx context.Context) (Stats, error) {
+	return r.poll(ctx, "tracking", r.refresh.PollTracking)
+}
+
+// poll has the desk poll leased batches until none is due; the desk backs
+// off what failed.
+func (r *Runner) poll(ctx context.Context, what string, poll func(context.Context, storage.Lease) (desk.Polled, error)) (Stats, error) {
 	var st Stats
 	for ctx.Err() == nil {
-		batch, err := r.db.ClaimTracking(ctx, r.claim())
-		if err != nil || len(batch) == 0 {
+		p, err := poll(ctx, r.lease())
+		if len(p.Leased) == 0 {
 			return st, err
 		}
-		ids := idsOf(batch)
-		st.Shipments += len(batch)
+		st.Shipments += len(p.Leased)
 		st.Calls++
-		st.Handled = append(st.Handled, ids...)
-		res, err := r.refresh.Tracking(ctx, batch)
-		if err != nil {
-			st.Failed += len(batch)
-			if ferr := r.backOff(ctx, ids, false, r.cfg.TrackEvery); ferr != nil {
-				return st, ferr
-			}
-			r.log.Warn("tracking failed; backing off", "shipments", len(batch), "err", err)
-			continue
+		st.Handled = append(st.Handled, p.Leased...)
+		if p.Err != nil {
+			st.Failed += len(p.Leased)
+		} else {
+			st.Failed += len(p.Failed)
+			st.Events += p.Events
 		}
-		st.Failed += len(res.Failed)
-		st.Events += res.Events
-		if err := r.backOff(ctx, res.Failed, false, r.cfg.TrackEvery); err != nil {
+		if err != nil {
 			return st, err
+		}
+		if p.Err != nil {
+			r.log.Warn(what+" failed; backing off", "shipments", len(p.Leased), "err", p.Err)
 		}
 	}
 	return st, ctx.Err()
@@ -303,12 +255,12 @@ func (r *Runner) Discover(ctx context.Context) (Stats, error) {
 	return st, ctx.Err()
 }
 
-// Commissions reads every open commission that is due again, claiming each
+// Commissions reads every open commission that is due again, leasing each
 // first so several instances never read the same one; a failure backs off.
 func (r *Runner) Commissions(ctx context.Context) (Stats, error) {
 	var st Stats
 	for ctx.Err() == nil {
-		batch, err := r.db.ClaimCommissionSync(ctx, r.claim())
+		batch, err := r.db.LeaseCommissionSync(ctx, r.lease())
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}

@@ -34,7 +34,7 @@ func start(t *testing.T) *env {
 // test moves.
 func (e *env) runner(name string, batch int) *jobs.Runner {
 	d := desk.New(e.db, e.ship, nil, e.Clock, nil)
-	r := jobs.New(e.db, d, nil, jobs.Config{Batch: batch, Instance: name, LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, e.Clock, nil)
+	r := jobs.New(e.db, d, nil, jobs.Config{RefreshConfig: desk.RefreshConfig{LabelEvery: 3 * time.Minute, TrackEvery: 30 * time.Minute}, Batch: batch, Instance: name}, e.Clock, nil)
 	return r
 }
 
@@ -268,7 +268,7 @@ func TestTrackingWithoutEventsYet(t *testing.T) {
 }
 
 // Two instances share an interval's tracking: every shipment is fetched once,
-// by one of them, and recorded as the service reports it. Claims are taken one
+// by one of them, and recorded as the service reports it. Leases are taken one
 // after the other, so every call but the very last carries a full batch: the
 // two make ⌈N / batch⌉ calls between them, each ⌈its share / batch⌉.
 func TestTwoPollersTrackInFullBatches(t *testing.T) {

@@ -34,7 +34,7 @@ func newPoller(tb testing.TB, e *desktest.Env, name string, batch int) *poller {
 		tb.Fatal(err)
 	}
 	d := desk.New(e.DB, c, nil, e.Clock, nil)
-	r := jobs.New(e.DB, d, nil, jobs.Config{Batch: batch, Instance: name, TrackEvery: 30 * time.Minute}, e.Clock, nil)
+	r := jobs.New(e.DB, d, nil, jobs.Config{RefreshConfig: desk.RefreshConfig{TrackEvery: 30 * time.Minute}, Batch: batch, Instance: name}, e.Clock, nil)
 	return &poller{name: name, runner: r, metrics: m}
 }
 

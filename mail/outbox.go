@@ -16,10 +16,10 @@ type Outbox struct {
 	clock  *clock.Clock
 	sender *Sender // nil: mail waits in the outbox (no server configured)
 	from   string
-	who    string // names this instance in claims
+	who    string // names this instance in leases
 	log    *slog.Logger
 
-	// Lease is how long a claim holds a mail; a worker stopped mid-send
+	// Lease is how long a lease holds a mail; a worker stopped mid-send
 	// leaves it to the next after this long.
 	Lease time.Duration
 	// MaxAttempts is how many times a mail is tried before it is kept as failed.
@@ -31,7 +31,7 @@ type Outbox struct {
 
 // NewOutbox returns the outbox on the dashboard's clock; sender may be nil
 // (nothing is sent). from is the sender's address (it names the domain of
-// the Message-IDs); who names this instance in claims.
+// the Message-IDs); who names this instance in leases.
 func NewOutbox(db *storage.DB, clk *clock.Clock, sender *Sender, from, who string, log *slog.Logger) *Outbox {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -57,12 +57,12 @@ type Stats struct {
 	Sent, Retried, Failed int
 }
 
-// claimBatch is how many mails one claim takes: one, so a slow server can
-// never hold a claimed mail past its lease while the mails before it are
+// leaseBatch is how many mails one lease takes: one, so a slow server can
+// never hold a leased mail past its lease while the mails before it are
 // sent (another worker would then send it too).
-const claimBatch = 1
+const leaseBatch = 1
 
-// SendDue sends every mail that is due, claiming one at a time. A mail is
+// SendDue sends every mail that is due, leasing one at a time. A mail is
 // marked sending (with a lease) before it is sent and sent right after the
 // server's 250; when ctx ends mid-send nothing more is recorded, and the mail
 // is sent again once the lease runs out (the server never took the first
@@ -74,7 +74,7 @@ func (o *Outbox) SendDue(ctx context.Context) (Stats, error) {
 		return st, nil
 	}
 	for ctx.Err() == nil {
-		batch, err := o.db.ClaimMail(ctx, storage.Claim{Who: o.who, Now: o.clock.Now(), Limit: claimBatch, Lease: o.Lease})
+		batch, err := o.db.LeaseMail(ctx, storage.Lease{Who: o.who, Now: o.clock.Now(), Limit: leaseBatch, For: o.Lease})
 		if err != nil || len(batch) == 0 {
 			return st, err
 		}

@@ -139,7 +139,7 @@ func checkUsername(u string) error {
 // nobody learns which usernames exist; a throttled attempt is TooMany.
 func (s *Service) SignIn(ctx context.Context, username, password, address, userAgent string) (*identity.Staff, string, error) {
 	username = NormalizeUsername(username)
-	if err := s.claimAttempt(ctx, username, address); err != nil {
+	if err := s.admitAttempt(ctx, username, address); err != nil {
 		return nil, "", err
 	}
 
@@ -156,7 +156,7 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 		return nil, "", err
 	}
 	if lookupErr != nil || !ok || u.Disabled() {
-		// The claimed attempt stays recorded: it is this failure.
+		// The admitted attempt stays recorded: it is this failure.
 		reason := "wrong password"
 		switch {
 		case lookupErr != nil:
@@ -188,10 +188,10 @@ func (s *Service) SignIn(ctx context.Context, username, password, address, userA
 	return staff, token, nil
 }
 
-// claimAttempt records the attempt as a failure before its password is checked,
+// admitAttempt records the attempt as a failure before its password is checked,
 // or refuses it with TooMany when the throttle says wait. The lock makes count
 // and record one step, so parallel guesses cannot all pass on the same count.
-func (s *Service) claimAttempt(ctx context.Context, username, address string) error {
+func (s *Service) admitAttempt(ctx context.Context, username, address string) error {
 	return s.db.InTx(ctx, func(tx *storage.DB) error {
 		if err := tx.LockSignIn(ctx, username, address); err != nil {
 			return err

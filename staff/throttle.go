@@ -1,10 +1,10 @@
 package staff
 
 import (
-	"math"
 	"time"
 
 	"shipdesk/storage"
+	"shipdesk/throttle"
 )
 
 // Throttle slows password guessing with three limits, each counted over Window:
@@ -25,17 +25,9 @@ import (
 // and hammering does not lengthen the owner's wait.
 type Throttle struct {
 	Window  time.Duration
-	Pair    Limit
-	Account Limit
-	Address Limit
-}
-
-// Limit allows Free failures; after that each attempt waits FirstWait after the
-// last failure, doubling with every further failure, up to MaxWait.
-type Limit struct {
-	Free      int
-	FirstWait time.Duration
-	MaxWait   time.Duration
+	Pair    throttle.Backoff
+	Account throttle.Backoff
+	Address throttle.Backoff
 }
 
 // DefaultThrottle is the policy for staff sign-in. A guesser at one address gets
@@ -46,9 +38,9 @@ type Limit struct {
 func DefaultThrottle() Throttle {
 	return Throttle{
 		Window:  15 * time.Minute,
-		Pair:    Limit{Free: 5, FirstWait: 2 * time.Second, MaxWait: 5 * time.Minute},
-		Account: Limit{Free: 50, FirstWait: time.Second, MaxWait: 15 * time.Second},
-		Address: Limit{Free: 100, FirstWait: time.Second, MaxWait: time.Minute},
+		Pair:    throttle.Backoff{Free: 5, FirstWait: 2 * time.Second, MaxWait: 5 * time.Minute},
+		Account: throttle.Backoff{Free: 50, FirstWait: time.Second, MaxWait: 15 * time.Second},
+		Address: throttle.Backoff{Free: 100, FirstWait: time.Second, MaxWait: time.Minute},
 	}
 }
 
@@ -60,22 +52,10 @@ type refusal struct {
 
 // check says whether an attempt may go on now, given the recent failures.
 func (t Throttle) check(c storage.LoginFailureCounts, now time.Time) refusal {
-	pair, addr, acct := t.Pair.wait(c.Pair, now), t.Address.wait(c.Address, now), t.Account.wait(c.Account, now)
+	wait := func(b throttle.Backoff, f storage.FailureCount) time.Duration { return b.Wait(f.Count, f.Last, now) }
+	pair, addr, acct := wait(t.Pair, c.Pair), wait(t.Address, c.Address), wait(t.Account, c.Account)
 	if local := max(pair, addr); local > 0 && local >= acct {
 		return refusal{wait: local, fromHere: true}
 	}
 	return refusal{wait: acct}
-}
-
-// wait returns how long the caller must still wait, zero when it may try now.
-func (l Limit) wait(c storage.FailureCount, now time.Time) time.Duration {
-	if c.Count < l.Free || c.Last == nil {
-		return 0
-	}
-	steps := float64(c.Count - l.Free)
-	d := time.Duration(float64(l.FirstWait) * math.Pow(2, math.Min(steps, 30)))
-	if d > l.MaxWait || d <= 0 {
-		d = l.MaxWait
-	}
-	return max(c.Last.Add(d).Sub(now), 0)
 }

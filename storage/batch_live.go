@@ -13,9 +13,9 @@ import (
 // worker, and its shipments with what the progress and the prints draw.
 type BatchLive struct {
 	Batch
-	// Unclaimed: rows in a worker's state that no live worker holds, as
-	// Unclaimed says.
-	Unclaimed bool
+	// Unleased: rows in a worker's state that no live worker holds, as
+	// Unleased says.
+	Unleased  bool
 	Shipments []LiveShipment
 }
 
@@ -42,7 +42,7 @@ type LiveShipment struct {
 // statement, not once for each of its rows.
 const batchLiveQuery = `SELECT b.id, b.source, b.file_name, b.sender_id, b.handover, b.created_by, b.created_at, COALESCE(u.username, ''),
   COALESCE((SELECT json_object_agg(c.state, c.n) FROM (SELECT state, count(*) AS n FROM batch_rows WHERE batch_id = $1 GROUP BY state) c), '{}'),
-  EXISTS (SELECT 1 FROM batch_rows WHERE ` + unclaimedRows + `),
+  EXISTS (SELECT 1 FROM batch_rows WHERE ` + unleasedRows + `),
   COALESCE(s.id, 0), COALESCE(s.state, ''), COALESCE(s.status, ''), COALESCE(s.returned, false), s.cancelled_at,
   COALESCE(s.label_mode, ''), COALESCE(s.label_status, ''), COALESCE(s.label_less, false), COALESCE(s.carrier, ''),
   COALESCE(s.created_at, b.created_at), COALESCE(s.request, '{}'), COALESCE(s.carrier_name, ''), s.contact_id,
@@ -64,7 +64,7 @@ WHERE b.id = $1
 ORDER BY s.line, s.row_id`
 
 // BatchLive reads a batch for its page's live part; stale is when a
-// worker's claim is taken to be left (see Unclaimed).
+// worker's lease is taken to be left (see Unleased).
 func (db *DB) BatchLive(ctx context.Context, id int64, stale time.Time) (BatchLive, error) {
 	var out BatchLive
 	rows, err := db.x.QueryContext(ctx, batchLiveQuery, id, stale)
@@ -79,7 +79,7 @@ func (db *DB) BatchLive(ctx context.Context, id int64, stale time.Time) (BatchLi
 		b := &out.Batch
 		a := &s.Sender
 		if err := rows.Scan(&b.ID, &b.Source, &b.FileName, &b.SenderID, &b.Handover, &b.CreatedBy, &b.CreatedAt, &b.ByName,
-			&counts, &out.Unclaimed,
+			&counts, &out.Unleased,
 			&s.ID, &s.State, &s.Status, &s.Returned, &s.CancelledAt, &s.LabelMode, &s.LabelStatus, &s.LabelLess, &s.Carrier,
 			&s.CreatedAt, &s.Request, &s.CarrierName, &s.SenderContact,
 			&a.Company, &a.Firstname, &a.Surname, &a.Street, &a.City, &a.Zip, &a.Country, &a.Phone, &a.Email); err != nil {

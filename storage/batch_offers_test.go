@@ -45,8 +45,8 @@ func createBatch(t *testing.T, db *storage.DB, at time.Time, lines []int, stateO
 }
 
 // A batch's page lists each row with its chosen offer alone and how many it
-// has, but the open row with all of them; a row claimed to be ordered comes
-// with its chosen offer alone, a row claimed to be priced with what it had.
+// has, but the open row with all of them; a row leased to be ordered comes
+// with its chosen offer alone, a row leased to be priced with what it had.
 // The stored offers stay whole.
 func TestBatchRowsReadTheirChosenOfferAlone(t *testing.T) {
 	db := pgtest.New(t)
@@ -56,22 +56,22 @@ func TestBatchRowsReadTheirChosenOfferAlone(t *testing.T) {
 	if _, err := db.QueueRows(ctx, b.ID, storage.RowReady, storage.RowPricing); err != nil {
 		t.Fatal(err)
 	}
-	claimed, err := db.ClaimRows(ctx, b.ID, at, at.Add(-time.Minute), 10)
-	if err != nil || len(claimed) != 3 {
-		t.Fatalf("claimed %d rows to price: %v", len(claimed), err)
+	leased, err := db.LeaseRows(ctx, b.ID, at, at.Add(-time.Minute), 10)
+	if err != nil || len(leased) != 3 {
+		t.Fatalf("leased %d rows to price: %v", len(leased), err)
 	}
 	offers := storage.JSON(`[{"choice":"101","offer":{"Carrier":"A"}},{"choice":"102","offer":{"Carrier":"B"}},{"choice":"102-label-free","offer":{"Carrier":"B"}}]`)
 	chosen := []string{"102", "101", ""} // the last row has no offer it may take
 	var outcomes []storage.RowOutcome
-	for i, r := range claimed {
+	for i, r := range leased {
 		r.State, r.Offers, r.Chosen, r.ChosenBy = storage.RowPriced, offers, chosen[i], "rules"
-		outcomes = append(outcomes, storage.RowOutcome{Priced: &r, Claimed: at})
+		outcomes = append(outcomes, storage.RowOutcome{Priced: &r, Leased: at})
 	}
 	if _, err := db.RecordRows(ctx, outcomes); err != nil {
 		t.Fatal(err)
 	}
 
-	open := claimed[1].ID
+	open := leased[1].ID
 	var listed []storage.BatchRow
 	if err := db.EachBatchRow(ctx, b.ID, open, func(r storage.BatchRow) error { listed = append(listed, r); return nil }); err != nil {
 		t.Fatal(err)
@@ -85,21 +85,21 @@ func TestBatchRowsReadTheirChosenOfferAlone(t *testing.T) {
 	if len(listed) != 3 {
 		t.Fatalf("listed %d rows", len(listed))
 	}
-	whole, err := db.BatchRow(ctx, b.ID, claimed[0].ID)
+	whole, err := db.BatchRow(ctx, b.ID, leased[0].ID)
 	if err != nil || len(offerChoices(t, whole)) != 3 {
 		t.Errorf("a row read alone has all its offers: %s %v", whole.Offers, err)
 	}
 
 	// The first row goes to be ordered; the second is priced again.
-	if ok, err := db.QueueRow(ctx, b.ID, claimed[0].ID, storage.RowPriced, storage.RowOrdering); !ok || err != nil {
+	if ok, err := db.QueueRow(ctx, b.ID, leased[0].ID, storage.RowPriced, storage.RowOrdering); !ok || err != nil {
 		t.Fatalf("queue to order: %v %v", ok, err)
 	}
-	if ok, err := db.QueueRow(ctx, b.ID, claimed[1].ID, storage.RowPriced, storage.RowPricing); !ok || err != nil {
+	if ok, err := db.QueueRow(ctx, b.ID, leased[1].ID, storage.RowPriced, storage.RowPricing); !ok || err != nil {
 		t.Fatalf("queue to price: %v %v", ok, err)
 	}
-	again, err := db.ClaimRows(ctx, b.ID, at.Add(time.Second), at, 10)
+	again, err := db.LeaseRows(ctx, b.ID, at.Add(time.Second), at, 10)
 	if err != nil || len(again) != 2 {
-		t.Fatalf("claimed %d rows: %v", len(again), err)
+		t.Fatalf("leased %d rows: %v", len(again), err)
 	}
 	for _, r := range again {
 		got := offerChoices(t, r)
@@ -113,18 +113,18 @@ func TestBatchRowsReadTheirChosenOfferAlone(t *testing.T) {
 				t.Errorf("a row to price: offers %v, want what it had", got)
 			}
 		default:
-			t.Errorf("claimed a row in state %s", r.State)
+			t.Errorf("leased a row in state %s", r.State)
 		}
 	}
-	if whole, err := db.BatchRow(ctx, b.ID, claimed[0].ID); err != nil || len(offerChoices(t, whole)) != 3 {
+	if whole, err := db.BatchRow(ctx, b.ID, leased[0].ID); err != nil || len(offerChoices(t, whole)) != 3 {
 		t.Errorf("the stored offers stay whole: %s %v", whole.Offers, err)
 	}
 }
 
-// Workers claim the rows to price before the rows to order, each in the
-// file's order, a claim's rows at a time; rows another worker holds are
-// skipped until their claim goes stale.
-func TestBatchRowsClaimedPricingFirstInFileOrder(t *testing.T) {
+// Workers lease the rows to price before the rows to order, each in the
+// file's order, a lease's rows at a time; rows another worker holds are
+// skipped until their lease goes stale.
+func TestBatchRowsLeasedPricingFirstInFileOrder(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
@@ -149,16 +149,16 @@ func TestBatchRowsClaimedPricingFirstInFileOrder(t *testing.T) {
 		return out
 	}
 	stale := at.Add(-time.Minute)
-	first, err := db.ClaimRows(ctx, b.ID, at, stale, 4)
+	first, err := db.LeaseRows(ctx, b.ID, at, stale, 4)
 	if err != nil || !slices.Equal(lines(first), []int{4, 5, 6, 1}) {
-		t.Fatalf("first claim: lines %v, want 4 5 6 1: %v", lines(first), err)
+		t.Fatalf("first lease: lines %v, want 4 5 6 1: %v", lines(first), err)
 	}
-	second, err := db.ClaimRows(ctx, b.ID, at, stale, 4)
+	second, err := db.LeaseRows(ctx, b.ID, at, stale, 4)
 	if err != nil || !slices.Equal(lines(second), []int{2, 3}) {
-		t.Fatalf("second claim: lines %v, want 2 3 (the others are held): %v", lines(second), err)
+		t.Fatalf("second lease: lines %v, want 2 3 (the others are held): %v", lines(second), err)
 	}
 	later := at.Add(10 * time.Minute)
-	if again, err := db.ClaimRows(ctx, b.ID, later, at.Add(time.Minute), 2); err != nil || !slices.Equal(lines(again), []int{4, 5}) {
-		t.Fatalf("claims gone stale: lines %v, want 4 5: %v", lines(again), err)
+	if again, err := db.LeaseRows(ctx, b.ID, later, at.Add(time.Minute), 2); err != nil || !slices.Equal(lines(again), []int{4, 5}) {
+		t.Fatalf("leases gone stale: lines %v, want 4 5: %v", lines(again), err)
 	}
 }

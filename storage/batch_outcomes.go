@@ -12,7 +12,7 @@ import (
 // with other rows' in one statement (RecordRows).
 type RowOutcome struct {
 	Priced   *BatchRow // priced: its state, offers, choice and problems (RowPriced)
-	Claimed  time.Time // the claim the row was priced under
+	Leased   time.Time // the lease the row was priced under
 	Ordered  int64     // ordered (or failed): the row's id
 	Shipment *int64    // the row's shipment; nil: the order failed, Why says why
 	Created  *Created  // the service's answer to the shipment's order, when not recorded yet
@@ -22,21 +22,21 @@ type RowOutcome struct {
 // RecordRows records the outcomes of many rows, as RowPriced and RowOrdered
 // do for one: one statement for the priced rows, one for the created
 // orders (RecordCreated's) and one for the ordered rows. Only a row still
-// being priced under its claim, or still being ordered, is changed. It
+// being priced under its lease, or still being ordered, is changed. It
 // returns the shipments whose answer was a duplicate at the service.
 func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) (duplicates []int64, err error) {
 	var (
 		createdIDs                        []int64
 		created                           []Created
 		pIDs                              []int64
-		claims                            []int64 // microseconds since 1970, as the claim was stored
+		leases                            []int64 // microseconds since 1970, as the lease was stored
 		states, offers, chosen, by, probs []string
 		oIDs, shipments                   []int64
 		oStates, whys                     []string
 	)
 	for _, o := range outcomes {
 		if r := o.Priced; r != nil {
-			pIDs, claims = append(pIDs, r.ID), append(claims, o.Claimed.UnixMicro())
+			pIDs, leases = append(pIDs, r.ID), append(leases, o.Leased.UnixMicro())
 			states, offers, chosen = append(states, r.State), append(offers, r.Offers.text()), append(chosen, r.Chosen)
 			by, probs = append(by, r.ChosenBy), append(probs, r.Problems.text())
 			continue
@@ -60,9 +60,9 @@ func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) (duplicates
 		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, offers = u.offers, chosen = u.chosen, chosen_by = u.chosen_by,
     problems = u.problems, claimed_at = NULL, updated_at = now()
 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]::jsonb[], $5::text[], $6::text[], $7::text[]::jsonb[])
-    AS u(id, claimed, state, offers, chosen, chosen_by, problems)
-WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestamptz + u.claimed * interval '1 microsecond'`,
-			pqArray(pIDs), pqArray(claims), pqArray(states), pqArray(offers), pqArray(chosen), pqArray(by), pqArray(probs))
+    AS u(id, leased, state, offers, chosen, chosen_by, problems)
+WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestamptz + u.leased * interval '1 microsecond'`,
+			pqArray(pIDs), pqArray(leases), pqArray(states), pqArray(offers), pqArray(chosen), pqArray(by), pqArray(probs))
 		if err != nil {
 			return nil, wrapf(err, "record pricing of %d rows", len(pIDs))
 		}

@@ -55,7 +55,7 @@ type BatchRow struct {
 	Chosen     string      `db:"chosen"`
 	ChosenBy   string      `db:"chosen_by"`
 	Error      apperr.Text `db:"error"`
-	ClaimedAt  *time.Time  `db:"claimed_at"`
+	LeasedAt   *time.Time  `db:"claimed_at"`
 	ShipmentID *int64      `db:"shipment_id"`
 	// ShipmentState is the state of the row's shipment (ordering, created,
 	// unknown, missing) when the row is read for a page; "" otherwise.
@@ -275,7 +275,7 @@ WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.
 // QueueRows moves a batch's rows in state from to state to, queued for a
 // worker, and says how many it moved (it reads none of them back: a batch
 // may be large). Two clerks pressing the same button move each row once:
-// the update is the claim.
+// the update is the lease.
 func (db *DB) QueueRows(ctx context.Context, batch int64, from, to string) (int, error) {
 	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $3, claimed_at = NULL, error = '', updated_at = now()
 WHERE batch_id = $1 AND state = $2 AND NOT drafting AND draft_id IS NULL`, batch, from, to)
@@ -297,32 +297,32 @@ WHERE batch_id = $1 AND id = $2 AND state = $3 AND draft_id IS NULL`, batch, id,
 	return n == 1, err
 }
 
-// claimedRowColumns are a claimed row's columns: a row to order needs only
+// leasedRowColumns are a leased row's columns: a row to order needs only
 // its chosen offer; a row to price gets new offers.
-const claimedRowColumns = rowColumnsHead + `CASE WHEN state = 'ordering' THEN ` + chosenOfferOnly + ` ELSE offers END` + rowColumnsTail
+const leasedRowColumns = rowColumnsHead + `CASE WHEN state = 'ordering' THEN ` + chosenOfferOnly + ` ELSE offers END` + rowColumnsTail
 
-// ClaimRows takes up to limit rows of a batch waiting for a worker (queued,
-// or claimed before stale by a worker that has gone), rows to price before
+// LeaseRows takes up to limit rows of a batch waiting for a worker (queued,
+// or leased before stale by a worker that has gone), rows to price before
 // rows to order ('pricing' sorts after 'ordering'), each in the file's
 // order (and returned so), skipping rows another worker holds.
-// batch_rows_waiting_idx holds them in that order: a claim reads the rows
+// batch_rows_waiting_idx holds them in that order: a lease reads the rows
 // it takes, not every row waiting.
-func (db *DB) ClaimRows(ctx context.Context, batch int64, now, stale time.Time, limit int) ([]BatchRow, error) {
+func (db *DB) LeaseRows(ctx context.Context, batch int64, now, stale time.Time, limit int) ([]BatchRow, error) {
 	var out []BatchRow
-	err := sqlxSelect(ctx, db, &out, `WITH claimed AS (UPDATE batch_rows SET claimed_at = $2, updated_at = now() WHERE id IN (
+	err := sqlxSelect(ctx, db, &out, `WITH leased AS (UPDATE batch_rows SET claimed_at = $2, updated_at = now() WHERE id IN (
     SELECT id FROM batch_rows WHERE batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $3)
     ORDER BY state DESC, line, id LIMIT $4 FOR UPDATE SKIP LOCKED)
-RETURNING `+claimedRowColumns+`)
-SELECT * FROM claimed ORDER BY state DESC, line, id`, batch, now, stale, limit)
-	return out, wrapf(err, "claim rows of batch %d", batch)
+RETURNING `+leasedRowColumns+`)
+SELECT * FROM leased ORDER BY state DESC, line, id`, batch, now, stale, limit)
+	return out, wrapf(err, "lease rows of batch %d", batch)
 }
 
-// unclaimedRows are the rows of batch $1 in a worker's state that no live
-// worker holds: claimed before $2, or never.
-const unclaimedRows = `batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $2)`
+// unleasedRows are the rows of batch $1 in a worker's state that no live
+// worker holds: leased before $2, or never.
+const unleasedRows = `batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $2)`
 
 // BatchesWaiting are the batches with rows in a worker's state that no live
-// worker holds (claimed before stale, or never).
+// worker holds (leased before stale, or never).
 func (db *DB) BatchesWaiting(ctx context.Context, stale time.Time) ([]int64, error) {
 	var ids []int64
 	err := sqlxSelect(ctx, db, &ids, `SELECT DISTINCT batch_id FROM batch_rows WHERE state IN ('pricing', 'ordering')
@@ -341,13 +341,13 @@ WHERE batch_id = $1 AND id = $2 AND state = 'priced'`, batch, id, choice)
 	return n == 1, err
 }
 
-// ClaimDrafts takes a batch's rows that may go as drafts (ready or priced,
+// TakeDrafts takes a batch's rows that may go as drafts (ready or priced,
 // neither ordered nor sent as a draft) for one sender of drafts.
-func (db *DB) ClaimDrafts(ctx context.Context, batch int64) ([]BatchRow, error) {
+func (db *DB) TakeDrafts(ctx context.Context, batch int64) ([]BatchRow, error) {
 	var out []BatchRow
 	err := sqlxSelect(ctx, db, &out, `UPDATE batch_rows SET drafting = true, updated_at = now()
 WHERE batch_id = $1 AND state IN ('ready', 'priced') AND draft_id IS NULL AND NOT drafting RETURNING `+rowColumns, batch)
-	return out, wrapf(err, "claim drafts of batch %d", batch)
+	return out, wrapf(err, "lease drafts of batch %d", batch)
 }
 
 // RowDrafted records the draft a row went as (nil: it did not; why says so).

@@ -233,8 +233,8 @@ WHERE state = 'unknown' OR (state = 'ordering' AND COALESCE(settles_at, created_
 	return out, wrapf(err, "unsettled commissions")
 }
 
-// ClaimCommissionSync takes open commissions due a refresh.
-func (db *DB) ClaimCommissionSync(ctx context.Context, c Claim) ([]Commission, error) {
+// LeaseCommissionSync takes open commissions due a refresh.
+func (db *DB) LeaseCommissionSync(ctx context.Context, c Lease) ([]Commission, error) {
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `
 UPDATE commissions SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
@@ -244,11 +244,11 @@ WHERE id IN (
         AND (claimed_until IS NULL OR claimed_until < $1)
     ORDER BY next_sync_at NULLS FIRST, id LIMIT $4
     FOR UPDATE SKIP LOCKED)
-RETURNING `+commissionColumns, c.Now, c.Lease.Microseconds(), c.Who, c.Limit)
-	return out, wrapf(err, "claim commissions")
+RETURNING `+commissionColumns, c.Now, c.For.Microseconds(), c.Who, c.Limit)
+	return out, wrapf(err, "lease commissions")
 }
 
-// CommissionSyncFailed releases claims and backs off.
+// CommissionSyncFailed releases leases and backs off.
 func (db *DB) CommissionSyncFailed(ctx context.Context, ids []int64, now time.Time, base, limit time.Duration) error {
 	_, err := db.x.ExecContext(ctx, `
 UPDATE commissions SET sync_failures = sync_failures + 1, claimed_until = NULL,

@@ -9,8 +9,8 @@ import (
 
 // A page that shows a record reads it in one statement. A shipment's page
 // waiting for its label has the stale pending labels checked through the
-// label poller's claim (claimed_until), in its batches, so the number of open
-// pages never multiplies the calls; a commission's page claims its
+// label poller's lease (claimed_until), in its batches, so the number of open
+// pages never multiplies the calls; a commission's page leases its
 // commission as its poller would.
 
 // ShipmentLive is a shipment as its page's polling shows it: the row and its
@@ -58,32 +58,32 @@ FROM commissions WHERE id = $1`, id)
 	return row.Commission, files, nil
 }
 
-// ClaimStaleLabels takes, as the label poller does, up to c.Limit shipments
+// LeaseStaleLabels takes, as the label poller does, up to c.Limit shipments
 // whose label is pending and due a check at c.Now or last checked at or
 // before pendingBefore: a page waiting for one label has the others that
 // waited as long checked in the same call. A label whose checks fail waits
 // out its backoff (next_label_check_at) whatever the pages show
 // (desk.LabelCheckDue says the same of one shipment).
-func (db *DB) ClaimStaleLabels(ctx context.Context, c Claim, pendingBefore time.Time) ([]Shipment, error) {
-	return db.claimDue(ctx, c, "label",
+func (db *DB) LeaseStaleLabels(ctx context.Context, c Lease, pendingBefore time.Time) ([]Shipment, error) {
+	return db.leaseDue(ctx, c, "label",
 		`state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL
     AND (COALESCE(next_label_check_at, '-infinity') <= $1
         OR poll_failures = 0 AND COALESCE(last_checked_at, '-infinity') <= $5)`,
 		`COALESCE(next_label_check_at, '-infinity'), id`, pendingBefore) // the few pending labels: any order reads them
 }
 
-// ClaimCommissionIfDue holds one open commission for c.Lease when it is due
-// a refresh at c.Now, as the commission poller would claim it
+// LeaseCommissionIfDue holds one open commission for c.For when it is due
+// a refresh at c.Now, as the commission poller would lease it
 // (workbench.Detail.SyncDue says the same of a commission read).
-func (db *DB) ClaimCommissionIfDue(ctx context.Context, id int64, c Claim) (Commission, bool, error) {
+func (db *DB) LeaseCommissionIfDue(ctx context.Context, id int64, c Lease) (Commission, bool, error) {
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `
 UPDATE commissions SET claimed_until = $2::timestamptz + $3 * interval '1 microsecond', claimed_by = $4
 WHERE id = $1 AND state = 'created' AND status NOT IN ('closed', 'cancelled') AND COALESCE(next_sync_at, '-infinity') <= $2
     AND (claimed_until IS NULL OR claimed_until < $2)
-RETURNING `+commissionColumns, id, c.Now, c.Lease.Microseconds(), c.Who)
+RETURNING `+commissionColumns, id, c.Now, c.For.Microseconds(), c.Who)
 	if err != nil || len(out) == 0 {
-		return Commission{}, false, wrapf(err, "claim commission %d", id)
+		return Commission{}, false, wrapf(err, "lease commission %d", id)
 	}
 	return out[0], true, nil
 }

@@ -12,7 +12,7 @@ import (
 // Mail states in the outbox.
 const (
 	MailQueued  = "queued"  // waiting for its first or next attempt
-	MailSending = "sending" // claimed by a worker (its lease may have run out)
+	MailSending = "sending" // leased by a worker (its lease may have run out)
 	MailSent    = "sent"    // the server said 250 after the message's data
 	MailFailed  = "failed"  // refused for good or out of attempts: kept, never sent
 )
@@ -79,12 +79,12 @@ func (db *DB) EnqueueMail(ctx context.Context, m OutMail) (bool, error) {
 	return EnqueueMail(ctx, db.x, m)
 }
 
-// ClaimMail takes mail that is due, the way the pollers claim shipments: one
-// claim of mail after the other (an advisory lock), rows another writer holds
+// LeaseMail takes mail that is due, the way the pollers lease shipments: one
+// lease of mail after the other (an advisory lock), rows another writer holds
 // passed over, each taken for the lease. A mail still "sending" whose lease
 // ran out was held by a worker that stopped mid-send: it is due again. Every
-// claim counts as an attempt.
-func (db *DB) ClaimMail(ctx context.Context, c Claim) ([]OutMail, error) {
+// lease counts as an attempt.
+func (db *DB) LeaseMail(ctx context.Context, c Lease) ([]OutMail, error) {
 	const q = `
 UPDATE mail_outbox SET state = 'sending', attempts = attempts + 1,
     claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
@@ -97,18 +97,18 @@ WHERE id IN (
 RETURNING ` + mailColumns
 	var out []OutMail
 	err := db.InTx(ctx, func(tx *DB) error {
-		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, claimWait); err != nil {
+		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, leaseWait); err != nil {
 			return err
 		}
-		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext('mail'))`, lockClassClaim); err != nil {
+		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext('mail'))`, lockClassLease); err != nil {
 			return err
 		}
-		if err := sqlxSelect(ctx, tx, &out, q, c.Now, c.Lease.Microseconds(), c.Who, c.Limit); err != nil {
+		if err := sqlxSelect(ctx, tx, &out, q, c.Now, c.For.Microseconds(), c.Who, c.Limit); err != nil {
 			return err
 		}
 		return tx.attachmentsOf(ctx, out)
 	})
-	return out, wrapf(err, "claim mail for %s", c.Who)
+	return out, wrapf(err, "lease mail for %s", c.Who)
 }
 
 // attachmentsOf reads the attachments of the mails.
@@ -136,7 +136,7 @@ func (db *DB) attachmentsOf(ctx context.Context, mails []OutMail) error {
 }
 
 // MailDelivered records that the server took the mail. Only the worker
-// holding the claim records it; a worker whose lease was taken over records
+// holding the lease records it; a worker whose lease was taken over records
 // nothing (its copy is the duplicate the stable Message-ID makes recognisable).
 func (db *DB) MailDelivered(ctx context.Context, id int64, who string, now time.Time) (bool, error) {
 	res, err := db.x.ExecContext(ctx, `

@@ -17,31 +17,32 @@ type Event struct {
 	Location     string    `db:"location" json:"location"`
 }
 
-// Claim is what a poller asks for: up to Limit shipments due at Now, held for
-// Lease by Who so another instance skips them.
-type Claim struct {
+// Lease is what a poller asks for: up to Limit records due at Now, held for
+// For by Who so another instance skips them (the columns claimed_until and
+// claimed_by keep it). A customer's claim is another thing (claims.go).
+type Lease struct {
 	Who   string
 	Now   time.Time
 	Limit int
-	Lease time.Duration
+	For   time.Duration
 }
 
-// Advisory lock class of the pollers' claims (the two-key form, beside sign-in's).
-const lockClassClaim = 7310
+// Advisory lock class of the pollers' leases (the two-key form, beside sign-in's).
+const lockClassLease = 7310
 
-// claimWait is the longest a claim waits for the one before it; a claim that
+// leaseWait is the longest a lease waits for the one before it; a lease that
 // waits longer fails, and the poller tries again on its next tick.
-const claimWait = "10s"
+const leaseWait = "10s"
 
-// claimDue marks due shipments as held and returns them, in the order of the
-// due index (index and order must match it, so a claim reads one batch of
-// entries). Claims of one kind are taken one after the other (an advisory
-// lock until the claim commits), so each sees every claim before it: a claim
+// leaseDue marks due shipments as held and returns them, in the order of the
+// due index (index and order must match it, so a lease reads one batch of
+// entries). Leases of one kind are taken one after the other (an advisory
+// lock until the lease commits), so each sees every lease before it: a lease
 // takes a full batch while Limit shipments are due and free, and only the
 // last of an interval's work takes fewer. FOR UPDATE SKIP LOCKED still passes
 // over a row another writer holds at that moment; the lease makes sure two
 // instances never take the same shipment.
-func (db *DB) claimDue(ctx context.Context, c Claim, kind, due, order string, more ...any) ([]Shipment, error) {
+func (db *DB) leaseDue(ctx context.Context, c Lease, kind, due, order string, more ...any) ([]Shipment, error) {
 	q := `
 UPDATE shipments SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
 WHERE id IN (
@@ -53,34 +54,34 @@ WHERE id IN (
 RETURNING ` + shipmentColumns
 	var out []Shipment
 	err := db.InTx(ctx, func(tx *DB) error {
-		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, claimWait); err != nil {
+		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, leaseWait); err != nil {
 			return err
 		}
-		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClassClaim, kind); err != nil {
+		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClassLease, kind); err != nil {
 			return err
 		}
-		return sqlxSelect(ctx, tx, &out, q, append([]any{c.Now, c.Lease.Microseconds(), c.Who, c.Limit}, more...)...)
+		return sqlxSelect(ctx, tx, &out, q, append([]any{c.Now, c.For.Microseconds(), c.Who, c.Limit}, more...)...)
 	})
-	return out, wrapf(err, "claim shipments for %s", c.Who)
+	return out, wrapf(err, "lease shipments for %s", c.Who)
 }
 
-// ClaimLabelChecks takes shipments whose label is pending and due a check
+// LeaseLabelChecks takes shipments whose label is pending and due a check
 // (index shipments_label_due_idx).
-func (db *DB) ClaimLabelChecks(ctx context.Context, c Claim) ([]Shipment, error) {
-	return db.claimDue(ctx, c, "label",
+func (db *DB) LeaseLabelChecks(ctx context.Context, c Lease) ([]Shipment, error) {
+	return db.leaseDue(ctx, c, "label",
 		`state = 'created' AND label_status = 'PENDING' AND cancelled_at IS NULL AND COALESCE(next_label_check_at, '-infinity') <= $1`,
 		`COALESCE(next_label_check_at, '-infinity'), id`)
 }
 
-// ClaimTracking takes shipments still on their way and due a tracking update
+// LeaseTracking takes shipments still on their way and due a tracking update
 // (index shipments_track_due_idx).
-func (db *DB) ClaimTracking(ctx context.Context, c Claim) ([]Shipment, error) {
-	return db.claimDue(ctx, c, "tracking",
+func (db *DB) LeaseTracking(ctx context.Context, c Lease) ([]Shipment, error) {
+	return db.leaseDue(ctx, c, "tracking",
 		`state = 'created' AND NOT tracking_done AND cancelled_at IS NULL AND COALESCE(next_track_at, '-infinity') <= $1`,
 		`COALESCE(next_track_at, '-infinity'), id`)
 }
 
-// RecordLabelCheck stores a detail answer, releases the claim and schedules the
+// RecordLabelCheck stores a detail answer, releases the lease and schedules the
 // next check (nil: no more checks needed).
 func (db *DB) RecordLabelCheck(ctx context.Context, id int64, r Reply, now time.Time, next *time.Time) error {
 	return db.InTx(ctx, func(tx *DB) error {
@@ -117,7 +118,7 @@ func (db *DB) RecordTracking(ctx context.Context, id int64, status string, retur
 // RecordTrackings stores the tracking answers of a batch of shipments in one
 // transaction of two statements, whatever the batch's size: new events (those
 // seen before are skipped), each shipment's status, per-package statuses,
-// returned and delivered, its next update, and the release of its claim.
+// returned and delivered, its next update, and the release of its lease.
 func (db *DB) RecordTrackings(ctx context.Context, batch []Tracked, now time.Time) error {
 	if len(batch) == 0 {
 		return nil
@@ -165,7 +166,7 @@ WHERE s.id = t.id`, string(shipmentDoc), now)
 	})
 }
 
-// PollFailed releases claims after a failed call and backs off: the next try
+// PollFailed releases leases after a failed call and backs off: the next try
 // comes after base doubled for every failure in a row, at most limit.
 func (db *DB) PollFailed(ctx context.Context, ids []int64, label bool, now time.Time, base, limit time.Duration) error {
 	column := "next_track_at"

@@ -10,9 +10,9 @@ import (
 	"shipdesk/storage/pgtest"
 )
 
-func claimedIDs(t *testing.T, db *storage.DB, c storage.Claim) []int64 {
+func leasedIDs(t *testing.T, db *storage.DB, c storage.Lease) []int64 {
 	t.Helper()
-	batch, err := db.ClaimTracking(context.Background(), c)
+	batch, err := db.LeaseTracking(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,10 +24,10 @@ func claimedIDs(t *testing.T, db *storage.DB, c storage.Claim) []int64 {
 	return ids
 }
 
-// Claims take the shipments never asked about first, then the longest due, by
+// Leases take the shipments never asked about first, then the longest due, by
 // id; a row another writer holds is passed over and the batch is still full;
-// arrived, not yet due and claimed shipments stay out.
-func TestClaimTrackingTakesFullBatchesInDueOrder(t *testing.T) {
+// arrived, not yet due and leased shipments stay out.
+func TestLeaseTrackingTakesFullBatchesInDueOrder(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	seedShipments(t, db, 12) // ids 1…12, all due, never asked
@@ -44,7 +44,7 @@ func TestClaimTrackingTakesFullBatchesInDueOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Another writer holds shipment 7 (a clerk's change) while the claim runs.
+	// Another writer holds shipment 7 (a clerk's change) while the lease runs.
 	tx, err := db.SQL().BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -53,23 +53,23 @@ func TestClaimTrackingTakesFullBatchesInDueOrder(t *testing.T) {
 	if _, err := tx.Exec(`SELECT id FROM shipments WHERE id = 7 FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
-	claim := storage.Claim{Who: "a", Now: now, Limit: 4, Lease: 2 * time.Minute}
-	if got, want := claimedIDs(t, db, claim), []int64{6, 8, 9, 10}; !slices.Equal(got, want) {
-		t.Errorf("first claim %v, want %v", got, want)
+	lease := storage.Lease{Who: "a", Now: now, Limit: 4, For: 2 * time.Minute}
+	if got, want := leasedIDs(t, db, lease), []int64{6, 8, 9, 10}; !slices.Equal(got, want) {
+		t.Errorf("first lease %v, want %v", got, want)
 	}
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
-	claim.Who = "b"
-	if got, want := claimedIDs(t, db, claim), []int64{2, 7, 11, 12}; !slices.Equal(got, want) {
-		t.Errorf("second claim %v, want %v", got, want)
+	lease.Who = "b"
+	if got, want := leasedIDs(t, db, lease), []int64{2, 7, 11, 12}; !slices.Equal(got, want) {
+		t.Errorf("second lease %v, want %v", got, want)
 	}
-	if got, want := claimedIDs(t, db, claim), []int64{1, 5}; !slices.Equal(got, want) {
-		t.Errorf("last claim %v, want %v (3 is not due, 4 has arrived)", got, want)
+	if got, want := leasedIDs(t, db, lease), []int64{1, 5}; !slices.Equal(got, want) {
+		t.Errorf("last lease %v, want %v (3 is not due, 4 has arrived)", got, want)
 	}
 	// Once the lease has run out, a shipment nobody recorded is taken again.
-	claim.Now = now.Add(3 * time.Minute)
-	if got := claimedIDs(t, db, claim); len(got) != 4 {
+	lease.Now = now.Add(3 * time.Minute)
+	if got := leasedIDs(t, db, lease); len(got) != 4 {
 		t.Errorf("after the lease: %v", got)
 	}
 }

@@ -118,7 +118,7 @@ func liveWindow() time.Duration {
 type liveCounts struct {
 	statements, refreshes int
 	calls, tracking       int64
-	texts                 map[string]int
+	texts                 statementTexts
 	took                  []time.Duration
 	cpu                   float64 // of the process's share of the machine
 }
@@ -173,9 +173,7 @@ func liveRun(b *testing.B, env *apptest.Env, proxy *pgProxy, sb *sandboxtest.Env
 	c := liveCounts{refreshes: int(refreshes.Load()), calls: sb.AllRequests() - calls0, tracking: sb.Requests(trackingPath) - track0,
 		cpu: float64(cpuTime()-cpu0) / float64(wall) / float64(runtime.NumCPU())}
 	c.texts, c.took = proxy.stats.take()
-	for _, n := range c.texts {
-		c.statements += n
-	}
+	c.statements = c.texts.count()
 	return c
 }
 
@@ -210,9 +208,8 @@ func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage
 			proxy.stats.take()
 			p.ask(env, br, i)
 			texts, _ := proxy.stats.take()
-			n := 0
+			n := texts.count()
 			for k, c := range texts {
-				n += c
 				all[k] += c
 			}
 			if fewest < 0 || n < fewest {

@@ -359,9 +359,28 @@ type pgStats struct {
 	countOnly              bool
 
 	mu    sync.Mutex
-	feed  int
-	texts map[string]int
+	texts statementTexts
 	took  []time.Duration
+}
+
+// statementTexts are statements counted by their text.
+type statementTexts map[string]int
+
+// count is how many statements there were, but those whose text contains
+// one of skip.
+func (t statementTexts) count(skip ...string) int {
+	n := 0
+	for text, c := range t {
+		if !slices.ContainsFunc(skip, func(s string) bool { return strings.Contains(text, s) }) {
+			n += c
+		}
+	}
+	return n
+}
+
+// containing is how many statements' text contains part.
+func (t statementTexts) containing(part string) int {
+	return t.count() - t.count(part)
 }
 
 // count counts a client's message: a simple query is a statement and a
@@ -385,11 +404,10 @@ func (s *pgStats) add(text string, took time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if strings.Contains(text, "pg_notify") || strings.HasPrefix(text, "LISTEN") || strings.HasPrefix(text, "UNLISTEN") {
-		s.feed++
 		return
 	}
 	if s.texts == nil {
-		s.texts = map[string]int{}
+		s.texts = statementTexts{}
 	}
 	s.texts[text]++
 	s.took = append(s.took, took)
@@ -397,11 +415,11 @@ func (s *pgStats) add(text string, took time.Duration) {
 
 // take returns the statements counted since the last take (by text) and
 // their times, and starts counting anew.
-func (s *pgStats) take() (texts map[string]int, took []time.Duration) {
+func (s *pgStats) take() (texts statementTexts, took []time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	texts, took = s.texts, s.took
-	s.texts, s.took, s.feed = nil, nil, 0
+	s.texts, s.took = nil, nil
 	slices.Sort(took)
 	return texts, took
 }

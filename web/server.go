@@ -14,7 +14,7 @@ import (
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/pagecache"
-	"shipdesk/ratelimit"
+	"shipdesk/throttle"
 	"shipdesk/views"
 )
 
@@ -39,7 +39,7 @@ type Deps struct {
 	Zone *time.Location
 	// Public turns away a client that asks the customers' pages too often,
 	// before they cost the database anything (nil: no such limit).
-	Public *ratelimit.Limiter
+	Public *throttle.InMemory
 	// Pages keeps signed-in pages whose data has not changed (nil: none kept).
 	Pages *pagecache.Cache
 }
@@ -59,7 +59,7 @@ type Server struct {
 	metrics  string
 	kept     *views.Kept        // the page parts and shells drawn once and kept
 	lang     i18n.Lang          // the installation's language
-	limiter  *ratelimit.Limiter // the customers' pages' (Deps.Public)
+	limiter  *throttle.InMemory // the customers' pages' (Deps.Public)
 	// publicSlots bound the customers' requests served at once: a flood
 	// waits in line, parked, and cannot take the staff's CPU or connections.
 	publicSlots chan struct{}

@@ -103,10 +103,10 @@ type Detail struct {
 func (d Detail) Resolved() bool { return d.Resolution != "" }
 
 // SyncDue says whether the commission is due a read from the service at now,
-// as storage's ClaimCommissionIfDue would claim it: open at the service and
+// as storage's LeaseCommissionIfDue would lease it: open at the service and
 // its next read (after failures, their backoff) come. A page asks
 // RefreshDue only then, so a page showing a commission that is not due
-// costs no claim.
+// costs no lease.
 func (d Detail) SyncDue(now time.Time) bool {
 	return d.State == storage.StateCreated && d.Status != "closed" && d.Status != "cancelled" &&
 		(d.NextSync == nil || !d.NextSync.After(now))

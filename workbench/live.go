@@ -7,8 +7,8 @@ import (
 	"shipdesk/storage"
 )
 
-// pageClaimer names the claims a commission page makes.
-const pageClaimer = "page"
+// pageLessee names the leases a commission page makes.
+const pageLessee = "page"
 
 // maxSyncBackoff is the longest wait after failed reads in a row of a
 // commission a page asked for (the commission poller's default).
@@ -16,11 +16,11 @@ const maxSyncBackoff = 2 * time.Hour
 
 // RefreshDue reads one commission from the service the way its poller does
 // (RefreshCommissions), when a page shows it and it is due at now. It is
-// claimed first, as the poller claims it, so however many pages show it the
+// leased first, as the poller leases it, so however many pages show it the
 // service is asked once; a failure backs off as the poller's. refreshed is
-// false when nothing was due (or another held the claim).
+// false when nothing was due (or another held the lease).
 func (w *Workbench) RefreshDue(ctx context.Context, id int64, now time.Time) (refreshed bool, err error) {
-	c, ok, err := w.db.ClaimCommissionIfDue(ctx, id, storage.Claim{Who: pageClaimer, Now: now, Limit: 1, Lease: time.Minute})
+	c, ok, err := w.db.LeaseCommissionIfDue(ctx, id, storage.Lease{Who: pageLessee, Now: now, Limit: 1, For: time.Minute})
 	if err != nil || !ok {
 		return false, err
 	}

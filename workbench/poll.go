@@ -11,7 +11,7 @@ import (
 )
 
 // RefreshCommissions reads each commission of a batch the commission poller
-// (jobs) claimed from the service and records it. It returns those that
+// (jobs) leased from the service and records it. It returns those that
 // failed, for the poller to back off.
 func (w *Workbench) RefreshCommissions(ctx context.Context, batch []storage.Commission) (failed []int64) {
 	for _, c := range batch {

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
+	"shipdesk/desk"
 	"shipdesk/desk/desktest"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -358,7 +359,7 @@ func pollerCadence(tick time.Duration) jobs.Config {
 	if tick <= 0 {
 		return jobs.Config{}
 	}
-	return jobs.Config{Tick: tick, LabelEvery: tick, TrackEvery: tick, DiscoverEvery: time.Hour, Lease: 10 * tick, MaxBackoff: 4 * tick}
+	return jobs.Config{RefreshConfig: desk.RefreshConfig{LabelEvery: tick, TrackEvery: tick, MaxBackoff: 4 * tick}, Tick: tick, DiscoverEvery: time.Hour, Lease: 10 * tick}
 }
 
 // runPollers runs the pollers in the background as serve does, and stops

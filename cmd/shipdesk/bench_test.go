@@ -113,7 +113,7 @@ func (p *jobsProcess) stop() {
 // `shipdesk jobs` processes sharing the work. The upstream tracking calls are
 // counted where they arrive, at the sandbox, and held to ⌈N / batch⌉: claims
 // of one kind are taken one after the other, so every call carries a full
-// batch but the very last (storage.claimDue). The time from starting the two
+// batch but the very last (storage.leaseDue). The time from starting the two
 // processes until every shipment is recorded as refreshed is held to the
 // tracking interval.
 func BenchmarkTrackingAtScale(b *testing.B) {

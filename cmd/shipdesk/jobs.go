@@ -31,7 +31,7 @@ func jobsFlags(fs *flag.FlagSet, j *JobsConfig, inServe bool) {
 }
 
 // runJobs runs the pollers alone, for deployments that keep them apart from
-// the web instances. Any number may run: work is claimed in the database.
+// the web instances. Any number may run: work is leased in the database.
 func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	var c Config
 	fs := newFlagSet("jobs", "jobs [flags]", stderr)

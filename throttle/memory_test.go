@@ -1,4 +1,4 @@
-package ratelimit
+package throttle
 
 import (
 	"strconv"
@@ -23,7 +23,7 @@ func (f *fakeTime) add(d time.Duration) {
 // client is not held back by it.
 func TestBurstThenRate(t *testing.T) {
 	clk := &fakeTime{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	l := New(3, time.Second, clk.now)
+	l := NewInMemory(Limit{Hits: 3, Window: 3 * time.Second}, clk.now)
 	for i := 0; i < 3; i++ {
 		if !l.Allow("a") {
 			t.Fatalf("request %d of the burst refused", i+1)
@@ -50,7 +50,7 @@ func TestBurstThenRate(t *testing.T) {
 // Many goroutines of one client get exactly the burst.
 func TestConcurrentClientsGetTheirBurstOnly(t *testing.T) {
 	clk := &fakeTime{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	l := New(10, time.Hour, clk.now)
+	l := NewInMemory(Limit{Hits: 10, Window: 10 * time.Hour}, clk.now)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	allowed := 0
@@ -76,7 +76,7 @@ func TestConcurrentClientsGetTheirBurstOnly(t *testing.T) {
 // A flood from many addresses keeps memory bounded.
 func TestManyClientsStayBounded(t *testing.T) {
 	clk := &fakeTime{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	l := New(2, time.Minute, clk.now)
+	l := NewInMemory(Limit{Hits: 2, Window: 2 * time.Minute}, clk.now)
 	for i := 0; i < 20*shards*maxKeys/10; i++ {
 		l.Allow("client-" + strconv.Itoa(i))
 		if i%1000 == 0 {
