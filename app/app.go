@@ -59,10 +59,6 @@ type Options struct {
 	// Lang is the installation's language; Zone the shop's time zone.
 	Lang i18n.Lang
 	Zone *time.Location
-	// ListenURL is where the change feed listens (LISTEN needs a connection
-	// of its own: not through a pooler in transaction mode); empty: the
-	// database's URL.
-	ListenURL string
 	// Mail is the SMTP server and the sender; without a server in sandbox
 	// mode mail is caught in process (NewMail).
 	Mail mail.Config
@@ -126,9 +122,6 @@ type App struct {
 	Jobs     *jobs.Runner // the pollers; serve runs them, tests call their cycles
 	Bench    *workbench.Workbench
 	Handler  http.Handler
-	// Feed follows the changes that end sessions, for the cache of live
-	// sessions; Close stops it.
-	Feed *storage.Feed
 	// Outbox records and sends mail; Catcher, in sandbox mode without an
 	// SMTP server, is where that mail goes (nil otherwise).
 	Outbox  *mail.Outbox
@@ -139,12 +132,8 @@ type App struct {
 	Pages *pagecache.Cache
 }
 
-// Close stops what New started in the background (the change feed, the
-// mail catcher).
+// Close stops what New started in the background (the mail catcher).
 func (a *App) Close() {
-	if a.Feed != nil {
-		a.Feed.Close()
-	}
 	if a.Catcher != nil {
 		a.Catcher.Close()
 	}
@@ -160,27 +149,18 @@ func (c cachedAttention) Attention(ctx context.Context, now time.Time) (storage.
 	return c.cache.Attention(ctx, now)
 }
 
-// New assembles the dashboard on an open, migrated database and starts its
-// change feed; Close stops it.
+// New assembles the dashboard on an open, migrated database; Close stops
+// what it starts.
 func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	if o.MaxSession == 0 {
 		o.MaxSession = 12 * time.Hour
 	}
-	feed, err := db.OpenFeed(o.ListenURL, log)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			feed.Close()
-		}
-	}()
 	// Sessions and sign-in are measured in real time, judged by the database's
 	// own clock: a simulated week must sign nobody out. Everything the shop's
 	// parcels and claims record or show is on the service's clock (upstream).
 	wall := clock.Real()
 	accounts, err := staff.New(db, staff.Config{IdleTimeout: o.IdleTimeout, AbsoluteTimeout: o.MaxSession, BcryptCost: o.BcryptCost, Throttle: o.Throttle,
-		Changes: feed, Clock: wall})
+		Clock: wall})
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +180,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
 	h.Link = o.Upstream
-	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream, Feed: feed}
+	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream}
 	if a.Outbox, a.Catcher, err = NewMail(db, o.Mail, o.Upstream.IsSandbox(), o.Upstream.Clock(), o.Jobs.Who(), log); err != nil {
 		return nil, err
 	}
@@ -235,17 +215,13 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
-	// Signed-in pages whose data has not changed are answered from memory;
-	// the home page's counts are counted afresh with every change they may show.
-	pages := pagecache.NewCache(feed, o.PageCacheBytes)
-	pages.Also(counts.Forget)
 	burst := cmp.Or(o.PublicBurst, 120)
 	public := throttle.NewInMemory(throttle.Limit{Hits: burst, Window: time.Duration(burst) * cmp.Or(o.PublicEvery, 2*time.Second)}, wall.Now)
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
-		Lang: o.Lang, Zone: o.Zone, Public: public, Pages: pages})
+		Lang: o.Lang, Zone: o.Zone, Public: public})
 	if err != nil {
 		return nil, err
 	}
-	a.Handler, a.Pages = srv, pages
+	a.Handler = srv
 	return a, nil
 }

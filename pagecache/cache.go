@@ -18,15 +18,21 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"shipdesk/storage"
 )
 
 // Changes is the feed the cache follows (storage.Feed). Current: the feed
 // is fresh and has heard every change this process committed.
 type Changes interface {
 	Current() bool
-	Subscribe(fn func(storage.Change))
+	Subscribe(fn func(Change))
+}
+
+// Change is one announced change, or Lost (the feed's own type, gone with it).
+type Change struct {
+	Lost      bool
+	TokenHash []byte
+	UserID    int64
+	Data      string
 }
 
 // DefaultBytes bounds a cache made with NewCache(feed, 0).
@@ -81,7 +87,7 @@ func NewCache(feed Changes, maxBytes int64) *Cache {
 // changed drops everything on a change of what pages show: data, a user (a
 // note's author, a name in the header) or a lost feed. A session's change
 // concerns who may ask, which is checked before the cache is asked.
-func (c *Cache) changed(ch storage.Change) {
+func (c *Cache) changed(ch Change) {
 	if ch.Lost || ch.Data != "" || ch.UserID != 0 || ch.TokenHash == nil {
 		c.Bump()
 	}

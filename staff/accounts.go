@@ -57,7 +57,7 @@ func (s *Service) SetPassword(ctx context.Context, by Actor, userID int64, passw
 	if err != nil {
 		return err
 	}
-	err = s.db.InTx(ctx, func(tx *storage.DB) error {
+	return s.db.InTx(ctx, func(tx *storage.DB) error {
 		u, err := tx.UserByID(ctx, userID)
 		if err != nil {
 			return err
@@ -70,18 +70,13 @@ func (s *Service) SetPassword(ctx context.Context, by Actor, userID int64, passw
 		}
 		return tx.Audit(ctx, by.ID, by.Name, "password reset", u.Username, nil, by.Address)
 	})
-	if err != nil {
-		return err
-	}
-	s.settled() // no instance accepts the old sessions any more
-	return nil
 }
 
 // SetDisabled disables an account (ending its sessions) or enables it again. The
 // last active manager cannot be disabled: nobody could manage staff afterwards.
-// When a disable returns, no instance accepts the account's sessions any more.
+// Once a disable is committed, no instance accepts the account's sessions.
 func (s *Service) SetDisabled(ctx context.Context, by Actor, userID int64, disabled bool) error {
-	err := s.db.InTx(ctx, func(tx *storage.DB) error {
+	return s.db.InTx(ctx, func(tx *storage.DB) error {
 		u, err := tx.UserByID(ctx, userID)
 		if err != nil {
 			return err
@@ -110,13 +105,6 @@ func (s *Service) SetDisabled(ctx context.Context, by Actor, userID int64, disab
 		}
 		return tx.Audit(ctx, by.ID, by.Name, action, u.Username, nil, by.Address)
 	})
-	if err != nil {
-		return err
-	}
-	if disabled {
-		s.settled()
-	}
-	return nil
 }
 
 // UserID resolves a username for the command line.

@@ -32,9 +32,6 @@ type Config struct {
 	// time (nil: clock.Real), never a simulator's, since the database judges
 	// a session by its own now() and a simulated day must sign nobody out.
 	Clock *clock.Clock
-	// Changes, when set, lets the service keep live sessions in memory and
-	// check them without a query while the feed is fresh (sessioncache.go).
-	Changes Changes
 }
 
 // Service signs staff in and manages accounts.
@@ -43,10 +40,6 @@ type Service struct {
 	cfg   Config
 	hash  hasher
 	dummy string // a hash to check against when the user is unknown, for even timing
-	cache *sessionCache
-	// settle is how long a change to sessions waits after its commit
-	// (storage.RevocationWait): then no instance's cache answers without it.
-	settle time.Duration
 }
 
 // New returns a Service; zero Config fields get defaults.
@@ -71,30 +64,7 @@ func New(db *storage.DB, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{db: db, cfg: cfg, hash: h, dummy: dummy, settle: storage.RevocationWait}
-	if cfg.Changes != nil {
-		s.cache = newSessionCache(cfg.Changes)
-	}
-	return s, nil
-}
-
-// settled waits, after a change to who a session is (sign-out, disabled,
-// password reset, language) has committed, until no instance's cache of
-// live sessions can answer without it (sessioncache.go): the change takes
-// effect on the next request, wherever it goes. The instances that cache
-// are not known here (the command line changes accounts too), so every such
-// change waits.
-func (s *Service) settled() {
-	time.Sleep(s.settle)
-}
-
-// SessionCacheStats counts the session checks answered from memory and those
-// that asked the database (0, 0 without a cache).
-func (s *Service) SessionCacheStats() (hits, misses int64) {
-	if s.cache == nil {
-		return 0, 0
-	}
-	return s.cache.hits.Load(), s.cache.misses.Load()
+	return &Service{db: db, cfg: cfg, hash: h, dummy: dummy}, nil
 }
 
 // IdleTimeout is how long an unused session lives.
@@ -211,28 +181,16 @@ func (s *Service) admitAttempt(ctx context.Context, username, address string) er
 	})
 }
 
-// Authenticate returns the staff member of a live session token.
+// Authenticate returns the staff member of a live session token: one query
+// reads the session's row and its user's, so a sign-out, a disabled account,
+// a password reset or a new language shows on the next request, on every
+// instance.
 func (s *Service) Authenticate(ctx context.Context, token string) (*identity.Staff, error) {
 	if token == "" {
 		return nil, apperr.New(apperr.Unauthorized, "staff.sign_in")
 	}
 	var buf [256]byte // a token fits: hashed without a copy on the heap (asked on every request)
 	h := sha256.Sum256(append(buf[:0], token...))
-	now := s.cfg.Clock.Now()
-	var gen uint64
-	if s.cache != nil {
-		st, touch, ok, g := s.cache.get(h, now, s.cfg.IdleTimeout)
-		if ok {
-			if touch {
-				if err := s.db.TouchSession(ctx, h[:]); err != nil {
-					s.cache.drop(h)
-					return nil, err
-				}
-			}
-			return &st, nil
-		}
-		gen = g
-	}
 	live, err := s.db.LiveSession(ctx, h[:], s.cfg.IdleTimeout)
 	if err != nil {
 		if apperr.Is(err, apperr.NotFound) {
@@ -240,28 +198,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*identity.Sta
 		}
 		return nil, err
 	}
-	// Touch at most once a minute (touchEvery).
-	lastSeen := live.LastSeenAt
-	if now.Sub(lastSeen) > touchEvery {
-		if err := s.db.TouchSession(ctx, h[:]); err != nil {
-			return nil, err
-		}
-		lastSeen = now
-	}
-	st := identity.Staff{ID: live.UserID, Username: live.Username, Role: live.Role, Lang: live.Lang}
-	if s.cache != nil {
-		s.cache.put(h, cachedSession{staff: st, lastSeen: lastSeen, expires: live.ExpiresAt}, gen)
-	}
-	return &st, nil
+	return &identity.Staff{ID: live.UserID, Username: live.Username, Role: live.Role, Lang: live.Lang}, nil
 }
 
-// SignOut ends the session of token; when it returns, no instance accepts
-// the session any more.
+// SignOut ends the session of token in its row: the next request with it,
+// on any instance, is refused.
 func (s *Service) SignOut(ctx context.Context, st *identity.Staff, token, address string) error {
 	if token == "" {
 		return nil
 	}
-	err := s.db.InTx(ctx, func(tx *storage.DB) error {
+	return s.db.InTx(ctx, func(tx *storage.DB) error {
 		if err := tx.RevokeSession(ctx, hashToken(token)); err != nil {
 			return err
 		}
@@ -270,11 +216,6 @@ func (s *Service) SignOut(ctx context.Context, st *identity.Staff, token, addres
 		}
 		return tx.Audit(ctx, &st.ID, st.Username, "sign-out", st.Username, nil, address)
 	})
-	if err != nil {
-		return err
-	}
-	s.settled()
-	return nil
 }
 
 func newToken() (string, []byte, error) {
@@ -296,9 +237,5 @@ func (s *Service) SetLanguage(ctx context.Context, st *identity.Staff, lang stri
 	if st == nil {
 		return apperr.New(apperr.Unauthorized, "staff.sign_in_first")
 	}
-	if err := s.db.SetLanguage(ctx, st.ID, lang); err != nil {
-		return err
-	}
-	s.settled() // the next page, on any instance, is in the new language
-	return nil
+	return s.db.SetLanguage(ctx, st.ID, lang)
 }

@@ -20,7 +20,6 @@ import (
 type DB struct {
 	x     sqlx.ExtContext
 	pool  *sqlx.DB
-	url   string     // for the change feed's own connection
 	marks *writeMark // when this process last wrote (Feed.Current)
 }
 
@@ -56,7 +55,7 @@ func open(ctx context.Context, url string, oneRoundTrip bool) (*DB, error) {
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	marks := newWriteMark()
-	return &DB{x: markingPool{DB: pool, mark: marks}, pool: pool, url: url, marks: marks}, nil
+	return &DB{x: markingPool{DB: pool, mark: marks}, pool: pool, marks: marks}, nil
 }
 
 // Close closes the pool.
@@ -78,7 +77,7 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&DB{x: tx, pool: db.pool, url: db.url, marks: db.marks}); err != nil {
+	if err := fn(&DB{x: tx, pool: db.pool, marks: db.marks}); err != nil {
 		return err
 	}
 	err = tx.Commit()

@@ -89,3 +89,18 @@ func TestConcurrentMigrationsAreSerialised(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Nothing announces changes to sessions or users any more: nobody listens.
+func TestSessionsAndUsersAnnounceNothing(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	var n int
+	if err := db.SQL().QueryRowContext(context.Background(), `SELECT
+		(SELECT count(*) FROM pg_trigger WHERE tgname IN ('users_announce', 'staff_sessions_announce')) +
+		(SELECT count(*) FROM pg_proc WHERE proname IN ('announce_user_change', 'announce_session_change'))`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d triggers and functions announcing changes of sessions and users are left", n)
+	}
+}

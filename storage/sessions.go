@@ -32,33 +32,35 @@ func (db *DB) CreateSession(ctx context.Context, tokenHash []byte, userID int64,
 }
 
 // A session is live while it is not revoked, not past its absolute expiry, not idle
-// for longer than the idle limit, and its user is not disabled.
+// for longer than the idle limit, and its user is not disabled; the database's
+// now() judges. Reading a live session marks it used (the idle clock restarts),
+// at most once a minute so page views do not write on every request, in the
+// same statement: a signed-in request costs one round trip. The session is
+// found by its token hash, the table's primary key.
 const selectLiveSession = `
-SELECT s.user_id, u.username, u.role, COALESCE(u.lang, '') AS lang, s.created_at, s.last_seen_at, s.expires_at
-FROM staff_sessions s JOIN users u ON u.id = s.user_id
-WHERE s.token_hash = $1
-  AND s.revoked_at IS NULL
-  AND s.expires_at > now()
-  AND s.last_seen_at > now() - make_interval(secs => $2)
-  AND u.disabled_at IS NULL`
+WITH live AS (
+    SELECT s.token_hash, s.user_id, u.username, u.role, COALESCE(u.lang, '') AS lang, s.created_at, s.last_seen_at, s.expires_at
+    FROM staff_sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.token_hash = $1
+      AND s.revoked_at IS NULL
+      AND s.expires_at > now()
+      AND s.last_seen_at > now() - make_interval(secs => $2)
+      AND u.disabled_at IS NULL
+), touched AS (
+    UPDATE staff_sessions s SET last_seen_at = now()
+    FROM live
+    WHERE s.token_hash = live.token_hash AND live.last_seen_at <= now() - interval '1 minute'
+)
+SELECT user_id, username, role, lang, created_at, last_seen_at, expires_at FROM live`
 
-// LiveSession finds the staff member of a live session.
+// LiveSession finds the staff member of a live session and marks it used.
+// LastSeenAt is the use before this one.
 func (db *DB) LiveSession(ctx context.Context, tokenHash []byte, idle time.Duration) (SessionStaff, error) {
 	var s SessionStaff
 	if err := sqlxGet(ctx, db, &s, selectLiveSession, tokenHash, idle.Seconds()); err != nil {
 		return SessionStaff{}, fmt.Errorf("find session: %w", notFound(err, "login.session_ended"))
 	}
 	return s, nil
-}
-
-const touchSession = `UPDATE staff_sessions SET last_seen_at = now() WHERE token_hash = $1`
-
-// TouchSession marks a session as used now (the idle clock restarts).
-func (db *DB) TouchSession(ctx context.Context, tokenHash []byte) error {
-	if _, err := db.x.ExecContext(ctx, touchSession, tokenHash); err != nil {
-		return fmt.Errorf("touch session: %w", err)
-	}
-	return nil
 }
 
 const revokeSession = `UPDATE staff_sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`

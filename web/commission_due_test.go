@@ -32,9 +32,8 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 	if got := views(); got != 0 {
 		t.Errorf("ten views of a commission not due a read made %d leases, want none", got)
 	}
-	// Its live part, polled, reads it in one statement. The session check
-	// is not the live part's: its cache asks the database again whenever the
-	// change feed lags (on a loaded machine), and its own tests count that.
+	// Its live part, polled, reads it in one statement. The session's read
+	// is not the live part's: its own test counts it.
 	proxy.stats.take()
 	for range 10 {
 		agent.Get(page + "/live")

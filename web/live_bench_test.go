@@ -41,8 +41,7 @@ const trackingPath = "/api/v1/shipments/tracking"
 // own goroutine on the page's own cadence, while the pollers run in the
 // background as in serve. Windows with the pages and without them take
 // turns; the difference is what the pages cost. Statements are counted on
-// the wire by a proxy in front of PostgreSQL (the change feed's pings apart),
-// service calls at the sandbox. SHIPDESK_BENCH_SECONDS sets each window
+// the wire by a proxy in front of PostgreSQL, service calls at the sandbox. SHIPDESK_BENCH_SECONDS sets each window
 // (20 s by default).
 func BenchmarkLiveRefresh(b *testing.B) {
 	const pollEvery = 5 * time.Second // the pollers' interval: labels and tracking

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -20,30 +19,18 @@ import (
 	"shipdesk/storage/pgtest"
 )
 
-// pgProxy stands between the dashboard and PostgreSQL: it passes bytes, cuts
-// every connection and refuses new ones, or holds every byte (a connection
-// that hangs without closing). Passing, it counts the statements the
-// dashboard sends (stats), read off the wire as PostgreSQL receives them.
+// pgProxy stands between the dashboard and PostgreSQL: it passes bytes, or
+// cuts every connection and refuses new ones. Passing, it counts the
+// statements the dashboard sends (stats), read off the wire as PostgreSQL
+// receives them.
 type pgProxy struct {
 	t      testing.TB
 	url    string // the database's URL through the proxy, with DBNAME for the database
 	target string // PostgreSQL's socket
 	mu     sync.Mutex
-	cond   *sync.Cond
 	mode   proxyMode
 	conns  map[net.Conn]bool
 	stats  pgStats
-	// lag holds what the server sends for this long before it passes
-	// (setLag, before the connection it should slow): a listener that
-	// hears late.
-	lag time.Duration
-}
-
-// setLag makes the connections made from now on hear the server late.
-func (p *pgProxy) setLag(d time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.lag = d
 }
 
 type proxyMode int
@@ -51,10 +38,9 @@ type proxyMode int
 const (
 	proxyPass proxyMode = iota
 	proxyCut
-	proxyHang
 )
 
-func (m proxyMode) String() string { return [...]string{"passing", "cut", "hanging"}[m] }
+func (m proxyMode) String() string { return [...]string{"passing", "cut"}[m] }
 
 // startPGProxy listens on a Unix socket beside the test cluster's, which
 // TEST_DATABASE_URL names by its directory (host=/…).
@@ -81,7 +67,6 @@ func startPGProxy(t testing.TB) *pgProxy {
 		t.Fatal(err)
 	}
 	p := &pgProxy{t: t, target: filepath.Join(host, ".s.PGSQL."+port), conns: map[net.Conn]bool{}}
-	p.cond = sync.NewCond(&p.mu)
 	q.Set("host", dir)
 	u := *admin
 	u.Path = "/DBNAME"
@@ -115,8 +100,8 @@ func countStatements(tb testing.TB) *pgProxy {
 	return p
 }
 
-// dbThroughProxy opens a new test database whose connections, the change
-// feed's included, go through a new proxy.
+// dbThroughProxy opens a new test database whose connections go through a
+// new proxy.
 func dbThroughProxy(tb testing.TB) (*storage.DB, *pgProxy) {
 	tb.Helper()
 	proxy := startPGProxy(tb)
@@ -135,14 +120,12 @@ func (p *pgProxy) urlOf(name string) string { return strings.Replace(p.url, "DBN
 func (p *pgProxy) set(m proxyMode) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	was := p.mode
 	p.mode = m
-	if m == proxyCut || (was == proxyHang && m == proxyPass) {
-		for c := range p.conns { // a hung connection is not resumed: it is cut
+	if m == proxyCut {
+		for c := range p.conns {
 			c.Close()
 		}
 	}
-	p.cond.Broadcast()
 }
 
 func (p *pgProxy) serve(client net.Conn) {
@@ -160,20 +143,15 @@ func (p *pgProxy) serve(client net.Conn) {
 	}
 	p.mu.Lock()
 	p.conns[client], p.conns[server] = true, true
-	lag := p.lag
 	p.mu.Unlock()
 	w := &pgWire{stats: &p.stats}
 	done := make(chan struct{}, 2)
-	go p.pipe(server, client, done, &pgStream{startup: true, start: w.started, msg: w.fromClient})
+	go p.pipe(server, client, done, &pgStream{startup: true, msg: w.fromClient})
 	var answers *pgStream // only the statements' times read the server's answers
 	if !p.stats.countOnly {
 		answers = &pgStream{msg: w.fromServer}
 	}
-	var fromServer io.Reader = server
-	if lag > 0 {
-		fromServer = lagged(server, lag)
-	}
-	go p.pipe(client, fromServer, done, answers)
+	go p.pipe(client, server, done, answers)
 	<-done
 	client.Close()
 	server.Close()
@@ -184,8 +162,8 @@ func (p *pgProxy) serve(client net.Conn) {
 	p.mu.Unlock()
 }
 
-// pipe copies from src to dst, holding what it read while the proxy hangs,
-// and hands what passes to the stream's reader, when it has one.
+// pipe copies from src to dst and hands what passes to the stream's reader,
+// when it has one.
 func (p *pgProxy) pipe(dst net.Conn, src io.Reader, done chan<- struct{}, s *pgStream) {
 	defer func() { done <- struct{}{} }()
 	buf := make([]byte, 32<<10)
@@ -193,9 +171,6 @@ func (p *pgProxy) pipe(dst net.Conn, src io.Reader, done chan<- struct{}, s *pgS
 		n, err := src.Read(buf)
 		if n > 0 {
 			p.mu.Lock()
-			for p.mode == proxyHang {
-				p.cond.Wait()
-			}
 			cut := p.mode == proxyCut
 			p.mu.Unlock()
 			if cut {
@@ -217,45 +192,11 @@ func (p *pgProxy) pipe(dst net.Conn, src io.Reader, done chan<- struct{}, s *pgS
 	}
 }
 
-// lagged reads src, handing on each piece lag after it came.
-func lagged(src io.Reader, lag time.Duration) io.Reader {
-	r, w := io.Pipe()
-	type piece struct {
-		b  []byte
-		at time.Time
-	}
-	pieces := make(chan piece, 1024)
-	go func() {
-		defer close(pieces)
-		for {
-			b := make([]byte, 32<<10)
-			n, err := src.Read(b)
-			if n > 0 {
-				pieces <- piece{b[:n], time.Now()}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() {
-		for p := range pieces {
-			time.Sleep(time.Until(p.at.Add(lag)))
-			if _, err := w.Write(p.b); err != nil {
-				break
-			}
-		}
-		w.CloseWithError(net.ErrClosed)
-	}()
-	return r
-}
-
 // pgStream cuts one direction of the protocol into messages: a type byte and
 // a length (the client's first message, the startup, has no type byte).
 type pgStream struct {
 	startup bool
 	buf     []byte
-	start   func(body []byte) // the startup message, when there is one
 	msg     func(typ byte, body []byte)
 }
 
@@ -275,9 +216,6 @@ func (s *pgStream) read(b []byte) {
 		}
 		if s.startup {
 			s.startup = false
-			if s.start != nil {
-				s.start(s.buf[head : head-4+n])
-			}
 		} else {
 			s.msg(s.buf[0], s.buf[head:head-4+n])
 		}
@@ -291,27 +229,16 @@ func (s *pgStream) read(b []byte) {
 // simple query or a Sync ('S'): each waits for the server's answer.
 type pgWire struct {
 	stats  *pgStats
-	feed   bool // the change feed's own connection: its pings are not counted
 	mu     sync.Mutex
 	parsed string
 	since  time.Time
 	text   string // the statement on its way, "" until it is executed
 }
 
-// started reads the startup message's parameters: the change feed names
-// its connection.
-func (w *pgWire) started(body []byte) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.feed = bytes.Contains(body, []byte("application_name\x00"+storage.FeedApplicationName+"\x00"))
-}
-
 func (w *pgWire) fromClient(typ byte, body []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.feed {
-		w.stats.count(typ)
-	}
+	w.stats.count(typ)
 	if w.stats.countOnly {
 		return
 	}
@@ -349,10 +276,8 @@ func (w *pgWire) fromServer(typ byte, _ []byte) {
 	w.text, w.since = "", time.Time{}
 }
 
-// pgStats are the statements counted, apart from the change feed's own
-// (its pings and LISTEN), with how long each took to come back; and, off
-// every connection but the change feed's, the statements and round trips
-// in all. Counting only (countOnly), the texts and times are not kept: a
+// pgStats are the statements counted, with how long each took to come
+// back, and the statements and round trips in all. Counting only (countOnly), the texts and times are not kept: a
 // benchmark of thousands of rows measures its heap beside them.
 type pgStats struct {
 	statements, roundTrips atomic.Int64
@@ -403,9 +328,6 @@ func (s *pgStats) add(text string, took time.Duration) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if strings.Contains(text, "pg_notify") || strings.HasPrefix(text, "LISTEN") || strings.HasPrefix(text, "UNLISTEN") {
-		return
-	}
 	if s.texts == nil {
 		s.texts = statementTexts{}
 	}

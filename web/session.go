@@ -14,12 +14,12 @@ import (
 const cookieName = "shipdesk"
 
 // Sessions is the handlers' view of the session layer (gorilla/sessions over
-// cookieStore): the session's token and its one-time flash messages.
+// cookieStore): the session's token (its ID) and its one-time flash messages.
 type Sessions struct {
 	store sessions.Store
 }
 
-// NewSessions derives the signing key from secret. Cookies are dated and
+// NewSessions derives the cookie's signing and encryption keys from secret. Cookies are dated and
 // aged on clk, real time like the sessions they carry; their settings are
 // gorilla's Options: HttpOnly, SameSite=Lax, Secure over HTTPS, MaxAge the
 // session's absolute limit.
@@ -42,15 +42,14 @@ func (s *Sessions) session(r *http.Request) *sessions.Session {
 
 // Token returns the session token of the request, empty when there is none.
 func (s *Sessions) Token(r *http.Request) string {
-	token, _ := s.session(r).Values[tokenKey].(string)
-	return token
+	return s.session(r).ID
 }
 
 // Start stores the token of a new session (replacing any old one and its flashes).
 func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, token string) error {
 	sess := s.session(r)
 	clear(sess.Values)
-	sess.Values[tokenKey] = token
+	sess.ID = token
 	if err := sess.Save(r, w); err != nil {
 		return fmt.Errorf("save session cookie: %w", err)
 	}
@@ -60,7 +59,7 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, token string) e
 // End removes the token, keeping the cookie for a flash.
 func (s *Sessions) End(w http.ResponseWriter, r *http.Request) error {
 	sess := s.session(r)
-	delete(sess.Values, tokenKey)
+	sess.ID = ""
 	if err := sess.Save(r, w); err != nil {
 		return fmt.Errorf("clear session cookie: %w", err)
 	}

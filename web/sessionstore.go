@@ -10,21 +10,17 @@ import (
 	"shipdesk/views"
 )
 
-// cookieStore is the session layer's gorilla/sessions Store: a session's
-// Values hold its token (tokenKey) and its flashes (AddFlash/Flashes), kept
-// in a signed cookie by cookieCodec. Whether the session behind a token is
-// live is never the cookie's to say: the staff service checks every token
-// against the live sessions (kept in memory and revoked on every instance
-// through the database's change feed).
+// cookieStore is the session layer's gorilla/sessions Store: a session's ID
+// is its token and its Values hold only its flashes (AddFlash/Flashes), both
+// kept in a cookie that securecookie signs and encrypts (cookieCodec).
+// Whether the session behind a token is live is never the cookie's to say:
+// the staff service reads the session's row on every request.
 type cookieStore struct {
 	codec      *cookieCodec
 	options    sessions.Options // over plain HTTP
 	secure     sessions.Options // the same, Secure, over HTTPS
 	trustProxy bool
 }
-
-// tokenKey is the Values key of the session's token.
-const tokenKey = "token"
 
 // Get returns the request's session, read from its cookie once per request
 // (the middleware's request state keeps it, as gorilla's registry would, at
@@ -52,14 +48,15 @@ func (st *cookieStore) New(r *http.Request, name string) (*sessions.Session, err
 	if !ok {
 		return s, nil
 	}
-	v := st.codec.decode(value)
-	if v.token != "" {
-		s.Values[tokenKey] = v.token
+	v, ok := st.codec.decode(name, value)
+	if !ok {
+		return s, nil
 	}
-	for _, f := range v.flashes {
+	s.ID = v.ID
+	for _, f := range v.Flashes {
 		s.AddFlash(f)
 	}
-	s.IsNew = len(s.Values) == 0
+	s.IsNew = s.ID == "" && len(v.Flashes) == 0
 	return s, nil
 }
 
@@ -75,14 +72,17 @@ func (st *cookieStore) Save(_ *http.Request, w http.ResponseWriter, s *sessions.
 	opts := *s.Options
 	value := ""
 	for {
-		if v.token == "" && len(v.flashes) == 0 {
+		if v.ID == "" && len(v.Flashes) == 0 {
 			opts.MaxAge = -1
 			break
 		}
-		if value = st.codec.encode(v); len(value) <= maxCookie {
+		if value, err = st.codec.encode(s.Name(), v); err == nil {
 			break
 		}
-		v.flashes = v.flashes[1:]
+		if len(v.Flashes) == 0 {
+			return fmt.Errorf("session cookie: %w", err)
+		}
+		v.Flashes = v.Flashes[1:]
 	}
 	h := w.Header()
 	var lines []string
@@ -96,29 +96,21 @@ func (st *cookieStore) Save(_ *http.Request, w http.ResponseWriter, s *sessions.
 	return nil
 }
 
-// valuesOf is what a session's Values hold that the cookie keeps: its token
-// and its flashes, nothing else.
-func valuesOf(s *sessions.Session) (cookieState, error) {
-	var v cookieState
+// valuesOf is what the cookie keeps of a session: its ID and its flashes,
+// nothing else.
+func valuesOf(s *sessions.Session) (cookieValue, error) {
+	v := cookieValue{ID: s.ID}
 	for k, val := range s.Values {
-		switch k {
-		case tokenKey:
-			token, ok := val.(string)
-			if !ok || len(token) > 255 {
-				return v, fmt.Errorf("session token %T of %d bytes", val, len(token))
+		if k != flashesKey {
+			return v, fmt.Errorf("session value %v: the cookie keeps only the session's id and flashes", k)
+		}
+		list, _ := val.([]any)
+		for _, f := range list {
+			flash, ok := f.(views.Flash)
+			if !ok {
+				return v, fmt.Errorf("session flash of type %T", f)
 			}
-			v.token = token
-		case flashesKey:
-			list, _ := val.([]any)
-			for _, f := range list {
-				flash, ok := f.(views.Flash)
-				if !ok {
-					return v, fmt.Errorf("session flash of type %T", f)
-				}
-				v.flashes = append(v.flashes, flash)
-			}
-		default:
-			return v, fmt.Errorf("session value %v: the cookie keeps only the token and flashes", k)
+			v.Flashes = append(v.Flashes, flash)
 		}
 	}
 	return v, nil

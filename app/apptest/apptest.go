@@ -60,7 +60,6 @@ type Options struct {
 	Shapes          string        // "" : SANDBOX_SHAPES
 	UpstreamTimeout time.Duration // time limit of one upstream call (0: 10 s)
 	Settle          time.Duration // settle window of create calls (0: the default)
-	ListenURL       string        // where the change feed connects ("": the database)
 	// Pollers runs the pollers in the background on this tick, as serve does
 	// (every label, tracking and commission due again after one tick), until
 	// the test ends; 0: they run only when a test calls their cycles.
@@ -164,7 +163,6 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		KnownCarriers:  app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
 		Settle:         o.Settle,
 		Lang:           i18n.English, // the tests read the English texts unless they choose
-		ListenURL:      o.ListenURL,
 		Jobs:           pollerCadence(o.Pollers),
 		PublicBurst:    cmp.Or(o.PublicBurst, 1_000_000),
 		PublicEvery:    cmp.Or(o.PublicEvery, time.Millisecond),

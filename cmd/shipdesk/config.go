@@ -36,7 +36,6 @@ type Config struct {
 	MetricsToken string
 	Lang         string // SHIPDESK_LANG
 	Zone         string // SHIPDESK_TZ
-	ListenURL    string // SHIPDESK_LISTEN_DATABASE_URL: the change feed's connection
 }
 
 // env returns the environment variable or a default.

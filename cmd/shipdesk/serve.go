@@ -34,7 +34,6 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fs.DurationVar(&c.MaxSession, "session-max", envDuration("SHIPDESK_SESSION_MAX", 12*time.Hour), "sign out this long after sign-in (env SHIPDESK_SESSION_MAX)")
 	fs.BoolVar(&c.Migrate, "migrate", false, "apply pending migrations before serving")
 	fs.BoolVar(&c.SeedDemo, "seed-demo", false, "create one demo user per role if missing and print their passwords once")
-	fs.StringVar(&c.ListenURL, "listen-database-url", env("SHIPDESK_LISTEN_DATABASE_URL", ""), "PostgreSQL `url` for the change feed's LISTEN connection, when DATABASE_URL goes through a pooler in transaction mode; empty: DATABASE_URL (env SHIPDESK_LISTEN_DATABASE_URL)")
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("SHIPDESK_METRICS_TOKEN", ""), "bearer `token` that lets a scraper read /metrics; empty: managers only (env SHIPDESK_METRICS_TOKEN)")
 	var u UpstreamConfig
 	upstreamFlags(fs, &u)
@@ -90,7 +89,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	defer stopSandbox()
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
 		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers, Settle: u.Settle, Lang: lang, Zone: zone,
-		ListenURL: c.ListenURL, Mail: m, SummaryHour: summaryHour})
+		Mail: m, SummaryHour: summaryHour})
 	if err != nil {
 		return err
 	}
