@@ -15,7 +15,6 @@ import (
 	"shipdesk/identity"
 	"shipdesk/pagecache"
 	"shipdesk/ratelimit"
-	"shipdesk/views"
 )
 
 // Authenticator resolves a session token to the staff member (staff.Service).
@@ -57,7 +56,6 @@ type Server struct {
 	static   *staticFiles
 	handler  http.Handler
 	metrics  string
-	kept     *views.Kept        // the page parts and shells drawn once and kept
 	lang     i18n.Lang          // the installation's language
 	limiter  *ratelimit.Limiter // the customers' pages' (Deps.Public)
 	// publicSlots bound the customers' requests served at once: a flood
@@ -74,7 +72,7 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
-		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy,
+		lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy,
 		publicSlots: make(chan struct{}, publicAtOnce), pages: d.Pages}
 
 	// Cross-site form posts are refused before anything else looks at them.
@@ -87,7 +85,7 @@ func New(d Deps) (*Server, error) {
 	h = s.seeWrites(h)
 	h = s.authenticate(h)
 	h = cop.Handler(h)
-	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), s.kept, h)
+	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), h)
 	h = s.sessionless(h)
 	h = securityHeaders(d.TrustProxy, h)
 	h = recoverPanics(d.Log, s.h.Fail, h)
