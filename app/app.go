@@ -22,7 +22,6 @@ import (
 	"shipdesk/jobs"
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
-	"shipdesk/pagecache"
 	"shipdesk/ratelimit"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
@@ -44,8 +43,6 @@ type Options struct {
 	// RefreshAfter: how often a polling shipment page may ask the service (0: 3s;
 	// negative: on every poll).
 	RefreshAfter time.Duration
-	// PageCacheBytes bounds the cache of signed-in pages (0: pagecache.DefaultBytes).
-	PageCacheBytes int64
 	// Jobs is the pollers' cadence.
 	Jobs jobs.Config
 	// MetricsToken lets a scraper read /metrics; empty: managers only.
@@ -78,9 +75,6 @@ type Options struct {
 	// asked for it get the day's attention summary by mail (0: 7).
 	SummaryHour int
 }
-
-// AttentionMaxAge is how old the home page's counts may be.
-const AttentionMaxAge = 2 * time.Second
 
 // NewDesks builds the shipping desk and the returns workbench on the service's
 // clients: create calls are limited by the upstream time limit, and an order
@@ -135,8 +129,6 @@ type App struct {
 	Catcher *mailcatch.Catcher
 	// Claims runs the customers' claim page.
 	Claims *claims.Service
-	// Pages keeps the signed-in pages whose data has not changed.
-	Pages *pagecache.Cache
 }
 
 // Close stops what New started in the background (the change feed, the
@@ -148,16 +140,6 @@ func (a *App) Close() {
 	if a.Catcher != nil {
 		a.Catcher.Close()
 	}
-}
-
-// cachedAttention reads the home page's counts from a short cache.
-type cachedAttention struct {
-	handlers.ShipReads
-	cache *storage.AttentionCache
-}
-
-func (c cachedAttention) Attention(ctx context.Context, now time.Time) (storage.Attention, error) {
-	return c.cache.Attention(ctx, now)
 }
 
 // New assembles the dashboard on an open, migrated database and starts its
@@ -228,23 +210,18 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims
 	h.Returns, h.ReturnsStore = a.Bench, db
-	counts := db.NewAttentionCache(AttentionMaxAge)
-	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)
+	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague))
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.RefusalHold = cmp.Or(o.PublicHold, time.Second)
-	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
+	h.ShipReads = db
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
-	// Signed-in pages whose data has not changed are answered from memory;
-	// the home page's counts are counted afresh with every change they may show.
-	pages := pagecache.NewCache(feed, o.PageCacheBytes)
-	pages.Also(counts.Forget)
 	public := ratelimit.New(cmp.Or(o.PublicBurst, 120), cmp.Or(o.PublicEvery, 2*time.Second), wall.Now)
 	srv, err := web.New(web.Deps{Handlers: h, Staff: accounts, Sessions: sess, Log: log, TrustProxy: o.TrustProxy, MetricsToken: o.MetricsToken,
-		Lang: o.Lang, Zone: o.Zone, Public: public, Pages: pages})
+		Lang: o.Lang, Zone: o.Zone, Public: public})
 	if err != nil {
 		return nil, err
 	}
-	a.Handler, a.Pages = srv, pages
+	a.Handler = srv
 	return a, nil
 }

@@ -13,7 +13,6 @@ import (
 	"shipdesk/handlers"
 	"shipdesk/i18n"
 	"shipdesk/identity"
-	"shipdesk/pagecache"
 	"shipdesk/ratelimit"
 )
 
@@ -39,8 +38,6 @@ type Deps struct {
 	// Public turns away a client that asks the customers' pages too often,
 	// before they cost the database anything (nil: no such limit).
 	Public *ratelimit.Limiter
-	// Pages keeps signed-in pages whose data has not changed (nil: none kept).
-	Pages *pagecache.Cache
 }
 
 // publicAtOnce is how many customers' requests are served at once; a person
@@ -62,7 +59,6 @@ type Server struct {
 	// waits in line, parked, and cannot take the staff's CPU or connections.
 	publicSlots chan struct{}
 	trust       bool // believe a proxy's X-Forwarded-For for the client's address
-	pages       *pagecache.Cache
 }
 
 // New builds the server and its middleware chain.
@@ -73,7 +69,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
 		lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy,
-		publicSlots: make(chan struct{}, publicAtOnce), pages: d.Pages}
+		publicSlots: make(chan struct{}, publicAtOnce)}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()
@@ -82,7 +78,6 @@ func New(d Deps) (*Server, error) {
 	}))
 
 	var h http.Handler = s.routes()
-	h = s.seeWrites(h)
 	h = s.authenticate(h)
 	h = cop.Handler(h)
 	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), h)
