@@ -18,10 +18,9 @@ import (
 // DB runs queries on the pool or, inside InTx, on one transaction: the same methods
 // serve both.
 type DB struct {
-	x     sqlx.ExtContext
-	pool  *sqlx.DB
-	url   string     // for the change feed's own connection
-	marks *writeMark // when this process last wrote (Feed.Current)
+	x    sqlx.ExtContext
+	pool *sqlx.DB
+	url  string // for the change feed's own connection
 }
 
 // Open connects to PostgreSQL and checks the connection.
@@ -55,8 +54,7 @@ func open(ctx context.Context, url string, oneRoundTrip bool) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	marks := newWriteMark()
-	return &DB{x: markingPool{DB: pool, mark: marks}, pool: pool, url: url, marks: marks}, nil
+	return &DB{x: pool, pool: pool, url: url}, nil
 }
 
 // Close closes the pool.
@@ -78,12 +76,10 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&DB{x: tx, pool: db.pool, url: db.url, marks: db.marks}); err != nil {
+	if err := fn(&DB{x: tx, pool: db.pool, url: db.url}); err != nil {
 		return err
 	}
-	err = tx.Commit()
-	db.marks.wrote() // even a failed commit may have reached the server
-	if err != nil {
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit transaction: %w", err)
 	}
 	return nil

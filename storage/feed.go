@@ -20,7 +20,7 @@ import (
 
 // The change feed: the triggers of migration 00017 announce every change to
 // what a session check answers on ChangesChannel, in the transaction that
-// makes it, and those of 00035 every change to what the cached pages show. A Feed listens to the channel on a connection of its own and
+// makes it. A Feed listens to the channel on a connection of its own and
 // hands each change to its subscribers; it also knows how far it has read.
 //
 // How far: every FeedPing the feed notifies itself on a channel of its own,
@@ -42,12 +42,8 @@ const (
 	// FeedLag is how old the last returned ping may be while the feed counts
 	// as fresh.
 	FeedLag = 250 * time.Millisecond
-	// FeedPing is how often the feed pings itself; sooner when a reader
-	// waits for this process's own write to be heard (Current).
+	// FeedPing is how often the feed pings itself.
 	FeedPing = 50 * time.Millisecond
-	// promptGap is the least time between two pings asked for by readers,
-	// so a stream of writes read between costs at most a ping per promptGap.
-	promptGap = 5 * time.Millisecond
 	// RevocationWait is how long after its commit a change waits before it
 	// is done: FeedLag and a margin for clocks that run at slightly
 	// different rates on different machines.
@@ -95,7 +91,6 @@ type Feed struct {
 	dsn   string
 	ping  string          // this feed's own channel
 	every time.Duration   // how often it pings itself (FeedPing)
-	soon  chan struct{}   // a reader waits for a ping (Current)
 	start clock.Stopwatch // the feed's times are measured from its start, on the machine's monotonic clock
 
 	mu    sync.Mutex
@@ -105,7 +100,6 @@ type Feed struct {
 	fresh atomic.Int64 // since start, when the last returned ping was sent; -1 before the first
 	heard atomic.Int64 // since start, when a ping last came back (or the connection was made)
 	lost  atomic.Int64 // connections lost and made again
-	asked atomic.Int64 // pings sent because a reader asked (Current)
 	// answering: the database answered the last ping's notify; down: the
 	// listener cannot connect (said once in the log).
 	answering, down atomic.Bool
@@ -132,7 +126,7 @@ func (db *DB) openFeed(dsn string, log *slog.Logger, every time.Duration) (*Feed
 		return nil, fmt.Errorf("change feed: %w", err)
 	}
 	f := &Feed{db: db, log: log, dsn: feedDSN(dsn), ping: "shipdesk_ping_" + hex.EncodeToString(b), every: every,
-		soon: make(chan struct{}, 1), start: db.marks.start, sent: map[uint64]time.Duration{}, stop: make(chan struct{})}
+		start: clock.Start(), sent: map[uint64]time.Duration{}, stop: make(chan struct{})}
 	f.fresh.Store(-1)
 	f.done.Add(2)
 	go f.run()
@@ -173,25 +167,6 @@ func (f *Feed) Subscribe(fn func(Change)) {
 func (f *Feed) Fresh() bool {
 	sent := f.fresh.Load()
 	return sent >= 0 && f.since()-time.Duration(sent) <= FeedLag
-}
-
-// Current reports whether the feed is Fresh and has heard every change this
-// process committed: a ping sent after its last write has come back. When
-// only the last write is not heard yet, it has a ping sent now rather than
-// at the next FeedPing, so pages kept before the write serve again within a
-// round trip to the database instead of a tick.
-func (f *Feed) Current() bool {
-	if !f.Fresh() {
-		return false
-	}
-	if f.fresh.Load() > f.db.marks.last.Load() {
-		return true
-	}
-	select {
-	case f.soon <- struct{}{}:
-	default: // one is asked for already
-	}
-	return false
 }
 
 // Reconnections counts the connections the feed lost and made again.
@@ -342,29 +317,17 @@ func (f *Feed) returned(payload string) {
 	f.heard.Store(int64(f.since()))
 }
 
-// pinger notifies the feed's own channel every FeedPing, and when a reader
-// asks (Current), at most every promptGap.
+// pinger notifies the feed's own channel every FeedPing.
 func (f *Feed) pinger() {
 	defer f.done.Done()
 	t := time.NewTicker(f.every)
 	defer t.Stop()
-	var last time.Duration
 	for {
 		select {
 		case <-f.stop:
 			return
 		case <-t.C:
-		case <-f.soon:
-			if wait := promptGap - (f.since() - last); wait > 0 {
-				select {
-				case <-f.stop:
-					return
-				case <-time.After(wait):
-				}
-			}
-			f.asked.Add(1)
 		}
-		last = f.since()
 		f.mu.Lock()
 		f.seq++
 		seq := f.seq
