@@ -22,7 +22,6 @@ import (
 	"shipdesk/jobs"
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
-	"shipdesk/pagecache"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -44,8 +43,6 @@ type Options struct {
 	// RefreshAfter: how often a polling shipment page may ask the service (0: 3s;
 	// negative: on every poll).
 	RefreshAfter time.Duration
-	// PageCacheBytes bounds the cache of signed-in pages (0: pagecache.DefaultBytes).
-	PageCacheBytes int64
 	// Jobs is the pollers' cadence.
 	Jobs jobs.Config
 	// MetricsToken lets a scraper read /metrics; empty: managers only.
@@ -74,9 +71,6 @@ type Options struct {
 	// asked for it get the day's attention summary by mail (0: 7).
 	SummaryHour int
 }
-
-// AttentionMaxAge is how old the home page's counts may be.
-const AttentionMaxAge = 2 * time.Second
 
 // NewDesks builds the shipping desk and the returns workbench on the service's
 // clients: create calls are limited by the upstream time limit, and an order
@@ -128,8 +122,6 @@ type App struct {
 	Catcher *mailcatch.Catcher
 	// Claims runs the customers' claim page.
 	Claims *claims.Service
-	// Pages keeps the signed-in pages whose data has not changed.
-	Pages *pagecache.Cache
 }
 
 // Close stops what New started in the background (the mail catcher).
@@ -137,16 +129,6 @@ func (a *App) Close() {
 	if a.Catcher != nil {
 		a.Catcher.Close()
 	}
-}
-
-// cachedAttention reads the home page's counts from a short cache.
-type cachedAttention struct {
-	handlers.ShipReads
-	cache *storage.AttentionCache
-}
-
-func (c cachedAttention) Attention(ctx context.Context, now time.Time) (storage.Attention, error) {
-	return c.cache.Attention(ctx, now)
 }
 
 // New assembles the dashboard on an open, migrated database; Close stops
@@ -208,11 +190,10 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims
 	h.Returns, h.ReturnsStore = a.Bench, db
-	counts := db.NewAttentionCache(AttentionMaxAge)
-	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), counts)
+	h.Queue = attention.New(db, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague))
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.RefusalHold = cmp.Or(o.PublicHold, time.Second)
-	h.ShipReads = cachedAttention{ShipReads: db, cache: counts}
+	h.ShipReads = db
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
 	burst := cmp.Or(o.PublicBurst, 120)

@@ -100,23 +100,15 @@ type Queue struct {
 	db    *storage.DB
 	clock *clock.Clock
 	zone  *time.Location
-	// counts is the home page's cache of the queue's counts, forgotten when
-	// an item is dismissed or restored here, so the person who did it sees
-	// the count change on the next page.
-	counts *storage.AttentionCache
 }
 
-// New makes the queue over db; counts may be nil.
-func New(db *storage.DB, clk *clock.Clock, zone *time.Location, counts *storage.AttentionCache) *Queue {
-	return &Queue{db: db, clock: clk, zone: zone, counts: counts}
+// New makes the queue over db.
+func New(db *storage.DB, clk *clock.Clock, zone *time.Location) *Queue {
+	return &Queue{db: db, clock: clk, zone: zone}
 }
 
 // Now is the queue's time: the dashboard's clock in the shop's zone.
 func (q *Queue) Now() time.Time { return q.clock.Now().In(q.zone) }
-
-// Forget drops the home page's kept counts: a record changed elsewhere (a
-// refund paid, a withdrawal recorded) is counted afresh on the next page.
-func (q *Queue) Forget() { q.counts.Forget() }
 
 // View chooses a list of the queue.
 type View struct {
@@ -239,9 +231,7 @@ func (q *Queue) Dismiss(ctx context.Context, st *identity.Staff, k Key, reason, 
 	if err != nil {
 		return err
 	}
-	err = q.db.DismissAttention(ctx, key, st.ID, reason, text, q.Now())
-	q.counts.Forget()
-	return err
+	return q.db.DismissAttention(ctx, key, st.ID, reason, text, q.Now())
 }
 
 // Restore brings a dismissed item back into the open queue.
@@ -250,7 +240,5 @@ func (q *Queue) Restore(ctx context.Context, st *identity.Staff, k Key) error {
 	if err != nil {
 		return err
 	}
-	err = q.db.RestoreAttention(ctx, key)
-	q.counts.Forget()
-	return err
+	return q.db.RestoreAttention(ctx, key)
 }

@@ -25,7 +25,6 @@ type AttentionQueue interface {
 	Note(ctx context.Context, st *identity.Staff, k attention.Key, text string) error
 	Dismiss(ctx context.Context, st *identity.Staff, k attention.Key, reason, text string) error
 	Restore(ctx context.Context, st *identity.Staff, k attention.Key) error
-	Forget()
 }
 
 // attentionView reads the page's filter; a value that is none of the

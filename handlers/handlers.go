@@ -9,8 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -86,10 +84,6 @@ type Handlers struct {
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.
 	Clock *clock.Clock
-
-	// buffers keep the buffers pages are rendered into, so a page costs no
-	// growing of one.
-	buffers sync.Pool // *bytes.Buffer
 }
 
 // now is the time on the dashboard's clock.
@@ -140,23 +134,19 @@ func (h *Handlers) actor(r *http.Request) staff.Actor {
 }
 
 // render writes a component with status. It renders into a buffer first, so a
-// template error becomes a clean 500 instead of half a page, and the answer
-// goes out with its length in one piece rather than in chunks.
+// template error becomes a clean 500 instead of half a page.
 func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	buf := h.pageBuffer()
-	defer h.putPageBuffer(buf)
-	if err := c.Render(r.Context(), buf); err != nil {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
 		h.Log.Error("render", "err", err, "request_id", httpx.RequestID(r.Context()))
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	hd := w.Header()
-	hd["Content-Type"] = htmlType
-	hd["Cache-Control"] = noStore
-	hd["Vary"] = append(hd["Vary"], "HX-Request")
-	hd["Content-Length"] = []string{strconv.Itoa(buf.Len())}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Add("Vary", "HX-Request")
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = buf.WriteTo(w)
 }
 
 // streamPage renders a long page onto the answer as it is drawn, so a page
@@ -200,27 +190,6 @@ func (p *pageStream) Write(b []byte) (int, error) {
 		p.w.WriteHeader(p.status)
 	}
 	return p.w.Write(b)
-}
-
-// Header values every page shares (net/http only reads them).
-var (
-	htmlType = []string{"text/html; charset=utf-8"}
-	noStore  = []string{"no-store"}
-)
-
-// pageBuffer is an empty buffer to render a page into.
-func (h *Handlers) pageBuffer() *bytes.Buffer {
-	if b, ok := h.buffers.Get().(*bytes.Buffer); ok {
-		b.Reset()
-		return b
-	}
-	return bytes.NewBuffer(make([]byte, 0, 32<<10))
-}
-
-func (h *Handlers) putPageBuffer(b *bytes.Buffer) {
-	if b.Cap() <= 1<<20 { // a huge page's buffer is not kept
-		h.buffers.Put(b)
-	}
 }
 
 // redirect answers a successful post: 303 to target, or HX-Redirect for htmx.

@@ -50,7 +50,6 @@ func (h *Handlers) RecordWithdrawal(w http.ResponseWriter, r *http.Request) {
 		Delivered: form.Value("delivered"), Note: form.Value("note"), By: h.userID(r)}
 	_, err := h.Returns.RecordWithdrawal(ctx, id, in)
 	if err == nil {
-		h.Queue.Forget()
 		h.Sessions.AddFlash(w, r, views.Flash{Kind: "ok", Text: i18n.T(ctx, "wd.recorded")})
 		redirect(w, r, commissionPath(id)+"#withdrawal")
 		return
@@ -241,8 +240,5 @@ func (h *Handlers) RefundPaid(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	wd, err := h.Returns.MarkRefundPaid(ctx, identity.From(ctx), id)
-	if err == nil {
-		h.Queue.Forget()
-	}
 	h.finish(w, r, err, i18n.T(ctx, "wd.paid_done", i18n.Money(ctx, wd.Amount, wd.Currency), wd.CustomerName), refundsPath+"?show=paid#refund-"+strconv.FormatInt(id, 10))
 }

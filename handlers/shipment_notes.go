@@ -37,7 +37,7 @@ func (h *Handlers) AddShipmentNote(w http.ResponseWriter, r *http.Request) {
 	_, err := h.ShipDesk.AddNote(ctx, id, key, text, h.userID(r))
 	switch {
 	case err == nil && httpx.IsHTMX(r):
-		h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm(r.Context()))
+		h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm())
 	case err == nil:
 		h.finish(w, r, nil, i18n.T(ctx, "notes.saved"), shipmentPath(id))
 	case apperr.CodeOf(err) == apperr.Invalid:
@@ -51,8 +51,8 @@ func (h *Handlers) AddShipmentNote(w http.ResponseWriter, r *http.Request) {
 }
 
 // blankNoteForm is the note form of a page drawn anew: a new request key.
-func blankNoteForm(ctx context.Context) views.Form {
-	return views.Form{Values: map[string]string{"key": requestkey.NewIn(ctx)}}
+func blankNoteForm() views.Form {
+	return views.Form{Values: map[string]string{"key": requestkey.New()}}
 }
 
 // cleanKey keeps a posted request key only when it is one, so a repeated

@@ -8,7 +8,6 @@ import (
 	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/identity"
-	"shipdesk/pagecache"
 	"shipdesk/storage"
 	"shipdesk/views"
 )
@@ -42,7 +41,7 @@ func (h *Handlers) shipmentID(w http.ResponseWriter, r *http.Request) (int64, bo
 // label last checked more than a few seconds ago is checked first, with the
 // others as stale (labelChecked).
 func (h *Handlers) ShipmentPage(w http.ResponseWriter, r *http.Request) {
-	h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm(r.Context()))
+	h.renderShipmentPage(w, r, http.StatusOK, blankNoteForm())
 }
 
 // renderShipmentPage draws the shipment's page with its notes and the note
@@ -84,9 +83,6 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 	if err == nil && h.labelChecked(ctx, s) {
 		s, events, err = h.ShipReads.ShipmentLive(ctx, id)
 	}
-	if err == nil && desk.LabelPending(s) {
-		h.keepUntilLabelCheck(ctx, s)
-	}
 	if err != nil {
 		h.Fail(w, r, err)
 		return s, views.ShipmentView{}, false
@@ -96,18 +92,6 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
 	return s, v, true
-}
-
-// keepUntilLabelCheck keeps a copy of the page of a shipment whose label is
-// pending only until the page would check the label (labelChecked): while
-// its checks back off, until the next.
-func (h *Handlers) keepUntilLabelCheck(ctx context.Context, s storage.Shipment) {
-	due, _ := desk.LabelCheckDue(s, h.RefreshAfter)
-	if !due.After(h.now()) {
-		pagecache.Skip(ctx)
-		return
-	}
-	pagecache.Until(ctx, due)
 }
 
 func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {

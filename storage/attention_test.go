@@ -294,42 +294,6 @@ func TestAttentionDismissAndRecurrence(t *testing.T) {
 	}
 }
 
-// The home page's counts are kept for a while, but a dismissal made here
-// forgets them: the next reading counts afresh.
-func TestAttentionCacheForgetsOnRequest(t *testing.T) {
-	db := pgtest.New(t)
-	ctx := context.Background()
-	now := pragueAt("2026-11-25 10:00")
-	cache := db.NewAttentionCache(time.Hour)
-	count := func() int {
-		t.Helper()
-		a, err := cache.Attention(ctx, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, c := range a.Queue {
-			if c.Kind == "label_failed" {
-				n += c.Count
-			}
-		}
-		return n
-	}
-	if n := count(); n != 0 {
-		t.Fatalf("an empty database counts %d failed labels", n)
-	}
-	attnShipment(t, db, "PPL", `label_status = 'FAILED', status = 'EXPORTED'`)
-	if n := count(); n != 0 {
-		t.Fatalf("the kept counts changed by themselves: %d", n)
-	}
-	cache.Forget()
-	if n := count(); n != 1 {
-		t.Fatalf("after Forget: %d failed labels, want 1", n)
-	}
-	var none *storage.AttentionCache
-	none.Forget() // a queue without a cache forgets nothing, and does not fail
-}
-
 // A refund due within 3 days or overdue and not paid is in the managers'
 // queue, with its amount and due date; one due later or paid is not.
 func TestAttentionRefundDue(t *testing.T) {

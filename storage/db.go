@@ -18,9 +18,8 @@ import (
 // DB runs queries on the pool or, inside InTx, on one transaction: the same methods
 // serve both.
 type DB struct {
-	x     sqlx.ExtContext
-	pool  *sqlx.DB
-	marks *writeMark // when this process last wrote (Feed.Current)
+	x    sqlx.ExtContext
+	pool *sqlx.DB
 }
 
 // Open connects to PostgreSQL and checks the connection.
@@ -54,8 +53,7 @@ func open(ctx context.Context, url string, oneRoundTrip bool) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
-	marks := newWriteMark()
-	return &DB{x: markingPool{DB: pool, mark: marks}, pool: pool, marks: marks}, nil
+	return &DB{x: pool, pool: pool}, nil
 }
 
 // Close closes the pool.
@@ -77,12 +75,10 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *DB) error) error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(&DB{x: tx, pool: db.pool, marks: db.marks}); err != nil {
+	if err := fn(&DB{x: tx, pool: db.pool}); err != nil {
 		return err
 	}
-	err = tx.Commit()
-	db.marks.wrote() // even a failed commit may have reached the server
-	if err != nil {
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit transaction: %w", err)
 	}
 	return nil

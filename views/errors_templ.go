@@ -44,7 +44,7 @@ func ErrorPage(p Page, title, text string, status int) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = keptErrorBox(title, text, status).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ErrorBox(title, text, status).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -23,8 +23,7 @@ type Page struct {
 	Flashes []Flash
 	Sandbox bool   // the dashboard talks to the simulator: say so on every page
 	Path    string // this page, to come back to after a sandbox control
-	// SandboxState is the simulator's time and faults, for the banner; it
-	// changes from page to page, so the kept shell has a hole for it.
+	// SandboxState is the simulator's time and faults, for the banner.
 	SandboxState SandboxState
 }
 
@@ -33,7 +32,6 @@ type SandboxState struct {
 	Now          time.Time // the simulated time
 	Faults       SandboxFaults
 	FaultsFailed bool // the sandbox did not say which faults it plays
-	standIn      bool // the kept shell is being drawn: only the hole's place
 }
 
 // SandboxFaults are the faults the sandbox plays on every interface.

@@ -315,10 +315,8 @@ func BenchmarkBigDatabase(b *testing.B) {
 
 // listsBeside reads the list pages one after another until the returned
 // function is called, which says how many it read.
-// drawnList is the i-th list of lists as a page the page cache has never
-// kept (a parameter the list ignores makes each address new): the list
-// benchmarks weigh drawing a list, which a manager changing filters pays;
-// the same list asked again comes from memory (cmd/shipdesk's throughput).
+// drawnList is the i-th list of lists, each address new (a parameter the
+// list ignores), as a manager changing filters asks for them.
 func drawnList(lists []string, i int) string {
 	return "/tracking?" + lists[i%len(lists)] + "&drawn=" + strconv.Itoa(i)
 }

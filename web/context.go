@@ -15,7 +15,7 @@ import (
 
 // requestState is what the middleware learns about a request as it goes, in
 // one value of the request's context (set by logRequests): its id; its
-// language, time zone and the server's kept page parts (localize); who asked
+// language and time zone (localize); who asked
 // (authenticate), also for the request log; whether the request came with a
 // session that is no longer live, so the sign-in page can say why the person
 // has to sign in again; and the session, read from its cookie once.
@@ -26,7 +26,6 @@ type requestState struct {
 	id      string
 	lang    i18n.Lang // "": not set here
 	zone    *time.Location
-	kept    *views.Kept
 	staff   *identity.Staff
 	who     string
 	ended   bool
@@ -34,7 +33,7 @@ type requestState struct {
 }
 
 // requestContext is a request's context with its state: it answers the keys
-// the state holds (the id, language, zone, kept parts, staff member) itself,
+// the state holds (the id, language, zone, staff member) itself,
 // and everything else from the context it wraps. A value put on top of it
 // later (i18n.WithLang in a handler) still wins, as context values do.
 type requestContext struct {
@@ -57,10 +56,6 @@ func (c *requestContext) Value(key any) any {
 	case identity.ContextKey:
 		if s.staff != nil {
 			return s.staff
-		}
-	case views.KeptKey:
-		if s.kept != nil {
-			return s.kept
 		}
 	case httpx.RequestIDKey:
 		if s.id != "" {

@@ -25,7 +25,6 @@ import (
 	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
-	"shipdesk/views"
 )
 
 // statusWriter remembers the status and size of an answer for the request log.
@@ -197,8 +196,7 @@ func securityHeaders(trustProxy bool, next http.Handler) http.Handler {
 // context: the language chosen in this browser (a cookie), else the browser's
 // Accept-Language, else the installation's default. A signed-in staff
 // member's saved language wins later (authenticate).
-// It also hands the pages the server's kept page parts and shells.
-func localize(fallback i18n.Lang, zone *time.Location, kept *views.Kept, next http.Handler) http.Handler {
+func localize(fallback i18n.Lang, zone *time.Location, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		lang := i18n.Negotiate(r.Header.Get("Accept-Language"), fallback)
 		if c, ok := httpx.CookieValue(r, handlers.LangCookie); ok {
@@ -207,7 +205,7 @@ func localize(fallback i18n.Lang, zone *time.Location, kept *views.Kept, next ht
 			}
 		}
 		r, state := stateFor(r)
-		state.lang, state.kept, state.zone = lang, kept, zone
+		state.lang, state.zone = lang, zone
 		next.ServeHTTP(w, r)
 	})
 }

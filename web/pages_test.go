@@ -17,8 +17,6 @@ import (
 func setShipment(t *testing.T, env *apptest.Env, page, set string, args ...any) {
 	t.Helper()
 	id := strings.TrimPrefix(page, "/shipping/shipments/")
-	// Through the app's own pool: a kept page is never served after a
-	// write of its process, however late the change feed hears of it.
 	if _, err := env.App.DB.Exec(context.Background(), `UPDATE shipments SET `+set+` WHERE id = $1`, append([]any{id}, args...)...); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,6 @@ import (
 
 // routes is the whole surface of the dashboard and who may use each part.
 // Reading this file tells a newcomer everything the server answers.
-// s.cached marks the pages answered from memory while nothing they show
-// has changed (pagecache.go).
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	h := s.h
@@ -43,7 +41,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /claim/status/{token}/label.pdf", s.public(h.ClaimLabel))
 
 	// Every signed-in role.
-	mux.Handle("GET /{$}", s.signedIn(s.cached(h.Home)))
+	mux.Handle("GET /{$}", s.signedIn(h.Home))
 	mux.Handle("POST /logout", s.signedIn(h.Logout))
 	mux.Handle("GET /shortcuts", s.signedIn(h.Shortcuts))
 	// The simulator's clock, for every role; the handler refuses it outside sandbox mode.
@@ -70,7 +68,7 @@ func (s *Server) routes() *http.ServeMux {
 
 	// Areas.
 	// The shipping desk: clerks and managers.
-	mux.Handle("GET /shipping", s.only(shipping, s.cached(h.Shipping)))
+	mux.Handle("GET /shipping", s.only(shipping, h.Shipping))
 	mux.Handle("GET /shipping/new", s.only(shipping, h.NewShipment))
 	mux.Handle("POST /shipping/new/compare", s.only(shipping, h.CompareOffers))
 	mux.Handle("POST /shipping/new/country", s.only(shipping, h.ChooseCountry))
@@ -82,8 +80,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/new/order", s.only(shipping, h.OrderShipment))
 	mux.Handle("POST /shipping/new/draft", s.only(shipping, h.SendDraft))
 	mux.Handle("POST /shipping/points", s.only(shipping, h.Points))
-	mux.Handle("GET /shipping/shipments/{id}", s.only(shipping, s.cached(h.ShipmentPage)))
-	mux.Handle("GET /shipping/shipments/{id}/status", s.only(shipping, s.cached(h.ShipmentStatus)))
+	mux.Handle("GET /shipping/shipments/{id}", s.only(shipping, h.ShipmentPage))
+	mux.Handle("GET /shipping/shipments/{id}/status", s.only(shipping, h.ShipmentStatus))
 	mux.Handle("GET /shipping/shipments/{id}/label.pdf", s.only(shipping, h.Label))
 	mux.Handle("GET /shipping/shipments/{id}/storno", s.only(shipping, h.ShipmentStornoConfirm))
 	mux.Handle("POST /shipping/shipments/{id}/storno", s.only(shipping, h.ShipmentStorno))
@@ -92,8 +90,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/shipments/{id}/refresh", s.only(shipping, h.RefreshNow))
 	mux.Handle("POST /shipping/shipments/{id}/duplicates/storno", s.only(shipping, h.StornoDuplicate))
 	mux.Handle("POST /shipping/shipments/{id}/notes", s.only(shipping, h.AddShipmentNote))
-	mux.Handle("GET /shipping/print", s.only(shipping, s.cached(h.PrintQueue)))
-	mux.Handle("GET /shipping/print/live", s.only(shipping, s.cached(h.PrintQueueLive)))
+	mux.Handle("GET /shipping/print", s.only(shipping, h.PrintQueue))
+	mux.Handle("GET /shipping/print/live", s.only(shipping, h.PrintQueueLive))
 	mux.Handle("POST /shipping/print", s.only(shipping, h.PrintSelected))
 	mux.Handle("POST /shipping/print/batches/{id}/reprint", s.only(shipping, h.Reprint))
 	mux.Handle("GET /shipping/manifest", s.only(shipping, h.Manifest))
@@ -138,7 +136,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupCheck))
 	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupOrderAgain))
 	// Tracking: the list, its export, the scan box.
-	mux.Handle("GET /tracking", s.only(tracking, s.cached(h.ShipmentList)))
+	mux.Handle("GET /tracking", s.only(tracking, h.ShipmentList))
 	mux.Handle("GET /tracking.csv", s.only(tracking, h.ExportCSV))
 	mux.Handle("GET /scan", s.only(tracking, h.Scan))
 	// The list's selection: labels, storno and protocols are the shipping desk's; the export is the list's.
@@ -200,7 +198,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /shipping/rules/{id}/delete", s.only(conn, h.DeleteRule))
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
-	mux.Handle("/", s.signedIn(s.cached(h.NotFound)))
+	mux.Handle("/", s.signedIn(h.NotFound))
 	return mux
 }
 

@@ -239,8 +239,7 @@ func TestFaultsRefuseBadInput(t *testing.T) {
 }
 
 // The banner shows the simulated time on every page, in the reader's
-// language, and the new time once the clock is moved (the kept shell has a
-// hole for it).
+// language, and the new time once the clock is moved.
 func TestBannerShowsTheSimulatedTime(t *testing.T) {
 	t.Parallel()
 	env := apptest.Start(t)
@@ -257,8 +256,8 @@ func TestBannerShowsTheSimulatedTime(t *testing.T) {
 		}
 	}
 	shows("/shipping")
-	shows("/shipping") // from the kept shell
+	shows("/shipping")
 	b.PostForm("/sandbox-clock", url.Values{"minutes": {"1440"}, "back": {"/shipping"}})
-	shows("/shipping") // with the flash: drawn in full
+	shows("/shipping") // with the flash
 	shows("/tracking")
 }

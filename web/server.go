@@ -13,9 +13,7 @@ import (
 	"shipdesk/handlers"
 	"shipdesk/i18n"
 	"shipdesk/identity"
-	"shipdesk/pagecache"
 	"shipdesk/throttle"
-	"shipdesk/views"
 )
 
 // Authenticator resolves a session token to the staff member (staff.Service).
@@ -40,8 +38,6 @@ type Deps struct {
 	// Public turns away a client that asks the customers' pages too often,
 	// before they cost the database anything (nil: no such limit).
 	Public *throttle.InMemory
-	// Pages keeps signed-in pages whose data has not changed (nil: none kept).
-	Pages *pagecache.Cache
 }
 
 // publicAtOnce is how many customers' requests are served at once; a person
@@ -57,14 +53,12 @@ type Server struct {
 	static   *staticFiles
 	handler  http.Handler
 	metrics  string
-	kept     *views.Kept        // the page parts and shells drawn once and kept
 	lang     i18n.Lang          // the installation's language
 	limiter  *throttle.InMemory // the customers' pages' (Deps.Public)
 	// publicSlots bound the customers' requests served at once: a flood
 	// waits in line, parked, and cannot take the staff's CPU or connections.
 	publicSlots chan struct{}
 	trust       bool // believe a proxy's X-Forwarded-For for the client's address
-	pages       *pagecache.Cache
 }
 
 // New builds the server and its middleware chain.
@@ -74,8 +68,8 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{h: d.Handlers, staff: d.Staff, sessions: d.Sessions, log: d.Log, static: st, metrics: d.MetricsToken,
-		kept: views.NewKept(), lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy,
-		publicSlots: make(chan struct{}, publicAtOnce), pages: d.Pages}
+		lang: cmp.Or(d.Lang, i18n.Czech), limiter: d.Public, trust: d.TrustProxy,
+		publicSlots: make(chan struct{}, publicAtOnce)}
 
 	// Cross-site form posts are refused before anything else looks at them.
 	cop := http.NewCrossOriginProtection()
@@ -84,10 +78,9 @@ func New(d Deps) (*Server, error) {
 	}))
 
 	var h http.Handler = s.routes()
-	h = s.seeWrites(h)
 	h = s.authenticate(h)
 	h = cop.Handler(h)
-	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), s.kept, h)
+	h = localize(cmp.Or(d.Lang, i18n.Czech), cmp.Or(d.Zone, i18n.Prague), h)
 	h = s.sessionless(h)
 	h = securityHeaders(d.TrustProxy, h)
 	h = recoverPanics(d.Log, s.h.Fail, h)

@@ -72,8 +72,6 @@ type Options struct {
 	// TrustProxy takes the client's address from X-Forwarded-For, so a test
 	// can be many clients at once.
 	TrustProxy bool
-	// PageCacheBytes bounds the cache of signed-in pages (0: its default).
-	PageCacheBytes int64
 	// Prepare loads a test's fixtures (points, products, the demo desk)
 	// through an instance with the default time limit on the same database
 	// and sandbox, before this dashboard starts: on a loaded machine a short
@@ -155,20 +153,19 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		t.Fatalf("upstream clients: %v", err)
 	}
 	a, err := app.New(db, slog.New(logtext.New(io.Discard, nil)), app.Options{
-		SessionKey:     []byte(strings.Repeat("k", 32)),
-		BcryptCost:     bcrypt.MinCost,
-		Upstream:       up,
-		MetricsToken:   MetricsToken,
-		RefreshAfter:   -1, // the sandbox clock moves in jumps: ask on every poll
-		KnownCarriers:  app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
-		Settle:         o.Settle,
-		Lang:           i18n.English, // the tests read the English texts unless they choose
-		Jobs:           pollerCadence(o.Pollers),
-		PublicBurst:    cmp.Or(o.PublicBurst, 1_000_000),
-		PublicEvery:    cmp.Or(o.PublicEvery, time.Millisecond),
-		PublicHold:     cmp.Or(o.PublicHold, time.Millisecond),
-		TrustProxy:     o.TrustProxy,
-		PageCacheBytes: o.PageCacheBytes,
+		SessionKey:    []byte(strings.Repeat("k", 32)),
+		BcryptCost:    bcrypt.MinCost,
+		Upstream:      up,
+		MetricsToken:  MetricsToken,
+		RefreshAfter:  -1, // the sandbox clock moves in jumps: ask on every poll
+		KnownCarriers: app.SandboxCarriers(sb.Sandbox.Shipping.CarrierFacts()),
+		Settle:        o.Settle,
+		Lang:          i18n.English, // the tests read the English texts unless they choose
+		Jobs:          pollerCadence(o.Pollers),
+		PublicBurst:   cmp.Or(o.PublicBurst, 1_000_000),
+		PublicEvery:   cmp.Or(o.PublicEvery, time.Millisecond),
+		PublicHold:    cmp.Or(o.PublicHold, time.Millisecond),
+		TrustProxy:    o.TrustProxy,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
