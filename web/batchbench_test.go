@@ -19,7 +19,6 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"shipdesk/app/apptest"
-	"shipdesk/benchtab"
 	"shipdesk/client/shipping"
 	"shipdesk/client/transport"
 	"shipdesk/clock"
@@ -636,27 +635,20 @@ func BenchmarkBatch500(b *testing.B) {
 		b.ReportMetric(float64(run.total)/float64(tSeq), "batch/seq")
 		b.ReportMetric(float64(run.total)/float64(tBare), "batch/bare")
 		b.ReportMetric(float64(plan.n), "upstream-calls")
-		target := fmt.Sprintf("batch of %d rows", batchRows)
-		total := benchtab.Duration("batch", run.total)
-		benchtab.Ratio(b, target+" / the same calls one after another", total, benchtab.Duration("sequential calls", tSeq), "< 1")
-		benchtab.Ratio(b, target+" / the same calls as concurrent", total, benchtab.Duration("bare calls", tBare), "≤ 2")
+		// The goals: batch/seq < 1 and batch/bare ≤ 2.
 		counts := map[string]int{"shipments/detail": len(plan.details), "shipments/label": len(plan.label)}
 		for _, r := range plan.rows {
 			for _, c := range append(slices.Clone(r.rates), r.ordered...) {
 				counts[c.Op]++
 			}
 		}
-		figs := []benchtab.Figure{{What: "in all", Value: float64(plan.n), Unit: "calls"}}
-		for _, op := range []string{"rates/get", "shipments/validate", "shipments/create", "shipments/detail", "shipments/label"} {
-			figs = append(figs, benchtab.Figure{What: op, Value: float64(counts[op]), Unit: "calls"})
+		b.Logf("batch of %d rows: %d upstream calls: %v", batchRows, plan.n, counts)
+		phases := func(who string, p [4]time.Duration) {
+			b.Logf("batch of %d rows, phases, %s: priced %s, ordered %s, labels checked %s, labels fetched %s", batchRows, who,
+				p[0], p[1]-p[0], p[2]-p[1], p[3]-p[2])
 		}
-		benchtab.Note(b, target+": upstream calls", figs...)
-		phases := func(who string, p [4]time.Duration, more ...benchtab.Figure) {
-			benchtab.Note(b, target+": phases, "+who, append([]benchtab.Figure{benchtab.Duration("priced", p[0]), benchtab.Duration("ordered", p[1]-p[0]),
-				benchtab.Duration("labels checked", p[2]-p[1]), benchtab.Duration("labels fetched", p[3]-p[2])}, more...)...)
-		}
-		phases("batch (with its pages; the PDF read to its end)", [4]time.Duration{run.priced, run.ordered, run.labelled, run.total},
-			benchtab.MiB("PDF", uint64(run.pdfBytes)))
+		phases("batch (with its pages; the PDF read to its end)", [4]time.Duration{run.priced, run.ordered, run.labelled, run.total})
+		b.Logf("the batch's PDF: %.1f MiB", mib(uint64(run.pdfBytes)))
 		phases("bare calls", barePhases)
 		phases("sequential calls", seqPhases)
 		b.StartTimer()
@@ -679,14 +671,14 @@ func BenchmarkBatchMemory(b *testing.B) {
 				env, br := batchEnv(b, nil)
 				b.StartTimer()
 				var run batchRun
-				peak[n] = benchtab.PeakHeap(func() { run = runBatch(b, env, br, "MEM", n) })
+				peak[n] = peakHeap(func() { run = runBatch(b, env, br, "MEM", n) })
 				b.StopTimer()
 				b.ReportMetric(float64(peak[n])/(1<<20), "peak-MiB")
 				if n == batchRows {
 					small := runBatch(b, env, br, "SMALL", 50)
-					pdf50 = benchtab.PeakHeap(func() { downloadLabels(b, env, br, small.id) })
+					pdf50 = peakHeap(func() { downloadLabels(b, env, br, small.id) })
 					labels50 = lastPrint(b, env)
-					pdf500 = benchtab.PeakHeap(func() { downloadLabels(b, env, br, run.id) })
+					pdf500 = peakHeap(func() { downloadLabels(b, env, br, run.id) })
 					labels500 = lastPrint(b, env)
 				}
 				b.StartTimer()
@@ -696,10 +688,11 @@ func BenchmarkBatchMemory(b *testing.B) {
 	if peak[100] == 0 || peak[batchRows] == 0 || pdf50 == 0 {
 		return
 	}
-	benchtab.Ratio(b, fmt.Sprintf("batch peak heap, %d rows / 100 rows", batchRows), benchtab.MiB(fmt.Sprintf("%d rows", batchRows), peak[batchRows]),
-		benchtab.MiB("100 rows", peak[100]), "≈ 1 (flat)")
-	benchtab.Ratio(b, "batch labels PDF peak heap, 500 rows / 50 rows", benchtab.MiB(fmt.Sprintf("%d labels", labels500), pdf500),
-		benchtab.MiB(fmt.Sprintf("%d labels", labels50), pdf50), "≈ 1 (flat)")
+	// Flat when nothing holds all rows or all labels at once: both ≈ 1.
+	b.ReportMetric(float64(peak[batchRows])/float64(peak[100]), fmt.Sprintf("heap-%d/100-rows", batchRows))
+	b.ReportMetric(float64(pdf500)/float64(pdf50), "pdf-heap-500/50")
+	b.Logf("peak heap: %d rows %.1f MiB, 100 rows %.1f MiB; the labels PDF of %d labels %.1f MiB, of %d labels %.1f MiB",
+		batchRows, mib(peak[batchRows]), mib(peak[100]), labels500, mib(pdf500), labels50, mib(pdf50))
 }
 
 // importRows is the size of the largest file the import takes.
@@ -724,7 +717,7 @@ func BenchmarkBatchImport10000(b *testing.B) {
 			var id int64
 			start := time.Now()
 			b.StartTimer()
-			peak := benchtab.PeakHeap(func() { id = uploadOrders(b, env, br, f.name, f.data) })
+			peak := peakHeap(func() { id = uploadOrders(b, env, br, f.name, f.data) })
 			b.StopTimer()
 			took := time.Since(start)
 			if c := batchCounts(b, env, id); c[storage.RowReady]+c[storage.RowPricing]+c[storage.RowPriced] != importRows {
@@ -732,8 +725,8 @@ func BenchmarkBatchImport10000(b *testing.B) {
 			}
 			stopPricing(b, env, id)
 			b.ReportMetric(float64(took.Milliseconds()), f.kind+"-ms")
-			benchtab.Note(b, fmt.Sprintf("import of %d rows (%s)", importRows, f.kind), benchtab.Duration("upload", took),
-				benchtab.MiB("peak heap", peak), benchtab.MiB("file", uint64(len(f.data))))
+			b.ReportMetric(mib(peak), f.kind+"-peak-MiB")
+			b.Logf("import of %d rows (%s): upload %s, peak heap %.1f MiB, file %.1f MiB", importRows, f.kind, took, mib(peak), mib(uint64(len(f.data))))
 		}
 		b.StartTimer()
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"shipdesk/benchtab"
 	"shipdesk/desk"
 )
 
@@ -42,9 +41,8 @@ func BenchmarkBatchOwnCost(b *testing.B) {
 		})
 	}
 	if peaks[batchRows] > 0 && peaks[bigBatchRows] > 0 {
-		benchtab.Ratio(b, fmt.Sprintf("batch peak heap while pricing and ordering, %d rows / %d rows", bigBatchRows, batchRows),
-			benchtab.MiB(fmt.Sprintf("%d rows", bigBatchRows), peaks[bigBatchRows]), benchtab.MiB(fmt.Sprintf("%d rows", batchRows), peaks[batchRows]),
-			"≈ 1 (flat)")
+		// Flat: ≈ 1.
+		b.ReportMetric(float64(peaks[bigBatchRows])/float64(peaks[batchRows]), fmt.Sprintf("heap-%d/%d-rows", bigBatchRows, batchRows))
 	}
 }
 
@@ -87,18 +85,17 @@ func ownCost(b *testing.B, n int) uint64 {
 	// The peak heap of one more batch, without the recorder, which keeps
 	// every call's body (the sandbox keeps its orders: part of what is seen).
 	before := heapInUse()
-	peak = benchtab.PeakHeap(func() { priceAndOrder(b, env, br, "OWNMEM", n, nil) })
+	peak = peakHeap(func() { priceAndOrder(b, env, br, "OWNMEM", n, nil) })
 	// The same calls made bare into a sandbox of their own, which keeps its
 	// orders as the batch's does: what the batch grows beyond what they grow
 	// is our share.
 	bare := newReplayer(b, nil)
 	bareBefore := heapInUse()
-	barePeak := benchtab.PeakHeap(func() {
+	barePeak := peakHeap(func() {
 		bare.price(plan, desk.BatchWorkers)
 		bare.order(plan, desk.BatchWorkers)
 	})
 	rows := time.Duration(rounds * n)
-	budget := benchtab.Duration("the target", ownCostBudget)
 	for i, phase := range []struct {
 		name        string
 		batch, bare time.Duration
@@ -106,21 +103,17 @@ func ownCost(b *testing.B, n int) uint64 {
 		own := (phase.batch - phase.bare) / rows
 		b.ReportMetric(float64(own.Microseconds())/1000, phase.name+"-own-ms/row")
 		b.ReportMetric(float64(stmts[i])/float64(rows), phase.name+"-statements/row")
-		target := fmt.Sprintf("batch of %d rows, %s: our own cost per row / %s", n, phase.name, ownCostBudget)
-		benchtab.Ratio(b, target, benchtab.Duration("(batch − bare calls) / rows", own), budget, "≤ 1")
-		benchtab.Note(b, fmt.Sprintf("batch of %d rows, %s: the two sides", n, phase.name),
-			benchtab.Duration("batch", phase.batch/time.Duration(rounds)),
-			benchtab.Duration(fmt.Sprintf("the same calls, bare, %d rows at a time", desk.BatchWorkers), phase.bare/time.Duration(rounds)),
-			benchtab.Figure{What: "SQL statements", Value: float64(stmts[i]) / float64(rows), Unit: "per row"},
-			benchtab.Figure{What: "round trips to PostgreSQL", Value: float64(trips[i]) / float64(rows), Unit: "per row"},
-			benchtab.Figure{What: "load average before", Value: load, Unit: ""})
+		// The goal: our own cost per row within ownCostBudget.
+		b.ReportMetric(float64(own)/float64(ownCostBudget), phase.name+"-own/budget")
+		b.Logf("batch of %d rows, %s: batch %s, the same calls bare (%d rows at a time) %s; %.2f statements and %.2f round trips a row; load average before %.2f",
+			n, phase.name, phase.batch/time.Duration(rounds), desk.BatchWorkers, phase.bare/time.Duration(rounds),
+			float64(stmts[i])/float64(rows), float64(trips[i])/float64(rows), load)
 	}
-	benchtab.Note(b, fmt.Sprintf("batch of %d rows: peak heap while priced and ordered, and the upload (part of pricing)", n), benchtab.MiB("peak heap", peak),
-		benchtab.Duration("upload and import", upload/time.Duration(rounds)))
-	// Flat when the batch's heap grows by no more than the bare calls': the
-	// sandbox keeps every order it is sent, either way.
-	benchtab.Ratio(b, fmt.Sprintf("batch of %d rows: heap grown while priced and ordered / grown by the same calls bare", n),
-		benchtab.MiB("batch", peak-before), benchtab.MiB("bare calls", barePeak-bareBefore), "≈ 1 (our share flat)")
+	b.ReportMetric(mib(peak), "peak-MiB")
+	b.Logf("batch of %d rows: peak heap %.1f MiB while priced and ordered; upload and import %s", n, mib(peak), upload/time.Duration(rounds))
+	// Flat when the batch's heap grows by no more than the bare calls' (≈ 1):
+	// the sandbox keeps every order it is sent, either way.
+	b.ReportMetric(float64(peak-before)/float64(barePeak-bareBefore), "heap-grown/bare")
 	return peak
 }
 

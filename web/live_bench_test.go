@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"shipdesk/app/apptest"
-	"shipdesk/benchtab"
 	"shipdesk/sandbox/sandboxtest"
 )
 
@@ -72,8 +71,7 @@ func BenchmarkLiveRefresh(b *testing.B) {
 	window := liveWindow()
 	moving := movingShipments(b, env)
 	for b.Loop() {
-		kinds := perRefresh(b, env, proxy, pages, clerk)
-		benchtab.Note(b, "live refresh: statements a refresh by kind of page (the fewest of five)", kinds...)
+		perRefresh(b, env, proxy, pages, clerk)
 		quiet := liveRun(b, env, proxy, sb, window, nil, clerk)
 		busy := liveRun(b, env, proxy, sb, window, pages, clerk)
 		open := perKind * len(pages)
@@ -84,24 +82,17 @@ func BenchmarkLiveRefresh(b *testing.B) {
 		for _, k := range busy.top(14) {
 			b.Logf("%6d × %.140s", busy.texts[k], strings.Join(strings.Fields(k), " "))
 		}
-		benchtab.Ratio(b, fmt.Sprintf("live refresh, %d open pages: statements per page per refresh", open),
-			benchtab.Figure{What: "statements by the pages", Value: float64(byPages), Unit: ""},
-			benchtab.Figure{What: "refreshes", Value: float64(busy.refreshes), Unit: ""}, "≤ 1")
-		benchtab.Note(b, fmt.Sprintf("live refresh, %d open pages: the database and the CPU", open),
-			benchtab.Figure{What: "statements per minute with the pages", Value: perMinute(busy.statements), Unit: ""},
-			benchtab.Figure{What: "without them", Value: perMinute(quiet.statements), Unit: ""},
-			benchtab.Duration("median statement", busy.median()),
-			benchtab.Duration("p99 statement", busy.p99()),
-			benchtab.Figure{What: "CPU share of the process (dashboard, sandbox and the pages' clients) with the pages", Value: 100 * busy.cpu, Unit: "%"},
-			benchtab.Figure{What: "without them", Value: 100 * quiet.cpu, Unit: "%"},
-			benchtab.Figure{What: "load average", Value: loadAverage(), Unit: ""})
+		// The goals: a statement a refresh at most, the pollers' tracking
+		// calls ⌈N / batch⌉ an interval whatever the pages, and no service
+		// calls caused by the pages.
 		intervals := float64(window) / float64(pollEvery)
-		benchtab.Ratio(b, fmt.Sprintf("live refresh, %d open pages: tracking calls per interval / ⌈N / batch⌉", open),
-			benchtab.Figure{What: "tracking calls per interval", Value: float64(busy.tracking) / intervals, Unit: "calls"},
-			benchtab.Figure{What: fmt.Sprintf("⌈%d / 100⌉", moving), Value: float64((moving + 99) / 100), Unit: "calls"}, "≤ 1")
-		benchtab.Note(b, fmt.Sprintf("live refresh, %d open pages: service calls the pages caused", open),
-			benchtab.Figure{What: "calls with the pages", Value: float64(busy.calls), Unit: ""},
-			benchtab.Figure{What: "without them", Value: float64(quiet.calls), Unit: ""})
+		b.ReportMetric(float64(byPages)/float64(busy.refreshes), "statements/refresh")
+		b.ReportMetric(float64(busy.tracking)/intervals/float64((moving+99)/100), "tracking-calls/ceil(N/batch)")
+		b.ReportMetric(float64(busy.calls-quiet.calls), "calls-by-pages")
+		b.ReportMetric(100*busy.cpu, "cpu-%-with-pages")
+		b.ReportMetric(100*quiet.cpu, "cpu-%-without")
+		b.Logf("%d open pages: %.0f statements a minute with the pages, %.0f without; statement median %s, p99 %s; load average %.2f",
+			open, perMinute(busy.statements), perMinute(quiet.statements), busy.median(), busy.p99(), loadAverage())
 	}
 }
 
@@ -196,10 +187,9 @@ func cpuTime() time.Duration {
 // perRefresh asks for each kind's live part a few times, one after another,
 // and logs the statements each refresh sent. The pollers may add some to
 // any one refresh: each kind's figure is the fewest of its refreshes.
-func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage, br *apptest.Browser) []benchtab.Figure {
+func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage, br *apptest.Browser) {
 	b.Helper()
 	const times = 5
-	var out []benchtab.Figure
 	for _, p := range pages {
 		fewest := -1
 		all := map[string]int{}
@@ -219,9 +209,7 @@ func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage
 		for k, c := range all {
 			b.Logf("    %d × %.120s", c, strings.Join(strings.Fields(k), " "))
 		}
-		out = append(out, benchtab.Figure{What: p.kind, Value: float64(fewest), Unit: ""})
 	}
-	return out
 }
 
 // ask is the i-th page's polling asking for its live part, as htmx asks.

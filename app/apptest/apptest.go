@@ -24,7 +24,6 @@ import (
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/jobs"
-	"shipdesk/logtext"
 	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/staff"
 	"shipdesk/storage"
@@ -152,7 +151,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
-	a, err := app.New(db, slog.New(logtext.New(io.Discard, nil)), app.Options{
+	a, err := app.New(db, slog.New(slog.DiscardHandler), app.Options{
 		SessionKey:    []byte(strings.Repeat("k", 32)),
 		BcryptCost:    bcrypt.MinCost,
 		Upstream:      up,

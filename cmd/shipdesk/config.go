@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"shipdesk/logtext"
 	"shipdesk/storage"
 )
 
@@ -97,7 +96,7 @@ func newLogger(c Config, w io.Writer) *slog.Logger {
 	if strings.EqualFold(c.LogFormat, "json") {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(logtext.New(w, opts)) // slog's text, the request log's plain lines written quicker
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 // openDB connects to DATABASE_URL with a clear message when it is missing.

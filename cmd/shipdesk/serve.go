@@ -46,13 +46,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	tuneGC()
+	limitMemory()
 	if m.PublicURL == "" {
 		m.PublicURL = "http://" + c.Addr + "/"
 	}
-	logs := newLogBuffer(stderr) // a line per request: written in batches
-	defer logs.Close()
-	log := newLogger(c, logs)
+	log := newLogger(c, stderr)
 	if err := i18n.Check(); err != nil {
 		return err // a translator's mistake must not reach a page
 	}
@@ -112,10 +110,6 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 
-	h, err := benchHandler(a.Handler)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.Addr, err)
@@ -126,7 +120,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if j.Run { // settle unknown orders, keep caches fresh, poll labels, tracking, commissions
 		go a.Jobs.Run(ctx)
 	} // else `shipdesk jobs` runs them
-	err = serveHTTP(ctx, ln, h, log)
+	err = serveHTTP(ctx, ln, a.Handler, log)
 	stopBatches(a.Desk, log)
 	return err
 }
@@ -145,16 +139,10 @@ func stopBatches(d *desk.Desk, log *slog.Logger) {
 	}
 }
 
-// tuneGC lets the heap grow to five times what is live before collecting
-// (GOGC=400): the dashboard holds little (about 55 MiB resident under load
-// this way), and at the default of twice every page view paid for frequent
-// collections. A soft limit of 128 MiB (GOMEMLIMIT) makes the collector work
-// harder before a big import or print could take five times its live heap.
-// GOGC and GOMEMLIMIT in the environment win.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+// limitMemory sets a soft limit of 128 MiB (GOMEMLIMIT) so that the
+// collector works harder before a big import or print could take twice its
+// live heap beyond it. GOMEMLIMIT in the environment wins.
+func limitMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(128 << 20)
 	}
