@@ -80,7 +80,7 @@ func (db *DB) RowKnownAt(ctx context.Context, id int64, m OrderedMatch) error {
 		batch = &m.BatchID
 	}
 	_, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = 'known', known_shipment = $2, known_batch = $3, known_line = $4,
-    error = '', claimed_at = NULL, updated_at = now()
+    error = '', leased_at = NULL, updated_at = now()
 WHERE id = $1 AND state = 'ordering'`, id, m.ShipmentID, batch, m.Line)
 	return wrapf(err, "record row %d as ordered before", id)
 }

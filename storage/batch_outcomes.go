@@ -58,10 +58,10 @@ func (db *DB) RecordRows(ctx context.Context, outcomes []RowOutcome) (duplicates
 	}
 	if len(pIDs) > 0 {
 		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, offers = u.offers, chosen = u.chosen, chosen_by = u.chosen_by,
-    problems = u.problems, claimed_at = NULL, updated_at = now()
+    problems = u.problems, leased_at = NULL, updated_at = now()
 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]::jsonb[], $5::text[], $6::text[], $7::text[]::jsonb[])
     AS u(id, leased, state, offers, chosen, chosen_by, problems)
-WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestamptz + u.leased * interval '1 microsecond'`,
+WHERE b.id = u.id AND b.state = 'pricing' AND b.leased_at = 'epoch'::timestamptz + u.leased * interval '1 microsecond'`,
 			pqArray(pIDs), pqArray(leases), pqArray(states), pqArray(offers), pqArray(chosen), pqArray(by), pqArray(probs))
 		if err != nil {
 			return nil, wrapf(err, "record pricing of %d rows", len(pIDs))
@@ -77,7 +77,7 @@ WHERE b.id = u.id AND b.state = 'pricing' AND b.claimed_at = 'epoch'::timestampt
 	}
 	if len(oIDs) > 0 {
 		_, err := db.x.ExecContext(ctx, `UPDATE batch_rows b SET state = u.state, shipment_id = NULLIF(u.shipment, 0), error = u.why,
-    claimed_at = NULL, updated_at = now()
+    leased_at = NULL, updated_at = now()
 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(id, shipment, state, why)
 WHERE b.id = u.id AND b.state = 'ordering'`, pqArray(oIDs), pqArray(shipments), pqArray(oStates), pqArray(whys))
 		if err != nil {

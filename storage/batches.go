@@ -55,7 +55,7 @@ type BatchRow struct {
 	Chosen     string      `db:"chosen"`
 	ChosenBy   string      `db:"chosen_by"`
 	Error      apperr.Text `db:"error"`
-	LeasedAt   *time.Time  `db:"claimed_at"`
+	LeasedAt   *time.Time  `db:"leased_at"`
 	ShipmentID *int64      `db:"shipment_id"`
 	// ShipmentState is the state of the row's shipment (ordering, created,
 	// unknown, missing) when the row is read for a page; "" otherwise.
@@ -88,7 +88,7 @@ const rowColumns = rowColumnsHead + `offers` + rowColumnsTail
 const (
 	rowColumnsHead = `id, batch_id, line, raw, parsed, problems, state, request_key, `
 	rowColumnsTail = ` AS offers, chosen, chosen_by, error,
-claimed_at, shipment_id, draft_id, drafting, updated_at, reference, fingerprint, new_parcel, known_shipment, known_batch, known_line`
+leased_at, shipment_id, draft_id, drafting, updated_at, reference, fingerprint, new_parcel, known_shipment, known_batch, known_line`
 )
 
 // chosenOfferOnly reads a row's offers as its chosen one alone (none when
@@ -261,7 +261,7 @@ func (db *DB) BatchRow(ctx context.Context, batch, id int64) (BatchRow, error) {
 // is still in one of the states from; it says whether it was.
 func (db *DB) UpdateRowCells(ctx context.Context, r BatchRow, from []string) (bool, error) {
 	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET raw = $3, parsed = $4, problems = $5, state = $6, offers = '[]',
-    chosen = '', chosen_by = '', error = '', claimed_at = NULL, updated_at = now(),
+    chosen = '', chosen_by = '', error = '', leased_at = NULL, updated_at = now(),
     reference = $8, fingerprint = $9, new_parcel = $10, known_shipment = $11, known_batch = $12, known_line = $13
 WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.Parsed, r.Problems, r.State, pqArray(from),
 		r.Reference, r.Fingerprint, r.NewParcel, r.KnownShipment, r.KnownBatch, r.KnownLine)
@@ -277,7 +277,7 @@ WHERE batch_id = $1 AND id = $2 AND state = ANY($7)`, r.BatchID, r.ID, r.Raw, r.
 // may be large). Two clerks pressing the same button move each row once:
 // the update is the lease.
 func (db *DB) QueueRows(ctx context.Context, batch int64, from, to string) (int, error) {
-	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $3, claimed_at = NULL, error = '', updated_at = now()
+	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $3, leased_at = NULL, error = '', updated_at = now()
 WHERE batch_id = $1 AND state = $2 AND NOT drafting AND draft_id IS NULL`, batch, from, to)
 	if err != nil {
 		return 0, wrapf(err, "queue rows of batch %d", batch)
@@ -288,7 +288,7 @@ WHERE batch_id = $1 AND state = $2 AND NOT drafting AND draft_id IS NULL`, batch
 
 // QueueRow moves one row from a state to another (a row ordered again).
 func (db *DB) QueueRow(ctx context.Context, batch, id int64, from, to string) (bool, error) {
-	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $4, claimed_at = NULL, error = '', updated_at = now()
+	res, err := db.x.ExecContext(ctx, `UPDATE batch_rows SET state = $4, leased_at = NULL, error = '', updated_at = now()
 WHERE batch_id = $1 AND id = $2 AND state = $3 AND draft_id IS NULL`, batch, id, from, to)
 	if err != nil {
 		return false, wrapf(err, "queue row %d", id)
@@ -309,8 +309,8 @@ const leasedRowColumns = rowColumnsHead + `CASE WHEN state = 'ordering' THEN ` +
 // it takes, not every row waiting.
 func (db *DB) LeaseRows(ctx context.Context, batch int64, now, stale time.Time, limit int) ([]BatchRow, error) {
 	var out []BatchRow
-	err := sqlxSelect(ctx, db, &out, `WITH leased AS (UPDATE batch_rows SET claimed_at = $2, updated_at = now() WHERE id IN (
-    SELECT id FROM batch_rows WHERE batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $3)
+	err := sqlxSelect(ctx, db, &out, `WITH leased AS (UPDATE batch_rows SET leased_at = $2, updated_at = now() WHERE id IN (
+    SELECT id FROM batch_rows WHERE batch_id = $1 AND state IN ('pricing', 'ordering') AND (leased_at IS NULL OR leased_at < $3)
     ORDER BY state DESC, line, id LIMIT $4 FOR UPDATE SKIP LOCKED)
 RETURNING `+leasedRowColumns+`)
 SELECT * FROM leased ORDER BY state DESC, line, id`, batch, now, stale, limit)
@@ -319,14 +319,14 @@ SELECT * FROM leased ORDER BY state DESC, line, id`, batch, now, stale, limit)
 
 // unleasedRows are the rows of batch $1 in a worker's state that no live
 // worker holds: leased before $2, or never.
-const unleasedRows = `batch_id = $1 AND state IN ('pricing', 'ordering') AND (claimed_at IS NULL OR claimed_at < $2)`
+const unleasedRows = `batch_id = $1 AND state IN ('pricing', 'ordering') AND (leased_at IS NULL OR leased_at < $2)`
 
 // BatchesWaiting are the batches with rows in a worker's state that no live
 // worker holds (leased before stale, or never).
 func (db *DB) BatchesWaiting(ctx context.Context, stale time.Time) ([]int64, error) {
 	var ids []int64
 	err := sqlxSelect(ctx, db, &ids, `SELECT DISTINCT batch_id FROM batch_rows WHERE state IN ('pricing', 'ordering')
-    AND (claimed_at IS NULL OR claimed_at < $1) ORDER BY batch_id`, stale)
+    AND (leased_at IS NULL OR leased_at < $1) ORDER BY batch_id`, stale)
 	return ids, wrapf(err, "batches waiting for a worker")
 }
 

@@ -147,7 +147,7 @@ func (db *DB) RecordCommission(ctx context.Context, id int64, s CommissionState,
 	res, err := db.x.ExecContext(ctx, `
 UPDATE commissions SET state = 'created', remote_id = $2, number = $3, status = $4, raw = $5, error = '',
     deadline_at = CASE WHEN $6 > 0 THEN COALESCE(extended_to, COALESCE($9, created_at) + $6 * interval '1 day') END,
-    last_synced_at = $7, next_sync_at = $8, claimed_until = NULL, sync_failures = 0
+    last_synced_at = $7, next_sync_at = $8, leased_until = NULL, sync_failures = 0
 WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Number, s.Status, JSON(s.Raw), s.PeriodDays, now, next, s.Lodged)
 	if err != nil {
 		return false, fmt.Errorf("record commission %d: %w", id, err)
@@ -237,11 +237,11 @@ WHERE state = 'unknown' OR (state = 'ordering' AND COALESCE(settles_at, created_
 func (db *DB) LeaseCommissionSync(ctx context.Context, c Lease) ([]Commission, error) {
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `
-UPDATE commissions SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
+UPDATE commissions SET leased_until = $1::timestamptz + $2 * interval '1 microsecond', leased_by = $3
 WHERE id IN (
     SELECT id FROM commissions
     WHERE state = 'created' AND status NOT IN ('closed', 'cancelled') AND COALESCE(next_sync_at, '-infinity') <= $1
-        AND (claimed_until IS NULL OR claimed_until < $1)
+        AND (leased_until IS NULL OR leased_until < $1)
     ORDER BY next_sync_at NULLS FIRST, id LIMIT $4
     FOR UPDATE SKIP LOCKED)
 RETURNING `+commissionColumns, c.Now, c.For.Microseconds(), c.Who, c.Limit)
@@ -251,7 +251,7 @@ RETURNING `+commissionColumns, c.Now, c.For.Microseconds(), c.Who, c.Limit)
 // CommissionSyncFailed releases leases and backs off.
 func (db *DB) CommissionSyncFailed(ctx context.Context, ids []int64, now time.Time, base, limit time.Duration) error {
 	_, err := db.x.ExecContext(ctx, `
-UPDATE commissions SET sync_failures = sync_failures + 1, claimed_until = NULL,
+UPDATE commissions SET sync_failures = sync_failures + 1, leased_until = NULL,
     next_sync_at = $2::timestamptz + least($3 * power(2, sync_failures), $4) * interval '1 microsecond'
 WHERE id = ANY($1)`, pqArray(ids), now, base.Microseconds(), limit.Microseconds())
 	return wrapf(err, "back off %d commissions", len(ids))

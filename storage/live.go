@@ -9,7 +9,7 @@ import (
 
 // A page that shows a record reads it in one statement. A shipment's page
 // waiting for its label has the stale pending labels checked through the
-// label poller's lease (claimed_until), in its batches, so the number of open
+// label poller's lease (leased_until), in its batches, so the number of open
 // pages never multiplies the calls; a commission's page leases its
 // commission as its poller would.
 
@@ -78,9 +78,9 @@ func (db *DB) LeaseStaleLabels(ctx context.Context, c Lease, pendingBefore time.
 func (db *DB) LeaseCommissionIfDue(ctx context.Context, id int64, c Lease) (Commission, bool, error) {
 	var out []Commission
 	err := sqlxSelect(ctx, db, &out, `
-UPDATE commissions SET claimed_until = $2::timestamptz + $3 * interval '1 microsecond', claimed_by = $4
+UPDATE commissions SET leased_until = $2::timestamptz + $3 * interval '1 microsecond', leased_by = $4
 WHERE id = $1 AND state = 'created' AND status NOT IN ('closed', 'cancelled') AND COALESCE(next_sync_at, '-infinity') <= $2
-    AND (claimed_until IS NULL OR claimed_until < $2)
+    AND (leased_until IS NULL OR leased_until < $2)
 RETURNING `+commissionColumns, id, c.Now, c.For.Microseconds(), c.Who)
 	if err != nil || len(out) == 0 {
 		return Commission{}, false, wrapf(err, "lease commission %d", id)

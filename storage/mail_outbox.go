@@ -87,10 +87,10 @@ func (db *DB) EnqueueMail(ctx context.Context, m OutMail) (bool, error) {
 func (db *DB) LeaseMail(ctx context.Context, c Lease) ([]OutMail, error) {
 	const q = `
 UPDATE mail_outbox SET state = 'sending', attempts = attempts + 1,
-    claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
+    leased_until = $1::timestamptz + $2 * interval '1 microsecond', leased_by = $3
 WHERE id IN (
     SELECT id FROM mail_outbox
-    WHERE state IN ('queued', 'sending') AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+    WHERE state IN ('queued', 'sending') AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until < $1)
     ORDER BY next_attempt_at, id
     LIMIT $4
     FOR UPDATE SKIP LOCKED)
@@ -140,8 +140,8 @@ func (db *DB) attachmentsOf(ctx context.Context, mails []OutMail) error {
 // nothing (its copy is the duplicate the stable Message-ID makes recognisable).
 func (db *DB) MailDelivered(ctx context.Context, id int64, who string, now time.Time) (bool, error) {
 	res, err := db.x.ExecContext(ctx, `
-UPDATE mail_outbox SET state = 'sent', sent_at = $3, claimed_until = NULL, last_error = ''
-WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, now)
+UPDATE mail_outbox SET state = 'sent', sent_at = $3, leased_until = NULL, last_error = ''
+WHERE id = $1 AND state = 'sending' AND leased_by = $2`, id, who, now)
 	return rowChanged(res, err, "record mail %d sent", id)
 }
 
@@ -149,16 +149,16 @@ WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, now)
 // (already cleaned of anything secret).
 func (db *DB) MailRetry(ctx context.Context, id int64, who string, next time.Time, reason string) (bool, error) {
 	res, err := db.x.ExecContext(ctx, `
-UPDATE mail_outbox SET state = 'queued', next_attempt_at = $3, claimed_until = NULL, last_error = $4
-WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, next, reason)
+UPDATE mail_outbox SET state = 'queued', next_attempt_at = $3, leased_until = NULL, last_error = $4
+WHERE id = $1 AND state = 'sending' AND leased_by = $2`, id, who, next, reason)
 	return rowChanged(res, err, "record mail %d to retry", id)
 }
 
 // MailGaveUp keeps the mail as failed for good, with the reason.
 func (db *DB) MailGaveUp(ctx context.Context, id int64, who string, reason string) (bool, error) {
 	res, err := db.x.ExecContext(ctx, `
-UPDATE mail_outbox SET state = 'failed', claimed_until = NULL, last_error = $3
-WHERE id = $1 AND state = 'sending' AND claimed_by = $2`, id, who, reason)
+UPDATE mail_outbox SET state = 'failed', leased_until = NULL, last_error = $3
+WHERE id = $1 AND state = 'sending' AND leased_by = $2`, id, who, reason)
 	return rowChanged(res, err, "record mail %d failed", id)
 }
 

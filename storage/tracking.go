@@ -18,8 +18,8 @@ type Event struct {
 }
 
 // Lease is what a poller asks for: up to Limit records due at Now, held for
-// For by Who so another instance skips them (the columns claimed_until and
-// claimed_by keep it). A customer's claim is another thing (claims.go).
+// For by Who so another instance skips them (the columns leased_until and
+// leased_by keep it). A customer's claim is another thing (claims.go).
 type Lease struct {
 	Who   string
 	Now   time.Time
@@ -44,10 +44,10 @@ const leaseWait = "10s"
 // instances never take the same shipment.
 func (db *DB) leaseDue(ctx context.Context, c Lease, kind, due, order string, more ...any) ([]Shipment, error) {
 	q := `
-UPDATE shipments SET claimed_until = $1::timestamptz + $2 * interval '1 microsecond', claimed_by = $3
+UPDATE shipments SET leased_until = $1::timestamptz + $2 * interval '1 microsecond', leased_by = $3
 WHERE id IN (
     SELECT id FROM shipments
-    WHERE ` + due + ` AND (claimed_until IS NULL OR claimed_until < $1)
+    WHERE ` + due + ` AND (leased_until IS NULL OR leased_until < $1)
     ORDER BY ` + order + `
     LIMIT $4
     FOR UPDATE SKIP LOCKED)
@@ -88,7 +88,7 @@ func (db *DB) RecordLabelCheck(ctx context.Context, id int64, r Reply, now time.
 		if err := tx.RecordState(ctx, id, r, now); err != nil {
 			return err
 		}
-		_, err := tx.x.ExecContext(ctx, `UPDATE shipments SET next_label_check_at = $2, claimed_until = NULL, poll_failures = 0 WHERE id = $1`, id, next)
+		_, err := tx.x.ExecContext(ctx, `UPDATE shipments SET next_label_check_at = $2, leased_until = NULL, poll_failures = 0 WHERE id = $1`, id, next)
 		return wrapf(err, "schedule label check of %d", id)
 	})
 }
@@ -149,7 +149,7 @@ ON CONFLICT DO NOTHING`, string(eventDoc))
 		// Each package takes the status of its newest event; delivered_at is the
 		// newest DELIVERED event.
 		_, err = tx.x.ExecContext(ctx, `
-UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at = $2, next_track_at = t.next, claimed_until = NULL,
+UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at = $2, next_track_at = t.next, leased_until = NULL,
     poll_failures = 0, tracking_done = t.next IS NULL,
     cancelled_at = CASE WHEN t.status = 'CANCELLED' THEN COALESCE(s.cancelled_at, $2) ELSE s.cancelled_at END,
     delivered_at = CASE WHEN t.status = 'DELIVERED' THEN COALESCE(s.delivered_at,
@@ -174,7 +174,7 @@ func (db *DB) PollFailed(ctx context.Context, ids []int64, label bool, now time.
 		column = "next_label_check_at"
 	}
 	_, err := db.x.ExecContext(ctx, `
-UPDATE shipments SET poll_failures = poll_failures + 1, claimed_until = NULL,
+UPDATE shipments SET poll_failures = poll_failures + 1, leased_until = NULL,
     `+column+` = $2::timestamptz + least($3 * power(2, poll_failures), $4) * interval '1 microsecond'
 WHERE id = ANY($1)`, pqArray(ids), now, base.Microseconds(), limit.Microseconds())
 	return wrapf(err, "back off %d shipments", len(ids))

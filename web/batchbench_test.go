@@ -737,7 +737,7 @@ func BenchmarkBatchImport10000(b *testing.B) {
 // none left and the next measurement runs alone.
 func stopPricing(b *testing.B, env *apptest.Env, id int64) {
 	b.Helper()
-	if _, err := env.App.DB.SQL().Exec(`UPDATE batch_rows SET state = 'ready', claimed_at = NULL WHERE batch_id = $1 AND state = 'pricing'`, id); err != nil {
+	if _, err := env.App.DB.SQL().Exec(`UPDATE batch_rows SET state = 'ready', leased_at = NULL WHERE batch_id = $1 AND state = 'pricing'`, id); err != nil {
 		b.Fatal(err)
 	}
 }

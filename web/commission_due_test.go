@@ -26,7 +26,7 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 			}
 		}
 		texts, _ := proxy.stats.take()
-		return texts.containing("UPDATE commissions SET claimed_until")
+		return texts.containing("UPDATE commissions SET leased_until")
 	}
 	views() // read from the service on its first showing, if due then
 	if got := views(); got != 0 {

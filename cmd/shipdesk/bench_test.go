@@ -184,7 +184,7 @@ WHERE state = 'created' AND NOT tracking_done AND cancelled_at IS NULL AND COALE
 		p.stop()
 	}
 	held := map[string]int{}
-	rows, err := db.SQL().QueryContext(ctx, `SELECT claimed_by, count(*) FROM shipments GROUP BY claimed_by`)
+	rows, err := db.SQL().QueryContext(ctx, `SELECT leased_by, count(*) FROM shipments GROUP BY leased_by`)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -267,7 +267,7 @@ func pricedRows(tb testing.TB, db *sql.DB) int {
 // takes them up again: the cost of the pages is measured alone.
 func stopPricingAll(tb testing.TB, db *sql.DB) {
 	tb.Helper()
-	if _, err := db.Exec(`UPDATE batch_rows SET state = 'ready', claimed_at = NULL WHERE state = 'pricing'`); err != nil {
+	if _, err := db.Exec(`UPDATE batch_rows SET state = 'ready', leased_at = NULL WHERE state = 'pricing'`); err != nil {
 		tb.Fatal(err)
 	}
 }
