@@ -94,6 +94,7 @@ func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, outbox
 // hands it to the desks, which ask the service and record the answers. Both
 // `serve` and `shipdesk jobs` build them here, on the desks of NewDesks.
 func NewJobs(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, cfg jobs.Config, clk *clock.Clock, log *slog.Logger) *jobs.Runner {
+	wb.MaxBackoff = cfg.RefreshConfig.WithDefaults().MaxBackoff // one back-off for the poller and the pages
 	return jobs.New(db, d, wb, cfg, clk, log)
 }
 

@@ -271,7 +271,7 @@ func (r *Runner) Commissions(ctx context.Context) (Stats, error) {
 		failed := r.bench.RefreshCommissions(ctx, batch)
 		st.Failed += len(failed)
 		if len(failed) > 0 {
-			if err := r.db.CommissionSyncFailed(ctx, failed, r.now(), r.bench.PollEvery(), r.cfg.MaxBackoff); err != nil {
+			if err := r.bench.SyncFailed(ctx, failed, r.now()); err != nil {
 				return st, err
 			}
 		}

@@ -10,10 +10,6 @@ import (
 // pageLessee names the leases a commission page makes.
 const pageLessee = "page"
 
-// maxSyncBackoff is the longest wait after failed reads in a row of a
-// commission a page asked for (the commission poller's default).
-const maxSyncBackoff = 2 * time.Hour
-
 // RefreshDue reads one commission from the service the way its poller does
 // (RefreshCommissions), when a page shows it and it is due at now. It is
 // leased first, as the poller leases it, so however many pages show it the
@@ -25,7 +21,7 @@ func (w *Workbench) RefreshDue(ctx context.Context, id int64, now time.Time) (re
 		return false, err
 	}
 	if failed := w.RefreshCommissions(ctx, []storage.Commission{c}); len(failed) > 0 {
-		return false, w.db.CommissionSyncFailed(ctx, failed, now, w.PollEvery(), maxSyncBackoff)
+		return false, w.SyncFailed(ctx, failed, now)
 	}
 	return true, nil
 }

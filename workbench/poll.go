@@ -27,6 +27,13 @@ func (w *Workbench) RefreshCommissions(ctx context.Context, batch []storage.Comm
 // off from it after a failure.
 func (w *Workbench) PollEvery() time.Duration { return w.SyncEvery }
 
+// SyncFailed backs off the commissions whose read failed at now, the
+// poller's and a page's alike: the cadence doubled for every failure in a
+// row, at most MaxBackoff.
+func (w *Workbench) SyncFailed(ctx context.Context, failed []int64, now time.Time) error {
+	return w.db.CommissionSyncFailed(ctx, failed, now, w.PollEvery(), w.MaxBackoff)
+}
+
 // keptUploadLife is how long a proof kept from a failed form waits for the
 // agent to finish the form: a day, then it is deleted.
 const keptUploadLife = 24 * time.Hour

@@ -53,6 +53,9 @@ type Workbench struct {
 	clock *clock.Clock
 	// SyncEvery is how often open commissions are read again.
 	SyncEvery time.Duration
+	// MaxBackoff is the longest wait after failed reads in a row: the
+	// pollers' (app.NewJobs sets it from their configuration).
+	MaxBackoff time.Duration
 	// CreateTimeout bounds one create call; the call goes on when the agent's
 	// browser goes away.
 	CreateTimeout time.Duration
