@@ -146,13 +146,15 @@ type KindCount struct {
 	Count int    `db:"count"`
 }
 
+// openPerKind counts the open (not dismissed) items of rules per kind.
+const openPerKind = `SELECT r.kind, count(*) AS count FROM rules r
+LEFT JOIN attention_actions a ON a.kind = r.kind AND a.record_id = r.record_id AND a.occurrence = r.occurrence
+WHERE a.dismissed_at IS NULL
+GROUP BY r.kind`
+
 // AttentionCounts counts the open (not dismissed) items of every kind at now.
 func (db *DB) AttentionCounts(ctx context.Context, now time.Time) ([]KindCount, error) {
 	var out []KindCount
-	err := sqlxSelect(ctx, db, &out, `WITH rules AS (`+attentionRules+`)
-SELECT r.kind, count(*) AS count FROM rules r
-LEFT JOIN attention_actions a ON a.kind = r.kind AND a.record_id = r.record_id AND a.occurrence = r.occurrence
-WHERE a.dismissed_at IS NULL
-GROUP BY r.kind`, rulesArgs(now)...)
+	err := sqlxSelect(ctx, db, &out, `WITH rules AS (`+attentionRules+`) `+openPerKind, rulesArgs(now)...)
 	return out, wrapf(err, "attention counts per kind")
 }

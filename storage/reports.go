@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -74,25 +75,35 @@ GROUP BY d ORDER BY d`, from, to, zoneName(from)); err != nil {
 // Attention counts what someone should look at today: the labels to print
 // (the day's work) and the open items of the "needs attention" queue per kind.
 type Attention struct {
-	ToPrint int `db:"to_print"` // labels ready and not printed
+	ToPrint int // labels ready and not printed
 	// Checked is when the service was last asked about a shipment: how old
 	// the counts' picture of the parcels is.
-	Checked *time.Time  `db:"checked"`
+	Checked *time.Time
 	Queue   []KindCount // open items per kind (kinds without any are left out)
 }
 
 // Attention reads the home page's counts at now (in the shop's zone, whose
 // days are the queue's working days).
 func (db *DB) Attention(ctx context.Context, now time.Time) (Attention, error) {
-	var a Attention
-	err := sqlxGet(ctx, db, &a, `SELECT
-    (SELECT count(*) FROM shipments WHERE `+toPrint+`) AS to_print,
-    (SELECT max(last_checked_at) FROM shipments) AS checked`)
-	if err != nil {
-		return a, wrapf(err, "attention counts")
+	// One statement: the home page asks for it on every refresh.
+	var row struct {
+		ToPrint int        `db:"to_print"`
+		Checked *time.Time `db:"checked"`
+		Queue   []byte     `db:"queue"`
 	}
-	a.Queue, err = db.AttentionCounts(ctx, now)
-	return a, err
+	err := sqlxGet(ctx, db, &row, `WITH rules AS (`+attentionRules+`) SELECT
+    (SELECT count(*) FROM shipments WHERE `+toPrint+`) AS to_print,
+    (SELECT max(last_checked_at) FROM shipments) AS checked,
+    COALESCE((SELECT json_agg(json_build_object('kind', c.kind, 'count', c.count)) FROM (`+openPerKind+`) c), '[]') AS queue`,
+		rulesArgs(now)...)
+	if err != nil {
+		return Attention{}, wrapf(err, "attention counts")
+	}
+	a := Attention{ToPrint: row.ToPrint, Checked: row.Checked}
+	if err := json.Unmarshal(row.Queue, &a.Queue); err != nil {
+		return Attention{}, wrapf(err, "attention counts: queue")
+	}
+	return a, nil
 }
 
 // zoneName is the IANA name of t's time zone, as PostgreSQL knows it; a

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"shipdesk/desk"
+	"shipdesk/storage/pgtest"
 )
 
 // bigBatchRows is the size of the large batch of the own-cost benchmark,
@@ -54,7 +55,7 @@ func ownCost(b *testing.B, n int) uint64 {
 	if n > batchRows {
 		rounds = 1
 	}
-	count := countStatements(b)
+	count := pgtest.CountStatements(b)
 	rec := &callRecorder{}
 	env, br := batchEnv(b, rec)
 	var batchPrice, batchOrder, barePrice, bareOrder, upload time.Duration
@@ -63,14 +64,14 @@ func ownCost(b *testing.B, n int) uint64 {
 	var plan callPlan
 	load := loadAverage()
 	for round := range rounds {
-		s0, t0 := count.stats.statements.Load(), count.stats.roundTrips.Load()
+		s0, t0 := count.Statements(), count.RoundTrips()
 		var s1, t1 int64
 		rec.on.Store(true)
-		run := priceAndOrder(b, env, br, fmt.Sprintf("OWN%d", round), n, func() { s1, t1 = count.stats.statements.Load(), count.stats.roundTrips.Load() })
+		run := priceAndOrder(b, env, br, fmt.Sprintf("OWN%d", round), n, func() { s1, t1 = count.Statements(), count.RoundTrips() })
 		rec.on.Store(false)
 		// The statements the benchmark ran to see each phase end are not the batch's.
 		stmts[0], trips[0] = stmts[0]+s1-s0-run.watched[0], trips[0]+t1-t0-run.watched[0]
-		stmts[1], trips[1] = stmts[1]+count.stats.statements.Load()-s1-run.watched[1], trips[1]+count.stats.roundTrips.Load()-t1-run.watched[1]
+		stmts[1], trips[1] = stmts[1]+count.Statements()-s1-run.watched[1], trips[1]+count.RoundTrips()-t1-run.watched[1]
 		batchPrice += run.priced
 		upload += run.uploaded
 		batchOrder += run.ordered - run.priced

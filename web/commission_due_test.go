@@ -17,7 +17,7 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 	env, agent := benchEnvOn(t, apptest.StartWith(t, db))
 	page := newCommission(t, env, agent, nil)
 	views := func() (leases int) {
-		proxy.stats.take()
+		proxy.Take()
 		for range 5 {
 			for _, path := range []string{page, page + "/live"} {
 				if r := agent.Get(path); r.StatusCode != 200 {
@@ -25,8 +25,8 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 				}
 			}
 		}
-		texts, _ := proxy.stats.take()
-		return texts.containing("UPDATE commissions SET leased_until")
+		texts, _ := proxy.Take()
+		return texts.Containing("UPDATE commissions SET leased_until")
 	}
 	views() // read from the service on its first showing, if due then
 	if got := views(); got != 0 {
@@ -34,12 +34,12 @@ func TestCommissionPagesLeaseOnlyWhenDue(t *testing.T) {
 	}
 	// Its live part, polled, reads it in one statement. The session's read
 	// is not the live part's: its own test counts it.
-	proxy.stats.take()
+	proxy.Take()
 	for range 10 {
 		agent.Get(page + "/live")
 	}
-	texts, _ := proxy.stats.take()
-	if statements := texts.count("FROM staff_sessions"); statements != 10 {
+	texts, _ := proxy.Take()
+	if statements := texts.Count("FROM staff_sessions"); statements != 10 {
 		t.Errorf("ten polls of a commission's live part sent %d statements, want ten: %v", statements, texts)
 	}
 	env.Sandbox.Advance(24 * time.Hour) // past its next read

@@ -20,6 +20,7 @@ import (
 
 	"shipdesk/app/apptest"
 	"shipdesk/sandbox/sandboxtest"
+	"shipdesk/storage/pgtest"
 )
 
 // livePage is one kind of open page: the part its polling asks for and how
@@ -108,7 +109,7 @@ func liveWindow() time.Duration {
 type liveCounts struct {
 	statements, refreshes int
 	calls, tracking       int64
-	texts                 statementTexts
+	texts                 pgtest.Statements
 	took                  []time.Duration
 	cpu                   float64 // of the process's share of the machine
 }
@@ -135,10 +136,10 @@ func (c liveCounts) top(n int) []string {
 // liveRun keeps the pages open for the window, perKind of each kind, each
 // asking for its live part on its cadence from a moment of its own; no
 // pages: the pollers alone.
-func liveRun(b *testing.B, env *apptest.Env, proxy *pgProxy, sb *sandboxtest.Env, window time.Duration, pages []livePage, br *apptest.Browser) liveCounts {
+func liveRun(b *testing.B, env *apptest.Env, proxy *pgtest.Proxy, sb *sandboxtest.Env, window time.Duration, pages []livePage, br *apptest.Browser) liveCounts {
 	b.Helper()
 	const perKind = 40
-	proxy.stats.take()
+	proxy.Take()
 	calls0, track0, cpu0, start := sb.AllRequests(), sb.Requests(trackingPath), cpuTime(), time.Now()
 	var refreshes atomic.Int64
 	var wg sync.WaitGroup
@@ -162,8 +163,8 @@ func liveRun(b *testing.B, env *apptest.Env, proxy *pgProxy, sb *sandboxtest.Env
 	wall := time.Since(start)
 	c := liveCounts{refreshes: int(refreshes.Load()), calls: sb.AllRequests() - calls0, tracking: sb.Requests(trackingPath) - track0,
 		cpu: float64(cpuTime()-cpu0) / float64(wall) / float64(runtime.NumCPU())}
-	c.texts, c.took = proxy.stats.take()
-	c.statements = c.texts.count()
+	c.texts, c.took = proxy.Take()
+	c.statements = c.texts.Count()
 	return c
 }
 
@@ -187,17 +188,17 @@ func cpuTime() time.Duration {
 // perRefresh asks for each kind's live part a few times, one after another,
 // and logs the statements each refresh sent. The pollers may add some to
 // any one refresh: each kind's figure is the fewest of its refreshes.
-func perRefresh(b *testing.B, env *apptest.Env, proxy *pgProxy, pages []livePage, br *apptest.Browser) {
+func perRefresh(b *testing.B, env *apptest.Env, proxy *pgtest.Proxy, pages []livePage, br *apptest.Browser) {
 	b.Helper()
 	const times = 5
 	for _, p := range pages {
 		fewest := -1
 		all := map[string]int{}
 		for i := range times {
-			proxy.stats.take()
+			proxy.Take()
 			p.ask(env, br, i)
-			texts, _ := proxy.stats.take()
-			n := texts.count()
+			texts, _ := proxy.Take()
+			n := texts.Count()
 			for k, c := range texts {
 				all[k] += c
 			}

@@ -19,7 +19,7 @@ func TestStatementsWithParametersTakeOneRoundTrip(t *testing.T) {
 	t.Parallel()
 	db, proxy := dbThroughProxy(t)
 	ctx := context.Background()
-	statements, roundTrips := proxy.stats.statements.Load(), proxy.stats.roundTrips.Load()
+	statements, roundTrips := proxy.Statements(), proxy.RoundTrips()
 
 	detail := map[string]any{"reason": "ünïcode \"quoted\" <b>", "n": 3}
 	if err := db.Audit(ctx, nil, "system", "test.roundtrip", "target", detail, "127.0.0.1"); err != nil {
@@ -44,8 +44,8 @@ func TestStatementsWithParametersTakeOneRoundTrip(t *testing.T) {
 		t.Errorf("the session by its token hash: %+v, %v", s, err)
 	}
 
-	gotStatements := proxy.stats.statements.Load() - statements
-	gotRoundTrips := proxy.stats.roundTrips.Load() - roundTrips
+	gotStatements := proxy.Statements() - statements
+	gotRoundTrips := proxy.RoundTrips() - roundTrips
 	if gotStatements != 6 || gotRoundTrips != 6 {
 		t.Errorf("6 statements with parameters took %d statements in %d round trips, want 6 in 6", gotStatements, gotRoundTrips)
 	}

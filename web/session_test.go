@@ -23,11 +23,11 @@ func TestASignedInRequestReadsItsSessionInOneStatement(t *testing.T) {
 		if _, err := db.Exec(ctx, `UPDATE staff_sessions SET last_seen_at = now() - make_interval(secs => $1)`, idle); err != nil {
 			t.Fatal(err)
 		}
-		proxy.stats.take()
+		proxy.Take()
 		if r := br.Get("/no-such-page"); r.StatusCode != http.StatusNotFound {
 			t.Fatalf("a signed-in 404: %d", r.StatusCode)
 		}
-		texts, _ := proxy.stats.take()
+		texts, _ := proxy.Take()
 		n := 0
 		for text, c := range texts {
 			if strings.Contains(text, "staff_sessions") {

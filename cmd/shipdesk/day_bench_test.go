@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -141,6 +142,10 @@ func dayAtTheDesk(b *testing.B) {
 	load := loadAverage()
 	close(stop)
 	people.Wait()
+	// The pages alone: the same 200 at the rush's pace with the clerks gone
+	// and the batch's pricing stopped (the pollers still run).
+	stopPricingAll(b, db)
+	alone := keepOpen(pages, rushPace, day/4)
 	time.Sleep(statsFlush)
 	xacts := transactions(b, db) - x0
 	priced := pricedRows(b, db)
@@ -150,7 +155,9 @@ func dayAtTheDesk(b *testing.B) {
 	stopPricingAll(b, db)
 	stopServer(b, serve)
 	stopPricingAll(b, db) // the rows the stopped instance still held
-	quiet := startServer(b, bin, append(env, "SHIPDESK_JOBS=false"), "serve", "--addr", "127.0.0.1:0", "--database-url", dbURL, "--var-dir", b.TempDir())
+	proxy := pgtest.StartProxy(b)
+	quiet := startServer(b, bin, append(env, "SHIPDESK_JOBS=false"), "serve", "--addr", "127.0.0.1:0",
+		"--database-url", proxy.URLOf(databaseName(b, dbURL)), "--var-dir", b.TempDir())
 	one := signInBrowser(b, quiet.url, "clerk01", dayPassword)
 	var each []*openPage
 	for _, k := range dayKinds() {
@@ -161,11 +168,21 @@ func dayAtTheDesk(b *testing.B) {
 			}
 		}
 	}
-	costs := costPerRefresh(b, db, quiet.cmd.Process.Pid, each)
+	costs := costPerRefresh(b, proxy, quiet.cmd.Process.Pid, each)
 
-	r := dayReport{b: b, pages: pages, own: own, rush: rush, costs: costs, steps: steps, half: day / 2,
+	r := dayReport{b: b, pages: pages, own: own, rush: rush, alone: alone, costs: costs, steps: steps, half: day / 2,
 		cpu: cpu, self: self, wall: wall, rss: rss, xacts: xacts, priced: priced, load: load}
 	r.print()
+}
+
+// databaseName is the name of the database dbURL names.
+func databaseName(tb testing.TB, dbURL string) string {
+	tb.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return strings.TrimPrefix(u.Path, "/")
 }
 
 // addDayUsers adds the clerks and the manager with the command's own `user add`.

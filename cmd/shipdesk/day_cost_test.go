@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"shipdesk/storage/pgtest"
 )
 
 // What one refresh of each kind of page costs the database and the server's
@@ -12,13 +14,13 @@ import (
 // writes), one refresh after another, beside a window in which nothing is
 // asked: the difference is the pages'.
 //
-// The statements are read from PostgreSQL's own counters of the database
-// (pg_stat_database's transactions: a statement outside a transaction is
-// one, and the pages read outside transactions), so the same count reads any
-// build of the dashboard without a proxy in between.
+// The statements are counted on the wire, by the tests' proxy in front of
+// PostgreSQL that the quiet server's connections go through (the same
+// counter the HTTP tests use).
 
 // statsFlush is how long a PostgreSQL backend may hold its counts before it
-// publishes them (at most once a second while it is busy), with a margin.
+// publishes them (at most once a second while it is busy), with a margin:
+// the day's transactions a second are read from the database's own counts.
 const statsFlush = 1500 * time.Millisecond
 
 // transactions is the number of transactions the test database has seen.
@@ -34,17 +36,17 @@ func transactions(tb testing.TB, db *sql.DB) int64 {
 
 // costWindow is what one window cost the database and the server.
 type costWindow struct {
-	xacts int64
-	cpu   time.Duration
-	wall  time.Duration
-	asked int
+	statements int64
+	cpu        time.Duration
+	wall       time.Duration
+	asked      int
 }
 
-// measureCost runs ask (or nothing, when nil) over d, waits for the counts
-// to be published, and returns what the window cost.
-func measureCost(tb testing.TB, db *sql.DB, pid int, d time.Duration, ask func()) costWindow {
+// measureCost runs ask (or nothing, when nil) over d and returns what the
+// window cost.
+func measureCost(tb testing.TB, proxy *pgtest.Proxy, pid int, d time.Duration, ask func()) costWindow {
 	tb.Helper()
-	x0, cpu0, start := transactions(tb, db), processCPU(tb, pid), time.Now()
+	s0, cpu0, start := proxy.Statements(), processCPU(tb, pid), time.Now()
 	w := costWindow{}
 	if ask == nil {
 		time.Sleep(d)
@@ -52,8 +54,7 @@ func measureCost(tb testing.TB, db *sql.DB, pid int, d time.Duration, ask func()
 	for end := start.Add(d); ask != nil && time.Now().Before(end); w.asked++ {
 		ask()
 	}
-	time.Sleep(statsFlush)
-	w.xacts, w.cpu, w.wall = transactions(tb, db)-x0, processCPU(tb, pid)-cpu0, time.Since(start)
+	w.statements, w.cpu, w.wall = proxy.Statements()-s0, processCPU(tb, pid)-cpu0, time.Since(start)
 	return w
 }
 
@@ -65,14 +66,14 @@ type refreshCost struct {
 
 // costPerRefresh measures each page's refresh (one page of each kind, on
 // the quiet server pid) against a window with no requests.
-func costPerRefresh(tb testing.TB, db *sql.DB, pid int, pages []*openPage) map[string]refreshCost {
+func costPerRefresh(tb testing.TB, proxy *pgtest.Proxy, pid int, pages []*openPage) map[string]refreshCost {
 	tb.Helper()
-	idle := measureCost(tb, db, pid, 3*time.Second, nil)
-	idleXacts := float64(idle.xacts) / idle.wall.Seconds()
+	idle := measureCost(tb, proxy, pid, 3*time.Second, nil)
+	idleStatements := float64(idle.statements) / idle.wall.Seconds()
 	idleCPU := float64(idle.cpu) / float64(idle.wall)
 	out := map[string]refreshCost{}
 	for _, p := range pages {
-		w := measureCost(tb, db, pid, 2*time.Second, func() {
+		w := measureCost(tb, proxy, pid, 2*time.Second, func() {
 			status, _, err := p.refresh()
 			if err != nil || (status != http.StatusOK && status != http.StatusNoContent) {
 				tb.Fatalf("%s: GET %s: %d %v", p.kind.name, p.part.url, status, err)
@@ -80,7 +81,7 @@ func costPerRefresh(tb testing.TB, db *sql.DB, pid int, pages []*openPage) map[s
 		})
 		n := float64(w.asked)
 		out[p.kind.name] = refreshCost{
-			statements: (float64(w.xacts) - idleXacts*w.wall.Seconds()) / n,
+			statements: (float64(w.statements) - idleStatements*w.wall.Seconds()) / n,
 			cpu:        time.Duration((float64(w.cpu) - idleCPU*float64(w.wall)) / n),
 		}
 	}
