@@ -199,8 +199,9 @@ func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentTyp
 	req.Header.Set("x-apikey", c.cfg.APIKey)
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	req.Header.Set("Accept", "application/json")
-	// The service is Czech and so are the shop's people: ask for its Czech
-	// texts (tracking events, messages) on purpose; serviceerr.Known reads them.
+	// The shop's people are Czech: ask for the service's Czech texts on
+	// purpose. Its data (tracking events) is Czech anyway; its messages are
+	// documented in English, and serviceerr.Known reads them in either.
 	req.Header.Set("Accept-Language", AnswerLanguage)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)

@@ -7,8 +7,13 @@ import (
 	"strings"
 )
 
-// Lang is the language of an answer. The service is Czech: it answers in
-// Czech unless the client prefers English (Accept-Language).
+// Lang is the language of an answer's texts. The provider documents the
+// service's messages (the envelope's message, the validation messages) in
+// English, in the Czech and the English version of its documentation alike;
+// what it reports as data (tracking events and places, a commission's
+// history, product names, the words on a label) it writes in Czech, as for
+// Czech shipments. A client may ask for the other language of either
+// (Accept-Language).
 type Lang uint8
 
 const (
@@ -24,11 +29,18 @@ func (l Lang) Tag() string {
 	return "cs"
 }
 
-// LangOf is the language a request asks for: the first of Czech and English
-// in the order of the client's Accept-Language preferences, Czech when it
-// names neither.
-func LangOf(r *http.Request) Lang {
-	best, bestQ := Czech, 0.0
+// LangOf is the language of the messages a request is answered with:
+// English, unless the client's Accept-Language puts Czech before it.
+func LangOf(r *http.Request) Lang { return preferred(r, English) }
+
+// DataLangOf is the language of the data a request is answered with: Czech,
+// unless the client's Accept-Language puts English before it.
+func DataLangOf(r *http.Request) Lang { return preferred(r, Czech) }
+
+// preferred is the first of Czech and English in the order of the client's
+// Accept-Language preferences, or fallback when it names neither.
+func preferred(r *http.Request, fallback Lang) Lang {
+	best, bestQ := fallback, 0.0
 	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
 		tag, q := preference(part)
 		lang, known := langOfTag(tag)

@@ -92,6 +92,11 @@ func (c *Client) Do(req *http.Request, key string) Answer {
 	if c.Lang != "" {
 		req.Header.Set("Accept-Language", c.Lang)
 	}
+	var sent []byte
+	if req.Body != nil && req.Header.Get("Content-Type") == "application/json" {
+		sent, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(sent))
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.T.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
@@ -115,6 +120,12 @@ func (c *Client) Do(req *http.Request, key string) Answer {
 	validate := openapi.ValidateJSON
 	if c.Minimal {
 		validate = openapi.ValidateMinimalJSON
+	}
+	// A body the service took is one of the forms the document publishes.
+	if resp.StatusCode < 300 && op.RequestBody != nil && op.RequestType == "" && sent != nil {
+		if err := openapi.ValidateJSON(c.doc.Components(), op.RequestBody, sent); err != nil {
+			c.T.Errorf("%s %s took a body the OpenAPI document does not describe: %.600v\n%.300s", req.Method, op.Path, err, sent)
+		}
 	}
 	doc, ok := op.Responses[resp.StatusCode]
 	if !ok {

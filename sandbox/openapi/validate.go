@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -95,6 +96,11 @@ func (v *validator) check(path string, s Schema, value any) {
 	}
 	if enum, ok := s["enum"].([]string); ok && !inEnum(toAny(enum), value) {
 		v.fail(path, "value %v not in enum %v", value, enum)
+	}
+	if pattern, ok := s["pattern"].(string); ok {
+		if str, isText := value.(string); isText && !regexp.MustCompile(pattern).MatchString(str) {
+			v.fail(path, "value %q does not match %s", str, pattern)
+		}
 	}
 	if c, ok := s["const"]; ok && fmt.Sprint(c) != fmt.Sprint(value) {
 		v.fail(path, "value %v, want %v", value, c)

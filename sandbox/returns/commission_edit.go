@@ -81,7 +81,7 @@ func (s *Service) edit(w http.ResponseWriter, r *http.Request) {
 		c.move(req.Status, now, req.Note, own)
 	}
 	c.Updated = stamp(now)
-	apijson.Write(w, r, http.StatusOK, msgUpdated.With(), c.in(apijson.LangOf(r)))
+	apijson.Write(w, r, http.StatusOK, msgUpdated.With(), c.in(apijson.DataLangOf(r)))
 }
 
 func mergeCustomer(dst *customer, src customer) {

@@ -31,7 +31,7 @@ func (s *Service) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.settle(s.clock.Now())
-	apijson.Write(w, r, http.StatusOK, msgFound.With(), c.in(apijson.LangOf(r)))
+	apijson.Write(w, r, http.StatusOK, msgFound.With(), c.in(apijson.DataLangOf(r)))
 }
 
 // List paging.
@@ -91,7 +91,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	hi := min(lo+perPage, total)
 	items := []commission{}
 	for _, c := range match[lo:hi] {
-		items = append(items, c.in(apijson.LangOf(r)))
+		items = append(items, c.in(apijson.DataLangOf(r)))
 	}
 	apijson.Write(w, r, http.StatusOK, msgFoundCommissions.With(total), map[string]any{
 		"commissions": items, "page": page, "per_page": perPage, "total": total, "pages": (total + perPage - 1) / perPage,

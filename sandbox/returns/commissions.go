@@ -242,7 +242,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) {
 		c.move("waiting_for_goods", now, "", noteTransportFrom)
 	}
 	s.commissions[c.ID] = c
-	apijson.Write(w, r, http.StatusCreated, msgCreated.With(), c.in(apijson.LangOf(r)))
+	apijson.Write(w, r, http.StatusCreated, msgCreated.With(), c.in(apijson.DataLangOf(r)))
 }
 
 // problems collects field errors.

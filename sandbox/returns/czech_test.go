@@ -5,15 +5,16 @@ import (
 	"testing"
 )
 
-// The returns service speaks Czech by default: history notes, product types
-// and models, messages; English when the client asks for it.
+// The returns service writes its data in Czech by default (history notes,
+// product types and models) and its messages in English, as the provider
+// documents them; each in the other language when the client asks for it.
 func TestCommissionsAndProductsAreCzechUnlessEnglishIsAskedFor(t *testing.T) {
 	e := newEnv(t)
 	id := e.create(commissionReq("paid_repair", true, ""))["id"]
 	cases := []struct {
 		lang, note, transport, coffee, found string
 	}{
-		{"", "Zakázka vytvořena", "Objednána doprava od zákazníka", "Kávovar", "Zakázka nalezena"},
+		{"", "Zakázka vytvořena", "Objednána doprava od zákazníka", "Kávovar", "Commission found"},
 		{"cs-CZ", "Zakázka vytvořena", "Objednána doprava od zákazníka", "Kávovar", "Zakázka nalezena"},
 		{"en-US,en;q=0.9", "Order created", "Transport from the customer ordered", "Coffee machine", "Commission found"},
 	}

@@ -12,7 +12,7 @@ func (s *Service) productTypes(w http.ResponseWriter, r *http.Request) {
 		apijson.WriteProblem(w, r, errUnauthorized)
 		return
 	}
-	apijson.Write(w, r, http.StatusOK, msgFoundTypes.With(len(s.types)), typesIn(s.types, apijson.LangOf(r)))
+	apijson.Write(w, r, http.StatusOK, msgFoundTypes.With(len(s.types)), typesIn(s.types, apijson.DataLangOf(r)))
 }
 
 func (s *Service) productModels(w http.ResponseWriter, r *http.Request) {
@@ -27,7 +27,7 @@ func (s *Service) productModels(w http.ResponseWriter, r *http.Request) {
 			out = append(out, m)
 		}
 	}
-	apijson.Write(w, r, http.StatusOK, msgFoundModels.With(len(out)), modelsIn(out, apijson.LangOf(r)))
+	apijson.Write(w, r, http.StatusOK, msgFoundModels.With(len(out)), modelsIn(out, apijson.DataLangOf(r)))
 }
 
 func (s *Service) typeExists(id int64) bool {

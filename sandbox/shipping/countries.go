@@ -3,6 +3,7 @@ package shipping
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"shipdesk/sandbox/apijson"
@@ -146,6 +147,14 @@ func zipShape(country string) *destination {
 	}
 	return destinationOf("CZ")
 }
+
+// maxZip is the length of the longest postal code of the served countries
+// with their country prefix (Ireland's, Poland's, "LV-1050").
+const maxZip = 10
+
+// partialZip is what could be a postal code or its beginning in any served
+// country: letters, digits, a space or a hyphen.
+var partialZip = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z -]{0,` + strconv.Itoa(maxZip-1) + `}$`)
 
 // checkZip checks a postal code by the address's country.
 func checkZip(p *problems, field string, a address) {

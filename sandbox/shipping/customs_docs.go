@@ -36,7 +36,7 @@ func customsComponents() map[string]openapi.Schema {
 	}
 	return map[string]openapi.Schema{
 		"Customs": describe(obj([]string{"reason", "items"}, map[string]any{
-			"reason": describe(enum(customsReasons...), "reason for export, matched without regard to case"),
+			"reason": describe(anyCase(customsReasons...), "reason for export, matched without regard to case"),
 			"items": sch{"type": "array", "minItems": 1, "maxItems": maxCustomsItems, "items": ref("CustomsItem"),
 				"description": "each kind of goods the packages hold; their weights together at most the packages' weight"},
 		}), "Customs data of a shipment leaving the EU customs territory: required on shipments/create and shipments/validate "+

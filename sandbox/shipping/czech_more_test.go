@@ -10,10 +10,11 @@ import (
 	"testing"
 )
 
-// The newer refusals are Czech by default too: customs data, postal codes of
-// the served countries, the list's offset, and the list forms of pickups/add
-// and contacts/add; English when asked.
-func TestNewerRefusalsAreCzechUnlessEnglishIsAskedFor(t *testing.T) {
+// The refusals are English by default, as the provider documents its
+// messages, and Czech when asked: customs data, postal codes of the served
+// countries, the list's offset, and the list forms of pickups/add and
+// contacts/add.
+func TestRefusalsAreEnglishUnlessCzechIsAskedFor(t *testing.T) {
 	bothShapes(t, func(t *testing.T, e *env) {
 		toCountry := func(country, zip string) map[string]any {
 			sh := shipmentTo("ups", "ONDEMAND")
@@ -45,7 +46,7 @@ func TestNewerRefusalsAreCzechUnlessEnglishIsAskedFor(t *testing.T) {
 				msgContactsRequired.CS, msgContactsRequired.EN},
 		}
 		for _, c := range cases {
-			for lang, want := range map[string]string{"": c.cs, "en": c.en} {
+			for lang, want := range map[string]string{"cs": c.cs, "": c.en, "fr": c.en, "en": c.en} {
 				e.api.Lang = lang
 				a := e.call(c.method, c.path, key1, c.body)
 				e.api.Lang = "en"

@@ -2,6 +2,9 @@ package shipping
 
 import (
 	"maps"
+	"regexp"
+	"strings"
+	"unicode"
 
 	"shipdesk/sandbox/openapi"
 )
@@ -19,7 +22,26 @@ func arr(items sch) sch     { return sch{"type": "array", "items": items} }
 func enum(v ...string) sch  { return sch{"type": "string", "enum": v} }
 func nullable(t string) sch { return sch{"type": []string{t, "null"}} }
 func ref(n string) sch      { return openapi.Ref(n) }
-func extra(s sch) sch       { return openapi.MarkSandboxOnly(s) }
+
+// anyCase is a text that is one of words in any case ("cod", "Cod", "COD"),
+// as a pattern every JSON Schema validator reads (no case-insensitive flag).
+func anyCase(words ...string) sch {
+	alts := make([]string, len(words))
+	for i, w := range words {
+		var b strings.Builder
+		for _, r := range w {
+			lo, up := unicode.ToLower(r), unicode.ToUpper(r)
+			if lo == up {
+				b.WriteString(regexp.QuoteMeta(string(r)))
+				continue
+			}
+			b.WriteString("[" + string(up) + string(lo) + "]")
+		}
+		alts[i] = b.String()
+	}
+	return sch{"type": "string", "pattern": "^(?:" + strings.Join(alts, "|") + ")$"}
+}
+func extra(s sch) sch { return openapi.MarkSandboxOnly(s) }
 func describe(s sch, d string) sch {
 	out := sch{"description": d}
 	for k, v := range s {
@@ -60,7 +82,7 @@ func (s *Service) Components() map[string]openapi.Schema {
 		"ServiceInsuranceValue": obj([]string{"value"}, map[string]any{"value": describe(ref("MoneyRequest"),
 			"insured value in the order currency, more than zero and at most the service's maximum (home 100 000 CZK, points 50 000, express 200 000, freight 500 000, same-day 30 000; EUR a 25th); priced at 0.4 % of the value, at least 10 CZK")}),
 		"Service": obj([]string{"code"}, map[string]any{
-			"code": sch{"type": "string", "enum": []string{"COD", "INS", "cod", "ins"}, "description": "matched without regard to case; each at most once per shipment"},
+			"code": describe(anyCase("COD", "INS"), "matched without regard to case; each at most once per shipment"),
 			"data": sch{"anyOf": []any{ref("ServiceCOD"), ref("ServiceInsurance")}, "description": "ServiceCOD for cod, ServiceInsurance for ins"}}),
 		"ShipmentRequest": obj([]string{"from", "to", "packages"}, map[string]any{
 			"type": sch{"type": "string", "enum": []string{"ONDEMAND", "REGULAR", "OCCASIONAL"},
@@ -109,7 +131,7 @@ func (s *Service) Components() map[string]openapi.Schema {
 			"street": str(), "city": str(), "zip": str(), "country": str(), "carrier": str(), "is_locker": sch{"type": "integer", "enum": []int{0, 1}, "description": "1: a parcel box"},
 			"pickup_branch_location_id": integer(), "location": obj([]string{"lat", "lng"}, map[string]any{"lat": sch{"type": "string", "pattern": `^-?\d+(\.\d+)?$`, "description": "decimal degrees as a string"}, "lng": sch{"type": "string", "pattern": `^-?\d+(\.\d+)?$`}}),
 			"max_length": extra(sch{"type": "number", "description": "centimetres, sides compared sorted"}), "max_width": extra(num()), "max_height": extra(num()), "max_weight": extra(num())}),
-		"Numbers": obj([]string{"shipments"}, map[string]any{"shipments": sch{"type": "array", "items": str(), "maxItems": MaxBatch}, "tokens": arr(str())}),
+		"Numbers": obj([]string{"shipments"}, map[string]any{"shipments": sch{"type": "array", "items": str(), "maxItems": MaxBatch}, "tokens": sch{"type": []string{"array", "null"}, "items": str()}}),
 		"CartRequest": obj([]string{"to"}, map[string]any{"from": ref("Address"), "to": ref("Address"), "packages": arr(ref("PackageRequest")),
 			"serviceId": integer(), "pickupBranch": sch{"type": []string{"string", "integer"}, "description": "1 = the account's default pickup point"}, "referenceNumber": str()}),
 		"CartDraft": obj([]string{"status", "message", "id", "source", "referenceNumber", "errors", "rates", "modified"}, map[string]any{

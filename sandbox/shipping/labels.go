@@ -83,7 +83,7 @@ func (s *Service) label(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	for i := range pages {
-		pages[i].Lang = apijson.LangOf(r)
+		pages[i].Lang = apijson.DataLangOf(r)
 	}
 	pdf, err := s.cfg.Render(pages)
 	if err != nil {
@@ -169,7 +169,7 @@ func (s *Service) manifest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	from := acct.defaultContact()
-	m := labelpdf.Manifest{Account: from.Company, Sender: printAddr(from.address), Date: now, Lang: apijson.LangOf(r)}
+	m := labelpdf.Manifest{Account: from.Company, Sender: printAddr(from.address), Date: now, Lang: apijson.DataLangOf(r)}
 	for _, sh := range list {
 		if s.status(sh, now) == "CANCELLED" {
 			s.mu.Unlock()

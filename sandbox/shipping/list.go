@@ -73,16 +73,16 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
-	lang := apijson.LangOf(r)
+	lang, data := apijson.LangOf(r), apijson.DataLangOf(r)
 	match := s.listed(acct, lq, now)
 	total := len(match)
 	lo := min(lq.offset, total)
 	hi := min(lo+ListStep, total)
-	data := make(map[string]any, hi-lo)
+	views := make(map[string]any, hi-lo)
 	for _, sh := range match[lo:hi] {
-		data[sh.TrackingNumber] = s.view(sh, acct, nil, now, lq.withTracking, lang)
+		views[sh.TrackingNumber] = s.view(sh, acct, nil, now, lq.withTracking, data)
 	}
-	body := map[string]any{"status": http.StatusOK, "message": msgFoundShipments.With(total).In(lang), "data": data}
+	body := map[string]any{"status": http.StatusOK, "message": msgFoundShipments.With(total).In(lang), "data": views}
 	if s.documented() {
 		// Outside data, so a client that merges the data of its pages never meets it.
 		body["paging"] = map[string]int{"offset": lq.offset, "limit": ListStep, "total": total}

@@ -52,6 +52,7 @@ var (
 	msgServiceWeight       = apijson.Phrase{CS: "Hmotnost překračuje nejvyšší povolenou hmotnost této služby (%g kg)", EN: "The weight exceeds the maximum of %g kg of this service"}
 	msgLocationUnknown     = apijson.Phrase{CS: "Místo %d neexistuje", EN: "Location %d does not exist"}
 	msgLocationCarrier     = apijson.Phrase{CS: "Místo %d neobsluhuje dopravce %s", EN: "Location %d does not serve carrier %s"}
+	msgZipPartial          = apijson.Phrase{CS: "PSČ má nejvýše %d písmen, číslic, mezer nebo spojovníků", EN: "A postal code has at most %d letters, digits, spaces or hyphens"}
 	msgZipShape            = apijson.Phrase{CS: "PSČ musí mít %s", EN: "The postal code must have %s"}
 	msgRecipientRequired   = apijson.Phrase{CS: "Chybí příjemce (to)", EN: "The recipient (to) is required"}
 	msgRecipientName       = apijson.Phrase{CS: "Chybí jméno příjemce", EN: "The recipient's name is required"}

@@ -191,12 +191,18 @@ func (s *Service) pickupsAdd(w http.ResponseWriter, r *http.Request) {
 		s.addListedPickups(w, r, acct, body.Pickups)
 		return
 	}
-	req := body.one
+	req, field := body.one, func(f string) string { return f }
+	if body.from != nil {
+		req, field = body.from.request(), fromFormField
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
 	c, carrier, errs := s.checkPickup(acct, req, now)
 	if len(errs) > 0 {
+		for i := range errs {
+			errs[i].Field = field(errs[i].Field)
+		}
 		apijson.WriteProblem(w, r, apijson.Invalid(errs...))
 		return
 	}

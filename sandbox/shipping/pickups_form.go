@@ -34,9 +34,66 @@ type pickupItem struct {
 	Note     string  `json:"note"`
 }
 
-// pickupsAddReq is either form of the body; Pickups is nil for our fields.
+// pickupFrom is the form an order service sends for one pickup:
+// {"pickup_date": "2026-12-03", "from": {"id": 1}, "carrier": "ZASILKOVNA"}:
+// the stored address's id, a day and a carrier; what it leaves out (the
+// window, the packages, the weight) is the stored address's usual pickup.
+type pickupFrom struct {
+	PickupDate *string `json:"pickup_date"`
+	From       *struct {
+		ID int64 `json:"id"`
+	} `json:"from"`
+	TimeFrom string  `json:"time_from"`
+	TimeTo   string  `json:"time_to"`
+	Packages int     `json:"packages"`
+	Weight   float64 `json:"weight"`
+	Carrier  string  `json:"carrier"`
+	Note     string  `json:"note"`
+}
+
+// The usual pickup at a stored address, for what the pickup_date form leaves
+// out: the window most shops ask for and one parcel, its weight not stated.
+const (
+	usualPickupFrom = "08:00"
+	usualPickupTo   = "16:00"
+)
+
+// request is the pickup in our own fields.
+func (f pickupFrom) request() pickupReq {
+	req := pickupReq{Date: deref(f.PickupDate), TimeFrom: f.TimeFrom, TimeTo: f.TimeTo, Packages: max(f.Packages, 1),
+		Weight: f.Weight, Carrier: f.Carrier, Note: f.Note, weightOptional: true}
+	if f.From != nil {
+		req.AddressID = f.From.ID
+	}
+	if req.TimeFrom == "" && req.TimeTo == "" {
+		req.TimeFrom, req.TimeTo = usualPickupFrom, usualPickupTo
+	}
+	return req
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// fromFormField names a field of ours as the pickup_date form calls it.
+func fromFormField(field string) string {
+	switch field {
+	case "address_id":
+		return "from.id"
+	case "date":
+		return "pickup_date"
+	}
+	return field
+}
+
+// pickupsAddReq is one of the three forms of the body: the list form
+// (Pickups), the pickup_date form (from) or our fields (one).
 type pickupsAddReq struct {
 	Pickups []pickupItem
+	from    *pickupFrom
 	one     pickupReq
 }
 
@@ -49,6 +106,14 @@ func (r *pickupsAddReq) UnmarshalJSON(b []byte) error {
 	}
 	if list.Pickups != nil {
 		r.Pickups = list.Pickups
+		return nil
+	}
+	var from pickupFrom
+	if err := json.Unmarshal(b, &from); err != nil {
+		return err
+	}
+	if from.PickupDate != nil || from.From != nil {
+		r.from = &from
 		return nil
 	}
 	return json.Unmarshal(b, &r.one)

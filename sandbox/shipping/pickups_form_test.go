@@ -109,3 +109,33 @@ func TestPickupsAddErrorsReadBothWays(t *testing.T) {
 		}
 	})
 }
+
+// An order service's form of one pickup: the stored address's id, a day and
+// a carrier; the window is the usual one and one parcel is collected. Its
+// refusals name its own fields.
+func TestPickupsAddTakesThePickupDateForm(t *testing.T) {
+	bothShapes(t, func(t *testing.T, e *env) {
+		body := map[string]any{"pickup_date": nextWorkday, "from": map[string]any{"id": 1}, "carrier": "ZASILKOVNA"}
+		a := e.call("POST", "/api/v1/pickups/add", key1, body)
+		pu, _ := a.Body["data"].(map[string]any)
+		if a.Status != 200 || pu == nil {
+			t.Fatalf("pickups/add: %d %s", a.Status, a.Raw)
+		}
+		if pu["date"] != nextWorkday || pu["address_id"] != float64(1) || pu["carrier"] != "ZASILKOVNA" ||
+			pu["time_range"] != "08:00-16:00" || pu["packages"] != float64(1) {
+			t.Errorf("ordered %v", pu)
+		}
+		if n := len(e.pickups(key1, "")); n != 1 {
+			t.Errorf("pickups/list shows %d, want 1", n)
+		}
+		refused := e.call("POST", "/api/v1/pickups/add", key1, map[string]any{"from": map[string]any{"id": 999}, "carrier": "ZASILKOVNA"})
+		fields := map[string]bool{}
+		list, _ := refused.Body["errors"].([]any)
+		for _, x := range list {
+			fields[x.(map[string]any)["field"].(string)] = true
+		}
+		if refused.Status != 400 || !fields["from.id"] || !fields["pickup_date"] || len(fields) != 2 {
+			t.Errorf("an unknown address without a day: %d %s", refused.Status, refused.Raw)
+		}
+	})
+}

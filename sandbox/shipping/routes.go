@@ -63,7 +63,7 @@ func (s *Service) detail(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{}
 	for _, tn := range req.Shipments {
 		if sh := s.shipments[tn]; sh != nil {
-			out[tn] = s.view(sh, acct, req.Tokens, now, withTracking, apijson.LangOf(r))
+			out[tn] = s.view(sh, acct, req.Tokens, now, withTracking, apijson.DataLangOf(r))
 		}
 	}
 	if len(out) == 0 {
@@ -92,7 +92,7 @@ func (s *Service) tracking(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{}
 	for _, tn := range req.Shipments {
 		if sh := s.shipments[tn]; sh != nil {
-			out[tn] = s.trackingOf(sh, now, apijson.LangOf(r))
+			out[tn] = s.trackingOf(sh, now, apijson.DataLangOf(r))
 		}
 	}
 	apijson.Write(w, r, http.StatusOK, msgFoundOf.With(len(out), len(req.Shipments)), out)
