@@ -54,7 +54,7 @@ func (d *Desk) BatchLive(ctx context.Context, batch int64, loc *time.Location) (
 		list = append(list, s.Shipment)
 	}
 	if out.Labels {
-		out.Protocols = d.batchProtocols(list, loc, names, byContact)
+		out.Protocols = d.batchProtocols(list, loc, parties{names: names, byContact: byContact})
 	}
 	return out, nil
 }
@@ -67,18 +67,18 @@ func (d *Desk) BatchHandovers(ctx context.Context, batch int64, loc *time.Locati
 	if err != nil || len(list) == 0 {
 		return nil, err
 	}
-	names, byContact, err := d.protocolParties(ctx)
+	p, err := d.protocolParties(ctx, list)
 	if err != nil {
 		return nil, err
 	}
-	return d.batchProtocols(list, loc, names, byContact), nil
+	return d.batchProtocols(list, loc, p), nil
 }
 
 // batchProtocols groups a batch's shipments into the day's protocols they
 // are on (the days in order), leaving out those no day's protocol lists
 // (HandoverShipments): not ordered, cancelled, or with a pickup day that
 // cannot be read.
-func (d *Desk) batchProtocols(list []storage.Shipment, loc *time.Location, names map[string]string, byContact map[int64]Address) []Handover {
+func (d *Desk) batchProtocols(list []storage.Shipment, loc *time.Location, p parties) []Handover {
 	byDay := map[string][]storage.Shipment{}
 	starts := map[string]time.Time{}
 	for _, s := range list {
@@ -102,7 +102,7 @@ func (d *Desk) batchProtocols(list []storage.Shipment, loc *time.Location, names
 	for _, k := range keys {
 		day := byDay[k]
 		slices.SortStableFunc(day, func(a, b storage.Shipment) int { return cmp.Compare(a.ID, b.ID) })
-		out = append(out, d.groupHandovers(day, starts[k], names, byContact)...)
+		out = append(out, d.groupHandovers(day, starts[k], p)...)
 	}
 	return out
 }

@@ -304,22 +304,75 @@ func (d *Desk) batchShipments(ctx context.Context, batch int64) ([]int64, []stor
 
 // handovers groups shipments into protocols of a day: one per carrier and place.
 func (d *Desk) handovers(ctx context.Context, list []storage.Shipment, start time.Time) ([]Handover, error) {
-	names, byContact, err := d.protocolParties(ctx)
+	p, err := d.protocolParties(ctx, list)
 	if err != nil {
 		return nil, err
 	}
-	return d.groupHandovers(list, start, names, byContact), nil
+	return d.groupHandovers(list, start, p), nil
 }
 
-// protocolParties are what a protocol names besides its parcels: the
-// carriers by code, and the senders' addresses by their contact.
-func (d *Desk) protocolParties(ctx context.Context) (map[string]string, map[int64]Address, error) {
+// parties are what a protocol names besides its parcels: the carriers by
+// code, the senders' addresses by their contact, and the points parcels are
+// handed in at by carrier and code (nil: each point by its code alone).
+type parties struct {
+	names     map[string]string
+	byContact map[int64]Address
+	points    map[string]Address
+}
+
+// protocolParties reads the parties of protocols of list.
+func (d *Desk) protocolParties(ctx context.Context, list []storage.Shipment) (parties, error) {
 	names, err := d.carrierNames(ctx)
 	if err != nil {
-		return nil, nil, err
+		return parties{}, err
 	}
 	byContact, err := d.sendersByContact(ctx)
-	return names, byContact, err
+	if err != nil {
+		return parties{}, err
+	}
+	points, err := d.handoverPoints(ctx, list)
+	return parties{names: names, byContact: byContact, points: points}, err
+}
+
+// handoverPoints are the points the parcels of list are handed in at, as
+// places: the point's name and address, by carrier and code. A point the
+// service's list no longer has is left out (its code names the place).
+func (d *Desk) handoverPoints(ctx context.Context, list []storage.Shipment) (map[string]Address, error) {
+	out := map[string]Address{}
+	for _, s := range list {
+		code := handoverPoint(s)
+		key := s.Carrier + "/" + code
+		if _, seen := out[key]; seen || code == "" {
+			continue
+		}
+		p, err := d.db.PointByCode(ctx, s.Carrier, code)
+		switch {
+		case apperr.Is(err, apperr.NotFound):
+			out[key] = Address{Company: code}
+		case err != nil:
+			return nil, err
+		default:
+			out[key] = Address{Company: p.Name, Street: p.Street, City: p.City, Zip: p.Zip, Country: p.Country}
+		}
+	}
+	return out, nil
+}
+
+// handoverPoint is the code of the point a shipment is handed in at ("" for
+// a pickup from an address, or any point of the carrier).
+func handoverPoint(s storage.Shipment) string {
+	var order struct {
+		Shipments []struct {
+			PickupBranch string `json:"pickup_branch"`
+		} `json:"shipments"`
+	}
+	if json.Unmarshal(s.Request, &order) != nil || len(order.Shipments) == 0 {
+		return ""
+	}
+	if code := order.Shipments[0].PickupBranch; code != shipping.AnyBranch {
+		return code
+	}
+	return ""
 }
 
 // sendersByContact are the senders' addresses by their contact at the service.
@@ -337,9 +390,10 @@ func (d *Desk) sendersByContact(ctx context.Context) (map[int64]Address, error) 
 	return byContact, nil
 }
 
-// groupHandovers groups shipments into protocols of a day, with the
-// carriers' names and the senders' addresses by contact already read.
-func (d *Desk) groupHandovers(list []storage.Shipment, start time.Time, names map[string]string, byContact map[int64]Address) []Handover {
+// groupHandovers groups shipments into protocols of a day, with their
+// parties already read: a parcel handed in at a point is on that point's
+// protocol, the others on their sender's.
+func (d *Desk) groupHandovers(list []storage.Shipment, start time.Time, p parties) []Handover {
 	var out []Handover
 	index := map[string]int{}
 	for _, s := range list {
@@ -351,20 +405,24 @@ func (d *Desk) groupHandovers(list []storage.Shipment, start time.Time, names ma
 		sh := order.Shipments[0]
 		from := addressOf(sh.From)
 		if sh.From.ID != 0 {
-			from = byContact[sh.From.ID]
+			from = p.byContact[sh.From.ID]
 		}
 		key := s.Carrier + "\x00" + placeKey(from)
+		if code := handoverPoint(s); code != "" {
+			from = cmp.Or(p.points[s.Carrier+"/"+code], Address{Company: code})
+			key = s.Carrier + "\x00point\x00" + code
+		}
 		i, ok := index[key]
 		if !ok {
 			i = len(out)
 			index[key] = i
-			out = append(out, Handover{Carrier: s.Carrier, CarrierName: cmp.Or(names[s.Carrier], s.Carrier), Day: start, Sender: from})
+			out = append(out, Handover{Carrier: s.Carrier, CarrierName: cmp.Or(p.names[s.Carrier], s.Carrier), Day: start, Sender: from})
 		}
-		p := Parcel{ID: s.ID, Tracking: s.Tracking(), Recipient: s.RecipientName, City: s.RecipientCity, Packages: cmp.Or(len(s.Packages), len(sh.Packages), 1)}
+		parcel := Parcel{ID: s.ID, Tracking: s.Tracking(), Recipient: s.RecipientName, City: s.RecipientCity, Packages: cmp.Or(len(s.Packages), len(sh.Packages), 1)}
 		if m, ok := COD(s); ok {
-			p.COD = &m
+			parcel.COD = &m
 		}
-		out[i].Parcels = append(out[i].Parcels, p)
+		out[i].Parcels = append(out[i].Parcels, parcel)
 	}
 	slices.SortStableFunc(out, func(a, b Handover) int {
 		return cmp.Or(cmp.Compare(a.CarrierName, b.CarrierName), cmp.Compare(a.Carrier, b.Carrier), cmp.Compare(placeKey(a.Sender), placeKey(b.Sender)))

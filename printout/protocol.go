@@ -1,6 +1,7 @@
 package printout
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"strconv"
@@ -66,18 +67,55 @@ func Protocols(ctx context.Context, w io.Writer, list []Protocol) error {
 	return pdf.Output(w)
 }
 
-// Column widths of the parcel table (180 mm between the margins).
-var protocolCols = []struct {
+// column is one column of the parcel table.
+type column struct {
 	key   string
 	w     float64
 	align string
-}{
-	{"", 9, "R"},
-	{"handover.col.tracking", 38, "L"},
-	{"handover.col.recipient", 55, "L"},
-	{"handover.col.town", 35, "L"},
-	{"handover.col.packages", 16, "R"},
-	{"handover.col.cod", 27, "R"},
+	size  float64 // the font size of its cells, when not the table's
+}
+
+// Column widths of the parcel table (180 mm between the margins), before
+// the tracking numbers are measured (columnsFor).
+var protocolCols = []column{
+	{key: "", w: 9, align: "R"},
+	{key: "handover.col.tracking", w: 38, align: "L"},
+	{key: "handover.col.recipient", w: 55, align: "L"},
+	{key: "handover.col.town", w: 35, align: "L"},
+	{key: "handover.col.packages", w: 16, align: "R"},
+	{key: "handover.col.cod", w: 27, align: "R"},
+}
+
+// The parcel table's tracking and recipient columns.
+const (
+	colTracking  = 1
+	colRecipient = 2
+	minRecipient = 35.0 // mm: the recipient keeps at least this when tracking numbers are long
+	bodySize     = 9.0  // pt: the table's text
+	minTracking  = 6.0  // pt: the smallest a tracking number is printed, to stay on one line
+)
+
+// columnsFor is the parcel table for parcels: the tracking column as wide as
+// the widest tracking number needs to print whole on one line (the courier
+// reads and scans them), taken from the recipient's column, whose names wrap.
+func columnsFor(pdf *fpdf.Fpdf, parcels []ProtocolParcel) []column {
+	cols := append([]column(nil), protocolCols...)
+	pdf.SetFont(fontSans, "", bodySize)
+	widest := 0.0
+	for _, p := range parcels {
+		widest = max(widest, pdf.GetStringWidth(clean(p.Tracking)))
+	}
+	margins := 2*pdf.GetCellMargin() + 0.5
+	spare := cols[colRecipient].w - minRecipient
+	if grow := min(widest+margins-cols[colTracking].w, spare); grow > 0 {
+		cols[colTracking].w += grow
+		cols[colRecipient].w -= grow
+	}
+	if room := cols[colTracking].w - margins; widest > room {
+		// Longer than any carrier's numbers: smaller, still on one line.
+		cols[colTracking].size = max(minTracking, bodySize*room/widest)
+	}
+	return cols
 }
 
 const (
@@ -121,10 +159,11 @@ func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 	fact("handover.count", p.Count)
 	pdf.Ln(3)
 
+	cols := columnsFor(pdf, p.Parcels)
 	header := func() {
 		pdf.SetFont(fontSans, "B", 8.5)
 		pdf.SetFillColor(232, 236, 241)
-		for _, c := range protocolCols {
+		for _, c := range cols {
 			text := "#"
 			if c.key != "" {
 				text = i18n.T(ctx, c.key)
@@ -134,18 +173,18 @@ func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 		pdf.Ln(-1)
 	}
 	header()
-	pdf.SetFont(fontSans, "", 9)
+	pdf.SetFont(fontSans, "", bodySize)
 	for i, row := range p.Parcels {
 		vals := []string{strconv.Itoa(i + 1), row.Tracking, row.Recipient, row.Town, row.Packages, row.COD}
-		cells, height := rowCells(pdf, vals)
+		cells, height := rowCells(pdf, cols, vals)
 		if pdf.GetY()+height > pageBottom {
 			pdf.AddPage()
 			pdf.SetFont(fontSans, "B", 12)
 			pdf.CellFormat(0, 8, clean(i18n.T(ctx, "handover.continued", title)), "", 1, "L", false, 0, "")
 			header()
-			pdf.SetFont(fontSans, "", 9)
+			pdf.SetFont(fontSans, "", bodySize)
 		}
-		drawRow(pdf, cells, height)
+		drawRow(pdf, cols, cells, height)
 	}
 	if pdf.GetY()+signHeight > pageBottom {
 		pdf.AddPage()
@@ -154,10 +193,10 @@ func protocol(ctx context.Context, pdf *fpdf.Fpdf, p Protocol) {
 	}
 	// Totals under the table's columns.
 	pdf.SetFont(fontSans, "B", 9)
-	lead := protocolCols[0].w + protocolCols[1].w + protocolCols[2].w + protocolCols[3].w
+	lead := cols[0].w + cols[1].w + cols[2].w + cols[3].w
 	pdf.CellFormat(lead, 6.5, i18n.T(ctx, "handover.total")+": "+clean(p.Count), "", 0, "L", false, 0, "")
-	pdf.CellFormat(protocolCols[4].w, 6.5, clean(p.Packages), "", 0, "R", false, 0, "")
-	pdf.CellFormat(protocolCols[5].w, 6.5, clean(p.CODTotal), "", 1, "R", false, 0, "")
+	pdf.CellFormat(cols[4].w, 6.5, clean(p.Packages), "", 0, "R", false, 0, "")
+	pdf.CellFormat(cols[5].w, 6.5, clean(p.CODTotal), "", 1, "R", false, 0, "")
 	pdf.Ln(8)
 
 	// Signatures: the sender hands over, the courier takes over.
@@ -191,11 +230,18 @@ const (
 )
 
 // rowCells wraps each of a row's values to its column and returns the lines
-// of each cell with the row's height.
-func rowCells(pdf *fpdf.Fpdf, vals []string) ([][]string, float64) {
-	cells := make([][]string, len(protocolCols))
+// of each cell with the row's height. A tracking number is never wrapped: it
+// is one line, shortened only past what its column could ever hold.
+func rowCells(pdf *fpdf.Fpdf, cols []column, vals []string) ([][]string, float64) {
+	cells := make([][]string, len(cols))
 	most := 1
-	for j, c := range protocolCols {
+	for j, c := range cols {
+		if j == colTracking {
+			pdf.SetFontSize(cmp.Or(c.size, bodySize))
+			cells[j] = []string{fit(pdf, clean(vals[j]), c.w-2*pdf.GetCellMargin())}
+			pdf.SetFontSize(bodySize)
+			continue
+		}
 		cells[j] = wrap(pdf, clean(vals[j]), c.w)
 		most = max(most, len(cells[j]))
 	}
@@ -221,14 +267,16 @@ func wrap(pdf *fpdf.Fpdf, text string, width float64) []string {
 
 // drawRow draws one row of the parcel table at the current position: each
 // cell framed to the row's height, its lines from the top.
-func drawRow(pdf *fpdf.Fpdf, cells [][]string, height float64) {
+func drawRow(pdf *fpdf.Fpdf, cols []column, cells [][]string, height float64) {
 	x, y := pdf.GetX(), pdf.GetY()
-	for j, c := range protocolCols {
+	for j, c := range cols {
 		pdf.Rect(x, y, c.w, height, "D")
+		pdf.SetFontSize(cmp.Or(c.size, bodySize))
 		for k, line := range cells[j] {
 			pdf.SetXY(x, y+rowPadding+float64(k)*rowLine)
 			pdf.CellFormat(c.w, rowLine, line, "", 0, c.align, false, 0, "")
 		}
+		pdf.SetFontSize(bodySize)
 		x += c.w
 	}
 	pdf.SetXY(15, y+height)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -107,5 +108,27 @@ func TestProtocolWrapsLongNamesWhole(t *testing.T) {
 	}
 	if !strings.Contains(text, "G300000059") {
 		t.Error("the last row is missing")
+	}
+}
+
+// A tracking number prints whole on one line of its cell, however long the
+// carrier's numbers are: the courier reads them off the protocol.
+func TestProtocolPrintsTrackingNumbersOnOneLine(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.Czech)
+	p := Protocol{Carrier: "Zásilkovna", Pickup: "22. 11. 2026", Place: []string{"Drogerie Praha"}, Count: "3 zásilky", Packages: "3",
+		Printed: "22. 11. 2026 14:05"}
+	numbers := []string{"ZASILKOVNA10000000", "ZASILKOVNA10000001", "WWWWWWWWWWWWWWWWWWWWWW"}
+	for _, tn := range numbers {
+		p.Parcels = append(p.Parcels, ProtocolParcel{Tracking: tn, Recipient: "Jana Nováková", Town: "Praha", Packages: "1"})
+	}
+	var out bytes.Buffer
+	if err := Protocols(ctx, &out, []Protocol{p}); err != nil {
+		t.Fatal(err)
+	}
+	lines := pdfText(t, out.Bytes())
+	for _, tn := range numbers {
+		if !slices.Contains(lines, tn) {
+			t.Errorf("%s is not drawn whole on one line: %q", tn, lines)
+		}
 	}
 }

@@ -23,7 +23,7 @@ type BatchLive struct {
 // shipment only its state, label and hand-over columns are read: id, state,
 // status, returned, cancelled_at, label_mode, label_status, label_less,
 // carrier and created_at, and of its request the first shipment's pickup
-// day and sender (from).
+// day, sender (from) and the point it is handed in at (pickup_branch).
 type LiveShipment struct {
 	Shipment
 	// CarrierName is the carrier table's name of the carrier ("" when the
@@ -53,7 +53,8 @@ LEFT JOIN LATERAL (
   SELECT r.line, r.id AS row_id, sh.id, sh.state, sh.status, sh.returned, sh.cancelled_at, sh.label_mode, sh.label_status,
     sh.label_less, sh.carrier, sh.created_at,
     jsonb_build_object('shipments', jsonb_build_array(jsonb_strip_nulls(jsonb_build_object(
-      'from', sh.request->'shipments'->0->'from', 'pickup_date', sh.request->'shipments'->0->'pickup_date')))) AS request,
+      'from', sh.request->'shipments'->0->'from', 'pickup_date', sh.request->'shipments'->0->'pickup_date',
+      'pickup_branch', sh.request->'shipments'->0->'pickup_branch')))) AS request,
     ca.name AS carrier_name, se.contact_id, se.company, se.firstname, se.surname, se.street, se.city, se.zip, se.country, se.phone, se.email
   FROM batch_rows r JOIN shipments sh ON sh.id = r.shipment_id
   LEFT JOIN carriers ca ON ca.code = sh.carrier

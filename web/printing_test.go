@@ -485,3 +485,48 @@ func TestPrintWhenTheServiceFails(t *testing.T) {
 		t.Errorf("the labels that did not come are not in the queue: %v", got)
 	}
 }
+
+// A parcel handed in at a point goes on that point's protocol, named by the
+// point's name and address, apart from the parcels the courier takes at the
+// warehouse (whose protocol names the sender).
+func TestHandoverAtAPointNamesThePoint(t *testing.T) {
+	t.Parallel()
+	env, b := deskEnv(t)
+	form := shipmentForm(t, env)
+	_, full := order(t, b, with(form, "handover", "POINT"), "Zásilkovna Home")
+	d := page(t, b.PostForm("/shipping/points?for=pickup", with(full, "pickup_q", "Brno")).Body)
+	code := d.Find(`input[name=pickup_branch]`).First().AttrOr("value", "")
+	if code == "" {
+		t.Fatalf("no point to hand in at: %s", problemsOf(d.Text()))
+	}
+	p, err := env.App.DB.PointByCode(context.Background(), "ZASILKOVNA", code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := b.PostForm("/shipping/new/order", with(full, "pickup_branch", code, "key", requestkey.New())); resp.StatusCode != 303 {
+		t.Fatalf("order handed in at %s: %d %s", code, resp.StatusCode, problemsOf(resp.Body))
+	}
+	placeN(t, b, form, "Zásilkovna Home", 1) // from the warehouse
+	senders, err := env.App.DB.Senders(context.Background())
+	if err != nil || len(senders) == 0 {
+		t.Fatal(err)
+	}
+	places := map[string]string{}
+	page(t, b.Get("/shipping/manifest").Body).Find(`[data-testid=protocol][data-carrier=ZASILKOVNA]`).Each(func(_ int, s *goquery.Selection) {
+		text := strings.Join(strings.Fields(s.Text()), " ")
+		switch {
+		case strings.Contains(text, p.Name) && strings.Contains(text, p.Street):
+			places["point"] = s.Find(`[data-testid=protocol-count]`).Text()
+			if strings.Contains(text, senders[0].Street) {
+				t.Errorf("the point's protocol names the warehouse too: %s", text)
+			}
+		case strings.Contains(text, senders[0].Street):
+			places["warehouse"] = s.Find(`[data-testid=protocol-count]`).Text()
+		default:
+			t.Errorf("a protocol of neither place: %s", text)
+		}
+	})
+	if places["point"] != "1 parcel, 1 package" || places["warehouse"] != "1 parcel, 1 package" {
+		t.Errorf("protocols by place: %v", places)
+	}
+}
