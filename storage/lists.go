@@ -75,8 +75,8 @@ func (f ListFilter) filter() (conditions, error) {
 	}
 	c.equal("carrier", f.Carrier)
 	c.created(f.From, f.To)
-	c.equal("reference", f.Reference)
-	c.contains(listSearch, f.Text)
+	c.prefix("upper(reference)", strings.ToUpper(strings.TrimSpace(f.Reference)))
+	c.contains(listSearch, Fold(f.Text))
 	switch f.Sort {
 	case "", "new", "old", "recipient":
 	default:
@@ -176,8 +176,8 @@ const listColumns = `id, reference, state, carrier, service_name, recipient_name
 status, label_mode, label_status, returned, created_at, last_checked_at, printed_at, origin, note_count, last_note`
 
 // listSearch is what the list's text filter reads: the recipient and every
-// note, lowered, kept by PostgreSQL (migration 00038) and held by the trigram
-// index shipments_search_text_idx.
+// note, folded (Fold), kept by PostgreSQL (migration 00053) and held by the
+// trigram index shipments_search_text_idx.
 const listSearch = "search_text"
 
 // ListShipments returns one page, keyset-paged in both directions: the cost
@@ -402,7 +402,10 @@ func (f ListFilter) CountSQL() (string, []any, error) {
 
 // Scan finds shipments by what a scanner or a person typed: an exact tracking
 // number, package number or reference; otherwise tracking numbers and
-// references that start with it. Every branch is an index lookup.
+// references that start with it (a reference in any case, and with spaces
+// or dashes where it has others: "OBJ 1001" finds "OBJ-1001"), and tracking
+// numbers that end in the digits typed ("100000004"). Every branch is an
+// index lookup.
 func (db *DB) Scan(ctx context.Context, code string, limit int) ([]Shipment, bool, error) {
 	code = strings.TrimSpace(code)
 	if code == "" {
@@ -438,12 +441,38 @@ ORDER BY id DESC LIMIT $2`, squeezed, limit); err != nil {
 		return exact, true, nil
 	}
 	var near []Shipment
+	upper := strings.ToUpper(code)
+	// The digits at a tracking number's end, read backwards: "" (matching
+	// nothing) unless at least six digits were typed.
+	tail := ""
+	if len(code) >= minScanDigits && strings.Trim(code, "0123456789") == "" {
+		tail = reverse(code) + "%"
+	}
 	err = sqlxSelect(ctx, db, &near, `
 SELECT `+shipmentColumns+` FROM shipments WHERE tracking_number LIKE $1
 UNION
-SELECT `+shipmentColumns+` FROM shipments WHERE reference LIKE $2
-ORDER BY id DESC LIMIT $3`, likeEscape(strings.ToUpper(code))+"%", likeEscape(code)+"%", limit)
+SELECT `+shipmentColumns+` FROM shipments WHERE upper(reference) LIKE $1
+UNION
+SELECT `+shipmentColumns+` FROM shipments WHERE upper(translate(reference, ' -_/.', '')) LIKE $2
+UNION
+SELECT `+shipmentColumns+` FROM shipments WHERE $3 <> '' AND reverse(tracking_number) LIKE $3
+ORDER BY id DESC LIMIT $4`, likeEscape(upper)+"%", likeEscape(referenceSpacing.Replace(upper))+"%", tail, limit)
 	return near, false, wrapf(err, "scan %q", code)
+}
+
+// minScanDigits is how many digits the scan box needs to look for a
+// tracking number that ends in them: fewer match too many.
+const minScanDigits = 6
+
+// referenceSpacing takes out what separates a reference's parts, as the
+// index shipments_reference_squeezed_idx does (migration 00053).
+var referenceSpacing = strings.NewReplacer(" ", "", "-", "", "_", "", "/", "", ".", "")
+
+// reverse is s backwards (s is ASCII digits).
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
 
 // numberSpacing is what people put inside a tracking number they type.

@@ -60,11 +60,23 @@ func Fold(s string) string {
 	return b.String()
 }
 
-var folds = map[rune]rune{
-	'á': 'a', 'ä': 'a', 'č': 'c', 'ď': 'd', 'é': 'e', 'ě': 'e', 'í': 'i', 'ĺ': 'l', 'ľ': 'l', 'ň': 'n',
-	'ó': 'o', 'ô': 'o', 'ö': 'o', 'ř': 'r', 'ŕ': 'r', 'š': 's', 'ť': 't', 'ú': 'u', 'ů': 'u', 'ü': 'u',
-	'ý': 'y', 'ž': 'z',
-}
+// foldFrom and foldTo are the letters Fold takes the accents off, and the
+// letters it makes of them. Migration 00053 folds the shipments' search text
+// with the same two strings (PostgreSQL's translate), so a folded search
+// finds a folded row; a test holds the two alike.
+const (
+	foldFrom = "áäčďéěíĺľňóôöřŕšťúůüýž"
+	foldTo   = "aacdeeillnooorrstuuuyz"
+)
+
+var folds = func() map[rune]rune {
+	from, to := []rune(foldFrom), []rune(foldTo)
+	m := make(map[rune]rune, len(from))
+	for i, r := range from {
+		m[r] = to[i]
+	}
+	return m
+}()
 
 // UpsertPoints stores a page of points in one statement and marks them refreshed at.
 func (db *DB) UpsertPoints(ctx context.Context, points []ParcelPoint, at time.Time) error {
@@ -335,3 +347,7 @@ func (db *DB) PointCarriers(ctx context.Context) ([]string, error) {
 	err := sqlxSelect(ctx, db, &out, `SELECT DISTINCT carrier FROM parcel_points ORDER BY carrier`)
 	return out, wrapf(err, "carriers with points")
 }
+
+// FoldLetters are the letters Fold takes the accents off and what it makes
+// of them, for the test that holds the stored search text alike.
+func FoldLetters() (from, to string) { return foldFrom, foldTo }

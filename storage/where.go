@@ -30,6 +30,14 @@ func (c *conditions) equal(column, value string) {
 	}
 }
 
+// prefix adds "column starts with value" when value is set (an index with
+// text_pattern_ops on column serves it).
+func (c *conditions) prefix(column, value string) {
+	if value != "" {
+		c.add(column + " LIKE " + c.arg(likeEscape(value)+"%"))
+	}
+}
+
 // created adds the creation-date range [from, to).
 func (c *conditions) created(from, to time.Time) {
 	if !from.IsZero() {

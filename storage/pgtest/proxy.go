@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"shipdesk/clock"
 )
 
 // Proxy stands between the dashboard and PostgreSQL: it passes bytes, or
@@ -227,8 +229,8 @@ type pgWire struct {
 	stats  *pgStats
 	mu     sync.Mutex
 	parsed string
-	since  time.Time
-	text   string // the statement on its way, "" until it is executed
+	since  *clock.Stopwatch // started at the statement's first message
+	text   string           // the statement on its way, "" until it is executed
 }
 
 func (w *pgWire) fromClient(typ byte, body []byte) {
@@ -240,8 +242,9 @@ func (w *pgWire) fromClient(typ byte, body []byte) {
 	}
 	switch typ {
 	case 'Q', 'P':
-		if w.since.IsZero() {
-			w.since = time.Now()
+		if w.since == nil {
+			sw := clock.Start()
+			w.since = &sw
 		}
 		text := string(body[:max(0, len(body)-1)])
 		if typ == 'P' { // the statement's name, then its text
@@ -252,8 +255,9 @@ func (w *pgWire) fromClient(typ byte, body []byte) {
 		}
 		w.text = text
 	case 'E':
-		if w.since.IsZero() {
-			w.since = time.Now()
+		if w.since == nil {
+			sw := clock.Start()
+			w.since = &sw
 		}
 		w.text = w.parsed
 	}
@@ -265,11 +269,11 @@ func (w *pgWire) fromServer(typ byte, _ []byte) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.text == "" || w.since.IsZero() {
+	if w.text == "" || w.since == nil {
 		return
 	}
-	w.stats.add(w.text, time.Since(w.since))
-	w.text, w.since = "", time.Time{}
+	w.stats.add(w.text, w.since.Elapsed())
+	w.text, w.since = "", nil
 }
 
 // pgStats are the statements counted, with how long each took to come
