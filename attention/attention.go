@@ -34,6 +34,7 @@ var areas = map[string]identity.Area{
 	storage.AttnCommissionDuplicate: identity.Returns,
 	storage.AttnCommissionUncertain: identity.Returns,
 	storage.AttnClaimStuck:          identity.Returns,
+	storage.AttnClaimRefused:        identity.Returns,
 	storage.AttnClaimReply:          identity.Returns,
 	// Refunds are paid by managers: agents record withdrawals, not payments.
 	storage.AttnRefundDue: identity.Reports,
@@ -78,7 +79,7 @@ func Record(kind string) string {
 		return "commission"
 	case storage.AttnRefundDue:
 		return "refund"
-	case storage.AttnClaimStuck:
+	case storage.AttnClaimStuck, storage.AttnClaimRefused:
 		return "claim"
 	}
 	return "shipment"

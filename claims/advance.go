@@ -41,20 +41,27 @@ func (s *Service) Advance(ctx context.Context) (int, error) {
 
 // advance takes a claim's due steps in order; a step that fails is kept
 // with its reason and tried again later, the wait doubling up to an hour.
+// A refused step is marked so (refused_at): the agents' queue lists it at
+// once and the customer's page says the shop will be in touch.
 func (s *Service) advance(ctx context.Context, c storage.CustomerClaim) {
 	err := s.steps(ctx, &c)
 	next := s.now().Add(recheck)
 	var problem apperr.Text
+	var refusedAt *time.Time
 	if err != nil {
-		s.log.Warn("claim step failed, will try again", "claim", c.ID, "err", err)
-		problem = apperr.TextOf(err)
-		if problem.IsZero() {
-			problem = apperr.Msg("claim.err.step_failed")
+		var refused bool
+		problem, refused = problemOf(err)
+		if refused {
+			at := s.now()
+			refusedAt = &at
+			s.log.Warn("claim step refused, an agent is told", "claim", c.ID, "err", err)
+		} else {
+			s.log.Warn("claim step failed, will try again", "claim", c.ID, "err", err)
 		}
 		wait := s.Retry << min(c.Tries, 6)
 		next = s.now().Add(min(wait, time.Hour))
 	}
-	if werr := s.db.ClaimWait(ctx, c.ID, problem, next); werr != nil {
+	if werr := s.db.ClaimWait(ctx, c.ID, problem, refusedAt, next); werr != nil {
 		s.log.Warn("claim wait", "claim", c.ID, "err", werr)
 	}
 }
@@ -62,7 +69,7 @@ func (s *Service) advance(ctx context.Context, c storage.CustomerClaim) {
 func (s *Service) steps(ctx context.Context, c *storage.CustomerClaim) error {
 	if c.CommissionID == nil {
 		if err := s.createCommission(ctx, c); err != nil {
-			return err
+			return stepError{"commission", err}
 		}
 	}
 	if c.Transport != storage.TransportCode {
@@ -70,7 +77,7 @@ func (s *Service) steps(ctx context.Context, c *storage.CustomerClaim) error {
 	}
 	if c.ReturnShipmentID == nil {
 		if err := s.orderParcel(ctx, c); err != nil {
-			return err
+			return stepError{"parcel", err}
 		}
 	}
 	parcel, err := s.db.ShipmentByID(ctx, *c.ReturnShipmentID)
@@ -79,11 +86,13 @@ func (s *Service) steps(ctx context.Context, c *storage.CustomerClaim) error {
 	}
 	if !c.HandoverMailed {
 		if err := s.mailHandover(ctx, c, parcel); err != nil {
-			return err
+			return stepError{"handover", err}
 		}
 	}
 	if c.ArrivedAt == nil && parcel.Status == "DELIVERED" {
-		return s.arrived(ctx, c, parcel)
+		if err := s.arrived(ctx, c, parcel); err != nil {
+			return stepError{"arrival", err}
+		}
 	}
 	return nil
 }
@@ -154,12 +163,8 @@ func (s *Service) commissionForm(ctx context.Context, c storage.CustomerClaim) w
 // handed over at the chosen point with a code (the desk's protocol, keyed
 // by the claim's return key: exactly once).
 func (s *Service) orderParcel(ctx context.Context, c *storage.CustomerClaim) error {
-	cu := c.Customer
-	first, last, _ := strings.Cut(cu.Name, " ")
 	p := desk.ReturnParcel{Key: *c.ReturnKey, Reference: "RET-W" + itoa(c.ID), Carrier: c.PointCarrier, Point: c.PointCode,
-		From: desk.Address{Firstname: first, Surname: last, Street: cu.Street, City: cu.City, Zip: cu.Zip,
-			Country: cu.Country, Phone: cu.Phone, Email: c.Email},
-		Package: returnPackage}
+		From: deskAddress(c.Customer, c.Email), Package: returnPackage}
 	sh, err := s.ship.OrderReturn(ctx, p, 0)
 	if sh.ID == 0 {
 		if err == nil {

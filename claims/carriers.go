@@ -24,14 +24,22 @@ func (s *Service) takesCode(ctx context.Context, carrier string) bool {
 
 // Shop is the shop's name as its customers know it: the company of the
 // address book's first sender. The name read is kept for KnownShop.
-func (s *Service) Shop(ctx context.Context) string {
+func (s *Service) Shop(ctx context.Context) string { return s.contact(ctx).Name }
+
+// Contact is how a customer reaches the shop.
+type Contact struct{ Name, Email, Phone string }
+
+// contact is the shop as the address book has it now: the first sender's
+// name, e-mail and phone (none when the book is empty).
+func (s *Service) contact(ctx context.Context) Contact {
 	senders, err := s.db.Senders(ctx)
 	if err != nil || len(senders) == 0 {
-		return ""
+		return Contact{}
 	}
-	name := senders[0].Address.PartyName()
-	s.shop.Store(&name)
-	return name
+	a := senders[0].Address
+	c := Contact{Name: a.PartyName(), Email: a.Email, Phone: a.Phone}
+	s.shop.Store(&c.Name)
+	return c
 }
 
 // KnownShop is the shop's name as the last page read it ("" before any),

@@ -1,10 +1,14 @@
 package claims
 
 import (
+	"context"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"shipdesk/apperr"
+	"shipdesk/desk"
 	"shipdesk/i18n"
 )
 
@@ -45,7 +49,7 @@ func TestTokenShape(t *testing.T) {
 func TestFormRules(t *testing.T) {
 	good := Form{Key: "8f0e4c7a-3b1d-4e2f-9a6b-5c4d3e2f1a0b", Kind: KindDefect, Remedy: "repair", Description: "Cracked.",
 		ModelID: 1, Transport: "shop", Proof: &File{Name: "invoice.pdf", Data: []byte("%PDF-1.4 x")}}
-	good.Customer.Name = "Jana"
+	good.Customer.Name, good.Customer.Email = "Jana", "jana@example.cz" // the e-mail is the link's: File sets it
 	if p := good.Check(); len(p) > 0 {
 		t.Fatalf("a good form: %v", p)
 	}
@@ -68,11 +72,63 @@ func TestFormRules(t *testing.T) {
 		"bad key":            {func(f *Form) { f.Key = "1" }, "form"},
 		"html photo":         {func(f *Form) { f.Photos = []File{{Name: "p.jpg", Data: []byte("<html>")}} }, "photos"},
 		"seven photos":       {func(f *Form) { f.Photos = []File{photo, photo, photo, photo, photo, photo, photo} }, "photos"},
+		// The desk's rules of a person's address, as the claim's parcel and commission meet them.
+		"phone not a phone":  {func(f *Form) { f.Customer.Phone = "call me" }, "phone"},
+		"surname too long":   {func(f *Form) { f.Customer.Name = "Jana " + strings.Repeat("x", 101) }, "name"},
+		"zip not Czech":      {func(f *Form) { f.Customer.Zip = "ABCDE" }, "zip"},
+		"country not served": {func(f *Form) { f.Customer.Country = "-1" }, "country"},
+		"code from abroad": {func(f *Form) {
+			f.Transport, f.PointCarrier, f.PointCode = "code", "X", "1"
+			f.Customer.Street, f.Customer.City, f.Customer.Zip, f.Customer.Country = "Hauptstraße 1", "Berlin", "10115", "DE"
+		}, "country"},
+		"code, no address": {func(f *Form) { f.Transport, f.PointCarrier, f.PointCode = "code", "X", "1" }, "street"},
 	} {
 		f := good
 		c.edit(&f)
 		if p := f.Check(); p[c.field].IsZero() {
 			t.Errorf("%s: no problem on %s: %v", name, c.field, p)
+		}
+	}
+	// What the desk takes is taken, written the way it sends it.
+	for name, edit := range map[string]func(*Form){
+		"one word":     func(f *Form) { f.Customer.Name = "Novák" },
+		"dashed phone": func(f *Form) { f.Customer.Phone = "777123456" },
+		"code at home": func(f *Form) {
+			f.Transport, f.PointCarrier, f.PointCode = "code", "X", "1"
+			f.Customer.Street, f.Customer.City, f.Customer.Zip, f.Customer.Country = "Masarykova 5", "Brno", "60200", "CZ"
+		},
+	} {
+		f := good
+		edit(&f)
+		if p := f.Check(); len(p) > 0 {
+			t.Errorf("%s: %v", name, p)
+		}
+	}
+	read := ParseForm(url.Values{"name": {"  Jana   Nováková "}, "phone": {"777-123-456"}}, nil, nil)
+	if read.Customer.Phone != "777123456" || read.Customer.Country != "CZ" {
+		t.Errorf("read as %+v", read.Customer)
+	}
+	if first, surname := desk.SplitName(read.Customer.Name); first != "Jana" || surname != "Nováková" {
+		t.Errorf("name split as %q %q", first, surname)
+	}
+}
+
+// A step's problem is said in words, field by field, and a refusal is told
+// from a service that did not answer.
+func TestProblemOfAStep(t *testing.T) {
+	en := i18n.WithLang(context.Background(), i18n.English)
+	refused := stepError{"parcel", apperr.Fields("form.see_fields", apperr.Problems{"point": apperr.Msg("retparcel.err.point_unknown")})}
+	problem, isRefusal := problemOf(refused)
+	if got := problem.In(en); !isRefusal || got != "The return parcel was not ordered: We do not know this point: choose one from the list." {
+		t.Errorf("refused parcel: %v %q", isRefusal, got)
+	}
+	away := stepError{"commission", apperr.New(apperr.Unavailable, "error.unavailable")}
+	if _, isRefusal := problemOf(away); isRefusal {
+		t.Error("a service away is taken for a refusal")
+	}
+	for _, step := range []string{"commission", "parcel", "handover", "arrival", "other"} {
+		if !i18n.Has("claim.err.step." + step) {
+			t.Errorf("no words for the step %s", step)
 		}
 	}
 }

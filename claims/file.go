@@ -19,13 +19,14 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 	if err := s.throttled(ctx, "client", s.Limits.Client, client); err != nil {
 		return "", err
 	}
-	if _, err := s.link(ctx, s.db, token, client, false); err != nil {
+	open, err := s.link(ctx, s.db, token, client, false)
+	if err != nil {
 		return s.alreadyFiled(ctx, token, f.Key, err)
 	}
+	f.Customer.Email = open.Email // the desk's rules see the address the claim will carry
 	p := f.Check()
 	product, typeID := "", int64(0)
 	if p["model_id"].IsZero() {
-		var err error
 		if product, typeID, err = s.product(ctx, f.ModelID); err != nil {
 			return "", err
 		}
@@ -42,7 +43,7 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 		return "", apperr.Fields("claim.err.see_fields", p)
 	}
 	var filed storage.CustomerClaim
-	err := s.db.InTx(ctx, func(tx *storage.DB) error {
+	err = s.db.InTx(ctx, func(tx *storage.DB) error {
 		link, err := s.link(ctx, tx, token, client, true)
 		if err != nil {
 			return err

@@ -1,12 +1,15 @@
 package claims
 
 import (
+	"cmp"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"shipdesk/apperr"
+	"shipdesk/countries"
+	"shipdesk/desk"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
@@ -59,8 +62,8 @@ func ParseForm(v url.Values, proof *File, photos []File) Form {
 		Description: fields.Lines("description", MaxText), Transport: line("transport", 20),
 		PointCarrier: line("point_carrier", 40), PointCode: line("point_code", 60), PointName: line("point_name", 200),
 		RefundAmount: line("refund_amount", 40), RefundAccount: line("refund_account", 80),
-		Customer: storage.ClaimCustomer{Name: line("name", 200), Street: line("street", 100), City: line("city", 100),
-			Zip: line("zip", 10), Country: strings.ToUpper(line("country", 2)), Phone: line("phone", 30)},
+		Customer: storage.ClaimCustomer{Name: line("name", 200), Street: line("street", desk.MaxText), City: line("city", desk.MaxText),
+			Zip: line("zip", 10), Country: cmp.Or(strings.ToUpper(line("country", 2)), countries.Home), Phone: desk.NormalPhone(line("phone", 30))},
 		Proof: proof, Photos: photos, unread: p,
 	}
 	if s := line("model_id", 20); s != "" {
@@ -87,11 +90,6 @@ func (f Form) Check() apperr.Problems {
 	}
 	if n := len([]rune(f.Customer.Name)); n == 0 {
 		p.Add("name", "claim.err.name")
-	}
-	if f.Customer.Phone != "" {
-		if _, problem := textin.Phone(f.Customer.Phone); !problem.IsZero() {
-			p.Put("phone", problem)
-		}
 	}
 	if f.Kind == KindDefect {
 		if strings.TrimSpace(f.Description) == "" {
@@ -124,6 +122,9 @@ func (f Form) Check() apperr.Problems {
 	case storage.TransportShop:
 	default:
 		p.Add("transport", "claim.err.transport")
+	}
+	for field, msg := range f.addressProblems() { // after the form's own words: the desk's rules, as its parcel will meet them
+		p.Put(field, msg)
 	}
 	checkFiles(f, p)
 	for field, msg := range f.unread { // said first: the rules above saw a cleaned value

@@ -35,6 +35,10 @@ type Status struct {
 	Messages   []Message
 	Files      []storage.ClaimUpload // the customer's own, with the claim
 	Documents  []storage.Document    // written confirmations
+	// Held: a step after filing was refused and waits for the shop's staff,
+	// who will get in touch; Contact is whom the customer may ask meanwhile.
+	Held    bool
+	Contact Contact
 }
 
 // Message is one message of the conversation: the shop's public messages
@@ -85,6 +89,10 @@ func (s *Service) Status(ctx context.Context, token, client string) (Status, err
 		if ready && c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods") {
 			st.State = "hand_over"
 		}
+	}
+	if c.RefusedAt != nil && c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods") {
+		// Not "being prepared" forever: a person takes it from here.
+		st.State, st.Held, st.Contact = "held", true, s.contact(ctx)
 	}
 	slices.SortStableFunc(st.Messages, func(a, b Message) int { return a.At.Compare(b.At) })
 	return st, nil

@@ -3,7 +3,6 @@ package desk
 import (
 	"context"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -15,8 +14,6 @@ import (
 // A new pickup address stored at the service (contacts/add), then copied into
 // the local senders like the import does. The form's fields are prefixed
 // "contact_" so they do not clash with the "Add a sender" form on the same page.
-
-var zipShape = regexp.MustCompile(`^\d{3} ?\d{2}$`)
 
 // ContactFields are the fields of the form, without the prefix.
 var ContactFields = []string{"company", "firstname", "surname", "street", "city", "zip", "country", "phone", "email"}
@@ -44,8 +41,8 @@ func ParseContactForm(v url.Values) (Address, map[string]string, apperr.Problems
 			p.Add("contact_"+f, "form.required")
 		}
 	}
-	if a.Zip != "" && !zipShape.MatchString(a.Zip) {
-		p.Add("contact_zip", "ship.err.zip")
+	if example, ok := countries.Postcode(a.Country, a.Zip); a.Zip != "" && !ok {
+		p.Add("contact_zip", "ship.err.zip_shape", apperr.Msg(countries.NameKey(a.Country)), example)
 	}
 	if !slices.Contains(countries.Senders, a.Country) {
 		p.Add("contact_country", "ship.err.country_list")

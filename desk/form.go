@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -107,8 +105,8 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 	f.SaveRecipient = v.Get("save_recipient") == "on"
 	f.To = Address{
 		Firstname: text("to_firstname", maxText), Surname: text("to_surname", maxText), Company: text("to_company", maxText),
-		Street: text("to_street", maxText), City: text("to_city", maxText), Zip: text("to_zip", 10),
-		Country: strings.ToUpper(text("to_country", 2)), Phone: text("to_phone", 30), Email: text("to_email", maxText),
+		Street: text("to_street", maxText), City: text("to_city", maxText), Zip: text("to_zip", maxZip),
+		Country: strings.ToUpper(text("to_country", 2)), Phone: NormalPhone(text("to_phone", maxPhone)), Email: text("to_email", maxText),
 	}
 	// Sums as people type them: "1.250" and "1250 Kč" are 1 250.
 	f.CODValue, f.CODCurrency = textin.Amount(text("cod_value", 20)), strings.ToUpper(text("cod_currency", 3))
@@ -290,11 +288,6 @@ func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) 
 	if f.SenderID == 0 {
 		p.Add("sender", "ship.err.sender")
 	}
-	if f.To.Country == "" {
-		p.Add("to_country", "ship.err.recipient_country")
-	} else if !slices.Contains(Countries, f.To.Country) {
-		p.Add("to_country", "ship.err.countries", f.To.Country)
-	}
 	if len(f.Packages) == 0 {
 		p.Add("packages", "ship.err.packages_none")
 	}
@@ -335,47 +328,17 @@ func (f Form) checkBasics(p apperr.Problems, fromCountry string, forRates bool) 
 func (f Form) CheckForOffers(fromCountry string) apperr.Problems {
 	p := apperr.Problems{}
 	f.checkBasics(p, fromCountry, true)
-	f.checkRecipient(p, recipientForOffers)
+	f.checkRecipient(p, NeedTown)
 	return p
 }
 
-// How much of the address the recipient's check asks for.
-const (
-	recipientForOffers = iota // town and postal code: the street may turn out not to be needed
-	recipientToAddress        // street, town and postal code
-	recipientToPoint          // the point is the address
-)
-
 // checkRecipient checks who the shipment goes to and the parts of the
-// address the destination needs.
-func (f Form) checkRecipient(p apperr.Problems, need int) {
-	if f.To.Surname == "" && f.To.Company == "" {
-		p.Add("to_surname", "ship.err.recipient_name")
-	}
-	if need != recipientToPoint {
-		for _, field := range []struct{ name, value, msg string }{
-			{"to_street", f.To.Street, "ship.err.street_needed"},
-			{"to_city", f.To.City, "ship.err.town_needed"},
-			{"to_zip", f.To.Zip, "ship.err.zip_needed"},
-		} {
-			if field.value == "" && (field.name != "to_street" || need == recipientToAddress) {
-				p.Add(field.name, field.msg)
-			}
-		}
-	}
-	switch {
-	case f.To.Phone == "" && f.To.Email == "":
-		p.Add("to_phone", "ship.err.phone_or_email")
-	case f.To.Phone != "" && !phoneShape.MatchString(f.To.Phone):
-		p.Add("to_phone", "ship.err.phone")
-	}
-	if f.To.Email != "" && !emailShape.MatchString(f.To.Email) {
-		p.Add("to_email", "ship.err.email_like")
+// address the destination needs (the desk's rules of a person's address).
+func (f Form) checkRecipient(p apperr.Problems, need AddressNeed) {
+	for field, msg := range CheckAddress(f.To, need) {
+		p.Put(field, msg)
 	}
 }
-
-var phoneShape = regexp.MustCompile(`^\+?[0-9 ]{9,20}$`)
-var emailShape = regexp.MustCompile(`^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$`)
 
 // CheckForOrder returns what must be fixed before the order is sent.
 func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
@@ -387,9 +350,9 @@ func (f Form) CheckForOrder(fromCountry string) apperr.Problems {
 	if f.Offer.ServiceID == 0 {
 		p.Add("offer", "ship.err.offer_first")
 	}
-	need := recipientToAddress
+	need := NeedAddress
 	if f.Offer.DeliveryRequired || f.DeliveryBranch != "" {
-		need = recipientToPoint
+		need = NeedNoAddress
 	}
 	f.checkRecipient(p, need)
 	f.checkCustoms(p)

@@ -44,7 +44,7 @@ func (d *Desk) OrderReturn(ctx context.Context, p ReturnParcel, by int64) (stora
 	if existing, err := d.db.ShipmentByKey(ctx, p.Key); err == nil {
 		return existing, nil // this return parcel was ordered already
 	}
-	if err := invalid(p.problems()); err != nil {
+	if err := invalid(p.Check()); err != nil {
 		return storage.Shipment{}, err
 	}
 	point, err := d.db.PointByCode(ctx, p.Carrier, p.Point)
@@ -98,10 +98,12 @@ func (d *Desk) returnOffer(ctx context.Context, f Form, customer storage.Sender,
 	return Offer{}, invalid(apperr.Problems{"point": apperr.Msg("retparcel.err.no_offer")})
 }
 
-// problems are what the desk refuses in a return parcel before asking the
-// service: the customer's address as the recipient's is checked, under
-// from_ names, text read as the edge reads it, and one package.
-func (p ReturnParcel) problems() apperr.Problems {
+// Check is what the desk refuses in a return parcel before asking the
+// service: the customer's address checked as a recipient's (CheckAddress),
+// under from_ names, in a country the shop sends from, a point, and one
+// package. The claim page checks a claim's parcel with it before keeping
+// the claim.
+func (p ReturnParcel) Check() apperr.Problems {
 	out := apperr.Problems{}
 	for name, v := range map[string]string{"reference": p.Reference, "carrier": p.Carrier, "point": p.Point} {
 		if _, problem := textin.Line(v, maxReference); !problem.IsZero() {
@@ -111,19 +113,10 @@ func (p ReturnParcel) problems() apperr.Problems {
 	if p.Carrier == "" || p.Point == "" {
 		out.Add("point", "retparcel.err.point_needed")
 	}
-	a := p.From
-	for name, v := range map[string]string{"firstname": a.Firstname, "surname": a.Surname, "company": a.Company, "street": a.Street,
-		"city": a.City, "zip": a.Zip, "country": a.Country, "phone": a.Phone, "email": a.Email} {
-		if _, problem := textin.Line(v, maxText); !problem.IsZero() {
-			out.Put("from_"+name, problem)
-		}
-	}
-	recipient := apperr.Problems{}
-	(Form{To: a}).checkRecipient(recipient, recipientToAddress)
-	for field, msg := range recipient {
+	for field, msg := range CheckAddress(p.From, NeedAddress) {
 		out.Put("from_"+strings.TrimPrefix(field, "to_"), msg)
 	}
-	if !slices.Contains(countries.Senders, a.Country) {
+	if !slices.Contains(countries.Senders, p.From.Country) {
 		out.Put("from_country", apperr.Msg("retparcel.err.country"))
 	}
 	k := p.Package

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"shipdesk/apperr"
 	"shipdesk/attention"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -94,6 +95,8 @@ func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
 		return i18n.T(ctx, "attn.why.label_failed", it.Carrier)
 	case storage.AttnClaimStuck:
 		return i18n.N(ctx, "attn.why.claim_stuck", it.Days, it.Detail, i18n.DateTime(ctx, it.Since))
+	case storage.AttnClaimRefused: // the claim's problem, a stored Text, said in the reader's language
+		return i18n.T(ctx, "attn.why.claim_refused", apperr.Stored(it.Detail).In(ctx))
 	case storage.AttnClaimReply:
 		return i18n.T(ctx, "attn.why.claim_reply", it.Detail, i18n.DateTime(ctx, it.Since))
 	}

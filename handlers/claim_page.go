@@ -12,6 +12,7 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/claims"
+	"shipdesk/countries"
 	"shipdesk/i18n"
 	"shipdesk/requestkey"
 	"shipdesk/storage"
@@ -136,7 +137,7 @@ func (h *Handlers) ClaimForm(w http.ResponseWriter, r *http.Request) {
 	}
 	a := start.Address
 	f := views.Form{Values: map[string]string{"key": requestkey.New(), "name": a.Name(), "phone": a.Phone, "street": a.Street,
-		"city": a.City, "zip": a.Zip, "refund_amount": start.Refund}}
+		"city": a.City, "zip": a.Zip, "country": cmp.Or(a.Country, countries.Home), "refund_amount": start.Refund}}
 	h.renderClaimForm(w, r, http.StatusOK, start, f)
 }
 
@@ -249,7 +250,7 @@ func (h *Handlers) renderClaimForm(w http.ResponseWriter, r *http.Request, statu
 		Reference: start.Reference, Sent: i18n.N(ctx, "claim.form.parcels", start.Packages),
 		Address: nonEmpty(a.Name(), a.Street, strings.TrimSpace(a.Zip+" "+a.City)), Expires: i18n.DateTime(ctx, start.Expires),
 		Email: start.Email, Late: start.Late, MaxPhotos: claims.MaxPhotos, MaxMB: claims.MaxFileBytes >> 20,
-		Products: productGroups(start.Products), Remedies: remedyOptions(ctx)}
+		Products: productGroups(start.Products), Remedies: remedyOptions(ctx), Countries: countryOptions(ctx)}
 	v.WithdrawalHint = i18n.T(ctx, "claim.kind.withdrawal_hint_unknown")
 	if start.Delivered != nil {
 		v.Delivered = i18n.Date(ctx, *start.Delivered)

@@ -50,6 +50,10 @@ func (h *Handlers) renderClaimStatus(w http.ResponseWriter, r *http.Request, sta
 		v.Arrived = i18n.Date(ctx, *st.Arrived)
 	}
 	v.WriteOn = st.WriteOn
+	if st.Held {
+		v.Held, v.Next = true, i18n.T(ctx, "claim.status.held_next", c.Email)
+		v.ShopName, v.ShopEmail, v.ShopPhone = cmp.Or(st.Contact.Name, v.Shell.Shop), st.Contact.Email, st.Contact.Phone
+	}
 	for _, m := range st.Messages {
 		who := i18n.T(ctx, "claim.status.you")
 		if m.FromShop {

@@ -25,12 +25,13 @@ const (
 	AttnRefundDue           = "refund_due"           // a withdrawal's refund due within 3 days or overdue, not paid
 	AttnClaimStuck          = "claim_stuck"          // a customer's claim whose commission or return parcel keeps failing
 	AttnClaimReply          = "claim_reply"          // the customer wrote on the claim's page; no message answered it since
+	AttnClaimRefused        = "claim_refused"        // a customer's claim whose commission or return parcel was refused after filing
 )
 
 // AttentionKinds lists every kind in display order.
 var AttentionKinds = []string{AttnLabelFailed, AttnStuck, AttnDeliveryFailed, AttnReturning, AttnCODReturned, AttnDuplicate,
 	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain, AttnRefundDue,
-	AttnClaimStuck, AttnClaimReply}
+	AttnClaimRefused, AttnClaimStuck, AttnClaimReply}
 
 // DefaultStuckDays is how many working days without a tracking event make a
 // parcel stuck when its carrier's row says nothing else (migration 00026).
@@ -47,7 +48,8 @@ const utcMoment = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
 // carrier missing from the carrier table waits DefaultStuckDays (3).
 // since is when the problem began (or the last news of it); days and
 // days_limit the working days of silence and the carrier's limit, or a claim's
-// whole days left (a claim's or a refund's). A parcel whose label failed is that kind only, not also stuck.
+// whole days left (a claim's or a refund's). A parcel whose label failed is that kind only, not also stuck;
+// a claim refused after filing is that kind at once (its detail the problem, a stored Text), not also stuck.
 const attentionRules = `
 SELECT 'label_failed' AS kind, s.id AS record_id, COALESCE(s.tracking_number, '') AS occurrence,
     COALESCE(s.tracking_number, s.reference) AS label, s.carrier AS carrier, COALESCE(s.ordered_at, s.created_at) AS since,
@@ -121,8 +123,12 @@ WHERE w.paid_at IS NULL AND w.due_at < $1::timestamptz + interval '4 days'
 UNION ALL
 SELECT 'claim_stuck', cl.id, cl.status_token, s.reference, '', cl.created_at, cl.tries, 0, NULL, '', NULL, cl.customer->>'name'
 FROM claims cl JOIN shipments s ON s.id = cl.shipment_id
-WHERE cl.problem <> '' AND cl.tries >= 3
+WHERE cl.problem <> '' AND cl.tries >= 3 AND cl.refused_at IS NULL
     AND (cl.commission_id IS NULL OR (cl.transport = 'code' AND cl.return_shipment_id IS NULL))
+UNION ALL
+SELECT 'claim_refused', cl.id, cl.status_token, s.reference, '', cl.refused_at, cl.tries, 0, NULL, '', NULL, cl.problem
+FROM claims cl JOIN shipments s ON s.id = cl.shipment_id
+WHERE cl.refused_at IS NOT NULL AND cl.problem <> ''
 UNION ALL
 SELECT 'claim_reply', c.id, m.id::text, COALESCE(NULLIF(c.number, ''), c.reference), '', m.created_at, 0, 0, NULL, '', NULL,
     cl.customer->>'name'

@@ -91,6 +91,7 @@ type CustomerClaim struct {
 	HandoverMailed   bool          `db:"handover_mailed"`
 	ArrivedAt        *time.Time    `db:"arrived_at"`
 	Problem          apperr.Text   `db:"problem"`
+	RefusedAt        *time.Time    `db:"refused_at"` // the problem is a refusal a retry alone will not fix (since then)
 	NextTryAt        time.Time     `db:"next_try_at"`
 	Tries            int           `db:"tries"`
 }
@@ -98,7 +99,7 @@ type CustomerClaim struct {
 const claimColumns = `id, link_id, status_token, shipment_id, request_key, kind, remedy, description, type_id, model_id,
 product, transport, point_carrier, point_code, point_name, customer, email, language, refund_account, refund_amount,
 delivered_at, late, created_at, commission_id, return_key, return_shipment_id, handover_mailed, arrived_at, problem,
-next_try_at, tries`
+refused_at, next_try_at, tries`
 
 // PurchaseByContact finds the shipment a customer names by its reference
 // (the shop's order number) or tracking number, and the e-mail or phone it
@@ -256,10 +257,12 @@ func (db *DB) ClaimArrived(ctx context.Context, id int64, at time.Time) (bool, e
 }
 
 // ClaimWait records what stopped a claim's step and when to try again;
-// a zero problem clears it.
-func (db *DB) ClaimWait(ctx context.Context, id int64, problem apperr.Text, next time.Time) error {
+// a zero problem clears it. refused is when the step was refused (nil: it
+// was not, or it succeeded); a claim refused again keeps its first moment.
+func (db *DB) ClaimWait(ctx context.Context, id int64, problem apperr.Text, refused *time.Time, next time.Time) error {
 	_, err := db.x.ExecContext(ctx, `UPDATE claims SET problem = $2, next_try_at = $3,
-tries = CASE WHEN $2 = '' THEN 0 ELSE tries + 1 END WHERE id = $1`, id, problem, next)
+tries = CASE WHEN $2 = '' THEN 0 ELSE tries + 1 END,
+refused_at = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE COALESCE(refused_at, $4) END WHERE id = $1`, id, problem, next, refused)
 	return wrapf(err, "wait of claim %d", id)
 }
 

@@ -53,7 +53,8 @@ type ClaimFormView struct {
 	MaxPhotos      int
 	MaxMB          int
 	Points         PointSearchView
-	CanCode        bool // a carrier takes label-free parcels
+	CanCode        bool     // a carrier takes label-free parcels
+	Countries      []Option // where the customer may live: the countries the shop ships to
 }
 
 // ClaimStatusView is a claim's status page.
@@ -82,6 +83,11 @@ type ClaimStatusView struct {
 	Reply      Form
 	ReplyTo    string
 	MaxPhotos  int
+	// Held: a step after filing was refused; the page says what happens
+	// next (Next) and whom to contact (the shop's name, e-mail, phone).
+	Held                           bool
+	Next                           string
+	ShopName, ShopEmail, ShopPhone string
 }
 
 // ClaimStep is one step of a claim's way, done or not yet.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"shipdesk/app/apptest"
+	"shipdesk/claims"
 )
 
 // claimFields are the fields the claim form reads (claims.ParseForm).
@@ -71,5 +72,45 @@ func claimHostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /claim/status/{token}/files/{file}", path: s.claimStatus + "/files/" + s.claimFile, params: []string{"token", "file"}},
 		{pattern: "GET /claim/status/{token}/documents/{doc}", path: s.claimStatus + "/documents/" + s.claimDocument, params: []string{"token", "doc"}},
 		{pattern: "GET /claim/status/{token}/label.pdf", path: s.claimStatus + "/label.pdf", params: token},
+	}
+}
+
+// The claim form's name, phone, postal code and country get every hostile
+// value (and the shapes people type by mistake) on a form that is otherwise
+// good, with the parcel handed over with a code: a value is either a field
+// error on that field, with nothing kept, or a claim whose return parcel the
+// desk orders at once. No claim is kept that can never finish.
+func TestHostileClaimAddressKeepsOnlyWhatTheDeskTakes(t *testing.T) {
+	t.Parallel()
+	env := claimEnv(t)
+	env.App.Claims.Limits = claims.Limits{} // a link for every value taken: the throttles are not what is tested here
+	ctx := context.Background()
+	carrier, point := codePoint(t, env)
+	values := append([]struct{ name, value string }{}, hostileValues...)
+	values = append(values, []struct{ name, value string }{{"OneWord", "Novák"}, {"Dashed", "777-123-456"},
+		{"Letters", "ABCDE"}, {"Long", strings.Repeat("Nováková ", 20)}, {"Spaces", "   "}, {"Abroad", "DE"}}...)
+	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
+	for _, field := range []string{"name", "phone", "zip", "country"} {
+		for _, h := range values {
+			resp, status := codeClaim(t, env, link, carrier, point, field, h.value)
+			switch {
+			case resp.StatusCode >= 500:
+				t.Errorf("%s %s: %d", field, h.name, resp.StatusCode)
+			case resp.StatusCode == 303:
+				c, err := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+				if err != nil || c.ReturnShipmentID == nil || !c.Problem.IsZero() {
+					t.Errorf("%s %s: kept, but its parcel is %v (%q, %v)", field, h.name, c.ReturnShipmentID, c.Problem, err)
+				}
+				if strings.Contains(env.NewBrowser().Get(status).Body, "<script>alert(1)</script>") {
+					t.Errorf("%s %s: shown unescaped", field, h.name)
+				}
+				_, link = askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz") // that link is used
+			case resp.StatusCode != 422 || fieldError(resp.Body, field) == "":
+				t.Errorf("%s %s: %d, no problem on the field: %s", field, h.name, resp.StatusCode, problemsOf(resp.Body))
+			}
+		}
+	}
+	if resp := env.NewBrowser().Get("/healthz"); resp.StatusCode != 200 {
+		t.Errorf("healthz after the run: %d", resp.StatusCode)
 	}
 }
