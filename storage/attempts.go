@@ -33,7 +33,7 @@ const (
 	AttemptCreated = "created" // the service answered with the order
 	AttemptRefused = "refused" // the service refused it: nothing was created
 	AttemptUnknown = "unknown" // the answer was lost
-	AttemptAdopted = "adopted" // not sent: the order was found at the service first
+	AttemptAdopted = "adopted" // no answer came (the process stopped, or it was lost): the order was found at the service
 )
 
 // Attempt is one create call of a shipment or a commission.
@@ -83,6 +83,16 @@ func (db *DB) EndAttempt(ctx context.Context, attempt int64, outcome string, at 
 	_, err := db.x.ExecContext(ctx, `UPDATE create_attempts SET outcome = $2,
     deadline = CASE WHEN $2 = 'refused' THEN LEAST(deadline, $3) ELSE deadline END WHERE id = $1`, attempt, outcome, at)
 	return wrapf(err, "end attempt %d", attempt)
+}
+
+// settleAttempts ends the attempts of a record found created: attempt, the
+// one whose create answered, as created; with none (0: found at the service
+// by our reference), every attempt still open as adopted, so an attempt cut
+// off by a crash does not stay open.
+func (db *DB) settleAttempts(ctx context.Context, o attemptOwner, id, attempt int64) error {
+	_, err := db.x.ExecContext(ctx, `UPDATE create_attempts SET outcome = CASE WHEN id = $2 THEN 'created' ELSE 'adopted' END
+WHERE `+string(o)+` = $1 AND (id = $2 OR ($2 = 0 AND outcome = 'open'))`, id, attempt)
+	return wrapf(err, "settle the attempts of %s %d", o.table(), id)
 }
 
 func (db *DB) attempts(ctx context.Context, o attemptOwner, id int64) ([]Attempt, error) {

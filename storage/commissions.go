@@ -162,6 +162,17 @@ WHERE id = $1 AND (remote_id IS NULL OR remote_id = $2)`, id, s.RemoteID, s.Numb
 	return true, err
 }
 
+// RecordCreatedCommission is RecordCommission for a commission found created,
+// by its create's answer (attempt) or at the service (attempt 0), ending its
+// attempts as settleAttempts says. The caller's transaction keeps what the
+// creation sets off (the intake confirmation and its mail) with it.
+func (db *DB) RecordCreatedCommission(ctx context.Context, id, attempt int64, s CommissionState, now time.Time, next *time.Time) (duplicate bool, err error) {
+	if err := db.settleAttempts(ctx, ofCommission, id, attempt); err != nil {
+		return false, err
+	}
+	return db.RecordCommission(ctx, id, s, now, next)
+}
+
 // MarkCommissionOutcome moves an order whose create call failed to unknown;
 // a commission whose answer arrived meanwhile stays as it is.
 func (db *DB) MarkCommissionOutcome(ctx context.Context, id int64, state string, why apperr.Text) error {

@@ -3,6 +3,8 @@ package workbench
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -37,8 +39,34 @@ func (w *Workbench) IssueIntake(ctx context.Context, id, by int64) (storage.Docu
 	if !Claim(c) {
 		return storage.Document{}, apperr.New(apperr.Conflict, "conf.err.not_claim")
 	}
+	return w.intake(ctx, w.db, c, by)
+}
+
+// confirmCreated issues, on tx (the transaction that records the commission
+// as created), a claim's intake confirmation and its mail, on behalf of
+// whoever made the commission. A drawing that fails is logged and leaves
+// the creation recorded: the agent issues the confirmation by printing it.
+func (w *Workbench) confirmCreated(ctx context.Context, tx *storage.DB, id int64) error {
+	c, err := tx.CommissionByID(ctx, id)
+	if err != nil || !Claim(c) {
+		return err
+	}
+	var by int64
+	if c.CreatedBy != nil {
+		by = *c.CreatedBy
+	}
+	_, err = w.intake(ctx, tx, c, by)
+	if errors.Is(err, errDrawing) {
+		w.log.Error("written confirmation not issued", "commission", c.ID, "err", err)
+		return nil
+	}
+	return err
+}
+
+// intake keeps c's intake confirmation on db (which may be a transaction).
+func (w *Workbench) intake(ctx context.Context, db *storage.DB, c storage.Commission, by int64) (storage.Document, error) {
 	version := c.Extensions + 1
-	return w.keep(ctx, c, storage.DocIntake, version, by, func(ctx context.Context, claim printout.Claim, d Detail, pdf io.Writer) error {
+	return w.keep(ctx, db, c, storage.DocIntake, version, by, func(ctx context.Context, claim printout.Claim, d Detail, pdf io.Writer) error {
 		in := printout.Intake{Claim: claim, Serial: d.Serial, Purchase: d.Purchase, Defect: d.Fault, Remedy: c.Remedy,
 			Deadline: claim.ClaimedAt.AddDate(0, 0, WarrantyDays), ExtendedTo: c.ExtendedTo, AgreedOn: c.ExtensionAgreedOn, Version: version}
 		return printout.IntakeConfirmation(ctx, pdf, in)
@@ -54,7 +82,7 @@ func (w *Workbench) IssueSettlement(ctx context.Context, id, by int64) (storage.
 	if !Claim(c) || !DetailOf(c).Resolved() || c.ResolvedAt == nil {
 		return storage.Document{}, apperr.New(apperr.Conflict, "conf.err.not_settled")
 	}
-	return w.keep(ctx, c, storage.DocSettlement, 1, by, func(ctx context.Context, claim printout.Claim, _ Detail, pdf io.Writer) error {
+	return w.keep(ctx, w.db, c, storage.DocSettlement, 1, by, func(ctx context.Context, claim printout.Claim, _ Detail, pdf io.Writer) error {
 		s := printout.Settlement{Claim: claim, SettledAt: *c.ResolvedAt, Resolution: c.Resolution, Reason: c.ResolutionReason}
 		if c.SettledDays != nil {
 			s.Days = *c.SettledDays
@@ -63,19 +91,23 @@ func (w *Workbench) IssueSettlement(ctx context.Context, id, by int64) (storage.
 	})
 }
 
+// errDrawing marks a confirmation that could not be drawn: nothing was kept.
+var errDrawing = errors.New("draw the written confirmation")
+
 // keep returns the commission's confirmation of kind and version when it is
 // kept already; else it draws it (in the customer's language, issued now)
-// with what both confirmations say of the claim, and keeps it, recording its
-// mail to the customer in the same transaction.
-func (w *Workbench) keep(ctx context.Context, c storage.Commission, kind string, version int, by int64,
+// with what both confirmations say of the claim, and keeps it on db,
+// recording its mail to the customer in the same transaction (db's own
+// when it is one).
+func (w *Workbench) keep(ctx context.Context, db *storage.DB, c storage.Commission, kind string, version int, by int64,
 	draw func(context.Context, printout.Claim, Detail, io.Writer) error) (storage.Document, error) {
-	if kept, err := w.db.HasDocument(ctx, c.ID, kind, version); err != nil || kept {
+	if kept, err := db.HasDocument(ctx, c.ID, kind, version); err != nil || kept {
 		if err != nil {
 			return storage.Document{}, err
 		}
-		return w.db.LatestDocument(ctx, c.ID, kind)
+		return db.LatestDocument(ctx, c.ID, kind)
 	}
-	seller, err := w.seller(ctx)
+	seller, err := w.seller(ctx, db)
 	if err != nil {
 		return storage.Document{}, err
 	}
@@ -84,10 +116,10 @@ func (w *Workbench) keep(ctx context.Context, c storage.Commission, kind string,
 		Product: d.Product, Issued: now}
 	var pdf bytes.Buffer
 	if err := draw(readerCtx(ctx, c), claim, d, &pdf); err != nil {
-		return storage.Document{}, err
+		return storage.Document{}, fmt.Errorf("%w %s of commission %d: %w", errDrawing, kind, c.ID, err)
 	}
 	var doc storage.Document
-	err = w.db.InTx(ctx, func(tx *storage.DB) error {
+	err = db.InTx(ctx, func(tx *storage.DB) error {
 		kept, fresh, err := tx.SaveDocument(ctx, storage.Document{CommissionID: c.ID, Kind: kind, Version: version, CreatedAt: now,
 			CreatedBy: storage.UserRef(by), Filename: printout.FileName(kind, c.Number, version), PDF: pdf.Bytes()})
 		doc = kept
@@ -132,8 +164,8 @@ func (w *Workbench) confirmQuietly(ctx context.Context, c storage.Commission, is
 
 // seller is the shop as the confirmations name it: the default sender of
 // the address book.
-func (w *Workbench) seller(ctx context.Context) (printout.Party, error) {
-	senders, err := w.db.Senders(ctx)
+func (w *Workbench) seller(ctx context.Context, db *storage.DB) (printout.Party, error) {
+	senders, err := db.Senders(ctx)
 	if err != nil || len(senders) == 0 {
 		return printout.Party{}, err
 	}

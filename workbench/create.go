@@ -268,10 +268,9 @@ func (w *Workbench) create(ctx context.Context, f Form, kept *storage.Upload, by
 			return res, err
 		}
 	}
+	// A claim's intake confirmation is issued where the commission is
+	// recorded as created (recordCreated), whichever way that happens.
 	res.Commission, err = w.creates().Send(ctx, c, attempt, req, true)
-	if err == nil {
-		w.confirmQuietly(ctx, res.Commission, w.IssueIntake, by)
-	}
 	return res, err
 }
 

@@ -49,7 +49,7 @@ func (w *Workbench) creates() *exactlyonce.Kind[storage.Commission, returns.Crea
 			return req, nil
 		},
 		Create:  w.api.Create,
-		Record:  w.record,
+		Created: w.created,
 		Find:    w.atService,
 		Adopt:   w.adopt,
 		Failed:  func(err error) error { return mapError("ret.doing.create", err) },
@@ -62,24 +62,64 @@ func (w *Workbench) creates() *exactlyonce.Kind[storage.Commission, returns.Crea
 // deadline is when an attempt sent at sent has settled at the service.
 func (w *Workbench) deadline(sent time.Time) time.Time { return w.creates().Deadline(sent) }
 
-// record stores a commission as the service reports it, with its deadline; a
-// second commission under our reference is kept as a duplicate.
+// record stores a later state of a commission as the service reports it;
+// a second commission under our reference is kept as a duplicate.
 func (w *Workbench) record(ctx context.Context, id int64, c *returns.Commission) error {
-	return w.recordOn(ctx, w.db, id, c)
-}
-
-func (w *Workbench) recordOn(ctx context.Context, db *storage.DB, id int64, c *returns.Commission) error {
-	textin.FromService(c) // the service's text may hold what PostgreSQL cannot store
-	raw, err := json.Marshal(c)
+	st, next, err := w.stateOf(c)
 	if err != nil {
 		return err
 	}
-	next := w.now().Add(w.SyncEvery)
+	duplicate, err := w.db.RecordCommission(ctx, id, st, w.now(), &next)
+	return w.recorded(ctx, id, c, duplicate, err)
+}
+
+// created records the answer of a create call (exactlyonce.Kind.Created).
+func (w *Workbench) created(ctx context.Context, id, attempt int64, c *returns.Commission, _ time.Time) (storage.Commission, error) {
+	if err := w.recordCreated(ctx, w.db, id, attempt, c); err != nil {
+		return storage.Commission{}, err
+	}
+	return w.db.CommissionByID(ctx, id)
+}
+
+// recordCreated records a commission found created, by its create's answer
+// (attempt) or at the service (attempt 0), and in the same transaction a
+// claim's intake confirmation with its mail: however the commission was
+// created, the customer is confirmed once, and never without the record.
+func (w *Workbench) recordCreated(ctx context.Context, db *storage.DB, id, attempt int64, c *returns.Commission) error {
+	st, next, err := w.stateOf(c)
+	if err != nil {
+		return err
+	}
+	var duplicate bool
+	err = db.InTx(ctx, func(tx *storage.DB) error {
+		var err error
+		duplicate, err = tx.RecordCreatedCommission(ctx, id, attempt, st, w.now(), &next)
+		if err != nil || duplicate {
+			return err
+		}
+		return w.confirmCreated(ctx, tx, id)
+	})
+	return w.recorded(ctx, id, c, duplicate, err)
+}
+
+// stateOf is what the service says of a commission as stored, and when it
+// is read again.
+func (w *Workbench) stateOf(c *returns.Commission) (storage.CommissionState, time.Time, error) {
+	textin.FromService(c) // the service's text may hold what PostgreSQL cannot store
+	raw, err := json.Marshal(c)
+	if err != nil {
+		return storage.CommissionState{}, time.Time{}, err
+	}
 	st := storage.CommissionState{RemoteID: c.ID, Number: c.Number, Status: c.Status, Raw: raw, Lodged: lodged(c)}
 	if openClaim(c) {
 		st.PeriodDays = WarrantyDays
 	}
-	duplicate, err := db.RecordCommission(ctx, id, st, w.now(), &next)
+	return st, w.now().Add(w.SyncEvery), nil
+}
+
+// recorded follows a recorded answer: a duplicate is logged, the
+// activities the answer lists are settled.
+func (w *Workbench) recorded(ctx context.Context, id int64, c *returns.Commission, duplicate bool, err error) error {
 	if duplicate {
 		w.log.Warn("duplicate commission at the service", "commission", id, "number", c.Number)
 	}
@@ -123,7 +163,7 @@ func (w *Workbench) adopt(ctx context.Context, db *storage.DB, c storage.Commiss
 	if err != nil {
 		return mapError("ret.doing.read", err)
 	}
-	if err := w.recordOn(ctx, db, c.ID, full); err != nil {
+	if err := w.recordCreated(ctx, db, c.ID, 0, full); err != nil {
 		return err
 	}
 	for i, rc := range found {
