@@ -71,5 +71,6 @@ func claimHostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /claim/status/{token}/files/{file}", path: s.claimStatus + "/files/" + s.claimFile, params: []string{"token", "file"}},
 		{pattern: "GET /claim/status/{token}/documents/{doc}", path: s.claimStatus + "/documents/" + s.claimDocument, params: []string{"token", "doc"}},
 		{pattern: "GET /claim/status/{token}/label.pdf", path: s.claimStatus + "/label.pdf", params: token},
+		{pattern: "/claim/", path: s.claimStatus + "/", params: []string{"path"}},
 	}
 }

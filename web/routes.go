@@ -8,8 +8,8 @@ import (
 
 // routes is the whole surface of the dashboard and who may use each part.
 // Reading this file tells a newcomer everything the server answers.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+func (s *Server) routes() *routeTable {
+	mux := newRouteTable()
 	h := s.h
 	const (
 		shipping = identity.Shipping
@@ -39,6 +39,10 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /claim/status/{token}/files/{file}", s.public(h.ClaimFileDownload))
 	mux.Handle("GET /claim/status/{token}/documents/{doc}", s.public(h.ClaimDocument))
 	mux.Handle("GET /claim/status/{token}/label.pdf", s.public(h.ClaimLabel))
+	// Any other path under the claim pages (a status link with a trailing
+	// slash, a cut or lengthened one) is a link that opens nothing, never the
+	// sign-in page: its address would take the key along.
+	mux.Handle("/claim/", s.public(h.ClaimUnknown))
 
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))
@@ -199,6 +203,7 @@ func (s *Server) routes() *http.ServeMux {
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
 	mux.Handle("/", s.signedIn(h.NotFound))
+	s.table = mux
 	return mux
 }
 

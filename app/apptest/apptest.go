@@ -82,6 +82,9 @@ type Options struct {
 	// sandbox's shapes and the test clock's start. The refresh costs a test
 	// about a second of the machine under the race detector.
 	CachedPoints bool
+	// Log receives the dashboard's log as text, every line from Info up
+	// (nil: discarded), for a test that reads what is written down.
+	Log io.Writer
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -151,7 +154,11 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
-	a, err := app.New(db, slog.New(slog.DiscardHandler), app.Options{
+	log := slog.New(slog.DiscardHandler)
+	if o.Log != nil {
+		log = slog.New(slog.NewTextHandler(o.Log, nil))
+	}
+	a, err := app.New(db, log, app.Options{
 		SessionKey:    []byte(strings.Repeat("k", 32)),
 		BcryptCost:    bcrypt.MinCost,
 		Upstream:      up,
