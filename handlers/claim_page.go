@@ -31,6 +31,9 @@ type ClaimPage interface {
 	Status(ctx context.Context, token, client string) (claims.Status, error)
 	Reply(ctx context.Context, token, client, key, text string, photos []claims.File) error
 	FileOf(ctx context.Context, token, client string, uploadID int64) (storage.Upload, error)
+	StatusOfClaim(ctx context.Context, id int64) (claims.Status, error)
+	FileOfClaim(ctx context.Context, claimID, uploadID int64) (storage.Upload, error)
+	LabelOfClaim(ctx context.Context, claimID int64) ([]byte, error)
 	Document(ctx context.Context, token, client string, docID int64) (string, []byte, error)
 	Label(ctx context.Context, token, client string) ([]byte, error)
 	OriginOf(ctx context.Context, commissionID int64) (claims.Origin, bool, error)

@@ -80,8 +80,11 @@ type ClaimStatusView struct {
 	Files      []ClaimFileView
 	Documents  []ClaimFileView
 	Reply      Form
-	ReplyTo    string
+	ReplyTo    string // "": no reply form (the returns desk's view)
 	MaxPhotos  int
+	// AsStaff says, on the returns desk's view of the claim, whose page it
+	// is ("": the customer's own).
+	AsStaff string
 }
 
 // ClaimStep is one step of a claim's way, done or not yet.

@@ -3,10 +3,10 @@ package web_test
 import (
 	"context"
 	"net/url"
-	"strings"
 	"testing"
 
 	"shipdesk/app/apptest"
+	"shipdesk/identity"
 )
 
 // claimFields are the fields the claim form reads (claims.ParseForm).
@@ -38,10 +38,11 @@ func hostileClaims(t *testing.T, env *apptest.Env, s *hostileSetup) {
 	s.claimStatus = resp.Header.Get("Location")
 	s.claimLink = open
 	s.claimForm = claimFields(t, b.Get(open).Body, "kind", "defect", "remedy", "repair", "transport", "shop", "description", "No proof: refused.")
-	c, err := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(s.claimStatus, "/claim/status/"))
+	c, err := env.ClaimByStatus(s.claimStatus)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.claimID = itoa(c.ID)
 	files, err := env.App.DB.ClaimUploads(ctx, c.ID)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("claim files: %v", err)
@@ -54,7 +55,8 @@ func hostileClaims(t *testing.T, env *apptest.Env, s *hostileSetup) {
 	s.claimDocument = itoa(docs[0].ID)
 }
 
-// claimHostileRoutes are the customers' routes: nobody signed in.
+// claimHostileRoutes are the customers' routes (nobody signed in) and the
+// returns desk's view of a claim.
 func claimHostileRoutes(s hostileSetup) []hostileRoute {
 	token := []string{"token"}
 	return []hostileRoute{
@@ -72,5 +74,10 @@ func claimHostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /claim/status/{token}/documents/{doc}", path: s.claimStatus + "/documents/" + s.claimDocument, params: []string{"token", "doc"}},
 		{pattern: "GET /claim/status/{token}/label.pdf", path: s.claimStatus + "/label.pdf", params: token},
 		{pattern: "/claim/", path: s.claimStatus + "/", params: []string{"path"}},
+		// The returns desk's view of the claim, by its id.
+		{pattern: "GET /returns/claims/{id}", role: identity.Agent, path: "/returns/claims/" + s.claimID, params: []string{"id"}},
+		{pattern: "GET /returns/claims/{id}/files/{file}", role: identity.Agent, path: "/returns/claims/" + s.claimID + "/files/" + s.claimFile,
+			params: []string{"id", "file"}},
+		{pattern: "GET /returns/claims/{id}/label.pdf", role: identity.Agent, path: "/returns/claims/" + s.claimID + "/label.pdf", params: []string{"id"}},
 	}
 }

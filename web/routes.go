@@ -168,6 +168,11 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("POST /returns/commissions/{id}/print-intake", s.only(returns, h.PrintIntakeConfirmation))
 	mux.Handle("POST /returns/commissions/{id}/extension", s.only(returns, h.ExtendCommissionDeadline))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
+	// A claim from the claim page as its customer sees it, by its id: no
+	// staff page holds the customer's key.
+	mux.Handle("GET /returns/claims/{id}", s.only(returns, h.StaffClaim))
+	mux.Handle("GET /returns/claims/{id}/files/{file}", s.only(returns, h.StaffClaimFile))
+	mux.Handle("GET /returns/claims/{id}/label.pdf", s.only(returns, h.StaffClaimLabel))
 	// Withdrawals from a purchase: agents and managers record them on a
 	// commission; the refunds they owe are the managers' to list and mark paid.
 	mux.Handle("POST /returns/commissions/{id}/withdrawal", s.only(returns, h.RecordWithdrawal))

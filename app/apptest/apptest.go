@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
+	"shipdesk/claims"
 	"shipdesk/desk"
 	"shipdesk/desk/desktest"
 	"shipdesk/i18n"
@@ -198,6 +199,13 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 func upstreamOf(sb *sandboxtest.Env, timeout time.Duration) (*upstream.Clients, error) {
 	return upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
 		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Clock: sb.Clock, Timeout: cmp.Or(timeout, 10*time.Second)})
+}
+
+// ClaimByStatus reads the claim whose status page a path ("/claim/status/KEY")
+// or key opens, as the page does: by the key's hash.
+func (e *Env) ClaimByStatus(path string) (storage.CustomerClaim, error) {
+	key := path[strings.LastIndexByte(path, '/')+1:]
+	return e.App.DB.ClaimByStatusKey(context.Background(), claims.TokenHash(key))
 }
 
 // AddUser creates an account and returns its password.
