@@ -3,7 +3,7 @@
 -- as claim_links keeps a one-time link's): each mail that carries the page's
 -- link makes a key of its own, all of them the claim's. The keys stored in
 -- plain text until now become their hashes, so the links already mailed keep
--- working; the attention queue, which named a stuck claim by its key, names
+-- working; the attention queue, which named a stuck (or refused) claim by its key, names
 -- it by its id. A mail carrying a key is kept whole until keep_until, then,
 -- once sent (or failed for good), only its record stays.
 
@@ -19,7 +19,7 @@ INSERT INTO claim_status_keys (key_hash, claim_id, created_at)
 SELECT sha256(convert_to(status_token, 'UTF8')), id, created_at FROM claims;
 
 UPDATE attention_actions a SET occurrence = c.id::text
-FROM claims c WHERE a.kind = 'claim_stuck' AND a.record_id = c.id AND a.occurrence = c.status_token;
+FROM claims c WHERE a.kind IN ('claim_stuck', 'claim_refused') AND a.record_id = c.id AND a.occurrence = c.status_token;
 
 ALTER TABLE claims DROP COLUMN status_token;
 
@@ -40,5 +40,5 @@ ALTER TABLE claims ADD COLUMN status_token text;
 UPDATE claims SET status_token = 'revoked-' || id;
 ALTER TABLE claims ALTER COLUMN status_token SET NOT NULL, ADD CONSTRAINT claims_status_token_key UNIQUE (status_token);
 UPDATE attention_actions a SET occurrence = c.status_token
-FROM claims c WHERE a.kind = 'claim_stuck' AND a.record_id = c.id AND a.occurrence = c.id::text;
+FROM claims c WHERE a.kind IN ('claim_stuck', 'claim_refused') AND a.record_id = c.id AND a.occurrence = c.id::text;
 DROP TABLE claim_status_keys;
