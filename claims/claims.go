@@ -81,6 +81,9 @@ func hashOf(s string) []byte {
 	return h[:]
 }
 
+// TokenHash is what the database keeps of a link's token: its SHA-256.
+func TokenHash(token string) []byte { return hashOf(token) }
+
 // tokenShape: what newToken makes; anything else is not looked up.
 func tokenShape(s string) bool {
 	if len(s) != 43 {
@@ -103,20 +106,39 @@ func (s *Service) StatusURL(token string) string { return s.BaseURL + "claim/sta
 // linkURL is the address a one-time link opens.
 func (s *Service) linkURL(token string) string { return s.BaseURL + "claim/open/" + token }
 
-// StatusLinkOf is the status page's address of the claim a commission came
-// from, "" for a commission an agent typed in (for the returns desk's mails).
-// The commission carries the claim's request key, so its intake confirmation,
-// mailed before the claim is bound to it, has the link too.
-func (s *Service) StatusLinkOf(ctx context.Context, commissionID int64) string {
-	com, err := s.db.CommissionByID(ctx, commissionID)
+// statusKey makes a new key of the claim's status page on tx (kept as its
+// hash only: each link that goes out has its own, since none can be read
+// back) and returns it.
+func (s *Service) statusKey(ctx context.Context, tx *storage.DB, claimID int64) (string, error) {
+	token := newToken()
+	return token, tx.AddStatusKey(ctx, claimID, hashOf(token), s.now())
+}
+
+// statusMailKept is how long the outbox keeps a mail with a status page's
+// link whole: a status link does not expire, so as long as a one-time
+// link lives, then only the mail's record stays.
+const statusMailKept = LinkTTL
+
+// StatusLinkOf is, on tx, a new link to the status page of the claim a
+// commission came from, and until when a mail carrying it is kept whole;
+// "" for a commission an agent typed in (for the returns desk's mails).
+// The commission carries the claim's request key, so its intake
+// confirmation, mailed before the claim is bound to it, has the link too.
+func (s *Service) StatusLinkOf(ctx context.Context, tx *storage.DB, commissionID int64) (string, time.Time) {
+	com, err := tx.CommissionByID(ctx, commissionID)
 	if err != nil {
-		return ""
+		return "", time.Time{}
 	}
-	c, err := s.db.ClaimByRequestKey(ctx, com.RequestKey)
+	c, err := tx.ClaimByRequestKey(ctx, com.RequestKey)
 	if err != nil {
-		return ""
+		return "", time.Time{}
 	}
-	return s.StatusURL(c.StatusToken)
+	token, err := s.statusKey(ctx, tx, c.ID)
+	if err != nil {
+		s.log.Warn("no status link for the mail", "claim", c.ID, "err", err)
+		return "", time.Time{}
+	}
+	return s.StatusURL(token), s.now().Add(statusMailKept)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

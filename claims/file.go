@@ -43,6 +43,7 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 		return "", apperr.Fields("claim.err.see_fields", p)
 	}
 	var filed storage.CustomerClaim
+	var status string // the status page's key, for the redirect to it
 	err = s.db.InTx(ctx, func(tx *storage.DB) error {
 		link, err := s.link(ctx, tx, token, client, true)
 		if err != nil {
@@ -52,7 +53,7 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 		if err != nil {
 			return err
 		}
-		c := storage.CustomerClaim{LinkID: link.ID, StatusToken: newToken(), ShipmentID: sh.ID, RequestKey: f.Key, Kind: f.Kind,
+		c := storage.CustomerClaim{LinkID: link.ID, ShipmentID: sh.ID, RequestKey: f.Key, Kind: f.Kind,
 			Remedy: f.Remedy, Description: f.Description, TypeID: typeID, ModelID: f.ModelID, Product: product,
 			Transport: f.Transport, Customer: f.Customer, Email: link.Email, Language: string(i18n.LangOf(ctx)),
 			DeliveredAt: sh.DeliveredAt, CreatedAt: s.now()}
@@ -70,7 +71,10 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 			key := requestkey.New()
 			c.ReturnKey = &key
 		}
-		filed, err = tx.FileClaim(ctx, c, claimFiles(f.Proof, f.Photos))
+		if filed, err = tx.FileClaim(ctx, c, claimFiles(f.Proof, f.Photos)); err != nil {
+			return err
+		}
+		status, err = s.statusKey(ctx, tx, filed.ID)
 		return err
 	})
 	if err != nil {
@@ -79,11 +83,12 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 	s.log.Info("claim filed", "claim", filed.ID, "kind", filed.Kind, "transport", filed.Transport)
 	// What the claim sets off is tried at once; what fails waits for the pollers.
 	s.advance(context.WithoutCancel(ctx), filed)
-	return filed.StatusToken, nil
+	return status, nil
 }
 
 // alreadyFiled: a form posted twice (the link is used by this very form)
-// leads to the claim it made; anything else is err.
+// leads to the claim it made, by a key of its own (the first one's is kept
+// as a hash only); anything else is err.
 func (s *Service) alreadyFiled(ctx context.Context, token, key string, err error) (string, error) {
 	if !apperr.Is(err, apperr.Conflict) || !tokenShape(token) {
 		return "", err
@@ -96,7 +101,7 @@ func (s *Service) alreadyFiled(ctx context.Context, token, key string, err error
 	if cerr != nil || c.RequestKey != key {
 		return "", err
 	}
-	return c.StatusToken, nil
+	return s.statusKey(ctx, s.db, c.ID)
 }
 
 // product names a model of the returns desk's list with its type (0: no

@@ -93,7 +93,7 @@ func (s *Service) AskLink(ctx context.Context, in LinkRequest) error {
 			return err
 		}
 		_, err = s.outbox.Enqueue(ctx, tx, mailbox.Message{EventKey: "claim-link:" + itoa(link.ID), To: to, ToName: again.Form.To.Name(),
-			Lang: lang, Subject: i18n.T(ctx, "claim.mail.link_subject", sh.Reference),
+			Lang: lang, KeepUntil: link.ExpiresAt, Subject: i18n.T(ctx, "claim.mail.link_subject", sh.Reference),
 			Text: i18n.T(ctx, "claim.mail.link_text", sh.Reference, s.linkURL(token), i18n.DateTime(ctx, link.ExpiresAt))})
 		return err
 	})

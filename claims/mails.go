@@ -24,7 +24,8 @@ func HandOverBy(c storage.CustomerClaim) time.Time { return c.CreatedAt.AddDate(
 // mailHandover mails the customer what to hand the parcel over with, once
 // the service has it: the code (label-free), or the label as a PDF when the
 // carrier refused label-free (the spec's fallback). The mail is recorded
-// with the mark that it was sent, so it goes once.
+// with the mark that it was sent, so it goes once, with a status link of its
+// own made in the same transaction.
 func (s *Service) mailHandover(ctx context.Context, c *storage.CustomerClaim, parcel storage.Shipment) error {
 	code, label, ready := desk.ReturnHandover(parcel)
 	if !ready {
@@ -32,23 +33,31 @@ func (s *Service) mailHandover(ctx context.Context, c *storage.CustomerClaim, pa
 	}
 	rctx := reader(ctx, *c)
 	by := i18n.Date(rctx, HandOverBy(*c))
-	m := mailbox.Message{EventKey: "claim-handover:" + itoa(c.ID), To: c.Email, ToName: c.Customer.Name, Lang: c.Language}
-	if code != "" {
-		m.Subject = i18n.T(rctx, "claim.mail.code_subject", code)
-		m.Text = i18n.T(rctx, "claim.mail.code_text", code, c.PointName, by, parcel.RecipientName, s.StatusURL(c.StatusToken))
-	} else if label {
-		pdf, err := s.ship.Label(ctx, parcel.ID)
-		if err != nil {
+	m := mailbox.Message{EventKey: "claim-handover:" + itoa(c.ID), To: c.Email, ToName: c.Customer.Name, Lang: c.Language,
+		KeepUntil: s.now().Add(statusMailKept)}
+	var pdf []byte
+	if code == "" && label {
+		var err error
+		if pdf, err = s.ship.Label(ctx, parcel.ID); err != nil {
 			return err
 		}
-		m.Subject = i18n.T(rctx, "claim.mail.label_subject")
-		m.Text = i18n.T(rctx, "claim.mail.label_text", c.PointName, by, s.StatusURL(c.StatusToken))
-		m.Attachments = []mailbox.Attachment{{Name: "label-" + parcel.Tracking() + ".pdf", ContentType: "application/pdf", Data: pdf}}
 	}
 	err := s.db.InTx(ctx, func(tx *storage.DB) error {
 		first, err := tx.ClaimHandoverMailed(ctx, c.ID)
 		if err != nil || !first {
 			return err
+		}
+		token, err := s.statusKey(ctx, tx, c.ID)
+		if err != nil {
+			return err
+		}
+		if code != "" {
+			m.Subject = i18n.T(rctx, "claim.mail.code_subject", code)
+			m.Text = i18n.T(rctx, "claim.mail.code_text", code, c.PointName, by, parcel.RecipientName, s.StatusURL(token))
+		} else if label {
+			m.Subject = i18n.T(rctx, "claim.mail.label_subject")
+			m.Text = i18n.T(rctx, "claim.mail.label_text", c.PointName, by, s.StatusURL(token))
+			m.Attachments = []mailbox.Attachment{{Name: "label-" + parcel.Tracking() + ".pdf", ContentType: "application/pdf", Data: pdf}}
 		}
 		_, err = s.outbox.Enqueue(ctx, tx, m)
 		return err

@@ -17,7 +17,7 @@ import (
 // Status is a claim as its customer sees it: never an internal note, never
 // anything of another claim.
 type Status struct {
-	Token     string
+	Token     string // the key it was read by ("" on the returns desk)
 	Claim     storage.CustomerClaim
 	Reference string // the purchase's
 	Number    string // the commission's, once the service has it
@@ -56,11 +56,27 @@ func (s *Service) Status(ctx context.Context, token, client string) (Status, err
 	if err != nil {
 		return Status{}, err
 	}
+	st, err := s.statusOf(ctx, c)
+	st.Token = token
+	return st, err
+}
+
+// StatusOfClaim reads a claim as its customer sees it, by its id: for the
+// returns desk, whose pages never hold the customer's key.
+func (s *Service) StatusOfClaim(ctx context.Context, id int64) (Status, error) {
+	c, err := s.db.ClaimByID(ctx, id)
+	if err != nil {
+		return Status{}, err
+	}
+	return s.statusOf(ctx, c)
+}
+
+func (s *Service) statusOf(ctx context.Context, c storage.CustomerClaim) (Status, error) {
 	sh, err := s.db.ShipmentByID(ctx, c.ShipmentID)
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Token: token, Claim: c, Reference: sh.Reference, State: "received", HandOverBy: HandOverBy(c), Arrived: c.ArrivedAt}
+	st := Status{Claim: c, Reference: sh.Reference, State: "received", HandOverBy: HandOverBy(c), Arrived: c.ArrivedAt}
 	files, err := s.db.ClaimUploads(ctx, c.ID)
 	if err != nil {
 		return st, err
@@ -153,7 +169,7 @@ func (s *Service) claim(ctx context.Context, token, client string) (storage.Cust
 	if !tokenShape(token) {
 		return storage.CustomerClaim{}, s.unknown(ctx, client, apperr.New(apperr.NotFound, "claim.err.status_unknown"))
 	}
-	c, err := s.db.ClaimByToken(ctx, token)
+	c, err := s.db.ClaimByStatusKey(ctx, hashOf(token))
 	if err != nil {
 		return c, s.unknown(ctx, client, err)
 	}
@@ -202,6 +218,12 @@ func (s *Service) FileOf(ctx context.Context, token, client string, uploadID int
 	return s.db.ClaimUpload(ctx, c.ID, uploadID)
 }
 
+// FileOfClaim reads one of a claim's own files by the claim's id (the
+// returns desk's view of the claim).
+func (s *Service) FileOfClaim(ctx context.Context, claimID, uploadID int64) (storage.Upload, error) {
+	return s.db.ClaimUpload(ctx, claimID, uploadID)
+}
+
 // Document reads one of the claim's written confirmations.
 func (s *Service) Document(ctx context.Context, token, client string, docID int64) (name string, pdf []byte, err error) {
 	c, err := s.claim(ctx, token, client)
@@ -221,6 +243,19 @@ func (s *Service) Label(ctx context.Context, token, client string) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
+	return s.labelOf(ctx, c)
+}
+
+// LabelOfClaim is Label by the claim's id (the returns desk's view).
+func (s *Service) LabelOfClaim(ctx context.Context, claimID int64) ([]byte, error) {
+	c, err := s.db.ClaimByID(ctx, claimID)
+	if err != nil {
+		return nil, err
+	}
+	return s.labelOf(ctx, c)
+}
+
+func (s *Service) labelOf(ctx context.Context, c storage.CustomerClaim) ([]byte, error) {
 	if c.ReturnShipmentID == nil {
 		return nil, apperr.New(apperr.NotFound, "claim.err.no_label")
 	}

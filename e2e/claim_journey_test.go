@@ -91,7 +91,7 @@ func TestClaimJourneyOnAPhone(t *testing.T) {
 	customer.bothLanguages("status-waiting")
 
 	// The agent finds the commission, its origin and the customer's photo.
-	c, err := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+	c, err := env.ClaimByStatus(status)
 	if err != nil || c.CommissionID == nil {
 		t.Fatalf("claim %+v: %v", c, err)
 	}

@@ -26,7 +26,7 @@ func attentionRow(ctx context.Context, it storage.AttentionItem, now time.Time, 
 	case "refund":
 		href = "/returns/refunds#refund-" + id
 	case "claim": // no commission yet: what the customer filed, as they see it
-		href = "/claim/status/" + it.Occurrence
+		href = staffClaimPath(it.RecordID)
 	}
 	row := views.AttentionRow{
 		Kind: it.Kind, KindText: i18n.T(ctx, "attn.kind."+it.Kind),

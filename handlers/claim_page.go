@@ -32,6 +32,9 @@ type ClaimPage interface {
 	Status(ctx context.Context, token, client string) (claims.Status, error)
 	Reply(ctx context.Context, token, client, key, text string, photos []claims.File) error
 	FileOf(ctx context.Context, token, client string, uploadID int64) (storage.Upload, error)
+	StatusOfClaim(ctx context.Context, id int64) (claims.Status, error)
+	FileOfClaim(ctx context.Context, claimID, uploadID int64) (storage.Upload, error)
+	LabelOfClaim(ctx context.Context, claimID int64) ([]byte, error)
 	Document(ctx context.Context, token, client string, docID int64) (string, []byte, error)
 	Label(ctx context.Context, token, client string) ([]byte, error)
 	OriginOf(ctx context.Context, commissionID int64) (claims.Origin, bool, error)
@@ -56,10 +59,9 @@ func (h *Handlers) claimShellOf(r *http.Request, titleKey, shop string) views.Cl
 }
 
 // private marks a customer's page as theirs alone: never kept by a cache,
-// never sent on as a referrer (its address is the customer's key).
+// nor indexed (the routes send no referrer from it: web's public).
 func private(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.Header().Set("X-Robots-Tag", "noindex")
 }
 
@@ -125,6 +127,20 @@ func (h *Handlers) ClaimThrottled(w http.ResponseWriter, r *http.Request) {
 	hold(r.Context(), h.RefusalHold)
 	w.Header().Set("Retry-After", "60")
 	h.claimProblemIn(w, r, apperr.New(apperr.TooMany, "claim.err.too_many"), h.claimShellOf(r, "claim.problem.title", h.Claims.KnownShop()))
+}
+
+// ClaimUnknown answers a path under the claim pages that is none of them
+// (a link cut short, lengthened, with a slash after it) as a link that is
+// not known, counted as one: never the sign-in page, whose address would
+// take the key along.
+func (h *Handlers) ClaimUnknown(w http.ResponseWriter, r *http.Request) {
+	var err error
+	if strings.HasPrefix(r.URL.Path, "/claim/status/") {
+		_, err = h.Claims.Status(r.Context(), "", h.address(r))
+	} else {
+		_, err = h.Claims.Open(r.Context(), "", h.address(r))
+	}
+	h.claimProblem(w, r, err)
 }
 
 // ClaimForm opens the claim form of a one-time link.

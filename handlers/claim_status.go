@@ -33,18 +33,33 @@ func (h *Handlers) renderClaimStatus(w http.ResponseWriter, r *http.Request, sta
 	}
 	private(w)
 	base := "/claim/status/" + token
+	v := claimStatusView(r, h.claimShell(r, "claim.status.title"), st, claimLinks{files: base + "/files/",
+		document: func(id int64) string { return base + "/documents/" + strconv.FormatInt(id, 10) }, label: base + "/label.pdf"})
+	v.Reply, v.ReplyTo = reply, base+"/reply"
+	h.render(w, r, status, views.ClaimStatusPage(v))
+}
+
+// claimLinks are where a claim's page finds its files, confirmations and
+// label: under the customer's key, or the returns desk's routes.
+type claimLinks struct {
+	files, label string
+	document     func(id int64) string
+}
+
+// claimStatusView is a claim as its customer sees it.
+func claimStatusView(r *http.Request, shell views.ClaimShell, st claims.Status, links claimLinks) views.ClaimStatusView {
+	ctx := r.Context()
 	c := st.Claim
-	v := views.ClaimStatusView{Shell: h.claimShell(r, "claim.status.title"), Number: st.Number, Reference: st.Reference,
+	v := views.ClaimStatusView{Shell: shell, Number: st.Number, Reference: st.Reference,
 		Kind: i18n.T(ctx, "claim.kind."+c.Kind), StateKey: st.State, State: i18n.T(ctx, "claim.state."+st.State),
 		Filed: i18n.DateTime(ctx, c.CreatedAt), Resolution: resolutionWords(r, st), Reason: st.Reason,
 		Transport: i18n.T(ctx, "claim.transport."+c.Transport), PointName: c.PointName, Code: st.Code,
-		HandOverBy: i18n.Date(ctx, st.HandOverBy), Reply: reply, ReplyTo: base + "/reply", MaxPhotos: claims.MaxPhotos,
-		Steps: claimSteps(r, st)}
+		HandOverBy: i18n.Date(ctx, st.HandOverBy), MaxPhotos: claims.MaxPhotos, Steps: claimSteps(r, st)}
 	if st.Deadline != nil {
 		v.Deadline = i18n.Date(ctx, *st.Deadline)
 	}
 	if st.Label {
-		v.Label = base + "/label.pdf"
+		v.Label = links.label
 	}
 	if st.Arrived != nil {
 		v.Arrived = i18n.Date(ctx, *st.Arrived)
@@ -60,18 +75,18 @@ func (h *Handlers) renderClaimStatus(w http.ResponseWriter, r *http.Request, sta
 			who = v.Shell.Shop
 		}
 		v.Messages = append(v.Messages, views.ClaimMessageView{FromShop: m.FromShop, Who: who, At: i18n.DateTime(ctx, m.At),
-			Text: m.Text, Files: claimFileViews(r, base+"/files/", m.Files)})
+			Text: m.Text, Files: claimFileViews(r, links.files, m.Files)})
 	}
-	v.Files = claimFileViews(r, base+"/files/", st.Files)
+	v.Files = claimFileViews(r, links.files, st.Files)
 	for _, d := range st.Documents {
 		note := i18n.T(ctx, "claim.status.document_issued", i18n.DateTime(ctx, d.CreatedAt))
 		if d.Version > 1 {
 			note = i18n.T(ctx, "claim.status.document_version", d.Version, i18n.DateTime(ctx, d.CreatedAt))
 		}
 		v.Documents = append(v.Documents, views.ClaimFileView{Name: i18n.T(ctx, "claim.status.document_"+d.Kind),
-			Href: base + "/documents/" + strconv.FormatInt(d.ID, 10), Note: note})
+			Href: links.document(d.ID), Note: note})
 	}
-	h.render(w, r, status, views.ClaimStatusPage(v))
+	return v
 }
 
 // resolutionWords is how a claim was settled, in the customer's words.
@@ -226,7 +241,7 @@ func (h *Handlers) claimOrigin(r *http.Request, commissionID int64) (*views.Comm
 	c := o.Claim
 	v := &views.CommissionClaim{Filed: i18n.DateTime(ctx, c.CreatedAt), Kind: i18n.T(ctx, "claim.kind."+c.Kind),
 		Transport: i18n.T(ctx, "claim.transport."+c.Transport), Point: c.PointName, Late: c.Late,
-		Purchase: o.Purchase.Reference, Shipment: shipmentPath(o.Purchase.ID), Status: "/claim/status/" + c.StatusToken}
+		Purchase: o.Purchase.Reference, Shipment: shipmentPath(o.Purchase.ID), Status: staffClaimPath(c.ID)}
 	if o.Parcel != nil {
 		v.Parcel, v.ParcelRef = shipmentPath(o.Parcel.ID), cmp.Or(o.Parcel.Tracking(), o.Parcel.Reference)
 	}

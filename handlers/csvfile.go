@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -17,12 +16,11 @@ import (
 
 // csvFile is a CSV download in the person's language: in Czech with a
 // byte-order mark (so a spreadsheet reads UTF-8), ";" between cells and
-// decimal commas; in English with "," and decimal points. The shipments
-// export and the reports' tables write through it.
+// decimal commas; in English with "," and decimal points. Every CSV the
+// dashboard writes goes through it, a line at a time (csvLine).
 type csvFile struct {
-	*csv.Writer
 	czech bool
-	buf   *bufio.Writer // what the csv.Writer writes into; csvLine's lines go here too
+	buf   *bufio.Writer // csvLine's lines go here
 }
 
 // startCSV sends the headers of a CSV download named filename and returns
@@ -32,15 +30,11 @@ func startCSV(ctx context.Context, w http.ResponseWriter, filename string) *csvF
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, filename))
 	w.Header().Set("Cache-Control", "no-store")
-	buf := bufio.NewWriterSize(w, 64<<10) // csv.Writer writes through it as it is
+	buf := bufio.NewWriterSize(w, 64<<10)
 	if czech {
 		_, _ = buf.WriteString("\ufeff")
 	}
-	out := csv.NewWriter(buf)
-	if czech {
-		out.Comma = ';'
-	}
-	return &csvFile{Writer: out, czech: czech, buf: buf}
+	return &csvFile{czech: czech, buf: buf}
 }
 
 // decimal writes x with places decimals (-1: as few as it needs), not
@@ -54,9 +48,9 @@ func (c *csvFile) decimal(x float64, places int) string {
 }
 
 // csvLine puts one record together in a buffer used again for every row,
-// cell after cell, quoted exactly as encoding/csv quotes (a test holds the
-// two equal), so a long export writes its rows without a string for each
-// cell.
+// cell after cell, so a long export writes its rows without a string for
+// each cell. Text is written safe for a spreadsheet of either language
+// (text); numbers and times we write ourselves go as they are (value).
 type csvLine struct {
 	buf   []byte
 	comma byte
@@ -84,9 +78,9 @@ func (l *csvLine) open() int {
 	return len(l.buf)
 }
 
-// close quotes the cell from at when it needs quotes.
+// close quotes the text cell from at when it needs quotes.
 func (l *csvLine) close(at int) {
-	if !cellNeedsQuotes(l.buf[at:], l.comma) {
+	if !cellNeedsQuotes(l.buf[at:]) {
 		return
 	}
 	cell := string(l.buf[at:])
@@ -100,29 +94,69 @@ func (l *csvLine) close(at int) {
 	l.buf = append(l.buf, '"')
 }
 
-// text adds a cell of text.
+// text adds a cell of text: never read as a formula (appendNeutral), and
+// quoted where it needs it under either language's separator.
 func (l *csvLine) text(s string) {
 	at := l.open()
-	l.buf = append(l.buf, s...)
+	l.buf = appendNeutral(l.buf, s)
 	l.close(at)
+}
+
+// value adds a cell we wrote ourselves (a number, a day): as it is, so a
+// negative amount stays a number.
+func (l *csvLine) value(s string) {
+	l.open()
+	l.buf = append(l.buf, s...)
 }
 
 // end finishes the record as encoding/csv does, with "\n".
 func (l *csvLine) end() []byte { return append(l.buf, '\n') }
 
-// cellNeedsQuotes is encoding/csv's rule for a separator below U+0080: a
-// separator, a quote or a line break inside, a space first, or `\.` alone.
-func cellNeedsQuotes(cell []byte, comma byte) bool {
+// formulaStart are the characters a spreadsheet starts a formula (or a
+// command) with; cellStart those after which a spreadsheet may begin a new
+// cell: a separator of either language (";", ","), a tab, a line break.
+const (
+	formulaStart = "=+-@\t\r"
+	cellStart    = ",;\t\r\n"
+)
+
+// appendNeutral appends s with an apostrophe (OWASP's advice) before each
+// formulaStart character where a cell may begin, under any separator: at
+// the start of s, or after a cellStart character, with only spaces and
+// quotes between. A Czech export opened by a spreadsheet set up for English
+// splits its cells at commas, and the other way round, so "Jan Novák,=1+1"
+// holds a formula for one of them unless its second half is neutralised too.
+func appendNeutral(buf []byte, s string) []byte {
+	start := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if start && strings.IndexByte(formulaStart, c) >= 0 {
+			buf = append(buf, '\'')
+		}
+		buf = append(buf, c)
+		switch {
+		case strings.IndexByte(cellStart, c) >= 0:
+			start = true
+		case c != ' ' && c != '"':
+			start = false
+		}
+	}
+	return buf
+}
+
+// cellNeedsQuotes is encoding/csv's rule, for both languages' separators at
+// once and a tab: a separator, a quote or a line break inside, a space
+// first, or `\.` alone. A cell then stays one cell whichever separator the
+// spreadsheet splits at.
+func cellNeedsQuotes(cell []byte) bool {
 	if len(cell) == 0 {
 		return false
 	}
 	if string(cell) == `\.` {
 		return true
 	}
-	for _, c := range cell {
-		if c == '\n' || c == '\r' || c == '"' || c == comma {
-			return true
-		}
+	if bytes.ContainsAny(cell, "\n\r\",;\t") {
+		return true
 	}
 	r, _ := utf8.DecodeRune(cell)
 	return unicode.IsSpace(r)

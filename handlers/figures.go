@@ -136,15 +136,19 @@ func (h *Handlers) ReportExport(w http.ResponseWriter, r *http.Request) {
 // writeCSVTable sends a table as a CSV download in the person's language.
 func writeCSVTable(ctx context.Context, w http.ResponseWriter, filename string, t figTable) {
 	out := startCSV(ctx, w, filename)
-	_ = out.Write(t.header)
-	for _, row := range t.rows {
-		cells := make([]string, len(row))
-		for i, c := range row {
-			cells[i] = out.cell(ctx, c)
-		}
-		_ = out.Write(cells)
+	line := out.newLine()
+	for _, hd := range t.header {
+		line.text(hd)
 	}
-	out.Flush()
+	_, _ = out.buf.Write(line.end())
+	for _, row := range t.rows {
+		line.start()
+		for _, c := range row {
+			out.cell(ctx, line, c)
+		}
+		_, _ = out.buf.Write(line.end())
+	}
+	_ = out.buf.Flush()
 }
 
 // exportPeriod reads an export's period: both days, the first not after the
@@ -176,22 +180,25 @@ type (
 	money float64
 )
 
-// cell writes one value of a table as the CSV of the person's language.
-func (c *csvFile) cell(ctx context.Context, v any) string {
+// cell writes one value of a table as the CSV of the person's language:
+// numbers and days as values, anything else as text.
+func (c *csvFile) cell(ctx context.Context, line *csvLine, v any) {
 	switch x := v.(type) {
 	case int:
-		return strconv.Itoa(x)
+		line.value(strconv.Itoa(x))
 	case money:
-		return c.decimal(float64(x), 2)
+		line.value(c.decimal(float64(x), 2))
 	case day:
 		if c.czech {
-			return i18n.Day(ctx, string(x))
+			line.value(i18n.Day(ctx, string(x)))
+		} else {
+			line.value(string(x))
 		}
-		return string(x)
 	case string:
-		return csvSafe(x)
+		line.text(x)
+	default:
+		line.text(fmt.Sprint(v))
 	}
-	return fmt.Sprint(v)
 }
 
 // reportTable reads one table of the reports, its headers in the request's

@@ -167,7 +167,7 @@ func (h *Handlers) streamPage(w http.ResponseWriter, r *http.Request, status int
 	switch {
 	case err == nil:
 	case out.started:
-		h.Log.Error("page cut short", "err", err, "request_id", httpx.RequestID(r.Context()), "path", r.URL.Path)
+		h.Log.Error("page cut short", "err", err, "request_id", httpx.RequestID(r.Context()))
 		panic(http.ErrAbortHandler)
 	default:
 		h.Fail(w, r, err)
@@ -224,7 +224,9 @@ func statusOf(code apperr.Code) int {
 }
 
 // Fail renders err for a person: its own message for expected errors, an apology
-// with the request id for internal ones (which are logged, never shown).
+// with the request id for internal ones (which are logged, never shown; by the
+// request's id, which the request log's line has with its path, so a
+// customer's key in a path is written down once, replaced).
 func (h *Handlers) Fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := apperr.CodeOf(err)
 	status := statusOf(code)
@@ -232,11 +234,11 @@ func (h *Handlers) Fail(w http.ResponseWriter, r *http.Request, err error) {
 	text := apperr.MessageOf(ctx, err, "")
 	if code == apperr.Internal || text == "" {
 		if h.databaseDown(ctx) {
-			h.Log.Warn("request failed: the database is not answering", "err", err, "request_id", httpx.RequestID(ctx), "path", r.URL.Path)
+			h.Log.Warn("request failed: the database is not answering", "err", err, "request_id", httpx.RequestID(ctx))
 			h.ErrorStatus(w, r, http.StatusServiceUnavailable, i18n.T(ctx, "error.unavailable"))
 			return
 		}
-		h.Log.Error("request failed", "err", err, "request_id", httpx.RequestID(ctx), "path", r.URL.Path)
+		h.Log.Error("request failed", "err", err, "request_id", httpx.RequestID(ctx))
 		status = http.StatusInternalServerError
 		text = i18n.T(ctx, "error.500.text", httpx.RequestID(ctx))
 	}

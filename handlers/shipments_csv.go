@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"shipdesk/i18n"
@@ -46,7 +45,7 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 	// (with the zone's offset) in English; none: nothing.
 	zone := i18n.ZoneOf(ctx)
 	when := func(t time.Time) {
-		at := line.open()
+		line.open()
 		switch {
 		case t.IsZero():
 		case out.czech:
@@ -54,22 +53,20 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 		default:
 			line.buf = t.In(zone).AppendFormat(line.buf, time.RFC3339)
 		}
-		line.close(at)
 	}
 	flusher, _ := w.(http.Flusher)
 	n := 0
 	err := each(func(s *storage.ExportRow) error {
 		line.start()
-		at := line.open()
+		line.open()
 		line.buf = strconv.AppendInt(line.buf, s.ID, 10)
-		line.close(at)
 		when(s.CreatedAt)
-		line.text(csvSafe(s.Reference))
+		line.text(s.Reference)
 		line.text(s.TrackingNumber)
-		line.text(csvSafe(s.RecipientName))
-		line.text(csvSafe(s.RecipientCity))
+		line.text(s.RecipientName)
+		line.text(s.RecipientCity)
 		line.text(s.Carrier)
-		line.text(csvSafe(s.ServiceName))
+		line.text(s.ServiceName)
 		line.text(s.State)
 		line.text(s.Status)
 		line.text(s.LabelMode)
@@ -79,11 +76,10 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 			returned = yes
 		}
 		line.text(returned)
-		at = line.open()
+		line.open()
 		if s.CODCurrency != "" {
 			line.buf = out.appendDecimal(line.buf, s.CODValue)
 		}
-		line.close(at)
 		line.text(s.CODCurrency)
 		when(s.DeliveredAt)
 		when(s.LastCheckedAt)
@@ -113,11 +109,3 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 // trk.csv.<column>.
 var csvColumns = []string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier", "service",
 	"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"}
-
-// csvSafe keeps a spreadsheet from running a cell as a formula.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}

@@ -178,6 +178,13 @@ func (r *Runner) Cycle(ctx context.Context) {
 		} else if s != (mail.Stats{}) {
 			r.log.Info("mail sent", "sent", s.Sent, "retried", s.Retried, "failed", s.Failed)
 		}
+		// The outbox's upkeep, on the clock its times are on: a mail that
+		// carried a customer's key keeps only its record once it is done.
+		if n, err := r.outbox.Forget(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("forget sent mail", "err", err)
+		} else if n > 0 {
+			r.log.Info("sent mail forgotten", "mails", n)
+		}
 	}
 	if r.now().Sub(r.lastDiscover) >= r.cfg.DiscoverEvery {
 		if s, err := r.Discover(ctx); err != nil && ctx.Err() == nil {

@@ -30,6 +30,11 @@ type Message struct {
 	HTML        string // optional
 	Lang        string // the reader's language, for the record ("cs" or "en")
 	Attachments []Attachment
+	// KeepUntil is, for a mail that carries a customer's key (a link that
+	// opens a claim's form or page), until when the outbox keeps it whole;
+	// once it is sent and past then, only its record stays (Outbox.Forget).
+	// Zero: kept.
+	KeepUntil time.Time
 }
 
 // Attachment is a file sent with a mail.
@@ -108,6 +113,9 @@ func MessageID(eventKey, fromAddress string) string {
 func (m Message) record(now time.Time, fromAddress string) storage.OutMail {
 	out := storage.OutMail{EventKey: m.EventKey, To: m.To, ToName: strings.TrimSpace(m.ToName), Subject: strings.TrimSpace(m.Subject),
 		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now}
+	if !m.KeepUntil.IsZero() {
+		out.KeepUntil = &m.KeepUntil
+	}
 	if out.Lang == "" {
 		out.Lang = "cs"
 	}

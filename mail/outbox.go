@@ -52,6 +52,13 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *storage.DB, m Message) (queued
 	return tx.EnqueueMail(ctx, m.record(o.clock.Now(), o.from))
 }
 
+// Forget empties the mails that carried a customer's key once they are sent
+// (or failed for good) and past their KeepUntil on the dashboard's clock,
+// the clock their times are on (storage.ForgetMail). It returns how many.
+func (o *Outbox) Forget(ctx context.Context) (int64, error) {
+	return o.db.ForgetMail(ctx, o.clock.Now())
+}
+
 // Stats counts what one round of sending did.
 type Stats struct {
 	Sent, Retried, Failed int

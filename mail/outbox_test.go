@@ -320,3 +320,58 @@ func TestTwoWorkersSendEachMailOnce(t *testing.T) {
 		}
 	}
 }
+
+// A mail that carries a customer's key keeps only its record once it is
+// done (sent, or failed for good) and past its KeepUntil on the outbox's
+// clock: its text and attachments go, its event still mails once. A mail
+// still to send, one not yet past its time and one without a key are kept
+// whole.
+func TestForgetKeyedMailOnceDone(t *testing.T) {
+	e := start(t)
+	ctx := context.Background()
+	w := e.worker(t, "a")
+	day := e.clock.Now().Add(24 * time.Hour)
+	keyed := func(key string) mail.Message {
+		m := message(key)
+		m.KeepUntil = day
+		return m
+	}
+	// Sent in this order: refused for good, put off, taken, taken.
+	for _, m := range []mail.Message{keyed("failed"), keyed("queued"), keyed("sent"), message("plain")} {
+		if _, err := w.Enqueue(ctx, e.db, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.catch.Next(mailcatch.Trouble{Code: 550}, mailcatch.Trouble{Code: 451})
+	if st, err := w.SendDue(ctx); err != nil || st != (mail.Stats{Sent: 2, Retried: 1, Failed: 1}) {
+		t.Fatalf("%+v %v", st, err)
+	}
+	whole := func() map[string]bool {
+		out := map[string]bool{}
+		for _, o := range outbox(t, e.db) {
+			full, err := e.db.MailByID(ctx, o.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[o.EventKey] = full.Text != "" && len(full.Attachments) == 1
+		}
+		return out
+	}
+	e.clock.Advance(23 * time.Hour)
+	if n, err := w.Forget(ctx); err != nil || n != 0 {
+		t.Fatalf("forgot %d before their time: %v", n, err)
+	}
+	e.clock.Advance(2 * time.Hour)
+	if n, err := w.Forget(ctx); err != nil || n != 2 {
+		t.Fatalf("forgot %d, want the sent and the failed one: %v", n, err)
+	}
+	want := map[string]bool{"failed": false, "sent": false, "queued": true, "plain": true}
+	for key, kept := range whole() {
+		if kept != want[key] {
+			t.Errorf("%s: kept whole %v, want %v", key, kept, want[key])
+		}
+	}
+	if queued, err := w.Enqueue(ctx, e.db, keyed("sent")); err != nil || queued {
+		t.Errorf("a forgotten mail's event queued again: %v %v", queued, err)
+	}
+}

@@ -121,12 +121,12 @@ SELECT 'refund_due', w.id, to_char(w.due_at AT TIME ZONE 'UTC', ` + utcMoment + 
 FROM withdrawals w JOIN commissions c ON c.id = w.commission_id
 WHERE w.paid_at IS NULL AND w.due_at < $1::timestamptz + interval '4 days'
 UNION ALL
-SELECT 'claim_stuck', cl.id, cl.status_token, s.reference, '', cl.created_at, cl.tries, 0, NULL, '', NULL, cl.customer->>'name'
+SELECT 'claim_stuck', cl.id, cl.id::text, s.reference, '', cl.created_at, cl.tries, 0, NULL, '', NULL, cl.customer->>'name'
 FROM claims cl JOIN shipments s ON s.id = cl.shipment_id
 WHERE cl.problem <> '' AND cl.tries >= 3 AND cl.refused_at IS NULL
     AND (cl.commission_id IS NULL OR (cl.transport = 'code' AND cl.return_shipment_id IS NULL))
 UNION ALL
-SELECT 'claim_refused', cl.id, cl.status_token, s.reference, '', cl.refused_at, cl.tries, 0, NULL, '', NULL, cl.problem
+SELECT 'claim_refused', cl.id, cl.id::text, s.reference, '', cl.refused_at, cl.tries, 0, NULL, '', NULL, cl.problem
 FROM claims cl JOIN shipments s ON s.id = cl.shipment_id
 WHERE cl.refused_at IS NOT NULL AND cl.problem <> ''
 UNION ALL

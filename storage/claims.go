@@ -64,7 +64,6 @@ func (c *ClaimCustomer) Scan(src any) error {
 type CustomerClaim struct {
 	ID               int64         `db:"id"`
 	LinkID           int64         `db:"link_id"`
-	StatusToken      string        `db:"status_token"`
 	ShipmentID       int64         `db:"shipment_id"`
 	RequestKey       string        `db:"request_key"`
 	Kind             string        `db:"kind"` // withdrawal, defect
@@ -96,7 +95,7 @@ type CustomerClaim struct {
 	Tries            int           `db:"tries"`
 }
 
-const claimColumns = `id, link_id, status_token, shipment_id, request_key, kind, remedy, description, type_id, model_id,
+const claimColumns = `id, link_id, shipment_id, request_key, kind, remedy, description, type_id, model_id,
 product, transport, point_carrier, point_code, point_name, customer, email, language, refund_account, refund_amount,
 delivered_at, late, created_at, commission_id, return_key, return_shipment_id, handover_mailed, arrived_at, problem,
 refused_at, next_try_at, tries`
@@ -155,11 +154,11 @@ type ClaimFile struct {
 // caller's transaction, which holds the link's lock).
 func (db *DB) FileClaim(ctx context.Context, c CustomerClaim, files []ClaimFile) (CustomerClaim, error) {
 	var out CustomerClaim
-	err := sqlxGet(ctx, db, &out, `INSERT INTO claims (link_id, status_token, shipment_id, request_key, kind, remedy, description,
+	err := sqlxGet(ctx, db, &out, `INSERT INTO claims (link_id, shipment_id, request_key, kind, remedy, description,
 type_id, model_id, product, transport, point_carrier, point_code, point_name, customer, email, language, refund_account,
 refund_amount, delivered_at, late, created_at, return_key, next_try_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22)
-RETURNING `+claimColumns, c.LinkID, c.StatusToken, c.ShipmentID, c.RequestKey, c.Kind, c.Remedy, c.Description,
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $21)
+RETURNING `+claimColumns, c.LinkID, c.ShipmentID, c.RequestKey, c.Kind, c.Remedy, c.Description,
 		c.TypeID, c.ModelID, c.Product, c.Transport, c.PointCarrier, c.PointCode, c.PointName, c.Customer, c.Email, c.Language,
 		c.RefundAccount, c.RefundAmount, c.DeliveredAt, c.Late, c.CreatedAt, c.ReturnKey)
 	if err != nil {
@@ -189,11 +188,19 @@ UPDATE uploads SET commission_id = (SELECT commission_id FROM claims WHERE id = 
 	return wrapf(err, "file of claim %d", claimID)
 }
 
-// ClaimByToken reads a claim by its status page's token.
-func (db *DB) ClaimByToken(ctx context.Context, token string) (CustomerClaim, error) {
+// AddStatusKey keeps a key of a claim's status page by its hash (the key
+// itself is never stored): each link mailed or shown has one.
+func (db *DB) AddStatusKey(ctx context.Context, claimID int64, keyHash []byte, at time.Time) error {
+	_, err := db.x.ExecContext(ctx, `INSERT INTO claim_status_keys (key_hash, claim_id, created_at) VALUES ($1, $2, $3)`, keyHash, claimID, at)
+	return wrapf(err, "status key of claim %d", claimID)
+}
+
+// ClaimByStatusKey reads the claim a status page's key opens, by the key's hash.
+func (db *DB) ClaimByStatusKey(ctx context.Context, keyHash []byte) (CustomerClaim, error) {
 	var c CustomerClaim
-	err := sqlxGet(ctx, db, &c, `SELECT `+claimColumns+` FROM claims WHERE status_token = $1`, token)
-	return c, wrapf(notFound(err, "claim.err.status_unknown"), "claim by token")
+	err := sqlxGet(ctx, db, &c, `SELECT `+claimColumns+` FROM claims
+WHERE id = (SELECT claim_id FROM claim_status_keys WHERE key_hash = $1)`, keyHash)
+	return c, wrapf(notFound(err, "claim.err.status_unknown"), "claim by status key")
 }
 
 // ClaimByID reads a claim.

@@ -34,7 +34,11 @@ type OutMail struct {
 	NextAttemptAt time.Time  `db:"next_attempt_at"`
 	LastError     string     `db:"last_error"`
 	SentAt        *time.Time `db:"sent_at"`
-	Attachments   []MailAttachment
+	// KeepUntil is, for a mail that carries a customer's key (a link to a
+	// claim's form or page), until when it is kept whole: once sent or failed
+	// and past it, its text and attachments go (ForgetMail). nil: kept.
+	KeepUntil   *time.Time `db:"keep_until"`
+	Attachments []MailAttachment
 }
 
 // MailAttachment is a file sent with a mail.
@@ -45,11 +49,12 @@ type MailAttachment struct {
 }
 
 const mailColumns = `id, event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at,
-    state, attempts, next_attempt_at, last_error, sent_at`
+    state, attempts, next_attempt_at, last_error, sent_at, keep_until`
 
 const enqueueMailSQL = `
-INSERT INTO mail_outbox (event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at, next_attempt_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+INSERT INTO mail_outbox (event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at, next_attempt_at,
+    keep_until)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
 ON CONFLICT (event_key) DO NOTHING
 RETURNING id`
 
@@ -59,7 +64,8 @@ RETURNING id`
 // The caller checks the mail first (package mail).
 func EnqueueMail(ctx context.Context, x sqlx.ExtContext, m OutMail) (queued bool, err error) {
 	var ids []int64
-	if err := sqlx.SelectContext(ctx, x, &ids, enqueueMailSQL, m.EventKey, m.To, m.ToName, m.Subject, m.Text, m.HTML, m.Lang, m.MessageID, m.CreatedAt); err != nil {
+	if err := sqlx.SelectContext(ctx, x, &ids, enqueueMailSQL, m.EventKey, m.To, m.ToName, m.Subject, m.Text, m.HTML, m.Lang, m.MessageID, m.CreatedAt,
+		m.KeepUntil); err != nil {
 		return false, fmt.Errorf("enqueue mail %q: %w", m.EventKey, err)
 	}
 	if len(ids) == 0 {
@@ -187,6 +193,25 @@ func (db *DB) MailByID(ctx context.Context, id int64) (OutMail, error) {
 	one := []OutMail{m}
 	err := db.attachmentsOf(ctx, one)
 	return one[0], err
+}
+
+const forgetMailSQL = `
+WITH gone AS (
+    UPDATE mail_outbox SET body = '', body_html = ''
+    WHERE keep_until <= $1 AND keep_until IS NOT NULL AND body <> '' AND state IN ('sent', 'failed')
+    RETURNING id),
+files AS (DELETE FROM mail_attachments WHERE mail_id IN (SELECT id FROM gone))
+SELECT count(*) FROM gone`
+
+// ForgetMail drops the text and attachments of each mail that carried a
+// customer's key, once it is sent (or failed for good) and past its
+// KeepUntil at now: the outbox is no copy of the keys the claims keep only
+// as hashes. Its record stays (to whom, what, when, how it went, its event
+// key, so the event still mails once). It returns how many it emptied.
+func (db *DB) ForgetMail(ctx context.Context, now time.Time) (int64, error) {
+	var n int64
+	err := sqlxGet(ctx, db, &n, forgetMailSQL, now)
+	return n, wrapf(err, "forget mail")
 }
 
 // MailRecorded says whether the outbox has a mail of this event already.

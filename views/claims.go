@@ -81,13 +81,16 @@ type ClaimStatusView struct {
 	Files      []ClaimFileView
 	Documents  []ClaimFileView
 	Reply      Form
-	ReplyTo    string
+	ReplyTo    string // "": no reply form (the returns desk's view)
 	MaxPhotos  int
 	// Held: a step after filing was refused; the page says what happens
 	// next (Next) and whom to contact (the shop's name, e-mail, phone).
 	Held                           bool
 	Next                           string
 	ShopName, ShopEmail, ShopPhone string
+	// AsStaff says, on the returns desk's view of the claim, whose page it
+	// is ("": the customer's own).
+	AsStaff string
 }
 
 // ClaimStep is one step of a claim's way, done or not yet.

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestClaimFormRefusesWhatTheDeskRefuses(t *testing.T) {
 		if resp.StatusCode != 303 {
 			t.Fatalf("%s %q: %d %s", c.field, c.value, resp.StatusCode, problemsOf(resp.Body))
 		}
-		cl, err := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+		cl, err := env.ClaimByStatus(status)
 		if err != nil || cl.ReturnShipmentID == nil || !cl.Problem.IsZero() || cl.Customer.Phone != c.phone {
 			t.Fatalf("%s %q: parcel %v, problem %q, phone %q, %v", c.field, c.value, cl.ReturnShipmentID, cl.Problem, cl.Customer.Phone, err)
 		}
@@ -96,7 +97,6 @@ func TestClaimFormRefusesWhatTheDeskRefuses(t *testing.T) {
 func TestCourierClaimKeepsACheckedAddress(t *testing.T) {
 	t.Parallel()
 	env := claimEnv(t)
-	ctx := context.Background()
 	_, link := askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz")
 	b := env.NewBrowser()
 	form := b.Get(link).Body
@@ -109,7 +109,7 @@ func TestCourierClaimKeepsACheckedAddress(t *testing.T) {
 	if resp.StatusCode != 303 {
 		t.Fatalf("courier claim: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}
-	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(resp.Header.Get("Location"), "/claim/status/"))
+	c, _ := env.ClaimByStatus(resp.Header.Get("Location"))
 	if c.Customer.Country != "SK" || c.Customer.Zip != "811 01" || c.CommissionID == nil {
 		t.Errorf("courier claim kept %+v, commission %v", c.Customer, c.CommissionID)
 	}
@@ -150,13 +150,13 @@ func TestRefusedClaimStepNeedsAttentionAtOnce(t *testing.T) {
 	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
 	env.Sandbox.Advance(2 * time.Minute)
 	env.App.Jobs.Cycle(ctx)
-	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+	c, _ := env.ClaimByStatus(status)
 	if c.CommissionID == nil || c.ReturnShipmentID != nil || c.RefusedAt == nil || c.Tries >= 3 {
 		t.Fatalf("claim: commission %v, parcel %v, refused %v, tries %d", c.CommissionID, c.ReturnShipmentID, c.RefusedAt, c.Tries)
 	}
 	agent := env.SignedIn(identity.Agent)
 	queue := agent.Get("/attention?kind=claim_refused").Body
-	for _, want := range []string{status, "The return parcel was not ordered", "We do not know this point"} {
+	for _, want := range []string{"/returns/claims/" + strconv.FormatInt(c.ID, 10), "The return parcel was not ordered", "We do not know this point"} {
 		if !strings.Contains(queue, want) {
 			t.Errorf("the queue lacks %q: %s", want, problemsOf(queue))
 		}

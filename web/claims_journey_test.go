@@ -52,7 +52,7 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 		t.Fatalf("status page: %d", page.StatusCode)
 	}
 	token := strings.TrimPrefix(status, "/claim/status/")
-	c, err := env.App.DB.ClaimByToken(ctx, token)
+	c, err := env.ClaimByStatus(token)
 	if err != nil || c.CommissionID == nil {
 		t.Fatalf("claim %+v %v", c, err)
 	}
@@ -112,10 +112,22 @@ func TestClaimBecomesACommissionAndTalksBack(t *testing.T) {
 	if q := agent.Get("/attention?kind=claim_reply").Body; strings.Contains(q, "/returns/commissions/"+itoa(com.ID)) {
 		t.Error("the answered reply stays in the queue")
 	}
-	// The intake confirmation went by mail with the PDF and the page's link.
+	// The intake confirmation went by mail with the PDF and a link to the
+	// page: a key of its own (the keys are kept as hashes, none read back),
+	// which opens the same claim.
 	conf := claimMails(t, env, "confirmation")
-	if len(conf) != 1 || !strings.Contains(conf[0].Text, status) || conf[0].To != "jana@example.cz" {
-		t.Errorf("%d confirmation mails, the first with the status link: %v", len(conf), len(conf) > 0 && strings.Contains(conf[0].Text, status))
+	mailed := ""
+	if len(conf) > 0 {
+		mailed = claimPathIn.FindString(conf[0].Text)
+	}
+	if len(conf) != 1 || !strings.HasPrefix(mailed, "/claim/status/") || conf[0].To != "jana@example.cz" {
+		t.Errorf("%d confirmation mails, the first with the status link %q", len(conf), mailed)
+	}
+	if mc, err := env.ClaimByStatus(mailed); err != nil || mc.ID != c.ID || mailed == status {
+		t.Errorf("the mailed link opens claim %d (%v), want %d by a key of its own", mc.ID, err, c.ID)
+	}
+	if r := customer.Get(mailed); r.StatusCode != 200 || !strings.Contains(r.Body, "DEMO-1") {
+		t.Errorf("the mailed link's page: %d", r.StatusCode)
 	}
 	// The kept confirmation opens from the customer's page.
 	docs, _ := env.App.DB.DocumentsOf(ctx, com.ID)
@@ -135,8 +147,8 @@ func TestClaimLinksOpenOnlyTheirOwnClaim(t *testing.T) {
 	env := claimEnv(t)
 	ctx := context.Background()
 	a, b := fileClaim(t, env), fileClaim(t, env)
-	ca, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(a, "/claim/status/"))
-	cb, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(b, "/claim/status/"))
+	ca, _ := env.ClaimByStatus(a)
+	cb, _ := env.ClaimByStatus(b)
 	filesB, _ := env.App.DB.ClaimUploads(ctx, cb.ID)
 	docsB, _ := env.App.DB.DocumentsOf(ctx, *cb.CommissionID)
 	if len(filesB) == 0 || len(docsB) == 0 {
@@ -235,7 +247,7 @@ func TestLateWithdrawalFromTheClaimPage(t *testing.T) {
 	if r.StatusCode != 303 {
 		t.Fatalf("withdrawal: %d %s", r.StatusCode, problemsOf(r.Body))
 	}
-	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(r.Header.Get("Location"), "/claim/status/"))
+	c, _ := env.ClaimByStatus(r.Header.Get("Location"))
 	if !c.Late || c.CommissionID == nil {
 		t.Fatalf("claim late %v, commission %v", c.Late, c.CommissionID)
 	}
@@ -261,7 +273,7 @@ func TestClaimWithHandOverCode(t *testing.T) {
 	ctx := context.Background()
 	carrier, point := codePoint(t, env)
 	status := fileClaim(t, env, "transport", "code", "point_carrier", carrier, "point_code", point)
-	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+	c, _ := env.ClaimByStatus(status)
 	if c.ReturnShipmentID == nil || c.CommissionID == nil {
 		t.Fatalf("claim: parcel %v, commission %v, problem %v", c.ReturnShipmentID, c.CommissionID, c.Problem)
 	}
@@ -361,7 +373,7 @@ func TestClaimThatCannotReachTheServiceNeedsAttention(t *testing.T) {
 	ctx := context.Background()
 	env.Sandbox.Fault("/returns/", map[string]any{"error_rate": 1})
 	status := fileClaim(t, env)
-	c, _ := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+	c, _ := env.ClaimByStatus(status)
 	if c.CommissionID != nil || c.Tries != 1 || c.Problem.IsZero() {
 		t.Fatalf("claim after a failed create: commission %v, tries %d", c.CommissionID, c.Tries)
 	}
@@ -373,22 +385,36 @@ func TestClaimThatCannotReachTheServiceNeedsAttention(t *testing.T) {
 		env.Sandbox.Advance(wait)
 		env.App.Jobs.Cycle(ctx)
 	}
+	// The queue links the returns desk's view of the claim, by its id: no
+	// staff page holds the customer's key (it used to link the status page).
 	queue := agent.Get("/attention?kind=claim_stuck").Body
-	if !strings.Contains(queue, "Claim from the page not through") || !strings.Contains(queue, status) {
+	staffView := "/returns/claims/" + itoa(c.ID)
+	if !strings.Contains(queue, "Claim from the page not through") || !strings.Contains(queue, staffView) {
 		t.Fatalf("the stuck claim is not in the agents' queue: %s", problemsOf(queue))
 	}
+	if strings.Contains(queue, tokenOf(status)) {
+		t.Error("the queue holds the customer's key")
+	}
+	if v := agent.Get(staffView); v.StatusCode != 200 || !strings.Contains(v.Body, `data-state="received"`) ||
+		!strings.Contains(v.Body, `data-testid="claim-as-staff"`) || strings.Contains(v.Body, `data-testid="claim-reply"`) {
+		t.Errorf("the returns desk's view of the claim: %d %s", v.StatusCode, problemsOf(v.Body))
+	}
 	env.AddUser("clerk2", identity.Clerk)
-	if r := signInWithPassword(t, env, "clerk2").Get("/attention?kind=claim_stuck"); strings.Contains(r.Body, status) {
+	clerk := signInWithPassword(t, env, "clerk2")
+	if r := clerk.Get("/attention?kind=claim_stuck"); strings.Contains(r.Body, staffView) {
 		t.Error("a clerk sees the returns desk's item")
+	}
+	if r := clerk.Get(staffView); r.StatusCode != 403 {
+		t.Errorf("a clerk opens the returns desk's view of a claim: %d", r.StatusCode)
 	}
 	env.Sandbox.Control("DELETE", "/sandbox/faults", nil)
 	env.Sandbox.Advance(5 * time.Minute)
 	env.App.Jobs.Cycle(ctx)
-	c, _ = env.App.DB.ClaimByToken(ctx, c.StatusToken)
+	c, _ = env.App.DB.ClaimByID(ctx, c.ID)
 	if c.CommissionID == nil || c.Tries != 0 {
 		t.Fatalf("after the service is back: commission %v, tries %d", c.CommissionID, c.Tries)
 	}
-	if strings.Contains(agent.Get("/attention?kind=claim_stuck").Body, status) {
+	if strings.Contains(agent.Get("/attention?kind=claim_stuck").Body, staffView) {
 		t.Error("the claim stays in the queue once its commission exists")
 	}
 }

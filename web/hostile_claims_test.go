@@ -8,6 +8,7 @@ import (
 
 	"shipdesk/app/apptest"
 	"shipdesk/claims"
+	"shipdesk/identity"
 )
 
 // claimFields are the fields the claim form reads (claims.ParseForm).
@@ -39,10 +40,11 @@ func hostileClaims(t *testing.T, env *apptest.Env, s *hostileSetup) {
 	s.claimStatus = resp.Header.Get("Location")
 	s.claimLink = open
 	s.claimForm = claimFields(t, b.Get(open).Body, "kind", "defect", "remedy", "repair", "transport", "shop", "description", "No proof: refused.")
-	c, err := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(s.claimStatus, "/claim/status/"))
+	c, err := env.ClaimByStatus(s.claimStatus)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.claimID = itoa(c.ID)
 	files, err := env.App.DB.ClaimUploads(ctx, c.ID)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("claim files: %v", err)
@@ -55,7 +57,8 @@ func hostileClaims(t *testing.T, env *apptest.Env, s *hostileSetup) {
 	s.claimDocument = itoa(docs[0].ID)
 }
 
-// claimHostileRoutes are the customers' routes: nobody signed in.
+// claimHostileRoutes are the customers' routes (nobody signed in) and the
+// returns desk's view of a claim.
 func claimHostileRoutes(s hostileSetup) []hostileRoute {
 	token := []string{"token"}
 	return []hostileRoute{
@@ -72,6 +75,12 @@ func claimHostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /claim/status/{token}/files/{file}", path: s.claimStatus + "/files/" + s.claimFile, params: []string{"token", "file"}},
 		{pattern: "GET /claim/status/{token}/documents/{doc}", path: s.claimStatus + "/documents/" + s.claimDocument, params: []string{"token", "doc"}},
 		{pattern: "GET /claim/status/{token}/label.pdf", path: s.claimStatus + "/label.pdf", params: token},
+		{pattern: "/claim/", path: s.claimStatus + "/", params: []string{"path"}},
+		// The returns desk's view of the claim, by its id.
+		{pattern: "GET /returns/claims/{id}", role: identity.Agent, path: "/returns/claims/" + s.claimID, params: []string{"id"}},
+		{pattern: "GET /returns/claims/{id}/files/{file}", role: identity.Agent, path: "/returns/claims/" + s.claimID + "/files/" + s.claimFile,
+			params: []string{"id", "file"}},
+		{pattern: "GET /returns/claims/{id}/label.pdf", role: identity.Agent, path: "/returns/claims/" + s.claimID + "/label.pdf", params: []string{"id"}},
 	}
 }
 
@@ -84,7 +93,6 @@ func TestHostileClaimAddressKeepsOnlyWhatTheDeskTakes(t *testing.T) {
 	t.Parallel()
 	env := claimEnv(t)
 	env.App.Claims.Limits = claims.Limits{} // a link for every value taken: the throttles are not what is tested here
-	ctx := context.Background()
 	carrier, point := codePoint(t, env)
 	values := append([]struct{ name, value string }{}, hostileValues...)
 	values = append(values, []struct{ name, value string }{{"OneWord", "Novák"}, {"Dashed", "777-123-456"},
@@ -97,7 +105,7 @@ func TestHostileClaimAddressKeepsOnlyWhatTheDeskTakes(t *testing.T) {
 			case resp.StatusCode >= 500:
 				t.Errorf("%s %s: %d", field, h.name, resp.StatusCode)
 			case resp.StatusCode == 303:
-				c, err := env.App.DB.ClaimByToken(ctx, strings.TrimPrefix(status, "/claim/status/"))
+				c, err := env.ClaimByStatus(status)
 				if err != nil || c.ReturnShipmentID == nil || !c.Problem.IsZero() {
 					t.Errorf("%s %s: kept, but its parcel is %v (%q, %v)", field, h.name, c.ReturnShipmentID, c.Problem, err)
 				}

@@ -63,6 +63,7 @@ type hostileSetup struct {
 	// confirmation, an unused link and its form.
 	claimReference, claimStatus, claimLink, claimFile, claimDocument string
 	claimForm                                                        url.Values
+	claimID                                                          string // the claim's, for the returns desk's view
 	pickupForm                                                       url.Values
 }
 

@@ -69,9 +69,13 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 // logRequests gives every request an id (kept from a proxy's X-Request-Id when it
 // is well-formed) and logs one line per request: method, path without query (a
-// query may hold a customer's name), status, size, duration and who. Never
-// cookies, form values or keys.
-func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+// query may hold a customer's name) as loggable gives it (a customer's key
+// replaced; nil: as it is), status, size, duration and who. Never cookies, form
+// values or keys. Other lines about a request name its id, not its path.
+func logRequests(log *slog.Logger, loggable func(string) string, next http.Handler) http.Handler {
+	if loggable == nil {
+		loggable = func(p string) string { return p }
+	}
 	ids := newRequestIDs()
 	handler := log.Handler()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -103,7 +107,7 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 		rec.AddAttrs(
 			slog.String("request_id", id),
 			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+			slog.String("path", loggable(r.URL.Path)),
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
 			slog.Duration("duration", took),
@@ -275,12 +279,16 @@ func (s *Server) allow(roles []identity.Role, next http.HandlerFunc) http.Handle
 }
 
 // public is a customers' page: anyone may use it, but a client that asks
-// too often is turned away here, in memory, with nothing stored.
+// too often is turned away here, in memory, with nothing stored. Its address
+// may be the customer's key, so it is never sent on as a referrer (whatever
+// the page says, and on its refusals too).
 func (s *Server) public(next http.HandlerFunc) http.Handler {
-	if s.limiter == nil {
-		return next
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Referrer-Policy"] = noReferrer
+		if s.limiter == nil {
+			next(w, r)
+			return
+		}
 		if !s.limiter.Allow(httpx.ClientAddress(r, s.trust)) {
 			s.h.ClaimThrottled(w, r)
 			return
@@ -294,6 +302,8 @@ func (s *Server) public(next http.HandlerFunc) http.Handler {
 		next(w, r)
 	})
 }
+
+var noReferrer = []string{"no-referrer"}
 
 // signedIn lets every signed-in staff member through.
 // scraper lets a request with the metrics bearer token through, and otherwise
@@ -316,7 +326,9 @@ func (s *Server) signedIn(next http.HandlerFunc) http.Handler {
 
 func (s *Server) toSignIn(w http.ResponseWriter, r *http.Request) {
 	target := "/login"
-	if r.Method == http.MethodGet && r.URL.Path != "/" {
+	// The page to come back to, unless its address holds a customer's key:
+	// the sign-in page's address is a staff page's, and is logged by proxies.
+	if r.Method == http.MethodGet && r.URL.Path != "/" && s.table.plainURL(r.URL) {
 		target += "?next=" + url.QueryEscape(r.URL.RequestURI())
 	}
 	if sessionEnded(r.Context()) {

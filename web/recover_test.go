@@ -23,7 +23,7 @@ func TestPanicBecomes500AndServerLives(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusOK)
 	}))
-	srv := httptest.NewServer(logRequests(log, h))
+	srv := httptest.NewServer(logRequests(log, nil, h))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/boom")
 	if err != nil {
@@ -45,7 +45,7 @@ func TestRequestLogHasNoSecrets(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
-	srv := httptest.NewServer(logRequests(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(logRequests(log, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 	})))
 	defer srv.Close()

@@ -8,8 +8,8 @@ import (
 
 // routes is the whole surface of the dashboard and who may use each part.
 // Reading this file tells a newcomer everything the server answers.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+func (s *Server) routes() *routeTable {
+	mux := newRouteTable()
 	h := s.h
 	const (
 		shipping = identity.Shipping
@@ -39,6 +39,10 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /claim/status/{token}/files/{file}", s.public(h.ClaimFileDownload))
 	mux.Handle("GET /claim/status/{token}/documents/{doc}", s.public(h.ClaimDocument))
 	mux.Handle("GET /claim/status/{token}/label.pdf", s.public(h.ClaimLabel))
+	// Any other path under the claim pages (a status link with a trailing
+	// slash, a cut or lengthened one) is a link that opens nothing, never the
+	// sign-in page: its address would take the key along.
+	mux.Handle("/claim/", s.public(h.ClaimUnknown))
 
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))
@@ -164,6 +168,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /returns/commissions/{id}/print-intake", s.only(returns, h.PrintIntakeConfirmation))
 	mux.Handle("POST /returns/commissions/{id}/extension", s.only(returns, h.ExtendCommissionDeadline))
 	mux.Handle("GET /returns/files/{id}", s.only(returns, h.ServeUpload))
+	// A claim from the claim page as its customer sees it, by its id: no
+	// staff page holds the customer's key.
+	mux.Handle("GET /returns/claims/{id}", s.only(returns, h.StaffClaim))
+	mux.Handle("GET /returns/claims/{id}/files/{file}", s.only(returns, h.StaffClaimFile))
+	mux.Handle("GET /returns/claims/{id}/label.pdf", s.only(returns, h.StaffClaimLabel))
 	// Withdrawals from a purchase: agents and managers record them on a
 	// commission; the refunds they owe are the managers' to list and mark paid.
 	mux.Handle("POST /returns/commissions/{id}/withdrawal", s.only(returns, h.RecordWithdrawal))
@@ -199,6 +208,7 @@ func (s *Server) routes() *http.ServeMux {
 
 	// Anything else: sign in first, then 404, so unknown paths reveal nothing.
 	mux.Handle("/", s.signedIn(h.NotFound))
+	s.table = mux
 	return mux
 }
 

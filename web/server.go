@@ -52,6 +52,7 @@ type Server struct {
 	log      *slog.Logger
 	static   *staticFiles
 	handler  http.Handler
+	table    *routeTable // the routes, and where their paths carry a customer's key
 	metrics  string
 	lang     i18n.Lang          // the installation's language
 	limiter  *throttle.InMemory // the customers' pages' (Deps.Public)
@@ -84,7 +85,7 @@ func New(d Deps) (*Server, error) {
 	h = s.sessionless(h)
 	h = securityHeaders(d.TrustProxy, h)
 	h = recoverPanics(d.Log, s.h.Fail, h)
-	h = logRequests(d.Log, h)
+	h = logRequests(d.Log, s.table.loggable, h)
 	s.handler = h
 	return s, nil
 }

@@ -25,7 +25,7 @@ func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c stor
 	if w.Outbox == nil || strings.TrimSpace(c.CustomerEmail) == "" {
 		return nil
 	}
-	m := w.confirmationMessage(readerCtx(ctx, c), c, doc, pdf, shop)
+	m := w.confirmationMessage(readerCtx(ctx, c), tx, c, doc, pdf, shop)
 	_, err := w.Outbox.Enqueue(ctx, tx, m)
 	if apperr.CodeOf(err) == apperr.Invalid {
 		w.log.Warn("confirmation kept but not mailed: the outbox refuses the customer's address or name", "commission", c.ID, "document", doc.ID,
@@ -38,7 +38,7 @@ func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c stor
 // confirmationMessage is the mail of a confirmation in ctx's language (the
 // customer's): what the document is, for which commission, and for a
 // settlement how the claim ended; the PDF attached as kept.
-func (w *Workbench) confirmationMessage(ctx context.Context, c storage.Commission, doc storage.Document, pdf []byte, shop string) mail.Message {
+func (w *Workbench) confirmationMessage(ctx context.Context, tx *storage.DB, c storage.Commission, doc storage.Document, pdf []byte, shop string) mail.Message {
 	var subject string
 	var body []string
 	switch {
@@ -52,9 +52,11 @@ func (w *Workbench) confirmationMessage(ctx context.Context, c storage.Commissio
 		subject = i18n.T(ctx, "confmail.intake.subject", c.Number)
 		body = append(body, i18n.T(ctx, "confmail.intake.intro", c.Number, i18n.Date(ctx, intakeDeadline(c))))
 	}
+	var keep time.Time
 	if w.StatusLink != nil {
-		if link := w.StatusLink(ctx, c.ID); link != "" {
+		if link, until := w.StatusLink(ctx, tx, c.ID); link != "" {
 			body = append(body, i18n.T(ctx, "confmail.status_link", link))
+			keep = until
 		}
 	}
 	body = append(body, i18n.T(ctx, "confmail.keep"))
@@ -65,7 +67,7 @@ func (w *Workbench) confirmationMessage(ctx context.Context, c storage.Commissio
 	text := i18n.T(ctx, "confmail.greeting") + "\n\n" + strings.Join(body, "\n\n") + "\n\n" + closing + "\n"
 	return mail.Message{EventKey: "confirmation:" + strconv.FormatInt(doc.ID, 10), To: strings.TrimSpace(c.CustomerEmail),
 		ToName: c.CustomerName, Lang: string(i18n.LangOf(ctx)), Subject: subject, Text: text,
-		Attachments: []mail.Attachment{{Name: doc.Filename, ContentType: pdfType, Data: pdf}}}
+		Attachments: []mail.Attachment{{Name: doc.Filename, ContentType: pdfType, Data: pdf}}, KeepUntil: keep}
 }
 
 // settledHow says when and how a settled claim ended, with the reason of a

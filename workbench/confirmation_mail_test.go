@@ -259,8 +259,8 @@ func TestConcurrentIssueMailsOnce(t *testing.T) {
 // link when the hook gives one.
 func TestConfirmationMailArrivesWithPDFAndLink(t *testing.T) {
 	e := startConfirmMail(t)
-	e.w.StatusLink = func(_ context.Context, id int64) string {
-		return "https://shop.example/reklamace/" + strconv.FormatInt(id, 10)
+	e.w.StatusLink = func(_ context.Context, _ *storage.DB, id int64) (string, time.Time) {
+		return "https://shop.example/reklamace/" + strconv.FormatInt(id, 10), time.Time{}
 	}
 	c := e.claim("Nehřeje.")
 	intake, err := e.db.LatestDocument(e.ctx, c.ID, storage.DocIntake)
@@ -284,7 +284,7 @@ func TestConfirmationMailArrivesWithPDFAndLink(t *testing.T) {
 		t.Errorf("caught %d attachments, want %s as kept", len(m.Attachments), intake.Filename)
 	}
 	// Without a link for this commission the line is left out.
-	e.w.StatusLink = func(context.Context, int64) string { return "" }
+	e.w.StatusLink = func(context.Context, *storage.DB, int64) (string, time.Time) { return "", time.Time{} }
 	other := e.claim("Netopí.")
 	mails := e.mails()
 	if len(mails) != 2 || strings.Contains(mails[1].Text, "na této stránce") {

@@ -65,10 +65,12 @@ type Workbench struct {
 	// Outbox mails each newly kept written confirmation to the customer;
 	// nil sends no mail.
 	Outbox *mail.Outbox
-	// StatusLink is the customer's link to the claim's status page, for the
-	// confirmation mails; nil, or "" for a commission, leaves the line out.
-	// It is called inside the transaction that keeps the confirmation.
-	StatusLink func(ctx context.Context, commissionID int64) string
+	// StatusLink is a customer's link to the claim's status page, for the
+	// confirmation mails, made on tx (the transaction that keeps the
+	// confirmation), and until when a mail carrying it is kept whole (the
+	// link is the customer's key); nil, or "" for a commission, leaves the
+	// line out.
+	StatusLink func(ctx context.Context, tx *storage.DB, commissionID int64) (link string, keepUntil time.Time)
 }
 
 // New returns a workbench on the dashboard's clock.

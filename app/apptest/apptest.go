@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
+	"shipdesk/claims"
 	"shipdesk/desk"
 	"shipdesk/desk/desktest"
 	"shipdesk/i18n"
@@ -82,6 +83,9 @@ type Options struct {
 	// sandbox's shapes and the test clock's start. The refresh costs a test
 	// about a second of the machine under the race detector.
 	CachedPoints bool
+	// Log receives the dashboard's log as text, every line from Info up
+	// (nil: discarded), for a test that reads what is written down.
+	Log io.Writer
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -151,7 +155,11 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
-	a, err := app.New(db, slog.New(slog.DiscardHandler), app.Options{
+	log := slog.New(slog.DiscardHandler)
+	if o.Log != nil {
+		log = slog.New(slog.NewTextHandler(o.Log, nil))
+	}
+	a, err := app.New(db, log, app.Options{
 		SessionKey:    []byte(strings.Repeat("k", 32)),
 		BcryptCost:    bcrypt.MinCost,
 		Upstream:      up,
@@ -191,6 +199,13 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 func upstreamOf(sb *sandboxtest.Env, timeout time.Duration) (*upstream.Clients, error) {
 	return upstream.New(upstream.Config{ShippingURL: sb.URL, ShippingKey: sandboxtest.ShippingKey,
 		ReturnsURL: sb.Returns, ReturnsKey: sandboxtest.ReturnsKey, Sandbox: true, Clock: sb.Clock, Timeout: cmp.Or(timeout, 10*time.Second)})
+}
+
+// ClaimByStatus reads the claim whose status page a path ("/claim/status/KEY")
+// or key opens, as the page does: by the key's hash.
+func (e *Env) ClaimByStatus(path string) (storage.CustomerClaim, error) {
+	key := path[strings.LastIndexByte(path, '/')+1:]
+	return e.App.DB.ClaimByStatusKey(context.Background(), claims.TokenHash(key))
 }
 
 // AddUser creates an account and returns its password.
