@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shipdesk/app"
+	"shipdesk/claims"
 	"shipdesk/desk"
 	"shipdesk/desk/desktest"
 	"shipdesk/i18n"
@@ -68,6 +69,8 @@ type Options struct {
 	PublicBurst int
 	PublicEvery time.Duration
 	PublicHold  time.Duration // a refusal's wait (0: a millisecond)
+	// ClaimLimits are the claim page's throttles (nil: the defaults).
+	ClaimLimits *claims.Limits
 	// TrustProxy takes the client's address from X-Forwarded-For, so a test
 	// can be many clients at once.
 	TrustProxy bool
@@ -165,6 +168,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		PublicEvery:   cmp.Or(o.PublicEvery, time.Millisecond),
 		PublicHold:    cmp.Or(o.PublicHold, time.Millisecond),
 		TrustProxy:    o.TrustProxy,
+		ClaimLimits:   o.ClaimLimits,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
