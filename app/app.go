@@ -67,6 +67,9 @@ type Options struct {
 	// PublicHold is how long a refused request waits before its answer
 	// (0: 1 s; a person refused is told to come back in a minute anyway).
 	PublicHold time.Duration
+	// ClaimLimits are the claim page's throttles in the database (nil:
+	// claims.DefaultLimits).
+	ClaimLimits *claims.Limits
 	// SummaryHour is the hour in the shop's zone from which the managers who
 	// asked for it get the day's attention summary by mail (0: 7).
 	SummaryHour int
@@ -187,6 +190,9 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	a.Jobs = NewJobs(db, a.Desk, a.Bench, o.Jobs, o.Upstream.Clock(), log)
 	h.SentMail, h.UserMails = sentMail{DB: db, catcher: a.Catcher}, db
 	a.Claims = NewClaims(db, a.Desk, a.Bench, a.Outbox, o.Mail.PublicURL, o.Upstream.Clock(), log)
+	if o.ClaimLimits != nil {
+		a.Claims.Limits = *o.ClaimLimits
+	}
 	a.Jobs.AdvanceClaims(a.Claims)
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code classifies an error.
@@ -33,6 +34,9 @@ type Error struct {
 	Fields Problems
 	// Err is the underlying cause, for logs.
 	Err error
+	// Wait, of a TooMany error, is how long until the same request would be
+	// admitted (0: not known): the edge says it as Retry-After.
+	Wait time.Duration
 }
 
 // Error is for logs: the message in English.
@@ -59,6 +63,21 @@ func With(code Code, message Text) *Error {
 // Fields makes an Invalid error about form fields, with the message of key.
 func Fields(key string, fields Problems) *Error {
 	return &Error{Code: Invalid, Message: Msg(key), Fields: fields}
+}
+
+// Throttled makes a TooMany error that says when to come back: after wait.
+func Throttled(wait time.Duration, message Text) *Error {
+	return &Error{Code: TooMany, Message: message, Wait: wait}
+}
+
+// WaitOf is how long a throttled request must wait (Error.Wait), 0 when err
+// says nothing of it.
+func WaitOf(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) && e.Code == TooMany {
+		return e.Wait
+	}
+	return 0
 }
 
 // CodeOf returns the code of the first *Error in err's chain, Internal otherwise.

@@ -19,10 +19,14 @@ const dueBatch = 20
 // the parcel itself is polled by the shipment pollers.
 const recheck = time.Minute
 
-// Advance takes each claim with a step due (the pollers call it): its
-// commission, its return parcel, the mail with the code or the label, and
-// the parcel's arrival at the shop. It returns how many it took.
+// Advance answers the asks for links (AnswerAsks) and takes each claim with
+// a step due (the pollers call it): its commission, its return parcel, the
+// mail with the code or the label, and the parcel's arrival at the shop. It
+// returns how many claims it took.
 func (s *Service) Advance(ctx context.Context) (int, error) {
+	if _, err := s.AnswerAsks(ctx); err != nil && ctx.Err() == nil {
+		s.log.Warn("claim link asks", "err", err)
+	}
 	due, err := s.db.ClaimsDue(ctx, s.now(), dueBatch)
 	if err != nil {
 		return 0, err
@@ -33,8 +37,11 @@ func (s *Service) Advance(ctx context.Context) (int, error) {
 		}
 		s.advance(ctx, c)
 	}
-	if err := s.db.PrunePublicCounts(ctx, 24*time.Hour); err != nil {
-		s.log.Warn("prune public counts", "err", err)
+	if err := s.db.PruneThrottleHits(ctx, s.now(), 24*time.Hour); err != nil {
+		s.log.Warn("prune throttle hits", "err", err)
+	}
+	if err := s.db.PruneLinkAsks(ctx, s.now().Add(-LinkTTL)); err != nil {
+		s.log.Warn("prune link asks", "err", err)
 	}
 	return len(due), nil
 }

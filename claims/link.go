@@ -2,7 +2,6 @@ package claims
 
 import (
 	"context"
-	"net/mail"
 	"strconv"
 	"strings"
 	"time"
@@ -10,94 +9,9 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/i18n"
-	mailbox "shipdesk/mail"
 	"shipdesk/storage"
-	"shipdesk/textin"
-	"shipdesk/throttle"
 	"shipdesk/workbench"
 )
-
-// LinkRequest is what a customer types to ask for the claim form's link.
-type LinkRequest struct {
-	Reference string // the reference printed on the parcel (the shop's order number) or its tracking number
-	Contact   string // the e-mail or the phone the parcel went to
-	Client    string // the client's address, for throttling
-}
-
-// AskLink sends a one-time link to the e-mail a purchase went to, when the
-// reference and the contact match one. It answers the same (nil) whether or
-// not they do: only the owner of that mailbox learns that the purchase
-// exists. What cannot be read, and too many requests (counted before the
-// purchase is looked up, so they say nothing either), are errors.
-func (s *Service) AskLink(ctx context.Context, in LinkRequest) error {
-	p := apperr.Problems{}
-	ref, problem := textin.Line(in.Reference, 64)
-	ref = strings.ToUpper(strings.Join(strings.Fields(ref), ""))
-	p.Put("reference", problem)
-	if ref == "" && problem.IsZero() {
-		p.Add("reference", "claim.err.reference")
-	}
-	email, phone := "", ""
-	contact, problem := textin.Line(in.Contact, 200)
-	switch {
-	case !problem.IsZero():
-		p.Put("contact", problem)
-	case strings.Contains(contact, "@"):
-		a, err := mail.ParseAddress(contact)
-		if err != nil || a.Address != contact {
-			p.Add("contact", "claim.err.contact")
-		}
-		email = strings.ToLower(contact)
-	default:
-		digits, problem := textin.Phone(contact)
-		if !problem.IsZero() || len(digits) < 9 {
-			p.Add("contact", "claim.err.contact")
-		} else {
-			phone = digits[len(digits)-9:]
-		}
-	}
-	if len(p) > 0 {
-		return apperr.Fields("claim.err.see_fields", p)
-	}
-	for _, t := range []struct {
-		scope string
-		l     throttle.Limit
-		key   string
-	}{{"client", s.Limits.Client, in.Client}, {"purchase", s.Limits.Purchase, ref}, {"address", s.Limits.Address, email + phone}} {
-		if err := s.throttled(ctx, t.scope, t.l, t.key); err != nil {
-			return err
-		}
-	}
-	sh, err := s.db.PurchaseByContact(ctx, ref, email, phone)
-	if apperr.Is(err, apperr.NotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	again, err := s.ship.SameAgain(ctx, sh.ID)
-	if err != nil {
-		return err
-	}
-	to := again.Form.To.Email
-	if _, err := mail.ParseAddress(to); err != nil {
-		s.log.Info("claim link not sent: the purchase has no e-mail", "shipment", sh.ID)
-		return nil
-	}
-	token, now := newToken(), s.now()
-	lang := string(i18n.LangOf(ctx))
-	return s.db.InTx(ctx, func(tx *storage.DB) error {
-		link, err := tx.CreateClaimLink(ctx, storage.ClaimLink{ShipmentID: sh.ID, Email: to, Language: lang, CreatedAt: now,
-			ExpiresAt: now.Add(LinkTTL)}, hashOf(token))
-		if err != nil {
-			return err
-		}
-		_, err = s.outbox.Enqueue(ctx, tx, mailbox.Message{EventKey: "claim-link:" + itoa(link.ID), To: to, ToName: again.Form.To.Name(),
-			Lang: lang, KeepUntil: link.ExpiresAt, Subject: i18n.T(ctx, "claim.mail.link_subject", sh.Reference),
-			Text: i18n.T(ctx, "claim.mail.link_text", sh.Reference, s.linkURL(token), i18n.DateTime(ctx, link.ExpiresAt))})
-		return err
-	})
-}
 
 // Start is what the claim form is filled with: the purchase a link opens.
 type Start struct {

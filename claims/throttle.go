@@ -2,20 +2,30 @@ package claims
 
 import (
 	"context"
+	"math"
 	"strings"
 	"time"
 
 	"shipdesk/apperr"
+	"shipdesk/storage"
 	"shipdesk/throttle"
 )
 
-// Limits are the throttles of the public pages, each counted on its own in
-// PostgreSQL, per fixed window (storage.CountHit):
-// one client cannot ask for links without end, one address or purchase
-// cannot be flooded with mail by many clients, and a status page takes only
-// so many replies. Unknown tokens count per client, so links are not guessed.
+// Limits are the throttles of the public pages, counted in PostgreSQL in a
+// sliding window (storage.CountHits, throttle.Limit.Wait): one client cannot
+// ask for links without end, one purchase or mailbox gets only so many link
+// mails whoever asks and however the purchase is named, and a status page
+// takes only so many replies. Unknown tokens count per client, so links are
+// not guessed.
 type Limits struct {
-	Client, Address, Purchase, Replies, Unknown throttle.Limit
+	// Client counts every ask and claim of one client, whether or not its
+	// purchase exists: the only limit a stranger's asks meet.
+	Client throttle.Limit
+	// Address (the purchase's mailbox) and Purchase (its shipment) count the
+	// link mails actually sent, after the ask was answered: a made-up ask
+	// with someone's e-mail costs that person nothing.
+	Address, Purchase throttle.Limit
+	Replies, Unknown  throttle.Limit
 }
 
 // DefaultLimits are generous for a person and tight for a script.
@@ -27,21 +37,38 @@ var DefaultLimits = Limits{
 	Unknown:  throttle.Limit{Hits: 20, Window: time.Hour},
 }
 
-// throttled counts a hit of key in scope and says whether it is over the
-// limit (apperr.TooMany, said the same way whatever the scope); a hit over
-// the limit stores nothing.
-func (s *Service) throttled(ctx context.Context, scope string, l throttle.Limit, key string) error {
-	if l.Off() || key == "" {
-		return nil
+// TooMany is the refusal of a request made too often, which may come again
+// after wait: said the same way whatever the scope, with the wait in minutes
+// and as Retry-After.
+func TooMany(wait time.Duration) error {
+	return apperr.Throttled(wait, apperr.Count("claim.err.too_many", max(int(math.Ceil(wait.Minutes())), 1)))
+}
+
+// hit is a request of key under scope's limit ("" counts nothing).
+func hit(scope string, l throttle.Limit, key string) storage.Hit {
+	if key == "" {
+		return storage.Hit{}
 	}
-	ok, err := s.db.CountHit(ctx, scope, hashOf(strings.ToLower(key)), l.Window, l.Hits)
+	return storage.Hit{Scope: scope, KeyHash: hashOf(strings.ToLower(key)), Limit: l}
+}
+
+// count counts a request under all of hits or, when any is at its limit,
+// under none (TooMany).
+func (s *Service) count(ctx context.Context, db *storage.DB, hits ...storage.Hit) error {
+	wait, err := db.CountHits(ctx, s.now(), hits...)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return apperr.New(apperr.TooMany, "claim.err.too_many")
+	if wait > 0 {
+		return TooMany(wait)
 	}
 	return nil
+}
+
+// throttled counts a hit of key in scope and says whether it is over the
+// limit (TooMany); a hit over the limit stores nothing.
+func (s *Service) throttled(ctx context.Context, scope string, l throttle.Limit, key string) error {
+	return s.count(ctx, s.db, hit(scope, l, key))
 }
 
 // Unknown counts a client's miss (a link or page that does not exist) and

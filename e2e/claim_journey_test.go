@@ -189,9 +189,13 @@ func claimFilesIn(t *testing.T) (proof, photo string) {
 	return proof, photo
 }
 
-// sendMail sends what the outbox holds to the catcher.
+// sendMail answers the asks for links, as the pollers do, and sends what
+// the outbox holds to the catcher.
 func sendMail(t *testing.T, env *apptest.Env) {
 	t.Helper()
+	if _, err := env.App.Claims.AnswerAsks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := env.App.Outbox.SendDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func (h *Handlers) Login(w http.ResponseWriter, r *http.Request) {
 		switch apperr.CodeOf(err) {
 		case apperr.Unauthorized, apperr.TooMany:
 			form.Message = apperr.MessageOf(ctx, err, "login.failed")
-			h.render(w, r, statusOf(apperr.CodeOf(err)), views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
+			h.render(w, r, answerStatus(w, err), views.Login(h.page(w, r, i18n.T(ctx, "login.title"), ""), form, next))
 		default:
 			if h.databaseDown(ctx) { // keep the form: the person only has to send it again
 				form.Message = i18n.T(ctx, "error.unavailable")

@@ -25,6 +25,7 @@ import (
 // call takes the client's address for throttling.
 type ClaimPage interface {
 	AskLink(ctx context.Context, in claims.LinkRequest) error
+	Asked(ctx context.Context) claims.Asked
 	Open(ctx context.Context, token, client string) (claims.Start, error)
 	Points(ctx context.Context, token, client, carrier, text string) (storage.PointsFound, error)
 	CodeCarriers(ctx context.Context) ([]storage.Carrier, error)
@@ -67,9 +68,19 @@ func private(w http.ResponseWriter) {
 
 // ClaimAsk shows the page that asks for the link.
 func (h *Handlers) ClaimAsk(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
 	v := views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"), Sent: r.URL.Query().Get("sent") == "1"}
 	if v.Sent { // the language switch comes back to the sentence, not to an empty form
 		v.Shell.Path = "/claim?sent=1"
+		// The same for every ask: whether the order exists, or has an e-mail, is not told.
+		asked := h.Claims.Asked(ctx)
+		v.NoEmail = i18n.T(ctx, "claim.ask.no_email_shop")
+		if asked.Contact != "" {
+			v.NoEmail = i18n.T(ctx, "claim.ask.no_email", asked.Contact)
+		}
+		if asked.PerHour > 0 {
+			v.Limit = i18n.N(ctx, "claim.ask.sent_limit", asked.PerHour)
+		}
 	}
 	h.render(w, r, http.StatusOK, views.ClaimAskPage(v))
 }
@@ -96,7 +107,7 @@ func (h *Handlers) ClaimAskPost(w http.ResponseWriter, r *http.Request) {
 		vals[k] = textin.Safe(r.PostFormValue(k), false)
 	}
 	f := views.Form{Values: vals, Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
-	h.render(w, r, statusOf(apperr.CodeOf(err)), views.ClaimAskPage(views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"), Form: f}))
+	h.render(w, r, answerStatus(w, err), views.ClaimAskPage(views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"), Form: f}))
 }
 
 // claimProblem answers a link or page that opens nothing: unknown, used,
@@ -116,17 +127,17 @@ func (h *Handlers) claimProblem(w http.ResponseWriter, r *http.Request, err erro
 func (h *Handlers) claimProblemIn(w http.ResponseWriter, r *http.Request, err error, shell views.ClaimShell) {
 	code := apperr.CodeOf(err)
 	private(w)
-	h.render(w, r, statusOf(code), views.ClaimProblemPage(views.ClaimProblem{Shell: shell,
+	h.render(w, r, answerStatus(w, err), views.ClaimProblemPage(views.ClaimProblem{Shell: shell,
 		Message: apperr.MessageOf(r.Context(), err, "claim.err.link_unknown"), AskNew: code != apperr.TooMany}))
 }
 
-// ClaimThrottled answers a client that asked the customers' pages too often,
-// after RefusalHold and without asking the database (the shop's name as the
-// last page read it): a flood is turned away in memory, and slowly.
-func (h *Handlers) ClaimThrottled(w http.ResponseWriter, r *http.Request) {
+// ClaimThrottled answers a client that asked the customers' pages too often
+// and may come again after wait, after RefusalHold and without asking the
+// database (the shop's name as the last page read it): a flood is turned
+// away in memory, and slowly.
+func (h *Handlers) ClaimThrottled(w http.ResponseWriter, r *http.Request, wait time.Duration) {
 	hold(r.Context(), h.RefusalHold)
-	w.Header().Set("Retry-After", "60")
-	h.claimProblemIn(w, r, apperr.New(apperr.TooMany, "claim.err.too_many"), h.claimShellOf(r, "claim.problem.title", h.Claims.KnownShop()))
+	h.claimProblemIn(w, r, claims.TooMany(wait), h.claimShellOf(r, "claim.problem.title", h.Claims.KnownShop()))
 }
 
 // ClaimUnknown answers a path under the claim pages that is none of them

@@ -159,7 +159,7 @@ func (h *Handlers) ClaimReply(w http.ResponseWriter, r *http.Request) {
 		key = requestkey.New()
 	}
 	f := views.Form{Values: map[string]string{"key": key, "text": text}, Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
-	h.renderClaimStatus(w, r, statusOf(apperr.CodeOf(err)), f)
+	h.renderClaimStatus(w, r, answerStatus(w, err), f)
 }
 
 // ClaimFileDownload sends one of the claim's own files.

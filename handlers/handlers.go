@@ -7,8 +7,10 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/a-h/templ"
@@ -223,13 +225,32 @@ func statusOf(code apperr.Code) int {
 	return http.StatusInternalServerError
 }
 
+// answerStatus is the status of the answer to err; a request refused for
+// coming too often is told when to come back (Retry-After, whole seconds),
+// whichever throttle refused it.
+func answerStatus(w http.ResponseWriter, err error) int {
+	code := apperr.CodeOf(err)
+	if code == apperr.TooMany {
+		retryAfter(w, apperr.WaitOf(err))
+	}
+	return statusOf(code)
+}
+
+// retryAfter says Retry-After for a wait (rounded up to a second); nothing
+// when the wait is not known.
+func retryAfter(w http.ResponseWriter, wait time.Duration) {
+	if wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+	}
+}
+
 // Fail renders err for a person: its own message for expected errors, an apology
 // with the request id for internal ones (which are logged, never shown; by the
 // request's id, which the request log's line has with its path, so a
 // customer's key in a path is written down once, replaced).
 func (h *Handlers) Fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := apperr.CodeOf(err)
-	status := statusOf(code)
+	status := answerStatus(w, err)
 	ctx := r.Context()
 	text := apperr.MessageOf(ctx, err, "")
 	if code == apperr.Internal || text == "" {

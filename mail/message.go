@@ -11,6 +11,7 @@ import (
 	netmail "net/mail"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"shipdesk/apperr"
@@ -53,8 +54,10 @@ const (
 )
 
 // check refuses what must not reach a mail's header or body: line breaks or
-// control characters in the address, name or subject (header injection),
-// text that is not UTF-8, an address that is not one, oversized parts.
+// control characters in the address or subject (header injection), text that
+// is not UTF-8, an address that is not one, oversized parts. The recipient's
+// name is never a reason to refuse: it is cleaned (DisplayName), since a
+// customer's name, whatever it holds, must not cost them their mail.
 func (m Message) check() error {
 	p := apperr.Problems{}
 	line := func(field, s string) {
@@ -66,7 +69,6 @@ func (m Message) check() error {
 		p.Add("event_key", "mail.err.event_key")
 	}
 	line("to", m.To)
-	line("to_name", m.ToName)
 	line("subject", m.Subject)
 	if a, err := netmail.ParseAddress(m.To); err != nil || a.Address != m.To {
 		p.Add("to", "mail.err.address")
@@ -111,7 +113,7 @@ func MessageID(eventKey, fromAddress string) string {
 
 // record is the message as the outbox keeps it.
 func (m Message) record(now time.Time, fromAddress string) storage.OutMail {
-	out := storage.OutMail{EventKey: m.EventKey, To: m.To, ToName: strings.TrimSpace(m.ToName), Subject: strings.TrimSpace(m.Subject),
+	out := storage.OutMail{EventKey: m.EventKey, To: m.To, ToName: DisplayName(m.ToName), Subject: strings.TrimSpace(m.Subject),
 		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now}
 	if !m.KeepUntil.IsZero() {
 		out.KeepUntil = &m.KeepUntil
@@ -123,4 +125,26 @@ func (m Message) record(now time.Time, fromAddress string) storage.OutMail {
 		out.Attachments = append(out.Attachments, storage.MailAttachment(a))
 	}
 	return out
+}
+
+// DisplayName is a name as a mail's header carries it: readable UTF-8 on
+// one line (control characters, line and paragraph separators and bidi
+// controls become spaces, runs of spaces one), at most maxLine characters.
+// Quotes and the rest of ASCII stay: the header writes the name as RFC 5322
+// and RFC 2047 say (net/mail's Address.String, through go-mail), quoted with
+// escapes or as encoded words. A backslash goes: net/mail leaves it raw in the
+// Q-encoded words of a name outside ASCII, which no reader parses (Go's own
+// refuses it), and it is no part of a person's name.
+func DisplayName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\\':
+			return -1
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+	s, _ = textin.Cut(strings.Join(strings.Fields(s), " "), maxLine)
+	return strings.TrimSpace(s)
 }

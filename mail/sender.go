@@ -112,12 +112,15 @@ func (s *Sender) Send(ctx context.Context, m storage.OutMail) error {
 // the stable Message-ID and the date it was recorded.
 func (s *Sender) compose(m storage.OutMail) (*gomail.Msg, error) {
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	if err := msg.FromFormat(s.name, s.from); err != nil {
-		return nil, err
+	// The addresses go as net/mail writes them (a name quoted with escapes,
+	// or as encoded words outside ASCII): go-mail's *Format methods put the
+	// name between quotes as it is, so a quote or a trailing backslash in it
+	// would make the header unreadable and the mail refused for good.
+	msg.FromMailAddress(&netmail.Address{Name: DisplayName(s.name), Address: s.from})
+	if _, err := netmail.ParseAddress(m.To); err != nil {
+		return nil, fmt.Errorf("recipient %q: %w", m.To, err)
 	}
-	if err := msg.AddToFormat(m.ToName, m.To); err != nil {
-		return nil, err
-	}
+	msg.AddToMailAddress(&netmail.Address{Name: DisplayName(m.ToName), Address: m.To})
 	msg.Subject(m.Subject)
 	msg.SetMessageIDWithValue(m.MessageID)
 	msg.SetDateWithValue(m.CreatedAt)

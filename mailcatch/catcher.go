@@ -25,9 +25,13 @@ const Keep = 500
 
 // Caught is one mail as it arrived, read back from its MIME.
 type Caught struct {
-	ID          int // in the order of arrival, from 1
-	MessageID   string
-	From, To    string
+	ID        int // in the order of arrival, from 1
+	MessageID string
+	From, To  string
+	// ToHeader is the To header as written (unfolded), Recipients the
+	// envelope's (RCPT TO): what a test of the header's encoding reads.
+	ToHeader    string
+	Recipients  []string
 	Subject     string
 	Text, HTML  string
 	Attachments []File
@@ -193,7 +197,7 @@ func (s *session) Data(r io.Reader) error {
 	if err != nil {
 		return &smtp.SMTPError{Code: 554, Message: "unreadable message"}
 	}
-	m.Size, m.Received = len(raw), s.c.clock.Now()
+	m.Size, m.Received, m.Recipients = len(raw), s.c.clock.Now(), append([]string(nil), s.to...)
 	if m.From == "" {
 		m.From = s.from
 	}

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -171,11 +172,11 @@ func (s *Service) admitAttempt(ctx context.Context, username, address string) er
 			return err
 		}
 		if no := s.cfg.Throttle.check(counts, s.cfg.Clock.Now()); no.wait > 0 {
-			secs := max(int(no.wait.Round(time.Second)/time.Second), 1)
+			secs := max(int(math.Ceil(no.wait.Seconds())), 1) // as Retry-After says it
 			if no.fromHere {
-				return apperr.With(apperr.TooMany, apperr.Count("staff.throttle_here", secs))
+				return apperr.Throttled(no.wait, apperr.Count("staff.throttle_here", secs))
 			}
-			return apperr.With(apperr.TooMany, apperr.Count("staff.throttle_account", secs))
+			return apperr.Throttled(no.wait, apperr.Count("staff.throttle_account", secs))
 		}
 		return tx.RecordLoginFailure(ctx, username, address)
 	})

@@ -2,10 +2,8 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -330,26 +328,4 @@ func (db *DB) ClaimUpload(ctx context.Context, claimID, uploadID int64) (Upload,
 u.commission_id, u.created_by, u.created_at FROM claim_files f JOIN uploads u ON u.id = f.upload_id
 WHERE f.claim_id = $1 AND f.upload_id = $2`, claimID, uploadID)
 	return u, wrapf(notFound(err, "rec.no_file", uploadID), "file %d of claim %d", uploadID, claimID)
-}
-
-// CountHit counts a hit on a public page under scope and the hash of its
-// key in the current window (real time, judged by the database: a
-// simulated week frees nobody), and says whether it was within limit. A
-// hit over the limit stores nothing.
-func (db *DB) CountHit(ctx context.Context, scope string, keyHash []byte, window time.Duration, limit int) (bool, error) {
-	var hits int
-	err := sqlxGet(ctx, db, &hits, `INSERT INTO public_counts (scope, key_hash, window_start, hits)
-VALUES ($1, $2, date_bin(make_interval(secs => $3), now(), 'epoch'), 1)
-ON CONFLICT (scope, key_hash, window_start) DO UPDATE SET hits = public_counts.hits + 1 WHERE public_counts.hits < $4
-RETURNING hits`, scope, keyHash, window.Seconds(), limit)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, wrapf(err, "count hits of %s", scope)
-}
-
-// PrunePublicCounts forgets windows that ended more than maxAge ago.
-func (db *DB) PrunePublicCounts(ctx context.Context, maxAge time.Duration) error {
-	_, err := db.x.ExecContext(ctx, `DELETE FROM public_counts WHERE window_start < now() - make_interval(secs => $1)`, maxAge.Seconds())
-	return wrapf(err, "prune public counts")
 }

@@ -1,20 +1,21 @@
 // Package throttle holds the rules that slow down whoever asks too often
 // and the arithmetic of how long they wait: sign-in's backoff after failed
 // passwords (counted by staff in PostgreSQL), the customers' pages' limits
-// per window (counted by claims in PostgreSQL) and their first line in
-// memory (InMemory). Where the counts live is the caller's; a rule and its
+// in a sliding window (their hits kept by storage in PostgreSQL, weighed by
+// Limit.Wait) and their first line in memory (InMemory). Where the counts live is the caller's; a rule and its
 // wait are written once, here.
 package throttle
 
 import (
 	"math"
+	"slices"
 	"time"
 )
 
-// Limit is Hits within Window. Counted per window (the claim page's counts),
-// a key that made Hits waits for the next window; in a bucket (InMemory), it
-// has Hits at once and earns them back evenly over Window. Hits of zero or
-// less: no limit.
+// Limit is Hits within Window. Counted in a sliding window (the claim page's
+// counts, Wait), a key that made Hits in the last Window waits until the
+// oldest of them is a Window old; in a bucket (InMemory), it has Hits at once
+// and earns them back evenly over Window. Hits of zero or less: no limit.
 type Limit struct {
 	Hits   int
 	Window time.Duration
@@ -22,6 +23,29 @@ type Limit struct {
 
 // Off says whether the limit holds nobody back.
 func (l Limit) Off() bool { return l.Hits <= 0 }
+
+// Wait is how long a new hit at now must wait, given the moments of the
+// key's admitted hits (in any order; those a Window or more before now do
+// not count): zero while fewer than Hits fall within the Window, else until
+// the Hits-th newest of them is a Window old. The window slides, so no
+// boundary lets a key make twice its limit.
+func (l Limit) Wait(hits []time.Time, now time.Time) time.Duration {
+	if l.Off() {
+		return 0
+	}
+	from := now.Add(-l.Window)
+	in := make([]time.Time, 0, len(hits))
+	for _, h := range hits {
+		if h.After(from) {
+			in = append(in, h)
+		}
+	}
+	if len(in) < l.Hits {
+		return 0
+	}
+	slices.SortFunc(in, func(a, b time.Time) int { return b.Compare(a) })
+	return in[l.Hits-1].Add(l.Window).Sub(now)
+}
 
 // Backoff allows Free failures; after that each attempt waits FirstWait
 // after the last failure, doubling with every further failure, up to

@@ -51,3 +51,40 @@ func TestTakeSaysHowLongToWait(t *testing.T) {
 		t.Errorf("refused after 5s: wait %v", got)
 	}
 }
+
+// A limit's window slides: five hits at the end of one hour hold the sixth
+// back across the hour's boundary, until the oldest of them is an hour old,
+// and the wait says exactly when that is.
+func TestLimitWindowSlides(t *testing.T) {
+	l := Limit{Hits: 5, Window: time.Hour}
+	start := time.Date(2026, 1, 1, 12, 59, 0, 0, time.UTC)
+	var hits []time.Time
+	for i := range 5 {
+		at := start.Add(time.Duration(i) * 10 * time.Second)
+		if w := l.Wait(hits, at); w != 0 {
+			t.Fatalf("hit %d waits %v", i+1, w)
+		}
+		hits = append(hits, at)
+	}
+	for _, c := range []struct {
+		at   time.Duration // after the first hit
+		want time.Duration
+	}{
+		{time.Minute, 59 * time.Minute},                // 13:00, past a fixed window's boundary
+		{59*time.Minute + 59*time.Second, time.Second}, // a second before the first hit is an hour old
+		{time.Hour, 0},
+		{time.Hour + 5*time.Second, 0},
+	} {
+		if got := l.Wait(hits, start.Add(c.at)); got != c.want {
+			t.Errorf("%v after the first hit: wait %v, want %v", c.at, got, c.want)
+		}
+	}
+	// The hits may come in any order, and old ones do not count.
+	mixed := []time.Time{hits[3], start.Add(-2 * time.Hour), hits[0], hits[4], hits[2], hits[1]}
+	if got := l.Wait(mixed, start.Add(time.Minute)); got != 59*time.Minute {
+		t.Errorf("hits out of order: wait %v", got)
+	}
+	if got := (Limit{}).Wait(hits, start); got != 0 {
+		t.Errorf("no limit waits %v", got)
+	}
+}

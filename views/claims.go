@@ -18,6 +18,9 @@ type ClaimAsk struct {
 	Shell ClaimShell
 	Form  Form
 	Sent  bool
+	// NoEmail says whom an order without an e-mail contacts instead, Limit
+	// how many links an order gets an hour: said after every ask alike.
+	NoEmail, Limit string
 }
 
 // ClaimProblem is a customer page that says why a link opens nothing.

@@ -289,8 +289,8 @@ func (s *Server) public(next http.HandlerFunc) http.Handler {
 			next(w, r)
 			return
 		}
-		if !s.limiter.Allow(httpx.ClientAddress(r, s.trust)) {
-			s.h.ClaimThrottled(w, r)
+		if wait := s.limiter.Take(httpx.ClientAddress(r, s.trust)); wait > 0 {
+			s.h.ClaimThrottled(w, r, wait)
 			return
 		}
 		select {

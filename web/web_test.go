@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,6 +188,11 @@ func TestThrottleSlowsPasswordGuessing(t *testing.T) {
 	resp := b.PostForm("/login", url.Values{"username": {"ivana"}, "password": {"pw-ivana-long-enough"}})
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(resp.Body, "Wait") {
 		t.Fatalf("right password during the lock-out: %d", resp.StatusCode)
+	}
+	// The refusal says when to come back, as the page does.
+	secs := resp.Header.Get("Retry-After")
+	if n, err := strconv.Atoi(secs); err != nil || n < 1 || !strings.Contains(resp.Body, "Wait "+secs+" second") {
+		t.Errorf("Retry-After %q with the page's %q", secs, problemsOf(resp.Body))
 	}
 }
 

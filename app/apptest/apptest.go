@@ -69,6 +69,8 @@ type Options struct {
 	PublicBurst int
 	PublicEvery time.Duration
 	PublicHold  time.Duration // a refusal's wait (0: a millisecond)
+	// ClaimLimits are the claim page's throttles (nil: the defaults).
+	ClaimLimits *claims.Limits
 	// TrustProxy takes the client's address from X-Forwarded-For, so a test
 	// can be many clients at once.
 	TrustProxy bool
@@ -173,6 +175,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		PublicEvery:   cmp.Or(o.PublicEvery, time.Millisecond),
 		PublicHold:    cmp.Or(o.PublicHold, time.Millisecond),
 		TrustProxy:    o.TrustProxy,
+		ClaimLimits:   o.ClaimLimits,
 	})
 	if err != nil {
 		t.Fatalf("assemble app: %v", err)
