@@ -41,8 +41,13 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 	if len(p) > 0 {
 		return "", apperr.Fields("claim.err.see_fields", p)
 	}
+	files, done, err := s.keptFiles(ctx, f.Proof, f.Photos)
+	if err != nil {
+		return "", err
+	}
+	defer done()
 	var filed storage.CustomerClaim
-	err := s.db.InTx(ctx, func(tx *storage.DB) error {
+	err = s.db.InTx(ctx, func(tx *storage.DB) error {
 		link, err := s.link(ctx, tx, token, client, true)
 		if err != nil {
 			return err
@@ -69,7 +74,7 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 			key := requestkey.New()
 			c.ReturnKey = &key
 		}
-		filed, err = tx.FileClaim(ctx, c, claimFiles(f.Proof, f.Photos))
+		filed, err = tx.FileClaim(ctx, c, files)
 		return err
 	})
 	if err != nil {
