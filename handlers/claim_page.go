@@ -145,14 +145,15 @@ func (h *Handlers) ClaimFile(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
 	files := allFiles
 	if err := h.Claims.CheckLink(ctx, token, h.address(r)); err != nil {
-		refuseUnread(w)
 		if !apperr.Is(err, apperr.Conflict) {
+			refuseUnread(w)
 			h.claimProblem(w, r, err)
 			return
 		}
 		// A link used already: the same form posted again is led to the
-		// claim it made by its key, which comes before the files.
-		files = beforeFiles
+		// claim it made by its key. Its fields are read, its files skipped,
+		// and the browser that sent it twice gets its answer.
+		files = noFiles
 	}
 	post, ok := h.readClaimPost(w, r, files)
 	if !ok {

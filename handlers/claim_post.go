@@ -24,9 +24,8 @@ import (
 type readFiles int
 
 const (
-	allFiles    readFiles = iota // spooled to their limits
-	noFiles                      // skipped (the point picker posts the whole form)
-	beforeFiles                  // the fields before the first file, and nothing after
+	allFiles readFiles = iota // spooled to their limits
+	noFiles                   // skipped as they arrive (the point picker posts the whole form)
 )
 
 // maxClaimPost bounds a claim's post: its files and its fields.
@@ -128,9 +127,6 @@ func readParts(w http.ResponseWriter, r *http.Request, post *claimPost, files re
 				vals.Add(name, string(b))
 				continue
 			}
-		}
-		if files == beforeFiles {
-			return nil // the rest is not read
 		}
 		if files == noFiles || (name != "proof" && name != "photos") {
 			continue // skipped by the next part
