@@ -27,9 +27,15 @@ func (c *countingBody) Read(p []byte) (int, error) {
 
 func (c *countingBody) Close() error { return c.r.Close() }
 
+// postedFile is a file of a post: its field, its name and its size.
+type postedFile struct {
+	field, name string
+	size        int
+}
+
 // claimFormBody is a multipart claim form of fields (the key first, as the
-// form draws it) and then one photo of size bytes, written as it is read.
-func claimFormBody(fields url.Values, size int) (io.ReadCloser, string) {
+// form draws it) and then files of JPEG-looking bytes, written as it is read.
+func claimFormBody(fields url.Values, files ...postedFile) (io.ReadCloser, string) {
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {
@@ -46,17 +52,19 @@ func claimFormBody(fields url.Values, size int) (io.ReadCloser, string) {
 					}
 				}
 			}
-			fw, err := mw.CreateFormFile("photos", "lid.jpg")
-			if err != nil {
-				return err
-			}
 			chunk := make([]byte, 64<<10)
-			copy(chunk, "\xff\xd8\xff\xe0")
-			for left := size; left > 0; left -= len(chunk) {
-				if _, err := fw.Write(chunk[:min(left, len(chunk))]); err != nil {
+			for _, f := range files {
+				fw, err := mw.CreateFormFile(f.field, f.name)
+				if err != nil {
 					return err
 				}
-				chunk[0], chunk[1], chunk[2] = 0, 0, 0
+				copy(chunk, "\xff\xd8\xff\xe0")
+				for left := f.size; left > 0; left -= len(chunk) {
+					if _, err := fw.Write(chunk[:min(left, len(chunk))]); err != nil {
+						return err
+					}
+					chunk[0], chunk[1], chunk[2] = 0, 0, 0
+				}
 			}
 			return mw.Close()
 		}()
@@ -71,7 +79,7 @@ func claimFormBody(fields url.Values, size int) (io.ReadCloser, string) {
 // many bytes of the body left the client.
 func countedPost(t *testing.T, env *apptest.Env, path string, fields url.Values, size int) (*http.Response, int64) {
 	t.Helper()
-	pr, ctype := claimFormBody(fields, size)
+	pr, ctype := claimFormBody(fields, postedFile{"photos", "lid.jpg", size})
 	body := &countingBody{r: pr}
 	req, _ := http.NewRequest(http.MethodPost, env.URL+path, body)
 	req.Header.Set("Content-Type", ctype)
