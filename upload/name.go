@@ -17,8 +17,11 @@ const maxBase = 100
 // refuses, and with the extension of its content instead of the one it was
 // sent with; fallback when nothing of the name is left.
 func SafeName(name, ctype, fallback string) string {
-	base := textin.FileName(name)
+	base, ext := textin.FileName(name), Ext(ctype)
 	if i := strings.LastIndex(base, "."); i >= 0 && looksLikeExt(base[i+1:]) {
+		if extensions[strings.ToLower(base[i:])] == ctype && ctype != "" {
+			ext = base[i:] // its own, as it was sent: "receipt.PDF", "lid.jpeg"
+		}
 		base = base[:i]
 	}
 	base = strings.Map(func(r rune) rune {
@@ -32,9 +35,8 @@ func SafeName(name, ctype, fallback string) string {
 		base = string([]rune(base)[:maxBase])
 	}
 	base = strings.Trim(base, " .")
-	ext := Ext(ctype)
-	if ext != "" && strings.HasSuffix(strings.ToLower(base), ext) {
-		base = strings.TrimRight(base[:len(base)-len(ext)], " .") // "a.pdf.exe" of a PDF is "a.pdf", not "a.pdf.pdf"
+	if own := Ext(ctype); own != "" && strings.HasSuffix(strings.ToLower(base), own) {
+		base = strings.TrimRight(base[:len(base)-len(own)], " .") // "a.pdf.exe" of a PDF is "a.pdf", not "a.pdf.pdf"
 	}
 	if base == "" {
 		base = textin.FileName(fallback)

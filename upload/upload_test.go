@@ -18,7 +18,9 @@ func TestSafeNameTakesTheTypeOfTheContent(t *testing.T) {
 		{"evil.svg", PNG, "evil.png"},
 		{"photo\u202egpj.hta", JPEG, "photogpj.jpg"}, // shown as "photoath.jpg" while the override stands
 		{"\u2067invoice\u2069\u200f.pdf", PDF, "invoice.pdf"},
-		{`C:\fakepath\faktura 12.PDF`, PDF, "faktura 12.pdf"},
+		{`C:\fakepath\faktura 12.PDF`, PDF, "faktura 12.PDF"},
+		{"lid.jpeg", JPEG, "lid.jpeg"},
+		{"lid.jpeg", PNG, "lid.png"},
 		{"a.pdf.exe", PDF, "a.pdf"},
 		{"report v2 final", PDF, "report v2 final.pdf"},
 		{"  spaced \t  name .jpg", JPEG, "spaced name.jpg"},

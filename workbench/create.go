@@ -185,7 +185,7 @@ func (w *Workbench) create(ctx context.Context, f Form, kept *storage.Upload, by
 		// does not have to choose it again.
 		if _, bad := problems["proof"]; f.File != nil && !bad {
 			ctype, _ := SniffProof(f.File.Data)
-			if up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by)); err == nil {
+			if up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name, ctype), ctype, f.File.Data, storage.UserRef(by)); err == nil {
 				res.UploadID = up.ID
 			}
 		}
@@ -198,7 +198,7 @@ func (w *Workbench) create(ctx context.Context, f Form, kept *storage.Upload, by
 	token := ""
 	if f.File != nil { // a new file replaces one kept from an earlier attempt
 		ctype, _ := SniffProof(f.File.Data)
-		up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by))
+		up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name, ctype), ctype, f.File.Data, storage.UserRef(by))
 		if err != nil {
 			return res, err
 		}
@@ -258,19 +258,6 @@ func (f Form) reference() string {
 	return cmp.Or(f.Reference, "RC-"+strings.ToUpper(strings.ReplaceAll(f.Key, "-", "")[:12]))
 }
 
-func cleanName(name string) string {
-	name = name[strings.LastIndexAny(name, `/\`)+1:]
-	name = strings.Map(func(r rune) rune {
-		if r < 32 || r == '"' {
-			return -1
-		}
-		return r
-	}, name)
-	if len(name) > 120 {
-		name = name[len(name)-120:]
-	}
-	if name == "" {
-		name = "proof"
-	}
-	return name
-}
+// cleanName is a proof's name as kept (upload.SafeName: readable, of the
+// type its content is).
+func cleanName(name, ctype string) string { return upload.SafeName(name, ctype, "proof") }
