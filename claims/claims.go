@@ -25,6 +25,7 @@ import (
 	"shipdesk/desk"
 	"shipdesk/mail"
 	"shipdesk/storage"
+	"shipdesk/upload"
 	"shipdesk/workbench"
 )
 
@@ -57,7 +58,8 @@ type Service struct {
 	// Retry is the first wait after a failed step; it doubles up to an hour.
 	Retry time.Duration
 
-	shop atomic.Pointer[string] // the shop's name as last read (Shop)
+	shop  atomic.Pointer[string] // the shop's name as last read (Shop)
+	files *upload.Keeper         // what is kept of the customers' files
 }
 
 // New returns the claim page's service on the dashboard's clock.
@@ -66,7 +68,7 @@ func New(db *storage.DB, ship *desk.Desk, bench *workbench.Workbench, outbox *ma
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, ship: ship, bench: bench, outbox: outbox, clock: clk, log: log, BaseURL: baseURL,
-		Limits: DefaultLimits, Retry: time.Minute}
+		Limits: DefaultLimits, Retry: time.Minute, files: upload.NewKeeper()}
 }
 
 // newToken is 32 random bytes, as a link carries them.

@@ -1,7 +1,10 @@
 package claims
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/jpeg"
 	"net/url"
 	"strings"
 	"testing"
@@ -10,6 +13,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/i18n"
+	"shipdesk/upload"
 )
 
 // The 14 days to withdraw end at the end of the 14th calendar day after
@@ -47,13 +51,22 @@ func TestTokenShape(t *testing.T) {
 // The form's own rules: each kind needs its own fields, each way of sending
 // its own, and every file is checked by its content and counted.
 func TestFormRules(t *testing.T) {
+	proof := spooled(t, "invoice.pdf", []byte("%PDF-1.4 x"))
 	good := Form{Key: "8f0e4c7a-3b1d-4e2f-9a6b-5c4d3e2f1a0b", Kind: KindDefect, Remedy: "repair", Description: "Cracked.",
-		ModelID: 1, Transport: "shop", Proof: &File{Name: "invoice.pdf", Data: []byte("%PDF-1.4 x")}}
+		ModelID: 1, Transport: "shop", Proof: &proof}
 	good.Customer.Name, good.Customer.Email = "Jana", "jana@example.cz" // the e-mail is the link's: File sets it
 	if p := good.Check(); len(p) > 0 {
 		t.Fatalf("a good form: %v", p)
 	}
-	photo := File{Name: "p.jpg", Data: []byte("\xff\xd8\xff photo")}
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, image.NewGray(image.Rect(0, 0, 4, 4)), nil); err != nil {
+		t.Fatal(err)
+	}
+	photo := spooled(t, "p.jpg", jpg.Bytes())
+	if p := (Form{Photos: []File{photo}}).Check(); !p["photos"].IsZero() {
+		t.Fatalf("a good photo: %v", p["photos"])
+	}
+	html := spooled(t, "p.jpg", []byte("<html>"))
 	for name, c := range map[string]struct {
 		edit  func(*Form)
 		field string
@@ -70,7 +83,7 @@ func TestFormRules(t *testing.T) {
 		"unknown kind":       {func(f *Form) { f.Kind = "refund" }, "kind"},
 		"no name":            {func(f *Form) { f.Customer.Name = "" }, "name"},
 		"bad key":            {func(f *Form) { f.Key = "1" }, "form"},
-		"html photo":         {func(f *Form) { f.Photos = []File{{Name: "p.jpg", Data: []byte("<html>")}} }, "photos"},
+		"html photo":         {func(f *Form) { f.Photos = []File{html} }, "photos"},
 		"seven photos":       {func(f *Form) { f.Photos = []File{photo, photo, photo, photo, photo, photo, photo} }, "photos"},
 		// The desk's rules of a person's address, as the claim's parcel and commission meet them.
 		"phone not a phone":  {func(f *Form) { f.Customer.Phone = "call me" }, "phone"},
@@ -131,4 +144,14 @@ func TestProblemOfAStep(t *testing.T) {
 			t.Errorf("no words for the step %s", step)
 		}
 	}
+}
+
+// spooled is data as the page spools a posted file.
+func spooled(t *testing.T, name string, data []byte) File {
+	t.Helper()
+	f, err := upload.Spool(t.TempDir(), bytes.NewReader(data), name, MaxFileBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

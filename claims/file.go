@@ -42,6 +42,11 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 	if len(p) > 0 {
 		return "", apperr.Fields("claim.err.see_fields", p)
 	}
+	files, done, err := s.keptFiles(ctx, f.Proof, f.Photos)
+	if err != nil {
+		return "", err
+	}
+	defer done()
 	var filed storage.CustomerClaim
 	var status string // the status page's key, for the redirect to it
 	err = s.db.InTx(ctx, func(tx *storage.DB) error {
@@ -71,7 +76,7 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 			key := requestkey.New()
 			c.ReturnKey = &key
 		}
-		if filed, err = tx.FileClaim(ctx, c, claimFiles(f.Proof, f.Photos)); err != nil {
+		if filed, err = tx.FileClaim(ctx, c, files); err != nil {
 			return err
 		}
 		status, err = s.statusKey(ctx, tx, filed.ID)

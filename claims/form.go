@@ -29,12 +29,6 @@ var (
 	Transports = []string{storage.TransportCode, storage.TransportCourier, storage.TransportShop}
 )
 
-// File is a file as the customer's browser sent it.
-type File struct {
-	Name string
-	Data []byte
-}
-
 // Form is the claim form as the customer filled it.
 type Form struct {
 	Key                                string
@@ -131,41 +125,4 @@ func (f Form) Check() apperr.Problems {
 		p[field] = msg
 	}
 	return p
-}
-
-// checkFiles: photos and the proof are JPEG, PNG or PDF by their content,
-// each at most MaxFileBytes, at most MaxPhotos photos and MaxTotal together.
-func checkFiles(f Form, p apperr.Problems) {
-	total := 0
-	if f.Proof != nil {
-		total += len(f.Proof.Data)
-		p.Put("proof", workbench.CheckProof(f.Proof.Name, f.Proof.Data))
-	}
-	if len(f.Photos) > MaxPhotos {
-		p.Add("photos", "claim.err.photos_many", MaxPhotos)
-		return
-	}
-	for _, ph := range f.Photos {
-		total += len(ph.Data)
-		if msg := workbench.CheckProof(ph.Name, ph.Data); !msg.IsZero() {
-			p.Put("photos", apperr.Msg("claim.err.photo", textin.FileName(ph.Name), msg))
-		}
-	}
-	if total > MaxTotal {
-		p.Add("photos", "claim.err.files_large", MaxTotal>>20)
-	}
-}
-
-// claimFiles are the form's files as they are kept.
-func claimFiles(proof *File, photos []File) []storage.ClaimFile {
-	var out []storage.ClaimFile
-	if proof != nil {
-		ctype, _ := workbench.SniffProof(proof.Data)
-		out = append(out, storage.ClaimFile{Name: textin.FileName(proof.Name), ContentType: ctype, Data: proof.Data, Proof: true})
-	}
-	for _, ph := range photos {
-		ctype, _ := workbench.SniffProof(ph.Data)
-		out = append(out, storage.ClaimFile{Name: textin.FileName(ph.Name), ContentType: ctype, Data: ph.Data})
-	}
-	return out
 }

@@ -199,9 +199,14 @@ func (s *Service) Reply(ctx context.Context, token, client, key, text string, ph
 	if len(p) > 0 {
 		return apperr.Fields("claim.err.see_fields", p)
 	}
+	files, done, err := s.keptFiles(ctx, nil, photos)
+	if err != nil {
+		return err
+	}
+	defer done()
 	return s.db.InTx(ctx, func(tx *storage.DB) error {
 		_, _, err := tx.AddClaimMessage(ctx, storage.ClaimMessage{ClaimID: c.ID, RequestKey: itoa(c.ID) + ":" + key, Body: body,
-			CreatedAt: s.now()}, claimFiles(nil, photos))
+			CreatedAt: s.now()}, files)
 		if apperr.Is(err, apperr.NotFound) { // posted twice: kept already
 			return nil
 		}

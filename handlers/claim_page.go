@@ -3,8 +3,6 @@ package handlers
 import (
 	"cmp"
 	"context"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -29,7 +27,9 @@ type ClaimPage interface {
 	Open(ctx context.Context, token, client string) (claims.Start, error)
 	Points(ctx context.Context, token, client, carrier, text string) (storage.PointsFound, error)
 	CodeCarriers(ctx context.Context) ([]storage.Carrier, error)
+	CheckLink(ctx context.Context, token, client string) error
 	File(ctx context.Context, token, client string, f claims.Form) (string, error)
+	CheckStatus(ctx context.Context, token, client string) error
 	Status(ctx context.Context, token, client string) (claims.Status, error)
 	Reply(ctx context.Context, token, client, key, text string, photos []claims.File) error
 	FileOf(ctx context.Context, token, client string, uploadID int64) (storage.Upload, error)
@@ -42,9 +42,6 @@ type ClaimPage interface {
 	Shop(ctx context.Context) string
 	KnownShop() string
 }
-
-// maxClaimPost bounds a claim's post: its files and its fields.
-const maxClaimPost = claims.MaxTotal + 1<<20
 
 // claimShell is what every customer page shares.
 func (h *Handlers) claimShell(r *http.Request, titleKey string) views.ClaimShell {
@@ -169,19 +166,31 @@ func (h *Handlers) ClaimForm(w http.ResponseWriter, r *http.Request) {
 }
 
 // ClaimFile keeps the claim and goes to its status page; a problem draws the
-// form again with what was typed (files must be chosen again).
+// form again with what was typed (files must be chosen again). The link is
+// asked first: a post to one that opens nothing is answered unread.
 func (h *Handlers) ClaimFile(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	done, ok := h.readClaimPost(w, r)
+	token := r.PathValue("token")
+	files := allFiles
+	if err := h.Claims.CheckLink(ctx, token, h.address(r)); err != nil {
+		if !apperr.Is(err, apperr.Conflict) {
+			refuseUnread(w)
+			h.claimProblem(w, r, err)
+			return
+		}
+		// A link used already: the same form posted again is led to the
+		// claim it made by its key. Its fields are read, its files skipped,
+		// and the browser that sent it twice gets its answer.
+		files = noFiles
+	}
+	post, ok := h.readClaimPost(w, r, files)
 	if !ok {
 		return
 	}
-	defer done()
-	token := r.PathValue("token")
-	proof, photos, readErr := claimFiles(r)
-	f := claims.ParseForm(r.Form, proof, photos)
+	defer post.close()
+	f := claims.ParseForm(r.Form, post.proof, post.photos)
 	var status string
-	err := readErr
+	err := post.err()
 	if err == nil {
 		status, err = h.Claims.File(ctx, token, h.address(r), f)
 	}
@@ -199,25 +208,10 @@ func (h *Handlers) ClaimFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := views.Form{Values: typedBack(r), Errors: apperr.FieldsOf(ctx, err), Message: apperr.MessageOf(ctx, err, "")}
-	if proof != nil || len(photos) > 0 {
+	if post.proof != nil || len(post.photos) > 0 {
 		form.Message = strings.TrimSpace(form.Message + " " + i18n.T(ctx, "claim.form.files_again"))
 	}
 	h.renderClaimForm(w, r, http.StatusUnprocessableEntity, start, form)
-}
-
-// readClaimPost reads a customer's post with its files, of at most
-// maxClaimPost; false when it could not (answered already). done drops the
-// files the post left on disk.
-func (h *Handlers) readClaimPost(w http.ResponseWriter, r *http.Request) (done func(), ok bool) {
-	ctx := r.Context()
-	if !h.postedForm(w, r, maxClaimPost, i18n.T(ctx, "claim.err.post_large", claims.MaxTotal>>20), i18n.T(ctx, "claim.err.post_unreadable")) {
-		return nil, false
-	}
-	return func() {
-		if r.MultipartForm != nil {
-			_ = r.MultipartForm.RemoveAll()
-		}
-	}, true
 }
 
 // typedBack is what the customer typed, to show again with the problems:
@@ -228,44 +222,6 @@ func typedBack(r *http.Request) map[string]string {
 		vals[k], _ = textin.Lines(r.FormValue(k), claims.MaxText)
 	}
 	return vals
-}
-
-// claimFiles reads the posted proof and photos (a file that cannot be read
-// is the form's problem).
-func claimFiles(r *http.Request) (*claims.File, []claims.File, error) {
-	if r.MultipartForm == nil {
-		return nil, nil, nil
-	}
-	read := func(fh *multipart.FileHeader) (claims.File, error) {
-		if fh.Size > claims.MaxFileBytes {
-			return claims.File{}, apperr.Fields("claim.err.see_fields", apperr.Problems{"photos": apperr.Msg("ret.err.file_large", claims.MaxFileBytes>>20)})
-		}
-		data, err := readUpload(fh)
-		return claims.File{Name: fh.Filename, Data: data}, err
-	}
-	var proof *claims.File
-	if fhs := r.MultipartForm.File["proof"]; len(fhs) > 0 && fhs[0].Size > 0 {
-		f, err := read(fhs[0])
-		if err != nil {
-			return nil, nil, err
-		}
-		proof = &f
-	}
-	var photos []claims.File
-	for _, fh := range r.MultipartForm.File["photos"] {
-		if fh.Size == 0 && fh.Filename == "" {
-			continue // the browser's empty choice
-		}
-		if len(photos) >= claims.MaxPhotos {
-			return nil, nil, apperr.Fields("claim.err.see_fields", apperr.Problems{"photos": apperr.Msg("claim.err.photos_many", claims.MaxPhotos)})
-		}
-		f, err := read(fh)
-		if err != nil {
-			return nil, nil, err
-		}
-		photos = append(photos, f)
-	}
-	return proof, photos, nil
 }
 
 // renderClaimForm draws the claim form of start with f.
@@ -326,11 +282,16 @@ func (h *Handlers) claimPoints(r *http.Request, start claims.Start, carriers []s
 // whole form with the points found (a browser without script).
 func (h *Handlers) ClaimPoints(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	done, ok := h.readClaimPost(w, r)
+	if err := h.Claims.CheckLink(ctx, r.PathValue("token"), h.address(r)); err != nil {
+		refuseUnread(w)
+		h.claimProblem(w, r, err)
+		return
+	}
+	post, ok := h.readClaimPost(w, r, noFiles)
 	if !ok {
 		return
 	}
-	defer done()
+	defer post.close()
 	start, err := h.Claims.Open(ctx, r.PathValue("token"), h.address(r))
 	if err != nil {
 		h.claimProblem(w, r, err)
@@ -382,16 +343,6 @@ func nonEmpty(parts ...string) []string {
 		}
 	}
 	return out
-}
-
-// readUpload reads a posted file whole (its size is bounded by the post's).
-func readUpload(fh *multipart.FileHeader) ([]byte, error) {
-	f, err := fh.Open()
-	if err != nil {
-		return nil, apperr.Fields("claim.err.see_fields", apperr.Problems{"photos": apperr.Msg("claim.err.file_unreadable")})
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, claims.MaxFileBytes+1))
 }
 
 // hold waits d, or until the request is gone.

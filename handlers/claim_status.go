@@ -2,9 +2,7 @@ package handlers
 
 import (
 	"cmp"
-	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"shipdesk/apperr"
@@ -14,8 +12,8 @@ import (
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
+	"shipdesk/upload"
 	"shipdesk/views"
-	"shipdesk/workbench"
 )
 
 // ClaimStatus shows a claim's page to its customer.
@@ -127,7 +125,7 @@ func claimFileViews(r *http.Request, base string, files []storage.ClaimUpload) [
 		if f.Proof {
 			note = i18n.T(r.Context(), "claim.file.proof")
 		}
-		out = append(out, views.ClaimFileView{Name: f.Filename, Href: base + strconv.FormatInt(f.ID, 10), Note: note})
+		out = append(out, views.ClaimFileView{Name: upload.SafeName(f.Filename, f.ContentType, strconv.FormatInt(f.ID, 10)), Href: base + strconv.FormatInt(f.ID, 10), Note: note})
 	}
 	return out
 }
@@ -135,15 +133,20 @@ func claimFileViews(r *http.Request, base string, files []storage.ClaimUpload) [
 // ClaimReply keeps the customer's reply and photos, and shows the page again.
 func (h *Handlers) ClaimReply(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	done, ok := h.readClaimPost(w, r)
+	token := r.PathValue("token")
+	if err := h.Claims.CheckStatus(ctx, token, h.address(r)); err != nil {
+		refuseUnread(w) // its photos are not read
+		h.claimProblem(w, r, err)
+		return
+	}
+	post, ok := h.readClaimPost(w, r, allFiles)
 	if !ok {
 		return
 	}
-	defer done()
-	token := r.PathValue("token")
-	_, photos, err := claimFiles(r)
+	defer post.close()
+	err := post.err()
 	if err == nil {
-		err = h.Claims.Reply(ctx, token, h.address(r), r.FormValue("key"), r.FormValue("text"), photos)
+		err = h.Claims.Reply(ctx, token, h.address(r), r.FormValue("key"), r.FormValue("text"), post.photos)
 	}
 	if err == nil {
 		redirect(w, r, "/claim/status/"+token)
@@ -205,26 +208,13 @@ func (h *Handlers) ClaimLabel(w http.ResponseWriter, r *http.Request) {
 	sendPDF(w, "label.pdf", pdf)
 }
 
-// sendPDF answers with a PDF shown in the browser under name.
+// sendPDF answers with a PDF of ours (a confirmation, a label) shown in the
+// browser under name.
 func sendPDF(w http.ResponseWriter, name string, pdf []byte) {
-	name = textin.FileName(name)
 	w.Header().Set("Content-Type", "application/pdf")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s"; filename*=UTF-8''%s`, asciiName(name), url.PathEscape(name)))
+	w.Header().Set("Content-Disposition", disposition("inline", name))
 	w.Header().Set("Content-Length", strconv.Itoa(len(pdf)))
 	_, _ = w.Write(pdf)
-}
-
-// sendUpload answers with a kept file as the type its content is (never
-// the type it was named or posted as).
-func sendUpload(w http.ResponseWriter, up storage.Upload) {
-	ctype, _ := workbench.SniffProof(up.Data)
-	if ctype == "" {
-		ctype = "application/octet-stream"
-	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", "inline; filename*=UTF-8''"+url.PathEscape(textin.FileName(up.Filename)))
-	w.Header().Set("Content-Length", strconv.Itoa(len(up.Data)))
-	_, _ = w.Write(up.Data)
 }
 
 // claimOrigin is the commission page's account of the claim the commission

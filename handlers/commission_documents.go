@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -44,22 +43,11 @@ func (h *Handlers) CommissionDocument(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	name = textin.FileName(name)
 	w.Header().Set("Content-Type", "application/pdf")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s"; filename*=UTF-8''%s`, asciiName(name), url.PathEscape(name)))
+	w.Header().Set("Content-Disposition", disposition("inline", name))
 	w.Header().Set("Cache-Control", "private, max-age=300")
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	_, _ = w.Write(data)
-}
-
-// asciiName keeps what every browser reads inside the quotes of filename=.
-func asciiName(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
-			return '_'
-		}
-		return r
-	}, name)
 }
 
 // PrintIntakeConfirmation opens the claim's intake confirmation to print, for

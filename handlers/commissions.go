@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"slices"
 	"time"
 
@@ -160,12 +159,6 @@ func (h *Handlers) ServeUpload(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r) // a kept file is its uploader's until a commission takes it
 		return
 	}
-	ctype, _ := workbench.SniffProof(up.Data)
-	if ctype == "" {
-		ctype = "application/octet-stream"
-	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", "inline; filename*=UTF-8''"+url.PathEscape(up.Filename))
 	w.Header().Set("Cache-Control", "private, max-age=300")
-	_, _ = w.Write(up.Data)
+	sendUpload(w, up)
 }

@@ -141,10 +141,11 @@ func (db *DB) ClaimOfLink(ctx context.Context, linkID int64) (CustomerClaim, err
 	return c, wrapf(notFound(err, "claim.err.link_unknown"), "claim of link %d", linkID)
 }
 
-// ClaimFile is a customer's file to keep with a claim.
+// ClaimFile is a customer's file to keep with a claim. Its bytes are read
+// when it is stored, so that a claim's files are in memory one at a time.
 type ClaimFile struct {
 	Name, ContentType string
-	Data              []byte
+	Data              func() ([]byte, error)
 	Proof             bool // the proof of purchase (else a photo)
 }
 
@@ -174,7 +175,11 @@ RETURNING `+claimColumns, c.LinkID, c.ShipmentID, c.RequestKey, c.Kind, c.Remedy
 }
 
 func (db *DB) addClaimFile(ctx context.Context, claimID int64, messageID *int64, f ClaimFile) error {
-	up, err := db.SaveUpload(ctx, f.Name, f.ContentType, f.Data, nil)
+	data, err := f.Data()
+	if err != nil {
+		return fmt.Errorf("read file %s of claim %d: %w", f.Name, claimID, err)
+	}
+	up, err := db.SaveUpload(ctx, f.Name, f.ContentType, data, nil)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	"shipdesk/storage"
 )
 
-var jpegBytes = "\xff\xd8\xff\xe0\x00\x10JFIF\x00 a photo"
+var jpegBytes = string(jpegOf(32, 24)) // a photo that decodes: kept photos are drawn again
 
 // fileClaim asks for a link and files a claim of a defect with a proof and
 // a photo, brought to the shop; it returns the status page's path.

@@ -21,7 +21,7 @@ import (
 
 var (
 	pdfBytes = []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
-	pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	pngBytes = pngOf(24, 16)
 )
 
 // benchEnv is a dashboard with the product lists loaded and a signed-in agent.

@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"shipdesk/requestkey"
 	"shipdesk/storage"
 	"shipdesk/textin"
+	"shipdesk/upload"
 )
 
 // File is an uploaded file as received from the agent's browser.
@@ -108,47 +108,17 @@ func (f Form) Check() apperr.Problems {
 // SniffProof tells the file's type by its first bytes, never by its name; the
 // message says why a file is refused.
 func SniffProof(data []byte) (string, apperr.Text) {
-	switch {
-	case len(data) == 0:
-		return "", apperr.Msg("ret.err.file_empty")
-	case len(data) > MaxUpload:
-		return "", apperr.Msg("ret.err.file_large", MaxUpload>>20)
-	case bytes.HasPrefix(data, []byte("%PDF-")):
-		return "application/pdf", apperr.Text{}
-	case bytes.HasPrefix(data, []byte{0xFF, 0xD8, 0xFF}):
-		return "image/jpeg", apperr.Text{}
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png", apperr.Text{}
+	ctype := upload.Sniff(data)
+	if msg := upload.Check("", ctype, int64(len(data)), MaxUpload); !msg.IsZero() {
+		return "", msg
 	}
-	return "", apperr.Msg("ret.err.file_type")
+	return ctype, apperr.Text{}
 }
-
-// extensions are the names each accepted type goes by.
-var extensions = map[string]string{".pdf": "application/pdf", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
 
 // CheckProof says why a proof of purchase is refused: not PDF, JPEG or PNG by
-// its content, too big, or named as one type while being another (a PDF
-// renamed .png is a mistake to catch before the customer's claim depends on it).
+// its content, too big, or named as one type while being another (upload.Check).
 func CheckProof(name string, data []byte) apperr.Text {
-	ctype, msg := SniffProof(data)
-	if !msg.IsZero() {
-		return msg
-	}
-	ext := strings.ToLower(name[max(strings.LastIndex(name, "."), 0):])
-	if want, known := extensions[ext]; known && want != ctype {
-		return apperr.Msg("ret.err.file_named", ext, typeName(ctype))
-	}
-	return apperr.Text{}
-}
-
-func typeName(ctype string) apperr.Text {
-	switch ctype {
-	case "application/pdf":
-		return apperr.Msg("ret.err.type_pdf")
-	case "image/jpeg":
-		return apperr.Msg("ret.err.type_jpeg")
-	}
-	return apperr.Msg("ret.err.type_png")
+	return upload.Check(name, upload.Sniff(data), int64(len(data)), MaxUpload)
 }
 
 // Result is what Create did, for the form when it did not finish: the proof
@@ -215,7 +185,7 @@ func (w *Workbench) create(ctx context.Context, f Form, kept *storage.Upload, by
 		// does not have to choose it again.
 		if _, bad := problems["proof"]; f.File != nil && !bad {
 			ctype, _ := SniffProof(f.File.Data)
-			if up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by)); err == nil {
+			if up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name, ctype), ctype, f.File.Data, storage.UserRef(by)); err == nil {
 				res.UploadID = up.ID
 			}
 		}
@@ -228,7 +198,7 @@ func (w *Workbench) create(ctx context.Context, f Form, kept *storage.Upload, by
 	token := ""
 	if f.File != nil { // a new file replaces one kept from an earlier attempt
 		ctype, _ := SniffProof(f.File.Data)
-		up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name), ctype, f.File.Data, storage.UserRef(by))
+		up, err := w.db.SaveUpload(ctx, cleanName(f.File.Name, ctype), ctype, f.File.Data, storage.UserRef(by))
 		if err != nil {
 			return res, err
 		}
@@ -287,19 +257,6 @@ func (f Form) reference() string {
 	return cmp.Or(f.Reference, "RC-"+strings.ToUpper(strings.ReplaceAll(f.Key, "-", "")[:12]))
 }
 
-func cleanName(name string) string {
-	name = name[strings.LastIndexAny(name, `/\`)+1:]
-	name = strings.Map(func(r rune) rune {
-		if r < 32 || r == '"' {
-			return -1
-		}
-		return r
-	}, name)
-	if len(name) > 120 {
-		name = name[len(name)-120:]
-	}
-	if name == "" {
-		name = "proof"
-	}
-	return name
-}
+// cleanName is a proof's name as kept (upload.SafeName: readable, of the
+// type its content is).
+func cleanName(name, ctype string) string { return upload.SafeName(name, ctype, "proof") }
