@@ -128,8 +128,14 @@ func TestClaimPostsAreReadOnlyForALinkThatOpens(t *testing.T) {
 		t.Fatalf("file: %d %s", filed.StatusCode, problemsOf(filed.Body))
 	}
 	resp, read = countedPost(t, env, link, fields, size)
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != filed.Header.Get("Location") {
-		t.Errorf("the same form again: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	first, err := env.ClaimByStatus(filed.Header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each redirect to a status page carries a key of its own: the same claim's.
+	again, err := env.ClaimByStatus(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || err != nil || again.ID != first.ID {
+		t.Errorf("the same form again: %d to %q (claim %d, want %d: %v)", resp.StatusCode, resp.Header.Get("Location"), again.ID, first.ID, err)
 	}
 	if resp, _ = countedPost(t, env, link, with(fields, "key", "8f0e4c7a-3b1d-4e2f-9a6b-5c4d3e2f1a0b"), size); resp.StatusCode != http.StatusConflict {
 		t.Errorf("another form to the used link: %d", resp.StatusCode)

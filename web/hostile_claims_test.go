@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -113,6 +114,8 @@ func TestHostileClaimAddressKeepsOnlyWhatTheDeskTakes(t *testing.T) {
 					t.Errorf("%s %s: shown unescaped", field, h.name)
 				}
 				_, link = askLink(t, env, env.NewBrowser(), "DEMO-1", "jana@example.cz") // that link is used
+			case resp.StatusCode == http.StatusRequestEntityTooLarge && len(h.value) > 64<<10:
+				// Longer than a form field may be: the post is refused whole, nothing kept.
 			case resp.StatusCode != 422 || fieldError(resp.Body, field) == "":
 				t.Errorf("%s %s: %d, no problem on the field: %s", field, h.name, resp.StatusCode, problemsOf(resp.Body))
 			}
