@@ -240,3 +240,10 @@ func (db *DB) PointsAtZip(ctx context.Context, carrier, zip string) ([]ParcelPoi
 		carrier, plain, spaced)
 	return out, wrapf(err, "points of %s at %s", carrier, zip)
 }
+
+// ShopParcelByKey finds the parcel a request key was given to.
+func (db *DB) ShopParcelByKey(ctx context.Context, key string) (ShopParcel, error) {
+	var p ShopParcel
+	err := sqlxGet(ctx, db, &p, `SELECT reference, order_code, parcel, request_key, created_at, created_by FROM shop_parcels WHERE request_key = $1`, key)
+	return p, wrapf(notFound(err, "shop.err.no_parcel"), "shop parcel by key")
+}

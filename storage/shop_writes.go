@@ -115,3 +115,10 @@ func (db *DB) ShopWrites(ctx context.Context, code string) ([]ShopWrite, error) 
 	err := sqlxSelect(ctx, db, &out, `SELECT `+shopWriteColumns+` FROM shop_writes WHERE order_code = $1 ORDER BY id`, code)
 	return out, wrapf(err, "writes to shop order %s", code)
 }
+
+// RequeueShopWrite sends a write that failed for good once more (a person
+// fixed what the shop refused): its attempts start again.
+func (db *DB) RequeueShopWrite(ctx context.Context, id int64, now time.Time) error {
+	res, err := db.x.ExecContext(ctx, `UPDATE shop_writes SET state = 'queued', attempts = 0, next_attempt_at = $2 WHERE id = $1 AND state = 'failed'`, id, now)
+	return wrapf(affectedOne(res, err, "shop.err.write_not_failed", id), "queue shop write %d again", id)
+}
