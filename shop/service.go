@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"strconv"
@@ -96,12 +97,15 @@ type openSource struct {
 }
 
 // New returns the shop's service on the dashboard's clock.
-func New(db *storage.DB, d *desk.Desk, clk *clock.Clock, cfg Config, log *slog.Logger) *Service {
+func New(db *storage.DB, d *desk.Desk, clk *clock.Clock, cfg Config, log *slog.Logger) (*Service, error) {
+	if cfg.Sealer == nil {
+		return nil, errors.New("shop: no sealer for the token")
+	}
 	cfg.defaults()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, desk: d, clock: clk, log: log, cfg: cfg}
+	return &Service{db: db, desk: d, clock: clk, log: log, cfg: cfg}, nil
 }
 
 func (s *Service) now() time.Time { return s.clock.Now() }
@@ -148,12 +152,7 @@ func (s *Service) open(platform, baseURL string, token Token) (Source, error) {
 	return src, nil
 }
 
-func (s *Service) sealer() *Sealer {
-	if s.cfg.Sealer == nil {
-		panic("shop: no Sealer configured")
-	}
-	return s.cfg.Sealer
-}
+func (s *Service) sealer() *Sealer { return s.cfg.Sealer }
 
 // lease is a lease on the dashboard's clock.
 func (s *Service) lease(limit int) storage.Lease {

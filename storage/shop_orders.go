@@ -247,3 +247,12 @@ func (db *DB) ShopParcelByKey(ctx context.Context, key string) (ShopParcel, erro
 	err := sqlxGet(ctx, db, &p, `SELECT reference, order_code, parcel, request_key, created_at, created_by FROM shop_parcels WHERE request_key = $1`, key)
 	return p, wrapf(notFound(err, "shop.err.no_parcel"), "shop parcel by key")
 }
+
+// ShopOrderOfReference reads the kept order a shipment's reference is a
+// parcel of (NotFound: the shipment was no shop order's).
+func (db *DB) ShopOrderOfReference(ctx context.Context, reference string) (ShopOrder, error) {
+	var o ShopOrder
+	err := sqlxGet(ctx, db, &o, `SELECT `+shopOrderColumns+`, NULL::bigint AS shipment_id FROM shop_parcels p JOIN shop_orders o ON o.code = p.order_code
+WHERE p.reference = $1`, reference)
+	return o, wrapf(notFound(err, "shop.err.no_order", reference), "shop order of reference %s", reference)
+}
