@@ -84,22 +84,27 @@ func (s *Service) demoService(ctx context.Context, m DemoMethod) MethodMapping {
 	f.To = desk.Address{Firstname: "Jana", Surname: "Nováková", Street: "Korunní 12", City: "Praha", Zip: "120 00", Country: "CZ",
 		Phone: "+420 777 123 456", Email: "jana@example.cz"}
 	f.Packages = []desk.Package{{Weight: 1, Length: 30, Width: 20, Height: 10}}
-	offers, err := s.desk.Offers(ctx, f)
-	if err != nil {
-		s.log.Warn("demo shop: offers", "carrier", m.Carrier, "err", err)
-		return MethodMapping{GUID: m.GUID, Mapping: storage.MapRules}
-	}
-	best := -1
-	for i, o := range offers {
-		if o.Selectable && !o.LabelFree && strings.EqualFold(o.Carrier, m.Carrier) && o.DeliveryRequired == m.ToPoint &&
-			(best < 0 || o.PriceVAT.Value < offers[best].PriceVAT.Value) {
-			best = i
+	// A carrier that takes parcels only at its points is offered for a
+	// hand-over there (as shipping an order tries it).
+	for _, handover := range []string{s.cfg.Handover, desk.HandoverPoint} {
+		f.Handover = handover
+		offers, err := s.desk.Offers(ctx, f)
+		if err != nil {
+			s.log.Warn("demo shop: offers", "carrier", m.Carrier, "err", err)
+			break
+		}
+		best := -1
+		for i, o := range offers {
+			if o.Selectable && !o.LabelFree && strings.EqualFold(o.Carrier, m.Carrier) && o.DeliveryRequired == m.ToPoint &&
+				(best < 0 || o.PriceVAT.Value < offers[best].PriceVAT.Value) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			o := offers[best]
+			return MethodMapping{GUID: m.GUID, Mapping: storage.MapService, Carrier: o.Carrier, ServiceID: o.ServiceID, ServiceName: o.Service,
+				ToPoint: o.DeliveryRequired}
 		}
 	}
-	if best < 0 {
-		return MethodMapping{GUID: m.GUID, Mapping: storage.MapRules}
-	}
-	o := offers[best]
-	return MethodMapping{GUID: m.GUID, Mapping: storage.MapService, Carrier: o.Carrier, ServiceID: o.ServiceID, ServiceName: o.Service,
-		ToPoint: o.DeliveryRequired}
+	return MethodMapping{GUID: m.GUID, Mapping: storage.MapRules}
 }

@@ -133,18 +133,16 @@ func (s *Service) shipParcel(ctx context.Context, by int64, o storage.ShopOrder,
 	case len(j.problems) > 0:
 		return filled()
 	}
-	offers, err := s.desk.Offers(ctx, j.form)
-	if err != nil {
-		if apperr.Is(err, apperr.Invalid) {
-			return filled(apperr.TextOf(err))
-		}
+	f, why, err := s.offered(ctx, j)
+	switch {
+	case apperr.Is(err, apperr.Invalid):
+		return filled(apperr.TextOf(err))
+	case err != nil:
 		return Shipped{}, err
-	}
-	offer, why := s.offerOf(ctx, j, offers)
-	if offer.ServiceID == 0 {
+	case !why.IsZero():
 		return filled(why)
 	}
-	j.form.Take(offer)
+	j.form = f
 	sh, err := s.desk.Order(ctx, j.form, by)
 	switch {
 	case apperr.Is(err, apperr.Conflict):
@@ -166,6 +164,34 @@ func (s *Service) shipParcel(ctx context.Context, by int64, o storage.ShopOrder,
 	}
 	s.log.Info("shop order shipped", "order", o.Code, "parcel", p.Parcel, "shipment", sh.ID)
 	return Shipped{Shipment: &sh}, nil
+}
+
+// offered is the order's form with the offer its shipping method names,
+// handed over as the shop's parcels are; a carrier that takes parcels only
+// at its points gets this one at any of them. why says why none fits.
+func (s *Service) offered(ctx context.Context, j judged) (desk.Form, apperr.Text, error) {
+	handovers := []string{j.form.Handover}
+	if j.form.Handover != desk.HandoverPoint {
+		handovers = append(handovers, desk.HandoverPoint)
+	}
+	var first apperr.Text
+	for _, h := range handovers {
+		f := j.form
+		f.Handover = h
+		offers, err := s.desk.Offers(ctx, f)
+		if err != nil {
+			return j.form, apperr.Text{}, err
+		}
+		o, why := s.offerOf(ctx, j, offers)
+		if o.ServiceID != 0 {
+			f.Take(o)
+			return f, apperr.Text{}, nil
+		}
+		if first.IsZero() {
+			first = why
+		}
+	}
+	return j.form, first, nil
 }
 
 // offerOf is the offer the order's shipping method names: its service, or
