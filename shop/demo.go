@@ -17,7 +17,9 @@ type DemoShop struct {
 	BaseURL  string
 	Token    Token
 	Methods  []DemoMethod
-	// Handover is the status a handed-over parcel moves its order to.
+	// Ship are the statuses whose orders are shipped (none: the shop's
+	// open ones); Handover the status a handed-over parcel moves its order to.
+	Ship     []int
 	Handover *int
 }
 
@@ -65,7 +67,11 @@ func (s *Service) SeedDemo(ctx context.Context, demo DemoShop) error {
 	if err := s.SaveMappings(ctx, maps, cod); err != nil {
 		return err
 	}
-	if err := s.SaveStatusRules(ctx, StatusRules{Ship: conn.ShipStatuses, Handover: demo.Handover, Quiet: true}); err != nil {
+	ship := demo.Ship
+	if len(ship) == 0 {
+		ship = conn.ShipStatuses
+	}
+	if err := s.SaveStatusRules(ctx, StatusRules{Ship: ship, Handover: demo.Handover, Quiet: true}); err != nil {
 		return err
 	}
 	if _, err := s.Sync(ctx); err != nil {

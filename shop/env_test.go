@@ -2,6 +2,7 @@ package shop_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -107,19 +108,20 @@ func sealer(t *testing.T) *shop.Sealer {
 func (e *env) service(who string) *shop.Service {
 	e.t.Helper()
 	svc, err := shop.New(e.app.App.DB, e.app.App.Desk, e.sb.Clock, shop.Config{Platforms: map[string]shop.Opener{"shoptet": e.opener()},
-		Sealer: sealer(e.t), Who: who}, nil)
+		Sealer: sealer(e.t), Who: who}, slog.New(slog.NewTextHandler(testWriter{e.t}, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return svc
 }
 
-// opener opens the Shoptet Source as the wiring does, retrying briefly: a
-// failure the client gives up on reaches the desk's own retries.
+// opener opens the Shoptet Source as the wiring does; its waits between
+// attempts (a 429's Retry-After) move the simulated clock instead of
+// sleeping, so the shop's bucket leaks as it would.
 func (e *env) opener() shop.Opener {
 	return func(base string, token shop.Token) (shop.Source, error) {
 		c, err := api.New(transport.Config{BaseURL: base, APIKey: token.Reveal(), Clock: e.sb.Clock, Timeout: 10 * time.Second,
-			Retry: transport.Retry{Attempts: 2, Base: time.Millisecond, Max: 5 * time.Millisecond}})
+			Retry: transport.Retry{Attempts: 3, Base: time.Millisecond, Max: time.Minute}, Wait: e.wait})
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +136,8 @@ func (e *env) demo() shop.DemoShop {
 		methods = append(methods, shop.DemoMethod{GUID: m.GUID, Carrier: m.Carrier, ToPoint: m.ToPoint, NotOurs: m.PersonalPickup})
 	}
 	sent := sbshop.StatusSent
-	return shop.DemoShop{Platform: "shoptet", BaseURL: e.sb.URL + "/shoptet", Token: shop.NewToken(sbshop.Token), Methods: methods, Handover: &sent}
+	return shop.DemoShop{Platform: "shoptet", BaseURL: e.sb.URL + "/shoptet", Token: shop.NewToken(sbshop.Token), Methods: methods, Handover: &sent,
+		Ship: []int{sbshop.StatusNew, sbshop.StatusHandling, sbshop.StatusAwaitPay, sbshop.StatusReady}}
 }
 
 // connect connects and maps the demo shop and syncs it once.
@@ -148,7 +151,7 @@ func (e *env) connect() {
 // syncNow makes the sync due and runs it.
 func (e *env) syncNow(svc *shop.Service) (shop.SyncStats, error) {
 	e.t.Helper()
-	if _, err := e.app.App.DB.Exec(e.ctx, `UPDATE shop_connections SET next_sync_at = '-infinity'`); err != nil {
+	if _, err := e.app.App.DB.Exec(e.ctx, `UPDATE shop_connections SET next_sync_at = $1`, e.sb.Clock.Now().Add(-time.Hour)); err != nil {
 		e.t.Fatal(err)
 	}
 	return svc.Sync(e.ctx)
@@ -212,4 +215,19 @@ func (e *env) orderWith(edit func(o *sbshop.Order)) string {
 		e.t.Fatal(err)
 	}
 	return code
+}
+
+// wait is the client's wait between attempts on the test's clock.
+func (e *env) wait(ctx context.Context, d time.Duration) error {
+	e.sb.Clock.Advance(d)
+	return ctx.Err()
+}
+
+// testWriter sends the service's warnings to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(b []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimSpace(string(b)))
+	return len(b), nil
 }

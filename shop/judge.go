@@ -153,7 +153,10 @@ func (b *basis) judge(ctx context.Context, k kept, ours []string, key string) ju
 	} else {
 		p.add(why)
 	}
-	if b.methods[methodKey(storage.ShopPayment, o.Payment.GUID)].COD {
+	// Cash on delivery is what the manager's mapping says; a payment method
+	// the mapping does not know yet, what the order says.
+	pay, mapped := b.methods[methodKey(storage.ShopPayment, o.Payment.GUID)]
+	if pay.COD || !mapped && o.Payment.COD {
 		f.cod = true
 		if amount, why := CODAmount(o.Total, o.Currency); why.IsZero() {
 			f.codAmount = amount
@@ -177,6 +180,7 @@ func (b *basis) judge(ctx context.Context, k kept, ours []string, key string) ju
 	order.Offer = desk.Offer{ServiceID: 1, DeliveryRequired: f.point != ""}
 	checks := order.CheckForOrder(b.sender.Country)
 	delete(checks, "offer")
+	delete(checks, "form") // the request key: the parcel's, given when it ships
 	p.fields(checks, country)
 	j.problems = p.list
 	j.row.Ready = j.ready()

@@ -59,7 +59,7 @@ func (s *Service) Sync(ctx context.Context) (SyncStats, error) {
 	}
 	var wanted []string
 	for _, code := range codes {
-		if at, ok := known[code]; !ok || at.Before(latest[code]) {
+		if k, ok := known[code]; !ok || changedSince(k, latest[code]) {
 			wanted = append(wanted, code)
 		}
 	}
@@ -111,6 +111,18 @@ func (s *Service) Sync(ctx context.Context) (SyncStats, error) {
 		return st, err
 	}
 	return st, failed
+}
+
+// sameMoment is how close to a change an order must have been read for a
+// second change listed at the same time to be possible: the shop stamps
+// changes to the second, and its clock and ours may differ by one.
+const sameMoment = 2 * time.Second
+
+// changedSince says whether a change listed at listed may be one the kept
+// copy k lacks: later than the copy's, or at the same stamp while the copy
+// was read within that moment.
+func changedSince(k storage.ShopKnown, listed time.Time) bool {
+	return k.Changed.Before(listed) || k.Changed.Equal(listed) && k.Stored.Before(listed.Add(sameMoment))
 }
 
 func cmpErr(first, err error) error {

@@ -121,17 +121,23 @@ FROM unnest($1::text[]) WITH ORDINALITY AS c(code, n) JOIN shop_orders o ON o.co
 	return out, wrapf(err, "%d shop orders", len(codes))
 }
 
-// ShopChangesKnown says, of orders, when each kept one last changed, to read
-// only those changed since.
-func (db *DB) ShopChangesKnown(ctx context.Context, codes []string) (map[string]time.Time, error) {
+// ShopKnown is when a kept order last changed, and when it was read so.
+type ShopKnown struct {
+	Changed, Stored time.Time
+}
+
+// ShopChangesKnown says, of orders, when each kept one last changed and was
+// read, to read only those changed since.
+func (db *DB) ShopChangesKnown(ctx context.Context, codes []string) (map[string]ShopKnown, error) {
 	var rows []struct {
 		Code    string    `db:"code"`
 		Changed time.Time `db:"changed_at"`
+		Stored  time.Time `db:"stored_at"`
 	}
-	err := sqlxSelect(ctx, db, &rows, `SELECT code, changed_at FROM shop_orders WHERE code = ANY($1)`, pq.Array(codes))
-	out := make(map[string]time.Time, len(rows))
+	err := sqlxSelect(ctx, db, &rows, `SELECT code, changed_at, stored_at FROM shop_orders WHERE code = ANY($1)`, pq.Array(codes))
+	out := make(map[string]ShopKnown, len(rows))
 	for _, r := range rows {
-		out[r.Code] = r.Changed
+		out[r.Code] = ShopKnown{Changed: r.Changed, Stored: r.Stored}
 	}
 	return out, wrapf(err, "known changes of %d shop orders", len(codes))
 }
