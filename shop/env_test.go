@@ -205,8 +205,8 @@ func (e *env) orderWith(edit func(o *sbshop.Order)) string {
 		Billing:  sbshop.Address{FullName: "Jana Nováková", Street: "Vinohradská", HouseNumber: "12", City: "Praha 2", Zip: "120 00", Country: "CZ"},
 		Shipping: sbshop.ShippingMethods[0].GUID, Point: point, Payment: sbshop.PaymentMethods[0].GUID, Currency: "CZK",
 		Items: []sbshop.Item{{Type: "product", Code: "KV-17-TEF", Name: "Rychlovarná konvice Tefal 1,7 l", Amount: "1.000", Weight: "1.150", Price: "899.00", VatRate: "21.00"},
-			{Type: "shipping", Name: "Zásilkovna", Amount: "1.000", Weight: "0.000", Price: "69.00"},
-			{Type: "billing", Name: "Dobírka", Amount: "1.000", Weight: "0.000", Price: "39.00"}}}
+			{Type: "shipping", Name: "Zásilkovna", Amount: "1.000", Weight: "0.000", Price: "69.00", VatRate: "21.00"},
+			{Type: "billing", Name: "Dobírka", Amount: "1.000", Weight: "0.000", Price: "39.00", VatRate: "21.00"}}}
 	if edit != nil {
 		edit(&o)
 	}

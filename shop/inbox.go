@@ -92,9 +92,6 @@ func inboxOrder(o storage.ShopOrder) InboxOrder {
 		PointCode: o.PointCode, Point: o.PointName, COD: o.COD, CODAmount: o.CODAmount, Currency: o.Currency, WeightKg: o.WeightKg,
 		ShippedElsewhere: o.TrackingElsewhere, Ready: o.Ready, ShipmentID: o.Shipment, State: o.State}
 	_ = json.Unmarshal(o.Problems, &io.Problems)
-	if o.State == storage.ShopElsewhere {
-		io.Problems = append([]apperr.Text{apperr.Msg("shop.why.elsewhere", o.TrackingElsewhere)}, io.Problems...)
-	}
 	return io
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"shipdesk/apperr"
 	"shipdesk/countries"
@@ -49,7 +50,9 @@ func cleaned(o Order) kept {
 		}{"point", &k.Point.BranchID})
 	}
 	for _, f := range fields {
-		if textin.ServiceText(*f.s) != *f.s && !slices.Contains(k.Cleaned, f.label) {
+		// U+FFFD: bytes broken on the way, replaced already by the platform's JSON.
+		broken := textin.ServiceText(*f.s) != *f.s || strings.ContainsRune(*f.s, utf8.RuneError)
+		if broken && !slices.Contains(k.Cleaned, f.label) {
 			k.Cleaned = append(k.Cleaned, f.label)
 		}
 	}
@@ -135,6 +138,9 @@ func (b *basis) judge(ctx context.Context, k kept, ours []string, key string) ju
 		p.add(apperr.Msg("shop.why.cleaned", apperr.Msg(fieldLabels[f])))
 	}
 	j.row = b.row(k, ours)
+	if j.row.State == storage.ShopElsewhere {
+		p.add(apperr.Msg("shop.why.elsewhere", j.row.TrackingElsewhere))
+	}
 	switch j.method.Mapping {
 	case storage.MapService, storage.MapRules:
 	case storage.MapNotOurs:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"shipdesk/apperr"
@@ -125,11 +126,12 @@ func (s *Service) shipParcel(ctx context.Context, by int64, o storage.ShopOrder,
 	filled := func(why ...apperr.Text) (Shipped, error) {
 		return Shipped{Form: &j.form, Problems: append(j.problems, why...)}, nil
 	}
+	if p.Parcel > 1 { // a new parcel is asked for whatever else shipped the order
+		j.problems = slices.DeleteFunc(j.problems, func(t apperr.Text) bool { return t.Key == "shop.why.elsewhere" })
+	}
 	switch {
 	case o.State == storage.ShopOther:
 		return filled(apperr.Msg("shop.why.status", o.StatusName))
-	case o.State == storage.ShopElsewhere && p.Parcel == 1:
-		return filled(apperr.Msg("shop.why.elsewhere", o.TrackingElsewhere))
 	case len(j.problems) > 0:
 		return filled()
 	}
