@@ -90,6 +90,8 @@ func TestImportRules(t *testing.T) {
 		{"storage knows only the database", "storage", []string{"client", "desk", "workbench", "handlers", "views", "web", "jobs", "sandbox"}},
 		{"the claim page works through the desks, never the service's wire", "claims", []string{"client", "handlers", "views", "web", "jobs", "sandbox"}},
 		{"nothing but the wiring and the route handlers knows the claim page", "desk", []string{"claims"}},
+		{"the shipping desk knows no shop: the shop's writes are recorded in storage", "desk", []string{"shop"}},
+		{"the shop's domain knows no wire of its platforms", "shop", []string{"client", "handlers", "views", "web", "jobs", "sandbox", "shop/shoptet"}},
 		{"views only render", "views", []string{"client", "desk", "workbench", "storage", "handlers", "web", "jobs", "sandbox", "claims"}},
 		{"the throttle's rules are arithmetic: where counts live is the caller's", "throttle", []string{"app", "client", "desk", "workbench", "storage", "handlers", "views", "web", "jobs", "sandbox", "staff", "claims", "i18n", "apperr"}},
 		{"the shipping rules are pure logic the desk may use", "shiprules", []string{"app", "client", "desk", "workbench", "storage", "handlers", "views", "web", "jobs", "sandbox", "staff", "i18n"}},
