@@ -169,8 +169,7 @@ func (e *env) do(req *http.Request, sent []byte) answer {
 func (e *env) validate(req *http.Request, sent []byte, resp *http.Response, raw []byte) {
 	e.t.Helper()
 	path := strings.TrimPrefix(req.URL.Path, "/shoptet")
-	u, _ := url.Parse("https://api.myshoptet.com" + path)
-	u.RawQuery = req.URL.RawQuery
+	u := &url.URL{Scheme: "https", Host: "api.myshoptet.com", Path: path, RawQuery: req.URL.RawQuery}
 	specReq, _ := http.NewRequest(req.Method, u.String(), bytes.NewReader(sent))
 	specReq.Header = req.Header.Clone()
 	pathItem := pathOf(model(e.t), path)
