@@ -33,9 +33,12 @@ import (
 // shop took is one the document allows.
 
 var (
-	docOnce  sync.Once
-	docModel *v3.Document
-	docErr   error
+	// validating: the validator's schema rendering is not safe for
+	// concurrent use, so the tests' concurrent calls check one at a time.
+	validating sync.Mutex
+	docOnce    sync.Once
+	docModel   *v3.Document
+	docErr     error
 )
 
 func model(t testing.TB) *v3.Document {
@@ -161,6 +164,8 @@ func (e *env) do(req *http.Request, sent []byte) answer {
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusServiceUnavailable {
 		e.t.Errorf("%s %s: %d %.300s", req.Method, req.URL.Path, resp.StatusCode, raw)
 	}
+	validating.Lock()
+	defer validating.Unlock()
 	e.validate(req, sent, resp, raw)
 	return a
 }
