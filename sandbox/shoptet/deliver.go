@@ -6,20 +6,22 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"shipdesk/clock"
 )
 
 // Notification is one webhook notification and what became of it.
 type Notification struct {
-	Event     string    `json:"event"`
-	Instance  string    `json:"eventInstance"`
-	URL       string    `json:"url"`
-	Body      []byte    `json:"-"`
-	Signature string    `json:"signature"`
-	Attempts  int       `json:"attempts"`
-	Status    int       `json:"last_status"` // 0: no answer
-	Delivered bool      `json:"delivered"`
-	GaveUp    bool      `json:"gave_up"`
-	due       time.Time // real time of the next attempt
+	Event     string        `json:"event"`
+	Instance  string        `json:"eventInstance"`
+	URL       string        `json:"url"`
+	Body      []byte        `json:"-"`
+	Signature string        `json:"signature"`
+	Attempts  int           `json:"attempts"`
+	Status    int           `json:"last_status"` // 0: no answer
+	Delivered bool          `json:"delivered"`
+	GaveUp    bool          `json:"gave_up"`
+	due       time.Duration // when the next attempt is due, on the deliverer's stopwatch
 }
 
 // Delivery: six attempts, the waits between them doubling from the first.
@@ -35,6 +37,7 @@ type deliverer struct {
 	retry  time.Duration
 	stop   <-chan struct{}
 	client *http.Client
+	watch  clock.Stopwatch // real time: receivers live in it, not in the simulated shop
 
 	mu    sync.Mutex
 	all   []*Notification // kept for Notifications, the newest keptNotes
@@ -46,13 +49,13 @@ type deliverer struct {
 
 func newDeliverer(retry time.Duration, stop <-chan struct{}) *deliverer {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &deliverer{retry: retry, stop: stop, wake: make(chan struct{}, 1), ctx: ctx, abort: cancel,
+	return &deliverer{retry: retry, stop: stop, watch: clock.Start(), wake: make(chan struct{}, 1), ctx: ctx, abort: cancel,
 		client: &http.Client{Timeout: deliveryTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 func (d *deliverer) queue(n Notification) {
 	d.mu.Lock()
-	n.due = time.Now()
+	n.due = d.watch.Elapsed()
 	p := &n
 	d.todo = append(d.todo, p)
 	d.all = append(d.all, p)
@@ -82,14 +85,14 @@ func (d *deliverer) next() (*Notification, time.Duration) {
 	defer d.mu.Unlock()
 	var first *Notification
 	for _, n := range d.todo {
-		if first == nil || n.due.Before(first.due) {
+		if first == nil || n.due < first.due {
 			first = n
 		}
 	}
 	if first == nil {
 		return nil, time.Hour
 	}
-	return first, time.Until(first.due)
+	return first, first.due - d.watch.Elapsed()
 }
 
 func (d *deliverer) run() {
@@ -119,7 +122,7 @@ func (d *deliverer) run() {
 		case n.Attempts >= deliveryAttempts:
 			n.GaveUp = true
 		default:
-			n.due = time.Now().Add(d.retry << (n.Attempts - 1))
+			n.due = d.watch.Elapsed() + d.retry<<(n.Attempts-1)
 		}
 		if n.Delivered || n.GaveUp {
 			for i, x := range d.todo {
