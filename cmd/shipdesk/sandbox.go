@@ -53,7 +53,7 @@ func runSandbox(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 		sb.Close()
 		return err
 	}
-	fmt.Fprintf(stdout, "sandbox serving on %s\n  shipping API v1: %s/api/v1/\n  cart API v2:     %s/api/v2/public/cart/create\n  returns API v1:  %s/returns/api/v1/\n  controls:        %s/sandbox/ (OpenAPI: %s/sandbox/openapi.json)\n", url, url, url, url, url, url)
+	fmt.Fprintf(stdout, "sandbox serving on %s\n  shipping API v1: %s/api/v1/\n  cart API v2:     %s/api/v2/public/cart/create\n  returns API v1:  %s/returns/api/v1/\n  Shoptet API:     %s/shoptet (token sandbox-shoptet-token; OpenAPI: %s/shoptet/openapi.yaml)\n  controls:        %s/sandbox/ (OpenAPI: %s/sandbox/openapi.json)\n", url, url, url, url, url, url, url, url)
 	<-ctx.Done()
 	return sb.Close()
 }

@@ -24,6 +24,8 @@ const (
 	ShippingKey = "sandbox-key-1"
 	OtherKey    = "sandbox-key-2"
 	ReturnsKey  = "sandbox-returns-key"
+	// ShoptetToken is the simulated shop's private API token.
+	ShoptetToken = "sandbox-shoptet-token"
 )
 
 // ExpressCarrier is the sandbox's express carrier (the spec's G3, which
@@ -64,6 +66,7 @@ type Env struct {
 	Sandbox *sandbox.Sandbox
 	URL     string // base of the shipping and cart APIs and of /sandbox/
 	Returns string // base of the returns API
+	Shoptet string // base URI of the simulated shop's Shoptet API (its paths: /api/eshop, …)
 	// Clock is the test's one clock: it starts at Epoch and runs at real
 	// speed; the sandbox's clock control moves it, and a dashboard started on
 	// this sandbox (apptest) reads it too.
@@ -95,7 +98,7 @@ func StartShapes(t testing.TB, shapes string) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns", Clock: clk}
+	return &Env{T: t, Sandbox: sb, URL: url, Returns: url + "/returns", Shoptet: url + "/shoptet", Clock: clk}
 }
 
 // StartThrough runs a sandbox like StartShapes whose requests pass through
@@ -112,7 +115,7 @@ func StartThrough(t testing.TB, shapes string, wrap func(http.Handler) http.Hand
 		srv.Close()
 		sb.Close()
 	})
-	return &Env{T: t, Sandbox: sb, URL: srv.URL, Returns: srv.URL + "/returns", Clock: clk}
+	return &Env{T: t, Sandbox: sb, URL: srv.URL, Returns: srv.URL + "/returns", Shoptet: srv.URL + "/shoptet", Clock: clk}
 }
 
 // StartCounting runs a sandbox like Start that also counts the requests it
