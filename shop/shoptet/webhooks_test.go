@@ -11,6 +11,7 @@ import (
 
 	"shipdesk/apperr"
 	api "shipdesk/client/shoptet"
+	"shipdesk/clock"
 	"shipdesk/shop/shoptet"
 )
 
@@ -43,7 +44,7 @@ func listen(t *testing.T) *receiver {
 // next waits for the n-th post.
 func (r *receiver) next(t *testing.T, n int) post {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for watch := clock.Start(); watch.Elapsed() < 10*time.Second; time.Sleep(20 * time.Millisecond) {
 		r.mu.Lock()
 		if len(r.posts) >= n {
 			p := r.posts[n-1]
