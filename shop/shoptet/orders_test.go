@@ -125,6 +125,12 @@ func TestHostileOrdersPassAsData(t *testing.T) {
 		got.Delivery.Street != long || got.Delivery.City != `<script>alert("x")</script>` || got.CustomerNote != `'; DROP TABLE orders; --` {
 		t.Errorf("texts changed: %q %q %d %q %q", got.Delivery.FullName, got.Delivery.Company, len(got.Delivery.Street), got.Delivery.City, got.CustomerNote)
 	}
+	zero := plainOrder()
+	zero.Currency, zero.Items[0].Price = "EUR", "0.00"
+	zeroCode, _ := w.sim.AddOrder(zero)
+	if z, err := w.src.Order(context.Background(), zeroCode); err != nil || z.Total != "0.00" || z.Currency != "EUR" {
+		t.Errorf("a total of 0 in EUR: %q %s, %v", z.Total, z.Currency, err)
+	}
 	weights := []string{}
 	for _, it := range got.Items {
 		weights = append(weights, it.Weight)
@@ -141,16 +147,27 @@ func TestWriteBack(t *testing.T) {
 	w := start(t, options{})
 	ctx := context.Background()
 	code := w.addOrders(t, 1)[0]
+	w.env.Fault("/shoptet/api/orders/"+code+"/notes", map[string]any{"error_rate": 1, "count": 1})
 	if err := w.src.WriteTracking(ctx, code, "Z0012345678", "https://tracking.example/Z0012345678"); err != nil {
 		t.Fatal(err)
 	}
 	if o, _ := w.src.Order(ctx, code); o.TrackingNumber != "Z0012345678" {
 		t.Errorf("tracking number %q", o.TrackingNumber)
 	}
+	written := 0
+	o, _ := w.sim.Order(code)
+	for _, h := range o.History {
+		if strings.Contains(h.Text, "Z0012345678") {
+			written++
+		}
+	}
+	if written != 1 || w.calls("orders/notes", "503") != 1 || w.calls("orders/notes", "200") != 1 {
+		t.Errorf("answered 503 then 200: written %d times; counters %+v", written, w.metrics.Counters())
+	}
 	if err := w.src.SetStatus(ctx, code, sim.StatusSent, true); err != nil {
 		t.Fatal(err)
 	}
-	o, _ := w.sim.Order(code)
+	o, _ = w.sim.Order(code)
 	mailed := false
 	for _, h := range o.History {
 		mailed = mailed || h.Mailed || h.Texted
@@ -165,7 +182,7 @@ func TestWriteBack(t *testing.T) {
 		t.Errorf("a storno left the tracking number %q", o.TrackingNumber)
 	}
 	err := w.src.WriteTracking(ctx, code, strings.Repeat("9", 33), "")
-	if !apperr.Is(err, apperr.Invalid) || w.calls("orders/notes", "") != 2 {
+	if !apperr.Is(err, apperr.Invalid) || w.calls("orders/notes", "") != 3 { // 503, 200, the clearing 200
 		t.Errorf("33 characters: %v, %d calls", err, w.calls("orders/notes", ""))
 	}
 }
