@@ -52,7 +52,7 @@ func New(cfg transport.Config) (*Client, error) {
 	if cfg.Interface == "" {
 		cfg.Interface = "shoptet"
 	}
-	cfg.KeyHeader, cfg.MediaType = TokenHeader, MediaType
+	cfg.KeyHeader, cfg.MediaType, cfg.OwnAnswers = TokenHeader, MediaType, true
 	if cfg.MaxInFlight <= 0 || cfg.MaxInFlight > MaxConnections {
 		cfg.MaxInFlight = MaxConnections
 	}

@@ -3,6 +3,7 @@ package shoptet
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -76,12 +77,9 @@ const BillingCOD = 1
 
 // Price is an order's total.
 type Price struct {
-	VAT          *string `json:"vat"`
 	ToPay        *string `json:"toPay"`
 	CurrencyCode string  `json:"currencyCode"`
-	WithoutVAT   *string `json:"withoutVat"`
 	WithVAT      *string `json:"withVat"`
-	ExchangeRate string  `json:"exchangeRate"`
 }
 
 // OrderSummary is an order as GET /api/orders lists it.
@@ -113,18 +111,14 @@ type Address struct {
 	Street      *string `json:"street"`
 	HouseNumber *string `json:"houseNumber"`
 	City        *string `json:"city"`
-	District    *string `json:"district"`
-	Additional  *string `json:"additional"`
 	Zip         *string `json:"zip"`
 	CountryCode *string `json:"countryCode"`
 }
 
-// ItemPrice is an item's price with and without VAT.
+// ItemPrice is an item's price with VAT.
 type ItemPrice struct {
-	WithVAT    *string `json:"withVat"`
-	WithoutVAT *string `json:"withoutVat"`
-	VAT        *string `json:"vat"`
-	VATRate    string  `json:"vatRate"`
+	WithVAT *string `json:"withVat"`
+	VATRate string  `json:"vatRate"`
 }
 
 // Item is one line of an order: goods, or the shipping, billing or
@@ -137,25 +131,14 @@ type Item struct {
 	VariantName *string   `json:"variantName"`
 	Weight      string    `json:"weight"` // kilograms for one
 	Amount      *string   `json:"amount"`
-	AmountUnit  *string   `json:"amountUnit"`
-	ItemPrice   ItemPrice `json:"itemPrice"` // the line
 	UnitPrice   ItemPrice `json:"unitPrice"` // one of it
 }
 
 // Notes are an order's remarks and tracking number (include=notes).
 type Notes struct {
-	CustomerRemark   *string           `json:"customerRemark"`
-	EshopRemark      *string           `json:"eshopRemark"`
-	TrackingNumber   *string           `json:"trackingNumber"`
-	TrackingURL      *string           `json:"trackingUrl"`
-	AdditionalFields []AdditionalField `json:"additionalFields"`
-}
-
-// AdditionalField is one of an order's six free fields.
-type AdditionalField struct {
-	Index int     `json:"index"`
-	Label string  `json:"label"`
-	Text  *string `json:"text"`
+	CustomerRemark *string `json:"customerRemark"`
+	TrackingNumber *string `json:"trackingNumber"`
+	TrackingURL    *string `json:"trackingUrl"`
 }
 
 // ShippingDetails is the parcel point the customer chose at checkout
@@ -165,26 +148,20 @@ type ShippingDetails struct {
 	ShippingCompanyCode *string `json:"shippingCompanyCode"`
 	ShippingServiceCode *string `json:"shippingServiceCode,omitempty"`
 	Name                *string `json:"name"`
-	Note                *string `json:"note"`
-	Place               *string `json:"place"`
 	Street              *string `json:"street"`
 	City                *string `json:"city"`
 	ZipCode             *string `json:"zipCode"`
 	CountryCode         *string `json:"countryCode"`
-	Latitude            *string `json:"latitude"`
-	Longitude           *string `json:"longitude"`
 	CarrierID           *int    `json:"carrierId"`
 }
 
 // Order is GET /api/orders/{code} with notes and shippingDetails.
 type Order struct {
 	Code            string           `json:"code"`
-	GUID            string           `json:"guid"`
 	CreationTime    *Time            `json:"creationTime"`
 	ChangeTime      *Time            `json:"changeTime"`
 	Email           *string          `json:"email"`
 	Phone           *string          `json:"phone"`
-	AddressesEqual  bool             `json:"addressesEqual"`
 	BillingMethod   *BillingMethod   `json:"billingMethod"`
 	PaymentMethod   *PaymentRef      `json:"paymentMethod"`
 	Shipping        *ShippingRef     `json:"shipping"`
@@ -267,13 +244,21 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
+	v, err := parseTime(s)
+	*t = v
+	return err
+}
+
+func parseTime(s string) (Time, error) {
+	if t, ok := quickTime(s); ok {
+		return Time{t}, nil
+	}
 	for _, layout := range []string{TimeLayout, time.RFC3339} {
 		if v, err := time.Parse(layout, s); err == nil {
-			t.Time = v
-			return nil
+			return Time{v}, nil
 		}
 	}
-	return fmt.Errorf("not a Shoptet time: %q", s)
+	return Time{}, fmt.Errorf("not a Shoptet time: %q", s)
 }
 
 // At is the moment, zero for null.
@@ -282,4 +267,42 @@ func (t *Time) At() time.Time {
 		return time.Time{}
 	}
 	return t.Time
+}
+
+// zones are the fixed zones of the offsets met, made once each.
+var zones sync.Map // int (seconds east) → *time.Location
+
+// quickTime reads TimeLayout without time.Parse, which an order's two
+// moments would otherwise spend more time in than the rest of its reading.
+func quickTime(s string) (time.Time, bool) {
+	if len(s) != len("2006-01-02T15:04:05-0700") || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || (s[19] != '+' && s[19] != '-') {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec, zh, zm := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2), num(20, 2), num(22, 2)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || zh < 0 || zh > 14 || zm < 0 || zm > 59 {
+		return time.Time{}, false
+	}
+	offset := zh*3600 + zm*60
+	if s[19] == '-' {
+		offset = -offset
+	}
+	loc, ok := zones.Load(offset)
+	if !ok {
+		loc, _ = zones.LoadOrStore(offset, time.FixedZone("", offset))
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, loc.(*time.Location))
+	if t.Day() != d { // 31 February
+		return time.Time{}, false
+	}
+	return t, true
 }

@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Envelope is the common frame of every answer: status, message and, on errors,
@@ -19,29 +23,80 @@ type Envelope struct {
 
 // DecodeEnvelope reads the frame of an answer. It insists on a JSON object whose
 // status is a number, so an HTML page or a truncated body is never taken as data.
+// The object is read in one pass, its other members (data) checked and skipped,
+// not copied: a client reads its data once, itself.
 func DecodeEnvelope(raw []byte) (Envelope, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return Envelope{}, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if fields == nil {
-		return Envelope{}, errors.New("not a JSON object: null")
+	members, err := topLevel(raw, "status", "message", "errors")
+	if err != nil {
+		return Envelope{}, err
 	}
 	var env Envelope
-	if s, ok := fields["status"]; ok {
+	if s, ok := members["status"]; ok {
 		if err := json.Unmarshal(s, &env.Status); err != nil {
 			return Envelope{}, fmt.Errorf("status is not a number: %s", clip(s))
 		}
 	}
-	if m, ok := fields["message"]; ok && !isNull(m) {
+	if m, ok := members["message"]; ok && !isNull(m) {
 		if err := json.Unmarshal(m, &env.Message); err != nil {
 			return Envelope{}, fmt.Errorf("message is not a string: %s", clip(m))
 		}
 	}
-	if e, ok := fields["errors"]; ok && !isNull(e) {
+	if e, ok := members["errors"]; ok && !isNull(e) {
 		env.Errors = decodeFieldErrors(e)
 	}
 	return env, nil
+}
+
+// topLevel checks that raw is one JSON object and returns the named members
+// (the last of a name that comes twice), raw.
+func topLevel(raw []byte, names ...string) (map[string][]byte, error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	notObject := func(err error) error {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return fmt.Errorf("not a JSON object: %w", err)
+	}
+	switch dec.PeekKind() {
+	case '{':
+	case 'n':
+		return nil, errors.New("not a JSON object: null")
+	default:
+		_, err := dec.ReadValue()
+		if err == nil {
+			err = errors.New("another value")
+		}
+		return nil, notObject(err)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, notObject(err)
+	}
+	out := map[string][]byte{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, notObject(err)
+		}
+		name := tok.String() // a token is good until the next read
+		if !slices.Contains(names, name) {
+			if err := dec.SkipValue(); err != nil {
+				return nil, notObject(err)
+			}
+			continue
+		}
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil, notObject(err)
+		}
+		out[name] = bytes.Clone(val)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, notObject(err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, notObject(errors.New("more after the object"))
+	}
+	return out, nil
 }
 
 // decodeFieldErrors accepts the documented list of {field, message} and, so a

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -325,5 +326,135 @@ func TestBaseURLIsChecked(t *testing.T) {
 		if _, err := New(Config{Interface: "shipping", BaseURL: bad}); err == nil {
 			t.Errorf("base URL %q accepted", bad)
 		}
+	}
+}
+
+// An interface with its own key header and media type (Shoptet's) gets
+// them on every request, and its answers in that type are read.
+func TestKeyHeaderAndMediaType(t *testing.T) {
+	var got []*http.Request
+	var mu sync.Mutex
+	srv, _ := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/vnd.shop.v1.0")
+		io.WriteString(w, `{"data":{"a":1},"errors":null}`)
+	})
+	c, logs := newClient(t, srv.URL, func(c *Config) { c.KeyHeader, c.MediaType = "Shop-Token", "application/vnd.shop.v1.0" })
+	for _, call := range []Call{read, {Op: "get", Method: http.MethodGet, Path: "/x", Idempotent: true}} {
+		if _, err := c.Do(context.Background(), call); err != nil {
+			t.Fatalf("%s: %v", call.Op, err)
+		}
+	}
+	for _, r := range got {
+		if r.Header.Get("Shop-Token") != "secret-key-123" || r.Header.Get("x-apikey") != "" || r.Header.Get("Content-Type") != "application/vnd.shop.v1.0" {
+			t.Errorf("%s %s: headers %v", r.Method, r.URL.Path, r.Header)
+		}
+	}
+	if strings.Contains(logs.String(), "secret-key-123") {
+		t.Errorf("the key is in the log: %s", logs)
+	}
+}
+
+// MaxInFlight bounds the requests at once, however many goroutines call.
+func TestMaxInFlightBoundsConcurrentRequests(t *testing.T) {
+	var now, most atomic.Int32
+	srv, n := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		cur := now.Add(1)
+		defer now.Add(-1)
+		for m := most.Load(); cur > m && !most.CompareAndSwap(m, cur); m = most.Load() {
+		}
+		time.Sleep(5 * time.Millisecond)
+		jsonAnswer(200, `{"data":{}}`)(w, r)
+	})
+	c, _ := newClient(t, srv.URL, func(c *Config) { c.MaxInFlight = 3 })
+	var wg sync.WaitGroup
+	for range 24 {
+		wg.Go(func() {
+			if _, err := c.Do(context.Background(), read); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if most.Load() > 3 || most.Load() < 2 || n.Load() != 24 {
+		t.Errorf("at most %d at once over %d requests; want 3 at most", most.Load(), n.Load())
+	}
+}
+
+// A Retry-After date is read against the upstream's clock; 423 Locked is
+// retried like 429.
+func TestRetryAfterDateAndLocked(t *testing.T) {
+	clk := clock.Frozen(time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC))
+	var calls atomic.Int32
+	srv, _ := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		switch calls.Add(1) {
+		case 1:
+			w.Header().Set("Retry-After", clk.Now().Add(7*time.Second).Format(http.TimeFormat))
+			jsonAnswer(429, `{"data":null,"errors":[{"errorCode":"too-many-requests","message":"full","instance":"access-token"}]}`)(w, r)
+		case 2:
+			jsonAnswer(423, `{"data":null,"errors":[{"errorCode":"locked","message":"locked","instance":"lock"}]}`)(w, r)
+		default:
+			jsonAnswer(200, `{"data":{}}`)(w, r)
+		}
+	})
+	var waits []time.Duration
+	c, _ := newClient(t, srv.URL, func(c *Config) {
+		c.Clock, c.Retry = clk, Retry{Attempts: 4, Base: time.Second, Max: time.Minute}
+	})
+	c.rand = func() float64 { return 1 }
+	c.wait = func(ctx context.Context, d time.Duration) error { waits = append(waits, d); clk.Advance(d); return nil }
+	if _, err := c.Do(context.Background(), read); err != nil {
+		t.Fatal(err)
+	}
+	if len(waits) != 2 || waits[0] != 7*time.Second || waits[1] != 2*time.Second {
+		t.Errorf("waits %v; want 7s (the Retry-After date) then the back-off's 2s", waits)
+	}
+	if c.retryAfter("Mon, 07 Jan 2030 08:00:00 GMT") != 0 || c.retryAfter("soon") != 0 {
+		t.Error("a date in the past or no date is no wait")
+	}
+}
+
+// Errors that carry a code (Shoptet's errorCode and instance) keep it for
+// the log and the client.
+func TestCodedErrorsAreKept(t *testing.T) {
+	srv, _ := hostile(t, jsonAnswer(404, `{"data":null,"errors":[{"errorCode":"order-not-found","message":"Order \"7\" not found.","instance":"7"}],"metadata":{"requestId":"r"}}`))
+	c, _ := newClient(t, srv.URL)
+	_, err := c.Do(context.Background(), read)
+	fe := FieldErrors(err)
+	if !IsNotFound(err) || len(fe) != 1 || fe[0].Code != "order-not-found" || fe[0].Instance != "7" || fe[0].Message != `Order "7" not found.` {
+		t.Fatalf("%v: %+v", err, fe)
+	}
+	if !strings.Contains(err.Error(), `404 Not Found; order-not-found (7): Order "7" not found.`) {
+		t.Errorf("error text %q", err)
+	}
+}
+
+// A client that reads its answers itself gets a 2xx body as it came, once
+// its type is JSON; an error answer's envelope is read here all the same.
+func TestOwnAnswers(t *testing.T) {
+	var status atomic.Int32
+	var ctype atomic.Value
+	srv, _ := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype.Load().(string))
+		w.WriteHeader(int(status.Load()))
+		io.WriteString(w, `{"data":{"no":"status member"},"errors":[{"errorCode":"x","message":"m","instance":"i"}]}`)
+	})
+	c, _ := newClient(t, srv.URL, func(c *Config) { c.OwnAnswers = true })
+	status.Store(200)
+	ctype.Store("application/json; charset=utf-8")
+	ans, err := c.Do(context.Background(), read)
+	if err != nil || !strings.Contains(string(ans.Body), `"no":"status member"`) {
+		t.Fatalf("2xx: %v", err)
+	}
+	ctype.Store("text/html")
+	if _, err := c.Do(context.Background(), read); err == nil || !strings.Contains(err.Error(), "expected JSON") {
+		t.Errorf("an HTML 2xx: %v", err)
+	}
+	status.Store(404)
+	ctype.Store("application/json")
+	if _, err := c.Do(context.Background(), read); !IsNotFound(err) || FieldErrors(err)[0].Code != "x" {
+		t.Errorf("404: %v", err)
 	}
 }
