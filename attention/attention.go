@@ -36,6 +36,7 @@ var areas = map[string]identity.Area{
 	storage.AttnClaimStuck:          identity.Returns,
 	storage.AttnClaimRefused:        identity.Returns,
 	storage.AttnClaimReply:          identity.Returns,
+	storage.AttnShopWriteFailed:     identity.Shipping,
 	// Refunds are paid by managers: agents record withdrawals, not payments.
 	storage.AttnRefundDue: identity.Reports,
 }

@@ -160,9 +160,14 @@ func (s *Service) commissionForm(ctx context.Context, c storage.CustomerClaim) w
 		fault = strings.TrimSpace(i18n.T(reader, "claim.withdrawal_fault") + "\n" + c.Description)
 	}
 	cu := c.Customer
+	purchase := c.CreatedAt.In(i18n.Prague).Format("2006-01-02")
+	if day, items := s.purchaseFacts(ctx, c); day != "" {
+		// From the shop: the day it was bought, and what, for the agent.
+		purchase, fault = day, strings.TrimSpace(fault+"\n\n"+items)
+	}
 	return workbench.Form{Key: c.RequestKey, Type: typ, TypeID: c.TypeID, ModelID: c.ModelID, Fault: fault, Remedy: c.Remedy,
 		Language: c.Language, TwoWay: c.Transport == storage.TransportCourier, Reference: "RC-W" + itoa(c.ID),
-		Purchase: c.CreatedAt.In(i18n.Prague).Format("2006-01-02"),
+		Purchase: purchase,
 		Customer: workbench.Customer{Name: cu.Name, Email: c.Email, Phone: cu.Phone, Street: cu.Street, City: cu.City, Zip: cu.Zip, Country: cu.Country}}
 }
 

@@ -57,6 +57,9 @@ type Service struct {
 	Limits Limits
 	// Retry is the first wait after a failed step; it doubles up to an hour.
 	Retry time.Duration
+	// Purchases, when set, tell what a purchase from the connected shop
+	// bought: the form offers its items and the commission says them.
+	Purchases Purchases
 
 	shop  atomic.Pointer[string] // the shop's name as last read (Shop)
 	files *upload.Keeper         // what is kept of the customers' files

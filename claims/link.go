@@ -9,6 +9,7 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/i18n"
+	"shipdesk/shop"
 	"shipdesk/storage"
 	"shipdesk/workbench"
 )
@@ -28,7 +29,11 @@ type Start struct {
 	Late       bool
 	Refund     string // what the purchase collected on delivery, offered as the refund
 	Products   []workbench.ProductType
-	Expires    time.Time
+	// Items and Bought: what the purchase bought in the shop and when, when
+	// it came from the connected shop (the page offers these, not Products).
+	Items   []shop.PurchaseItem
+	Bought  *time.Time
+	Expires time.Time
 }
 
 // Open reads the purchase a one-time link opens; a link used, expired or
@@ -55,6 +60,9 @@ func (s *Service) Open(ctx context.Context, token, client string) (Start, error)
 	}
 	if sh.CODValue != nil {
 		st.Refund = strings.ReplaceAll(strconv.FormatFloat(*sh.CODValue, 'f', -1, 64), ".", ",")
+	}
+	if p, ok := s.purchaseOf(ctx, sh); ok {
+		st.Items, st.Bought = p.Items, &p.Day
 	}
 	st.Products, err = s.bench.Products(ctx)
 	return st, err

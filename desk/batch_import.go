@@ -142,26 +142,7 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 			return ImportResult{}, err
 		}
 	}
-	b := storage.Batch{Source: source, FileName: in.FileName, Handover: in.Handover, CreatedBy: storage.UserRef(by)}
-	blank, err := d.Blank(ctx)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	if blank.SenderID != 0 {
-		b.SenderID = &blank.SenderID
-	}
-	rows := make([]storage.BatchRow, 0, len(f.Rows))
-	basis := d.basisOf(ctx, b)
-	for _, r := range f.Rows {
-		row := storage.BatchRow{Line: r.Line, RequestKey: requestkey.New()}
-		d.checkRow(ctx, basis, b, &row, r)
-		rows = append(rows, row)
-	}
-	if err := d.recogniseFile(ctx, rows); err != nil {
-		return ImportResult{}, err
-	}
-	b.CreatedAt = d.now()
-	created, err := d.db.CreateBatch(ctx, b, rows)
+	created, err := d.createBatch(ctx, storage.Batch{Source: source, FileName: in.FileName, Handover: in.Handover, CreatedBy: storage.UserRef(by)}, f.Rows)
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -170,11 +151,64 @@ func (d *Desk) ImportBatch(ctx context.Context, in BatchImport, by int64) (Impor
 			d.log.Warn("drop upload", "upload", in.Upload, "err", err)
 		}
 	}
+	return ImportResult{Batch: created}, nil
+}
+
+// createBatch makes a batch of rows read: each checked by the form's rules
+// and recognised as ordered before or not, and those ready priced.
+func (d *Desk) createBatch(ctx context.Context, b storage.Batch, read []orderfile.Row) (storage.Batch, error) {
+	blank, err := d.Blank(ctx)
+	if err != nil {
+		return storage.Batch{}, err
+	}
+	if blank.SenderID != 0 {
+		b.SenderID = &blank.SenderID
+	}
+	rows := make([]storage.BatchRow, 0, len(read))
+	basis := d.basisOf(ctx, b)
+	for _, r := range read {
+		row := storage.BatchRow{Line: r.Line, RequestKey: requestkey.New()}
+		d.checkRow(ctx, basis, b, &row, r)
+		rows = append(rows, row)
+	}
+	if err := d.recogniseFile(ctx, rows); err != nil {
+		return storage.Batch{}, err
+	}
+	b.CreatedAt = d.now()
+	created, err := d.db.CreateBatch(ctx, b, rows)
+	if err != nil {
+		return storage.Batch{}, err
+	}
 	if _, err := d.db.QueueRows(ctx, created.ID, storage.RowReady, storage.RowPricing); err != nil {
-		return ImportResult{}, err
+		return storage.Batch{}, err
 	}
 	d.startBatch(created.ID)
-	return ImportResult{Batch: created}, nil
+	return created, nil
+}
+
+// RowsImport is a batch of orders the desk reads from no file (a shop's
+// orders): each row's cells named by the template's columns, read by the
+// template's own reader as a file's rows are.
+type RowsImport struct {
+	Source   string // where the orders come from, for the batch's list
+	Name     string // the batch's name where a file's name would be
+	Handover string
+	Rows     []map[orderfile.Field]string
+}
+
+// ImportRows makes a batch of rows, checked, recognised and priced as a
+// file's are (ImportBatch).
+func (d *Desk) ImportRows(ctx context.Context, in RowsImport, by int64) (storage.Batch, error) {
+	switch in.Handover {
+	case HandoverOnDemand, HandoverRegular, HandoverOccasional, HandoverPoint:
+	default:
+		return storage.Batch{}, apperr.Fields("form.see_fields", apperr.Problems{"handover": apperr.Msg("ship.err.handover")})
+	}
+	read := make([]orderfile.Row, len(in.Rows))
+	for i, cells := range in.Rows {
+		read[i] = orderfile.Reread(i+1, cells)
+	}
+	return d.createBatch(ctx, storage.Batch{Source: in.Source, FileName: in.Name, Handover: in.Handover, CreatedBy: storage.UserRef(by)}, read)
 }
 
 // ImportMapped imports a kept upload with the columns the clerk mapped.

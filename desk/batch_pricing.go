@@ -157,3 +157,15 @@ func (d *Desk) ChooseRowOffer(ctx context.Context, batch, id int64, choice strin
 	}
 	return err
 }
+
+// OfferFor chooses the offer of a form nobody picks one for (a shop's order
+// shipped in one click) as a batch row's is chosen: the offers that deliver
+// where the form says (to its point, by pointCarrier, or to the address),
+// then the managers' rules or the cheapest. None fits: the zero offer and why.
+func (d *Desk) OfferFor(ctx context.Context, f Form, offers []Offer, pointCarrier string) (Offer, apperr.Text) {
+	notes, chosen := chooseOffer(f, offers, pointCarrier)
+	if chosen = d.ruleChoice(ctx, f, offers, notes, chosen, d.freshReads()); chosen < 0 {
+		return Offer{}, apperr.Msg("batch.err.no_offer")
+	}
+	return notes[chosen].Offer, notes[chosen].Why
+}

@@ -204,6 +204,9 @@ func (d *Desk) Choose(ctx context.Context, f *Form, choice string) ([]Offer, err
 	return offers, apperr.Fields("ship.err.offer_gone", apperr.Problems{"offer": apperr.Msg("ship.err.offer_below")})
 }
 
+// Take makes o the form's offer, as choosing it on the page does (take).
+func (f *Form) Take(o Offer) { f.take(o) }
+
 // take makes o the form's offer: a service that delivers to the address
 // drops the delivery point; a label-free offer is handed over at any of the
 // carrier's points, with a code instead of a label.

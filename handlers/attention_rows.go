@@ -99,6 +99,8 @@ func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
 		return i18n.T(ctx, "attn.why.claim_refused", apperr.Stored(it.Detail).In(ctx))
 	case storage.AttnClaimReply:
 		return i18n.T(ctx, "attn.why.claim_reply", it.Detail, i18n.DateTime(ctx, it.Since))
+	case storage.AttnShopWriteFailed:
+		return i18n.T(ctx, "attn.why.shop_write_failed", it.Label, apperr.Stored(it.Detail).In(ctx))
 	}
 	return i18n.T(ctx, "attn.why."+it.Kind)
 }

@@ -8,6 +8,7 @@ import (
 
 	"shipdesk/clock"
 	"shipdesk/storage"
+	"shipdesk/throttle"
 )
 
 // Outbox records mail and sends what is due.
@@ -117,11 +118,9 @@ func (o *Outbox) sendOne(ctx context.Context, m storage.OutMail, st *Stats) erro
 	return err
 }
 
-// backoff is the wait after the attempts-th failure.
+// backoff is the wait after the attempts-th failure: the throttle's rule
+// of doubling waits, from FirstRetry up to MaxBackoff.
 func (o *Outbox) backoff(attempts int) time.Duration {
-	d := o.FirstRetry
-	for i := 1; i < attempts && d < o.MaxBackoff; i++ {
-		d *= 2
-	}
-	return min(d, o.MaxBackoff)
+	now := o.clock.Now()
+	return throttle.Backoff{Free: 1, FirstWait: o.FirstRetry, MaxWait: o.MaxBackoff}.Wait(attempts, &now, now)
 }

@@ -9,6 +9,7 @@ import (
 	"shipdesk/sandbox/apijson"
 	"shipdesk/sandbox/openapi"
 	"shipdesk/sandbox/shipping"
+	"shipdesk/sandbox/shoptet"
 )
 
 const maxBody = 64 << 10
@@ -25,6 +26,7 @@ func (sb *Sandbox) registerControls(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /sandbox/faults", sb.clearFaults)
 	mux.HandleFunc("POST /sandbox/wipe", sb.wipe)
 	mux.HandleFunc("GET /sandbox/openapi.json", sb.openAPI)
+	sb.Shoptet.RegisterControls(mux)
 }
 
 func (sb *Sandbox) clockData() map[string]any {
@@ -223,7 +225,7 @@ func (sb *Sandbox) Operations() []openapi.Operation {
 		}
 		ops[i].Responses = rs
 	}
-	return append(ops, controlOperations()...)
+	return append(append(ops, controlOperations()...), shoptet.ControlOperations()...)
 }
 
 // Components of the whole document.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shipdesk/sandbox/apijson"
+	"shipdesk/sandbox/shoptet"
 )
 
 // Fault is an injected misbehaviour for requests whose path starts with Path.
@@ -134,6 +135,8 @@ func (f *faults) wrap(next http.Handler) http.Handler {
 		switch {
 		case v.drop:
 			hangUp(w)
+		case v.fail && strings.HasPrefix(r.URL.Path, "/shoptet/"):
+			shoptet.WriteUnavailable(w, r) // in the shop's own error shape
 		case v.fail:
 			apijson.WriteProblem(w, r, apijson.Fail(http.StatusServiceUnavailable, msgUnavailable))
 		case v.dropAfter:

@@ -1,6 +1,7 @@
 // Package sandbox assembles the simulator of the shipping service: the shipping
 // API v1 and cart API v2 (sandbox/shipping), the returns API v1 under /returns
-// (sandbox/returns), and controls under /sandbox/ that the real service does not
+// (sandbox/returns), a Czech shop's Shoptet API under /shoptet
+// (sandbox/shoptet), and controls under /sandbox/ that the real service does not
 // have: moving the clock, paying orders, making carriers misbehave, injecting
 // faults, wiping, and the OpenAPI document of it all.
 package sandbox
@@ -24,6 +25,7 @@ import (
 	"shipdesk/sandbox/openapi"
 	"shipdesk/sandbox/returns"
 	"shipdesk/sandbox/shipping"
+	"shipdesk/sandbox/shoptet"
 )
 
 // Options configure a sandbox.
@@ -44,6 +46,7 @@ type Sandbox struct {
 	clock    *clock.Clock
 	Shipping *shipping.Service
 	Returns  *returns.Service
+	Shoptet  *shoptet.Service
 	faults   *faults
 	handler  http.Handler
 	log      *slog.Logger
@@ -78,14 +81,17 @@ func New(o Options) (*Sandbox, error) {
 	sb.Shipping = shipping.New(shipping.Config{Keys: o.ShippingKeys, Clock: o.Clock, Seed: o.Seed, Shapes: o.Shapes,
 		Render: labelpdf.Render, RenderManifest: labelpdf.RenderManifest})
 	sb.Returns = returns.New(returns.Config{Keys: o.ReturnsKeys, Clock: o.Clock, Seed: o.Seed})
+	sb.Shoptet = shoptet.New(shoptet.Config{Clock: o.Clock, Seed: o.Seed, Shapes: o.Shapes, Points: shopPoints(sb.Shipping.Points())})
 	if o.StateFile != "" {
 		if err := sb.load(); err != nil {
+			sb.Shoptet.Close()
 			return nil, err
 		}
 	}
 	mux := http.NewServeMux()
 	sb.Shipping.Register(mux)
 	sb.Returns.Register(mux)
+	sb.Shoptet.Register(mux, "/shoptet")
 	sb.registerControls(mux)
 	sb.handler = logRequests(sb.log, sb.faults.wrap(apijson.WithJSONFallbacks(mux)))
 	sb.done.Add(1)
@@ -117,6 +123,7 @@ func (sb *Sandbox) Close() error {
 	sb.closeMu.Do(func() {
 		close(sb.stop)
 		sb.done.Wait()
+		sb.Shoptet.Close()
 		if sb.srv != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -154,16 +161,28 @@ func (sb *Sandbox) background() {
 	}
 }
 
-// Wipe deletes all data of every interface (the catalog stays).
+// Wipe deletes all data of every interface (the catalog stays; the shop is
+// back to its demo orders).
 func (sb *Sandbox) Wipe() {
 	sb.Shipping.Wipe()
 	sb.Returns.Wipe()
+	sb.Shoptet.Wipe()
+}
+
+// shopPoints are the shipping sandbox's points as the shop's checkout offers them.
+func shopPoints(points []shipping.Point) []shoptet.ParcelPoint {
+	out := make([]shoptet.ParcelPoint, len(points))
+	for i, p := range points {
+		out[i] = shoptet.ParcelPoint{Carrier: p.Carrier, Code: p.Code, Name: p.Name, Street: p.Street, City: p.City, Zip: p.Zip, Country: p.Country, Lat: p.Location.Lat, Lng: p.Location.Lng}
+	}
+	return out
 }
 
 type stateFile struct {
 	ClockOffset time.Duration   `json:"clock_offset"`
 	Shipping    json.RawMessage `json:"shipping"`
 	Returns     json.RawMessage `json:"returns"`
+	Shoptet     json.RawMessage `json:"shoptet,omitempty"`
 }
 
 func (sb *Sandbox) save() error {
@@ -174,6 +193,9 @@ func (sb *Sandbox) save() error {
 		return err
 	}
 	if st.Returns, err = sb.Returns.Snapshot(); err != nil {
+		return err
+	}
+	if st.Shoptet, err = sb.Shoptet.Snapshot(); err != nil {
 		return err
 	}
 	b, err := json.Marshal(st)
@@ -216,6 +238,11 @@ func (sb *Sandbox) load() error {
 	}
 	if len(st.Returns) > 0 {
 		if err := sb.Returns.Restore(st.Returns); err != nil {
+			return err
+		}
+	}
+	if len(st.Shoptet) > 0 {
+		if err := sb.Shoptet.Restore(st.Shoptet); err != nil {
 			return err
 		}
 	}

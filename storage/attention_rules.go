@@ -26,12 +26,13 @@ const (
 	AttnClaimStuck          = "claim_stuck"          // a customer's claim whose commission or return parcel keeps failing
 	AttnClaimReply          = "claim_reply"          // the customer wrote on the claim's page; no message answered it since
 	AttnClaimRefused        = "claim_refused"        // a customer's claim whose commission or return parcel was refused after filing
+	AttnShopWriteFailed     = "shop_write_failed"    // the shop refused a write back (a tracking number, a status) for good
 )
 
 // AttentionKinds lists every kind in display order.
 var AttentionKinds = []string{AttnLabelFailed, AttnStuck, AttnDeliveryFailed, AttnReturning, AttnCODReturned, AttnDuplicate,
 	AttnUncertain, AttnPickupRefused, AttnClaimDue, AttnCommissionDuplicate, AttnCommissionUncertain, AttnRefundDue,
-	AttnClaimRefused, AttnClaimStuck, AttnClaimReply}
+	AttnClaimRefused, AttnClaimStuck, AttnClaimReply, AttnShopWriteFailed}
 
 // DefaultStuckDays is how many working days without a tracking event make a
 // parcel stuck when its carrier's row says nothing else (migration 00026).
@@ -134,7 +135,11 @@ SELECT 'claim_reply', c.id, m.id::text, COALESCE(NULLIF(c.number, ''), c.referen
     cl.customer->>'name'
 FROM claims cl JOIN commissions c ON c.id = cl.commission_id
 CROSS JOIN LATERAL (SELECT id, created_at FROM claim_messages WHERE claim_id = cl.id ORDER BY id DESC LIMIT 1) m
-WHERE NOT EXISTS (SELECT 1 FROM commission_activities a WHERE a.commission_id = c.id AND a.public AND a.created_at >= m.created_at)`
+WHERE NOT EXISTS (SELECT 1 FROM commission_activities a WHERE a.commission_id = c.id AND a.public AND a.created_at >= m.created_at)
+UNION ALL
+SELECT 'shop_write_failed', COALESCE(w.shipment_id, 0), w.id::text, w.order_code, '', w.created_at, w.attempts, 0, NULL, '', NULL, w.last_error
+FROM shop_writes w
+WHERE w.state = 'failed' AND w.created_at > $1::timestamptz - interval '30 days'`
 
 // rulesArgs are attentionRules' parameters for now (in the shop's zone).
 func rulesArgs(now time.Time) []any {

@@ -112,14 +112,16 @@ func (db *DB) recordCreated(ctx context.Context, ids []int64, list []Created) (d
 WITH u AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
         $9::text[], $10::text[]::jsonb[], $11::bigint[])
     AS u(id, attempt, tracking, order_id, order_number, order_token, status, label_mode, label_status, packages, at)),
-a AS (UPDATE create_attempts c SET outcome = 'created' FROM u WHERE c.id = u.attempt)
-UPDATE shipments s SET state = 'created', tracking_number = u.tracking, order_id = NULLIF(u.order_id, 0),
+a AS (UPDATE create_attempts c SET outcome = 'created' FROM u WHERE c.id = u.attempt),
+x AS (UPDATE shipments s SET state = 'created', tracking_number = u.tracking, order_id = NULLIF(u.order_id, 0),
     order_number = COALESCE(NULLIF(u.order_number, ''), s.order_number), order_token = COALESCE(NULLIF(u.order_token, ''), s.order_token),
     status = u.status, label_mode = u.label_mode, label_status = u.label_status, packages = u.packages, error = '',
     ordered_at = COALESCE(s.ordered_at, 'epoch'::timestamptz + u.at * interval '1 microsecond'),
     last_checked_at = 'epoch'::timestamptz + u.at * interval '1 microsecond'
 FROM u WHERE s.id = u.id AND (s.tracking_number IS NULL OR s.tracking_number = u.tracking)
-RETURNING s.id`, pqArray(ids), pqArray(attempts), pqArray(tracking), pqArray(orderIDs), pqArray(numbers), pqArray(tokens),
+RETURNING s.id, s.reference, s.tracking_number, s.status, s.cancelled_at, s.last_checked_at),
+w AS (`+shopWritesOf+`)
+SELECT id FROM x`, pqArray(ids), pqArray(attempts), pqArray(tracking), pqArray(orderIDs), pqArray(numbers), pqArray(tokens),
 		pqArray(statuses), pqArray(modes), pqArray(labels), pqArray(packages), pqArray(at))
 	if err != nil {
 		return nil, fmt.Errorf("record %d created orders: %w", len(list), err)

@@ -85,36 +85,16 @@ func (db *DB) EnqueueMail(ctx context.Context, m OutMail) (bool, error) {
 	return EnqueueMail(ctx, db.x, m)
 }
 
-// LeaseMail takes mail that is due, the way the pollers lease shipments: one
-// lease of mail after the other (an advisory lock), rows another writer holds
-// passed over, each taken for the lease. A mail still "sending" whose lease
-// ran out was held by a worker that stopped mid-send: it is due again. Every
-// lease counts as an attempt.
+// mailQueue is the outbox as a queue (queue.go).
+var mailQueue = queue{table: "mail_outbox", kind: "mail", columns: mailColumns}
+
+// LeaseMail takes mail that is due (the queues' lease: one after the other,
+// rows another writer holds passed over), with its attachments. Every lease
+// counts as an attempt.
 func (db *DB) LeaseMail(ctx context.Context, c Lease) ([]OutMail, error) {
-	const q = `
-UPDATE mail_outbox SET state = 'sending', attempts = attempts + 1,
-    leased_until = $1::timestamptz + $2 * interval '1 microsecond', leased_by = $3
-WHERE id IN (
-    SELECT id FROM mail_outbox
-    WHERE state IN ('queued', 'sending') AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until < $1)
-    ORDER BY next_attempt_at, id
-    LIMIT $4
-    FOR UPDATE SKIP LOCKED)
-RETURNING ` + mailColumns
 	var out []OutMail
-	err := db.InTx(ctx, func(tx *DB) error {
-		if _, err := tx.x.ExecContext(ctx, `SELECT set_config('lock_timeout', $1, true)`, leaseWait); err != nil {
-			return err
-		}
-		if _, err := tx.x.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext('mail'))`, lockClassLease); err != nil {
-			return err
-		}
-		if err := sqlxSelect(ctx, tx, &out, q, c.Now, c.For.Microseconds(), c.Who, c.Limit); err != nil {
-			return err
-		}
-		return tx.attachmentsOf(ctx, out)
-	})
-	return out, wrapf(err, "lease mail for %s", c.Who)
+	err := db.lease(ctx, mailQueue, c, &out, func(tx *DB) error { return tx.attachmentsOf(ctx, out) })
+	return out, err
 }
 
 // attachmentsOf reads the attachments of the mails.
@@ -145,35 +125,18 @@ func (db *DB) attachmentsOf(ctx context.Context, mails []OutMail) error {
 // holding the lease records it; a worker whose lease was taken over records
 // nothing (its copy is the duplicate the stable Message-ID makes recognisable).
 func (db *DB) MailDelivered(ctx context.Context, id int64, who string, now time.Time) (bool, error) {
-	res, err := db.x.ExecContext(ctx, `
-UPDATE mail_outbox SET state = 'sent', sent_at = $3, leased_until = NULL, last_error = ''
-WHERE id = $1 AND state = 'sending' AND leased_by = $2`, id, who, now)
-	return rowChanged(res, err, "record mail %d sent", id)
+	return db.sent(ctx, mailQueue.table, id, who, now)
 }
 
 // MailRetry puts the mail back to wait for its next attempt, with the reason
 // (already cleaned of anything secret).
 func (db *DB) MailRetry(ctx context.Context, id int64, who string, next time.Time, reason string) (bool, error) {
-	res, err := db.x.ExecContext(ctx, `
-UPDATE mail_outbox SET state = 'queued', next_attempt_at = $3, leased_until = NULL, last_error = $4
-WHERE id = $1 AND state = 'sending' AND leased_by = $2`, id, who, next, reason)
-	return rowChanged(res, err, "record mail %d to retry", id)
+	return db.retry(ctx, mailQueue.table, id, who, next, reason)
 }
 
 // MailGaveUp keeps the mail as failed for good, with the reason.
 func (db *DB) MailGaveUp(ctx context.Context, id int64, who string, reason string) (bool, error) {
-	res, err := db.x.ExecContext(ctx, `
-UPDATE mail_outbox SET state = 'failed', leased_until = NULL, last_error = $3
-WHERE id = $1 AND state = 'sending' AND leased_by = $2`, id, who, reason)
-	return rowChanged(res, err, "record mail %d failed", id)
-}
-
-func rowChanged(res interface{ RowsAffected() (int64, error) }, err error, format string, args ...any) (bool, error) {
-	if err != nil {
-		return false, fmt.Errorf(format+": %w", append(args, err)...)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, wrapf(err, format, args...)
+	return db.gaveUp(ctx, mailQueue.table, id, who, reason)
 }
 
 // RecentMail lists the newest mails of the outbox, newest first, without

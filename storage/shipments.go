@@ -246,11 +246,12 @@ type Reply struct {
 // bound to another order already, this one is a duplicate at the service and is
 // kept as such (duplicate true).
 func (db *DB) RecordShipment(ctx context.Context, id int64, r Reply, at time.Time) (duplicate bool, err error) {
-	const q = `
+	q := withShopWrites("", `
 UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
     order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
     error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
-WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)`
+WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)
+RETURNING `+shopWriteSource)
 	res, err := db.x.ExecContext(ctx, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at)
 	if err != nil {
 		return false, fmt.Errorf("record created shipment %d: %w", id, err)
@@ -269,13 +270,12 @@ WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)`
 // attempt ended as created, and returns the shipment as it stands: one
 // statement where the three would take three (a batch orders hundreds).
 func (db *DB) RecordCreated(ctx context.Context, id, attempt int64, r Reply, at time.Time) (s Shipment, duplicate bool, err error) {
-	const q = `
-WITH a AS (UPDATE create_attempts SET outcome = 'created' WHERE id = $11)
+	q := withShopWrites(`a AS (UPDATE create_attempts SET outcome = 'created' WHERE id = $11), `, `
 UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
     order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
     error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
 WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)
-RETURNING ` + shipmentColumns
+RETURNING `+shipmentColumns)
 	err = sqlxGet(ctx, db, &s, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at, attempt)
 	if !errors.Is(err, errNoRows) {
 		return s, false, wrapf(err, "record created shipment %d", id)
@@ -293,10 +293,11 @@ RETURNING ` + shipmentColumns
 
 // RecordState stores a later state of a created shipment (detail or tracking).
 func (db *DB) RecordState(ctx context.Context, id int64, r Reply, at time.Time) error {
-	const q = `
+	q := withShopWrites("", `
 UPDATE shipments SET status = $2, label_mode = $3, label_status = $4, packages = $5, returned = $6, last_checked_at = $7,
     cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(cancelled_at, $7) ELSE cancelled_at END
-WHERE id = $1 AND state = 'created'`
+WHERE id = $1 AND state = 'created'
+RETURNING `+shopWriteSource)
 	res, err := db.x.ExecContext(ctx, q, id, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, at)
 	return wrapf(affectedOne(res, err, "rec.no_created_shipment", id), "record state of shipment %d", id)
 }
@@ -431,7 +432,8 @@ ORDER BY carrier, id`, day, start, end)
 
 // MarkCancelled records a storno.
 func (db *DB) MarkCancelled(ctx context.Context, id int64, at time.Time) error {
-	res, err := db.x.ExecContext(ctx, `UPDATE shipments SET status = 'CANCELLED', cancelled_at = $2, last_checked_at = $2 WHERE id = $1 AND state = 'created'`, id, at)
+	res, err := db.x.ExecContext(ctx, withShopWrites("", `UPDATE shipments SET status = 'CANCELLED', cancelled_at = $2, last_checked_at = $2
+WHERE id = $1 AND state = 'created' RETURNING `+shopWriteSource), id, at)
 	return wrapf(affectedOne(res, err, "rec.no_created_shipment", id), "mark shipment %d cancelled", id)
 }
 

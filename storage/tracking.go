@@ -148,7 +148,7 @@ ON CONFLICT DO NOTHING`, string(eventDoc))
 		}
 		// Each package takes the status of its newest event; delivered_at is the
 		// newest DELIVERED event.
-		_, err = tx.x.ExecContext(ctx, `
+		_, err = tx.x.ExecContext(ctx, withShopWrites("", `
 UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at = $2, next_track_at = t.next, leased_until = NULL,
     poll_failures = 0, tracking_done = t.next IS NULL,
     cancelled_at = CASE WHEN t.status = 'CANCELLED' THEN COALESCE(s.cancelled_at, $2) ELSE s.cancelled_at END,
@@ -161,7 +161,8 @@ UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at
         LEFT JOIN LATERAL (SELECT status FROM tracking_events e WHERE e.shipment_id = s.id AND e.package_index = p.idx - 1
             ORDER BY occurred DESC LIMIT 1) latest ON true), '[]')
 FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, status text, returned boolean, next timestamptz)
-WHERE s.id = t.id`, string(shipmentDoc), now)
+WHERE s.id = t.id
+RETURNING s.id, s.reference, s.tracking_number, s.status, s.cancelled_at, s.last_checked_at`), string(shipmentDoc), now)
 		return wrapf(err, "record tracking of %d shipments", len(batch))
 	})
 }

@@ -8,10 +8,15 @@ import (
 )
 
 // FieldError is one problem the service attached to a request field, named by a
-// path such as "shipments[0].label_less"; a general error has no field.
+// path such as "shipments[0].label_less"; a general error has no field. An
+// interface that names its errors by a code (Shoptet's errorCode and
+// instance) fills Code and Instance: for logs and for the client that
+// classifies them, never for a person.
 type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
+	Field    string `json:"field"`
+	Message  string `json:"message"`
+	Code     string `json:"errorCode,omitempty"`
+	Instance string `json:"instance,omitempty"`
 }
 
 // Kind says what went wrong with a call.
@@ -51,7 +56,9 @@ func (e *Error) Error() string {
 			b.WriteString(" " + e.Message)
 		}
 		for _, f := range e.Fields {
-			if f.Field != "" {
+			if f.Code != "" {
+				fmt.Fprintf(&b, "; %s (%s): %s", f.Code, f.Instance, f.Message)
+			} else if f.Field != "" {
 				fmt.Fprintf(&b, "; %s: %s", f.Field, f.Message)
 			} else {
 				fmt.Fprintf(&b, "; %s", f.Message)
@@ -114,13 +121,14 @@ func IsOutcomeUnknown(err error) bool {
 	return ok && e.Kind == KindTransport && e.Sent
 }
 
-// IsTemporary: trying again later may succeed (no answer, 429 or 5xx).
+// IsTemporary: trying again later may succeed (no answer, 429, 423 Locked:
+// the same request still being processed, or 5xx).
 func IsTemporary(err error) bool {
 	e, ok := asError(err)
 	if !ok {
 		return false
 	}
-	return e.Kind == KindTransport || e.Status == http.StatusTooManyRequests || e.Status >= 500
+	return e.Kind == KindTransport || e.Status == http.StatusTooManyRequests || e.Status == http.StatusLocked || e.Status >= 500
 }
 
 // IsRefused reports whether the service answered and did nothing: a 4xx other

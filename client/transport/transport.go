@@ -37,6 +37,22 @@ type Config struct {
 	HTTP      *http.Client // default: a client with sane dial and TLS timeouts
 	Log       *slog.Logger
 	Metrics   *Metrics
+	// KeyHeader is the header that carries APIKey; default x-apikey.
+	KeyHeader string
+	// MediaType is the interface's JSON media type: sent as Content-Type with
+	// every request and accepted in answers beside application/json; default
+	// none (JSON bodies go as application/json). Shoptet picks its API
+	// version by it.
+	MediaType string
+	// MaxInFlight bounds this client's requests in flight at once, for an
+	// interface that limits connections per key (Shoptet: 3); 0 no bound.
+	MaxInFlight int
+	// Clock reads a Retry-After given as a date (the upstream's time, which
+	// is the simulator's in sandbox mode); default the real clock.
+	Clock *clock.Clock
+	// Wait is how the client waits between attempts; default a timer that
+	// ends early with ctx. A test passes one that moves its clock instead.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // Retry is the backoff policy for calls that are safe to repeat.
@@ -54,6 +70,8 @@ type Client struct {
 	log  *slog.Logger
 	rand func() float64
 	wait func(ctx context.Context, d time.Duration) error
+	// slots holds one token per request in flight (nil: no bound).
+	slots chan struct{}
 }
 
 // New checks the configuration and returns a client.
@@ -86,6 +104,15 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.KeyHeader == "" {
+		cfg.KeyHeader = "x-apikey"
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real()
+	}
+	if cfg.Wait == nil {
+		cfg.Wait = sleep
+	}
 	hc := cfg.HTTP
 	if hc == nil {
 		hc = &http.Client{Transport: &http.Transport{
@@ -99,7 +126,11 @@ func New(cfg Config) (*Client, error) {
 	// Never follow redirects silently: a POST turned into a GET loses its body.
 	hc2 := *hc
 	hc2.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &Client{cfg: cfg, base: base, http: &hc2, log: cfg.Log, rand: rand.Float64, wait: sleep}, nil
+	c := &Client{cfg: cfg, base: base, http: &hc2, log: cfg.Log, rand: rand.Float64, wait: cfg.Wait}
+	if cfg.MaxInFlight > 0 {
+		c.slots = make(chan struct{}, cfg.MaxInFlight)
+	}
+	return c, nil
 }
 
 // BaseURL is the configured base, for display.
@@ -127,6 +158,9 @@ type Answer struct {
 // status; any other outcome is an *Error.
 func (c *Client) Do(ctx context.Context, call Call) (*Answer, error) {
 	body, contentType, err := call.encode()
+	if c.cfg.MediaType != "" && (contentType == "application/json" || contentType == "") {
+		contentType = c.cfg.MediaType
+	}
 	if err != nil {
 		return nil, &Error{Op: call.Op, Kind: KindDecode, Message: "cannot encode the request", Err: err}
 	}
@@ -176,6 +210,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentType string, attempt int) (*Answer, error, time.Duration) {
+	if c.slots != nil {
+		select {
+		case c.slots <- struct{}{}:
+			defer func() { <-c.slots }()
+		case <-ctx.Done():
+			return nil, &Error{Op: call.Op, Kind: KindTransport, Message: "gave up waiting for a free connection", Err: ctx.Err()}, 0
+		}
+	}
 	watch := clock.Start()
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
@@ -196,7 +238,7 @@ func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentTyp
 	if err != nil {
 		return nil, &Error{Op: call.Op, Kind: KindDecode, Message: "cannot build the request", Err: err}, 0
 	}
-	req.Header.Set("x-apikey", c.cfg.APIKey)
+	req.Header.Set(c.cfg.KeyHeader, c.cfg.APIKey)
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	req.Header.Set("Accept", "application/json")
 	// The shop's people are Czech: ask for the service's Czech texts on
@@ -219,7 +261,7 @@ func (c *Client) attempt(ctx context.Context, call Call, body []byte, contentTyp
 	defer resp.Body.Close()
 	ans, err := c.read(call, resp, sent)
 	c.record(ctx, call, attempt, resp.StatusCode, watch, err)
-	return ans, err, retryAfter(resp.Header.Get("Retry-After"))
+	return ans, err, c.retryAfter(resp.Header.Get("Retry-After"))
 }
 
 // cleanURLError drops the URL from a transport error: it may carry a query
@@ -232,9 +274,15 @@ func cleanURLError(err error) error {
 	return err
 }
 
-func retryAfter(v string) time.Duration {
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
+// retryAfter reads Retry-After as seconds or as an HTTP date, the latter
+// against the upstream's clock.
+func (c *Client) retryAfter(v string) time.Duration {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
 		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, c.cfg.Clock.Until(t))
 	}
 	return 0
 }
@@ -263,7 +311,7 @@ func (c *Client) read(call Call, resp *http.Response, sent bool) (*Answer, error
 		}
 		return nil, fail("expected a JSON object with status and message, got "+describeNonJSON(resp, raw), derr)
 	}
-	if !jsonContentType(resp.Header.Get("Content-Type")) && ok {
+	if !c.jsonContentType(resp.Header.Get("Content-Type")) && ok {
 		return nil, fail("expected application/json, got "+strconv.Quote(resp.Header.Get("Content-Type")), nil)
 	}
 	if !ok {
@@ -276,9 +324,9 @@ func (c *Client) read(call Call, resp *http.Response, sent bool) (*Answer, error
 	return &Answer{Status: resp.StatusCode, Message: env.Message, Body: raw}, nil
 }
 
-func jsonContentType(v string) bool {
+func (c *Client) jsonContentType(v string) bool {
 	mt, _, err := mime.ParseMediaType(v)
-	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json") || (c.cfg.MediaType != "" && mt == c.cfg.MediaType))
 }
 
 // describeNonJSON says briefly what arrived instead of JSON.

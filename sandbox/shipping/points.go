@@ -109,6 +109,16 @@ func pointCode(counts map[string]int, c *Carrier, town string) string {
 	return fmt.Sprintf("%s-%s-%d", c.Code, place, counts[key])
 }
 
+// Points are the generated points in id order: the simulated shop's
+// checkout offers them, so its orders name points that exist here.
+func (s *Service) Points() []Point {
+	out := make([]Point, len(s.points))
+	for i, p := range s.points {
+		out[i] = *p
+	}
+	return out
+}
+
 // generatePoints places locations in every town; each location is served by
 // one or more point carriers, each with its own point and code there.
 func generatePoints(seed int64, carriers []*Carrier) []*Point {
