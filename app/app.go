@@ -23,6 +23,7 @@ import (
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
 	sandboxshipping "shipdesk/sandbox/shipping"
+	"shipdesk/shop"
 	"shipdesk/staff"
 	"shipdesk/storage"
 	"shipdesk/throttle"
@@ -126,6 +127,8 @@ type App struct {
 	Catcher *mailcatch.Catcher
 	// Claims runs the customers' claim page.
 	Claims *claims.Service
+	// Shop follows the connected shop's orders (the clerk's inbox).
+	Shop *shop.Service
 }
 
 // Close stops what New started in the background (the mail catcher).
@@ -194,6 +197,11 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		a.Claims.Limits = *o.ClaimLimits
 	}
 	a.Jobs.AdvanceClaims(a.Claims)
+	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), log); err != nil {
+		return nil, err
+	}
+	a.Jobs.FollowShop(a.Shop)
+	a.Claims.Purchases = a.Shop                // a claim for a shop's purchase offers its items
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims
 	h.Returns, h.ReturnsStore = a.Bench, db
