@@ -24,6 +24,7 @@ import (
 	"shipdesk/mailcatch"
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/shop"
+	"shipdesk/shop/shoptet"
 	"shipdesk/staff"
 	"shipdesk/storage"
 	"shipdesk/throttle"
@@ -129,6 +130,8 @@ type App struct {
 	Claims *claims.Service
 	// Shop follows the connected shop's orders (the clerk's inbox).
 	Shop *shop.Service
+	// Hooks take the shop's webhooks (ListenShop registers them).
+	Hooks *shoptet.Hooks
 }
 
 // Close stops what New started in the background (the mail catcher).
@@ -201,6 +204,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		return nil, err
 	}
 	a.Jobs.FollowShop(a.Shop)
+	a.Hooks = shoptet.NewHooks(a.Shop.Touch, log)
+	h.Shop, h.ShopHooks = a.Shop, a.Hooks
 	a.Claims.Purchases = a.Shop                // a claim for a shop's purchase offers its items
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims
