@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
@@ -36,6 +37,12 @@ const inboxPage = 50
 func (h *Handlers) ShopOrders(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
+	for _, k := range []string{"shipping", "status", "country", "day", "after"} {
+		if !plainText(q.Get(k)) {
+			h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "orders.err.filter"))
+			return
+		}
+	}
 	in := shop.InboxQuery{Shipping: q.Get("shipping"), Country: q.Get("country"), Day: q.Get("day"), After: q.Get("after"), Limit: inboxPage}
 	if s := q.Get("status"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -110,6 +117,10 @@ func (h *Handlers) ShipShopOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code := r.PathValue("code")
+	if !plainText(code) {
+		h.ErrorStatus(w, r, http.StatusNotFound, "")
+		return
+	}
 	seen, _ := strconv.Atoi(r.PostFormValue("revision"))
 	done, err := h.Shop.Ship(r.Context(), h.userID(r), code, seen)
 	h.afterShip(w, r, code, done, err)
@@ -123,6 +134,10 @@ func (h *Handlers) NewShopParcel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code := r.PathValue("code")
+	if !plainText(code) {
+		h.ErrorStatus(w, r, http.StatusNotFound, "")
+		return
+	}
 	done, err := h.Shop.NewParcel(r.Context(), h.userID(r), code, r.PostFormValue("key"))
 	h.afterShip(w, r, code, done, err)
 }
@@ -146,6 +161,12 @@ func (h *Handlers) ShipShopOrders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	for _, c := range r.PostForm["code"] {
+		if !plainText(c) {
+			h.ErrorStatus(w, r, http.StatusBadRequest, i18n.T(ctx, "orders.err.filter"))
+			return
+		}
+	}
 	many, err := h.Shop.ShipMany(ctx, h.userID(r), r.PostForm["code"])
 	if err != nil {
 		h.Fail(w, r, err)
@@ -177,6 +198,10 @@ func (h *Handlers) prefillFromOrder(w http.ResponseWriter, r *http.Request, code
 // written back to the shop and when.
 func (h *Handlers) ShopOrder(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if !plainText(r.PathValue("code")) {
+		h.ErrorStatus(w, r, http.StatusNotFound, "")
+		return
+	}
 	p, err := h.Shop.Order(ctx, r.PathValue("code"))
 	if err != nil {
 		h.Fail(w, r, err)
@@ -232,3 +257,7 @@ func writeRow(ctx context.Context, wr storage.ShopWrite) views.ShopWriteRow {
 	}
 	return row
 }
+
+// plainText is text PostgreSQL can take: valid UTF-8 without NUL. An order
+// code or a filter that is not is no order's, refused before any lookup.
+func plainText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
