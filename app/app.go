@@ -23,6 +23,8 @@ import (
 	"shipdesk/mail"
 	"shipdesk/mailcatch"
 	sandboxshipping "shipdesk/sandbox/shipping"
+	"shipdesk/shop"
+	"shipdesk/shop/shoptet"
 	"shipdesk/staff"
 	"shipdesk/storage"
 	"shipdesk/throttle"
@@ -126,6 +128,10 @@ type App struct {
 	Catcher *mailcatch.Catcher
 	// Claims runs the customers' claim page.
 	Claims *claims.Service
+	// Shop follows the connected shop's orders (the clerk's inbox).
+	Shop *shop.Service
+	// Hooks take the shop's webhooks (ListenShop registers them).
+	Hooks *shoptet.Hooks
 }
 
 // Close stops what New started in the background (the mail catcher).
@@ -194,6 +200,13 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		a.Claims.Limits = *o.ClaimLimits
 	}
 	a.Jobs.AdvanceClaims(a.Claims)
+	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), log); err != nil {
+		return nil, err
+	}
+	a.Jobs.FollowShop(a.Shop)
+	a.Hooks = shoptet.NewHooks(a.Shop.Touch, log)
+	h.Shop, h.ShopHooks = a.Shop, a.Hooks
+	a.Claims.Purchases = a.Shop                // a claim for a shop's purchase offers its items
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims
 	h.Returns, h.ReturnsStore = a.Bench, db

@@ -82,6 +82,8 @@ type Handlers struct {
 	Queue        AttentionQueue // the "needs attention" queue (attention.Queue)
 	ReturnsStore ReturnsStore   // what the returns pages read straight from storage
 	Claims       ClaimPage      // the customers' claim page (claims.Service)
+	ShopHooks    ShopHooks      // the connected shop's webhooks (shoptet.Hooks)
+	Shop         ShopDesk       // the shop's orders: the inbox, shipping them, the connection (shop.Service)
 	TrustProxy   bool           // believe X-Forwarded-For / -Proto from a reverse proxy
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.

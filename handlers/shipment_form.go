@@ -50,6 +50,10 @@ func (h *Handlers) NewShipment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := shipmentState{focus: "to_firstname"}
+	if code := r.URL.Query().Get("order"); code != "" && h.Shop != nil {
+		h.prefillFromOrder(w, r, code)
+		return
+	}
 	if id, err := strconv.ParseInt(r.URL.Query().Get("from"), 10, 64); err == nil && id > 0 {
 		h.sameAgain(w, r, id)
 		return

@@ -65,6 +65,7 @@ type Runner struct {
 	outbox  *mail.Outbox // nil: this instance sends no mail
 	daily   DailyMail    // nil: this instance queues no daily mail
 	claims  Claims       // nil: this instance takes no claim steps
+	shop    Shop         // nil: no shop's orders are followed here
 
 	lastDiscover time.Time
 }
@@ -158,6 +159,7 @@ func (r *Runner) Cycle(ctx context.Context) {
 			r.log.Info("commissions refreshed", "commissions", len(s.Handled))
 		}
 	}
+	r.shopCycle(ctx)
 	if r.claims != nil {
 		if n, err := r.claims.Advance(ctx); err != nil && ctx.Err() == nil {
 			r.log.Warn("claims", "err", err)

@@ -43,6 +43,9 @@ func (s *Server) routes() *routeTable {
 	// slash, a cut or lengthened one) is a link that opens nothing, never the
 	// sign-in page: its address would take the key along.
 	mux.Handle("/claim/", s.public(h.ClaimUnknown))
+	// The connected shop's webhooks: public, throttled like the claim page,
+	// refused unless the shop's signature checks.
+	mux.Handle("POST /hooks/shoptet", s.public(h.ShopHook))
 
 	// Every signed-in role.
 	mux.Handle("GET /{$}", s.signedIn(h.Home))
@@ -100,6 +103,12 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("POST /shipping/print/batches/{id}/reprint", s.only(shipping, h.Reprint))
 	mux.Handle("GET /shipping/manifest", s.only(shipping, h.Manifest))
 	mux.Handle("GET /shipping/manifest.pdf", s.only(shipping, h.ManifestPDF))
+	// The shop's orders: the clerk's inbox, shipping one or the ticked.
+	mux.Handle("GET /shipping/orders", s.only(shipping, h.ShopOrders))
+	mux.Handle("POST /shipping/orders/ship", s.only(shipping, h.ShipShopOrders))
+	mux.Handle("GET /shipping/orders/{code}", s.only(shipping, h.ShopOrder))
+	mux.Handle("POST /shipping/orders/{code}/ship", s.only(shipping, h.ShipShopOrder))
+	mux.Handle("POST /shipping/orders/{code}/new-parcel", s.only(shipping, h.NewShopParcel))
 	mux.Handle("GET /shipping/batches", s.only(shipping, h.Batches))
 	mux.Handle("GET /shipping/batches/new", s.only(shipping, h.NewBatch))
 	mux.Handle("GET /shipping/batch-template/{file}", s.only(shipping, h.BatchTemplate))

@@ -36,6 +36,9 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	var c Config
 	fs := newFlagSet("jobs", "jobs [flags]", stderr)
 	commonFlags(fs, &c)
+	// The shop's token is sealed under the session key: the same as serve's.
+	fs.StringVar(&c.SessionKey, "session-key", env("SESSION_KEY", ""), "serve's session key, under which the shop's token is sealed; read from the var directory when empty (env SESSION_KEY)")
+	fs.StringVar(&c.VarDir, "var-dir", env("SHIPDESK_VAR_DIR", "var"), "directory of serve's generated files (env SHIPDESK_VAR_DIR)")
 	var u UpstreamConfig
 	upstreamFlags(fs, &u)
 	var j JobsConfig
@@ -74,6 +77,16 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	claims := app.NewClaims(db, d, wb, outbox, m.PublicURL, clients.Clock(), log)
 	runner.AdvanceClaims(claims)
 	wb.StatusLink = claims.StatusLinkOf
+	key, err := sessionKey(c, log)
+	if err != nil {
+		return err
+	}
+	orders, err := app.NewShop(db, d, clients, key, j.Who(), log)
+	if err != nil {
+		return err
+	}
+	runner.FollowShop(orders)
+	claims.Purchases = orders
 	runner.Run(ctx)
 	stopBatches(d, log)
 	return nil

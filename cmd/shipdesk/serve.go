@@ -107,6 +107,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 			if err := a.Bench.SeedDemo(ctx); err != nil {
 				log.Warn("demo commissions", "err", err)
 			}
+			if err := a.SeedDemoShop(ctx); err != nil {
+				log.Warn("demo shop", "err", err)
+			}
 		}
 	}
 

@@ -1,0 +1,46 @@
+package views
+
+// ShopFilter is the inbox's filters as asked.
+type ShopFilter struct{ Shipping, Status, Country, Day string }
+
+// ShopInbox is the clerk's inbox of the shop's orders.
+type ShopInbox struct {
+	Filter                        ShopFilter
+	Shipping, Statuses, Countries []Option
+	Orders                        []ShopOrderRow
+	Next                          string
+}
+
+// ShopOrderRow is one order of the inbox, in words.
+type ShopOrderRow struct {
+	Code, Revision, Created, Status, Recipient, City, Country string
+	Shipping, Point, PointCode, COD, Weight, Elsewhere        string
+	Ready                                                     bool
+	Problems                                                  []string
+	ShipmentID                                                *int64
+}
+
+// ShopOrderView is an order's page.
+type ShopOrderView struct {
+	Row                                         ShopOrderRow
+	Email, Phone, Total, Payment, Note, Address string
+	Key                                         string // the request key of "a new parcel for this order"
+	Items                                       []ShopItem
+	Shipments                                   []ShopShipment
+	Writes                                      []ShopWriteRow
+}
+
+// ShopItem is a line of the order.
+type ShopItem struct{ Code, Name, Amount, Price, Weight string }
+
+// ShopShipment is a shipment made of the order.
+type ShopShipment struct {
+	ID                           int64
+	Reference, Tracking, Carrier string
+}
+
+// ShopWriteRow is one write back to the shop.
+type ShopWriteRow struct {
+	Created, What, State, Sent, Answer string
+	Failed                             bool
+}
