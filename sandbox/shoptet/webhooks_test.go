@@ -175,7 +175,11 @@ func TestWebhookRetriesNeverBlockAndStop(t *testing.T) {
 	code := shop.Orders()[0].Code
 	post("PATCH /api/orders/"+code+"/notes", map[string]any{"data": map[string]any{"eshopRemark": "1"}})
 	rc.wait(t, 1)
+	// The receiver has it; the sender records the answer right after.
 	notes := shop.Notifications()
+	for deadline := time.Now().Add(5 * time.Second); (len(notes) != 1 || !notes[0].Delivered) && time.Now().Before(deadline); notes = shop.Notifications() {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if len(notes) != 1 || notes[0].Attempts != 3 || !notes[0].Delivered {
 		t.Errorf("after two failures: %+v", notes)
 	}
