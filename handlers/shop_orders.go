@@ -113,12 +113,8 @@ func inboxRow(ctx context.Context, o shop.InboxOrder) views.ShopOrderRow {
 // shipment), then its page; an order that cannot ship as it is opens the
 // new-shipment form filled from it.
 func (h *Handlers) ShipShopOrder(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r) {
-		return
-	}
-	code := r.PathValue("code")
-	if !plainText(code) {
-		h.ErrorStatus(w, r, http.StatusNotFound, "")
+	code, ok := h.orderCode(w, r)
+	if !ok || !h.readForm(w, r) {
 		return
 	}
 	seen, _ := strconv.Atoi(r.PostFormValue("revision"))
@@ -130,16 +126,23 @@ func (h *Handlers) ShipShopOrder(w http.ResponseWriter, r *http.Request) {
 // for an order shipped before, asked for explicitly; its request key makes a
 // second post of the same button the same parcel.
 func (h *Handlers) NewShopParcel(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r) {
-		return
-	}
-	code := r.PathValue("code")
-	if !plainText(code) {
-		h.ErrorStatus(w, r, http.StatusNotFound, "")
+	code, ok := h.orderCode(w, r)
+	if !ok || !h.readForm(w, r) {
 		return
 	}
 	done, err := h.Shop.NewParcel(r.Context(), h.userID(r), code, r.PostFormValue("key"))
 	h.afterShip(w, r, code, done, err)
+}
+
+// orderCode is the path's order code, or a 404 for one that is no text
+// (checked before any lookup: PostgreSQL refuses NUL and broken UTF-8).
+func (h *Handlers) orderCode(w http.ResponseWriter, r *http.Request) (string, bool) {
+	code := r.PathValue("code")
+	if !plainText(code) {
+		h.ErrorStatus(w, r, http.StatusNotFound, "")
+		return "", false
+	}
+	return code, true
 }
 
 func (h *Handlers) afterShip(w http.ResponseWriter, r *http.Request, code string, done shop.Shipped, err error) {
@@ -198,11 +201,11 @@ func (h *Handlers) prefillFromOrder(w http.ResponseWriter, r *http.Request, code
 // written back to the shop and when.
 func (h *Handlers) ShopOrder(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !plainText(r.PathValue("code")) {
-		h.ErrorStatus(w, r, http.StatusNotFound, "")
+	code, ok := h.orderCode(w, r)
+	if !ok {
 		return
 	}
-	p, err := h.Shop.Order(ctx, r.PathValue("code"))
+	p, err := h.Shop.Order(ctx, code)
 	if err != nil {
 		h.Fail(w, r, err)
 		return
