@@ -108,17 +108,32 @@ func NeedsRefresh(s storage.Shipment) bool {
 // cancelled shipment, whose label is neither coming nor offered (a label
 // stored as PENDING would read "being made").
 func LabelShown(s storage.Shipment) string {
-	if Cancelled(s) {
+	return labelShown(s.Status, s.CancelledAt != nil, s.LabelStatus)
+}
+
+// ExportLabel is the label's status of an exported row as the lists show it
+// (LabelShown), and whether it is a hand-over code rather than a label
+// (CodeOnly).
+func ExportLabel(r storage.ExportRow) (status string, code bool) {
+	return labelShown(r.Status, false, r.LabelStatus), codeOnly(r.LabelMode, r.LabelLess)
+}
+
+func labelShown(status string, cancelledHere bool, label string) string {
+	if cancelledHere || status == shipping.StatusCancelled {
 		return ""
 	}
-	return s.LabelStatus
+	return label
+}
+
+func codeOnly(mode string, labelLess bool) bool {
+	return mode == shipping.LabelCode || (mode == "" && labelLess)
 }
 
 // CodeOnly says the shipment is label-free: it is handed over with a code,
 // so its pages speak of the code, never of a label. Before the service's
 // answer names the label mode, the order's own label-free choice says it.
 func CodeOnly(s storage.Shipment) bool {
-	return s.LabelMode == shipping.LabelCode || (s.LabelMode == "" && s.LabelLess)
+	return codeOnly(s.LabelMode, s.LabelLess)
 }
 
 // Cancelled says the shipment was cancelled, here or at the service.

@@ -261,6 +261,7 @@ func (h *Handlers) SelectionStorno(w http.ResponseWriter, r *http.Request) {
 	var refused []string
 	for _, s := range can {
 		if _, err := h.ShipDesk.Storno(ctx, s.ID); err != nil {
+			h.refreshRefused(ctx, s.ID, err)
 			if apperr.CodeOf(err) == apperr.Internal {
 				h.Log.Error("storno of a selection", "shipment", s.ID, "err", err)
 			}

@@ -238,9 +238,10 @@ func (h *Handlers) reportTable(ctx context.Context, table string, from, to time.
 	}
 	rep, err := h.ShipReads.Report(ctx, from, to)
 	if table == "statuses" {
-		t := figTable{title: i18n.T(ctx, "trk.rep.per_status"), header: head("status", "status_text", "shipments")}
+		// The state in words only: a person reads the export, so no code of the service.
+		t := figTable{title: i18n.T(ctx, "trk.rep.per_status"), header: head("status", "shipments")}
 		for _, c := range rep.PerStatus {
-			t.rows = append(t.rows, []any{c.Key, views.StatusText(ctx, c.Key), c.Count})
+			t.rows = append(t.rows, []any{views.ParcelState(ctx, c.Key), c.Count})
 		}
 		return t, err
 	}

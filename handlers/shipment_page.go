@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/desk"
@@ -125,15 +126,35 @@ func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
 	return v
 }
 
-// ShipmentStorno cancels a shipment once the clerk confirmed it.
+// ShipmentStorno cancels a shipment once the clerk confirmed it. A storno
+// refused (most often: the carrier has the parcel by now) refreshes the
+// shipment first, so the page it returns to says the refusal and shows the
+// state that is true now, without a storno that state forbids.
 func (h *Handlers) ShipmentStorno(w http.ResponseWriter, r *http.Request) {
 	h.recordAction(w, r, shipmentPath, func(ctx context.Context, id int64) (string, error) {
 		if r.PostFormValue("confirm") != "yes" {
 			return "", apperr.New(apperr.Invalid, "ship.flash.confirm_cancel")
 		}
 		_, err := h.ShipDesk.Storno(ctx, id)
+		h.refreshRefused(ctx, id, err)
 		return i18n.T(ctx, "ship.flash.cancelled", id), err
 	})
+}
+
+// refreshRefused asks the service about a shipment whose action it refused
+// (the one refresh path, as "refresh now"), so what is shown next is true
+// now; a failure to ask leaves the refusal to say it alone.
+func (h *Handlers) refreshRefused(ctx context.Context, id int64, err error) {
+	switch apperr.CodeOf(err) {
+	case apperr.Invalid, apperr.Conflict, apperr.NotFound:
+	default:
+		return // done, or the service was not reached: nothing new to learn
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if rerr := h.Tracker.RefreshNow(ctx, id); rerr != nil {
+		h.Log.Warn("refresh after a refused action", "shipment", id, "err", rerr)
+	}
 }
 
 // StornoDuplicate cancels an extra order the service holds under a shipment's

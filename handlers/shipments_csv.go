@@ -6,12 +6,15 @@ import (
 	"strconv"
 	"time"
 
+	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/storage"
+	"shipdesk/views"
 )
 
 // ExportCSV streams the filtered list as CSV, any size, one row at a time, in
-// the person's language: in Czech with a byte-order mark (so a spreadsheet
+// the person's language, every state and label in words as the list says
+// them: in Czech with a byte-order mark (so a spreadsheet
 // reads UTF-8), ";" between cells, decimal commas and local times; in English
 // with "," and decimal points.
 func (h *Handlers) ExportCSV(w http.ResponseWriter, r *http.Request) {
@@ -57,6 +60,7 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 	flusher, _ := w.(http.Flusher)
 	n := 0
 	err := each(func(s *storage.ExportRow) error {
+		label, codeOnly := desk.ExportLabel(*s)
 		line.start()
 		line.open()
 		line.buf = strconv.AppendInt(line.buf, s.ID, 10)
@@ -67,10 +71,9 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 		line.text(s.RecipientCity)
 		line.text(s.Carrier)
 		line.text(s.ServiceName)
-		line.text(s.State)
-		line.text(s.Status)
-		line.text(s.LabelMode)
-		line.text(s.LabelStatus)
+		line.text(views.ShipmentStateWords(ctx, s.State, s.Status))
+		line.text(views.LabelModeText(ctx, s.LabelMode))
+		line.text(views.LabelState(ctx, label, codeOnly))
 		returned := no
 		if s.Returned {
 			returned = yes
@@ -108,4 +111,4 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 // csvColumns are the export's columns; their headers are in the catalog as
 // trk.csv.<column>.
 var csvColumns = []string{"id", "created", "reference", "tracking_number", "recipient", "town", "carrier", "service",
-	"state", "status", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"}
+	"state", "label_mode", "label_status", "returned", "cod", "cod_currency", "delivered", "last_checked", "origin"}

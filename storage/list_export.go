@@ -17,6 +17,7 @@ type ExportRow struct {
 	Carrier, ServiceName       string
 	State, Status              string
 	LabelMode, LabelStatus     string
+	LabelLess                  bool // ordered label-free: its pages speak of a code
 	Returned                   bool
 	CODValue                   float64 // with CODCurrency; both zero without cash on delivery
 	CODCurrency                string
@@ -28,7 +29,7 @@ type ExportRow struct {
 func ExportRowOf(s Shipment) ExportRow {
 	r := ExportRow{ID: s.ID, CreatedAt: s.CreatedAt, Reference: s.Reference, TrackingNumber: s.Tracking(),
 		RecipientName: s.RecipientName, RecipientCity: s.RecipientCity, Carrier: s.Carrier, ServiceName: s.ServiceName,
-		State: s.State, Status: s.Status, LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, Returned: s.Returned, Origin: s.Origin}
+		State: s.State, Status: s.Status, LabelMode: s.LabelMode, LabelStatus: s.LabelStatus, LabelLess: s.LabelLess, Returned: s.Returned, Origin: s.Origin}
 	if s.CODValue != nil && s.CODCurrency != nil {
 		r.CODValue, r.CODCurrency = *s.CODValue, *s.CODCurrency
 	}
@@ -44,7 +45,7 @@ func ExportRowOf(s Shipment) ExportRow {
 // exportColumns are ExportRow's columns, in its order; the comment names the
 // query among the server's activity.
 const exportColumns = `/* shipments export */ id, created_at, reference, coalesce(tracking_number, ''), recipient_name, recipient_city,
-carrier, service_name, state, status, label_mode, label_status, returned,
+carrier, service_name, state, status, label_mode, label_status, label_less, returned,
 CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN 0 ELSE cod_value END::float8,
 CASE WHEN cod_value IS NULL OR cod_currency IS NULL THEN '' ELSE cod_currency END,
 delivered_at, last_checked_at, origin`
@@ -73,7 +74,7 @@ func (db *DB) ExportShipments(ctx context.Context, f ListFilter, fn func(*Export
 	var r ExportRow
 	var delivered, checked sql.NullTime
 	dest := []any{&r.ID, &r.CreatedAt, &r.Reference, &r.TrackingNumber, &r.RecipientName, &r.RecipientCity,
-		&r.Carrier, &r.ServiceName, &r.State, &r.Status, &r.LabelMode, &r.LabelStatus, &r.Returned,
+		&r.Carrier, &r.ServiceName, &r.State, &r.Status, &r.LabelMode, &r.LabelStatus, &r.LabelLess, &r.Returned,
 		&r.CODValue, &r.CODCurrency, &delivered, &checked, &r.Origin}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {

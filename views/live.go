@@ -39,18 +39,7 @@ func Age(ctx context.Context, at *time.Time, now time.Time) string {
 // its page say it: our order's state until the service has it, then the
 // service's status; and its label's state when it has one.
 func ShipmentState(ctx context.Context, s ShipmentRow) (state, label string) {
-	if s.State != "created" {
-		state = shipStateText(ctx, s.State)
-	} else {
-		state = StatusText(ctx, s.Status)
-	}
-	switch {
-	case s.LabelStatus != "" && s.CodeOnly:
-		label = T(ctx, "ship.code_state", StatusText(ctx, s.LabelStatus))
-	case s.LabelStatus != "":
-		label = T(ctx, "live.label", StatusText(ctx, s.LabelStatus))
-	}
-	return state, label
+	return ShipmentStateWords(ctx, s.State, s.Status), LabelState(ctx, s.LabelStatus, s.CodeOnly)
 }
 
 // stateBadge is the badge class of a shipment's state in words.

@@ -2,11 +2,7 @@ package views
 
 // View models of the shipping desk.
 
-import (
-	"context"
-
-	"shipdesk/i18n"
-)
+import "context"
 
 // Option is one entry of a select.
 type Option struct {
@@ -202,30 +198,6 @@ type AddressBook struct {
 	PointsAge     string
 }
 
-// LabelModeText explains label modes in the clerk's words.
-func LabelModeText(ctx context.Context, mode string) string {
-	switch mode {
-	case "PRINT":
-		return T(ctx, "ship.mode.print")
-	case "CARRIER":
-		return T(ctx, "ship.mode.carrier")
-	case "CODE":
-		return T(ctx, "ship.mode.code")
-	case "PRINT_OR_CODE":
-		return T(ctx, "ship.mode.print_or_code")
-	}
-	return mode
-}
-
-// StatusText is a shipment or label status of the service in words; a
-// status the catalog does not know is shown as the service wrote it.
-func StatusText(ctx context.Context, status string) string {
-	if status != "" && i18n.Has("ship.status."+status) {
-		return T(ctx, "ship.status."+status)
-	}
-	return status
-}
-
 // packageCellLabel names a cell of the packages table for screen readers.
 func packageCellLabel(ctx context.Context, name string, n int) string {
 	switch name {
@@ -263,9 +235,9 @@ func statusLine(ctx context.Context, s ShipmentView) string {
 		}
 		return line
 	}
-	line := T(ctx, "ship.line.status", StatusText(ctx, s.Status), s.LabelModeText)
+	line := T(ctx, "ship.line.status", ParcelState(ctx, s.Status), s.LabelModeText)
 	if s.CodeOnly {
-		line = T(ctx, "ship.line.status_code", StatusText(ctx, s.Status))
+		line = T(ctx, "ship.line.status_code", ParcelState(ctx, s.Status))
 	}
 	if s.LastChecked != "" {
 		line += T(ctx, "ship.line.checked", s.LastChecked)

@@ -131,18 +131,6 @@ func shortLabel(b Bar) string {
 	return b.Label
 }
 
-// words is the catalog text of a code under prefix, or the code itself when the
-// catalog has no text for it (a status the service added later).
-func words(ctx context.Context, prefix, code string) string {
-	if code == "" || !i18n.Has(prefix+code) {
-		return code
-	}
-	return T(ctx, prefix+code)
-}
-
-// trkStatus is a shipment's or tracking event's status in words.
-func trkStatus(ctx context.Context, status string) string { return words(ctx, "trk.status.", status) }
-
 // Uncertain is the one name, on every page, of the state of a record whose
 // creation the service may or may not have done (the answer was lost): the
 // storage state "unknown" of shipments, commissions and pickups.
