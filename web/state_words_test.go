@@ -2,15 +2,11 @@ package web_test
 
 import (
 	"encoding/csv"
-	"encoding/json"
-	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/xuri/excelize/v2"
@@ -19,65 +15,9 @@ import (
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
+	"shipdesk/sandbox/sandboxtest"
 	"shipdesk/views"
 )
-
-// serviceCodes are the codes the service's enumerations hold, read from the
-// sandbox's OpenAPI document: every string of an "enum" that is written as
-// a code (capitals and underscores, four or more), so PRINT, READY,
-// ONPICKUP, NOT_APPLICABLE are there and country or currency codes are not.
-func serviceCodes(t *testing.T, env *apptest.Env) map[string]bool {
-	t.Helper()
-	resp, err := http.Get(env.Sandbox.URL + "/sandbox/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var doc any
-	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	code := regexp.MustCompile(`^[A-Z][A-Z_]{3,}$`)
-	codes := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if enum, ok := x["enum"].([]any); ok {
-				for _, e := range enum {
-					if s, ok := e.(string); ok && code.MatchString(s) {
-						codes[s] = true
-					}
-				}
-			}
-			for _, c := range x {
-				walk(c)
-			}
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
-		}
-	}
-	walk(doc)
-	for _, must := range []string{"NOT_APPLICABLE", "ONPICKUP", "EXPORTED", "PRINT", "READY", "CARRIER"} {
-		if !codes[must] {
-			t.Fatalf("the document's enumerations lack %s: %v", must, codes)
-		}
-	}
-	return codes
-}
-
-// codesIn are the service's codes that stand as words in text.
-func codesIn(text string, codes map[string]bool) []string {
-	var found []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
-		if codes[w] && !slices.Contains(found, w) {
-			found = append(found, w)
-		}
-	}
-	return found
-}
 
 // visibleText is what a person reads of a page: the text of its body
 // without scripts and styles (attributes, data- values and links' targets
@@ -161,7 +101,7 @@ func storedStatus(t *testing.T, env *apptest.Env, pagePath string) string {
 func TestNoServiceCodeIsShown(t *testing.T) {
 	t.Parallel()
 	env, byState := statesDesk(t)
-	codes := serviceCodes(t, env)
+	codes := env.Sandbox.Codes()
 	manager := env.SignedIn(identity.Manager)
 	var shipments []string
 	for _, p := range byState {
@@ -189,20 +129,20 @@ func TestNoServiceCodeIsShown(t *testing.T) {
 				t.Errorf("%s %s: %d", lang, p, resp.StatusCode)
 				continue
 			}
-			if found := codesIn(visibleText(t, resp.Body), codes); len(found) > 0 {
+			if found := sandboxtest.CodesIn(visibleText(t, resp.Body), codes); len(found) > 0 {
 				t.Errorf("%s %s shows the service's codes %v", lang, p, found)
 			}
 		}
 		for _, p := range append([]string{"/tracking.csv"}, reportExports(t, manager, "csv")...) {
 			for _, row := range exportRows(t, manager, p, lang) {
-				if found := codesIn(strings.Join(row, " "), codes); len(found) > 0 {
+				if found := sandboxtest.CodesIn(strings.Join(row, " "), codes); len(found) > 0 {
 					t.Errorf("%s %s: a row shows the service's codes %v: %q", lang, p, found, row)
 				}
 			}
 		}
 		for _, p := range append(reportExports(t, manager, "xlsx"), "/attention/summary.xlsx") {
 			for _, row := range xlsxRows(t, manager, p) {
-				if found := codesIn(strings.Join(row, " "), codes); len(found) > 0 {
+				if found := sandboxtest.CodesIn(strings.Join(row, " "), codes); len(found) > 0 {
 					t.Errorf("%s %s: a row shows the service's codes %v: %q", lang, p, found, row)
 				}
 			}
