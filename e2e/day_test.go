@@ -42,7 +42,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			if !strings.Contains(main, "CZK\u00a01,250.00") || !strings.Contains(tab.Text(`[data-testid=insured]`), "CZK\u00a01,250.00") {
 				t.Errorf("the shipment page lacks the COD amount or the insured value")
 			}
-			tab.WaitText(`[data-testid=label-box]`, "pending")
+			tab.WaitText(`[data-testid=label-box]`, "label being made")
 			// A second order is cancelled before the carrier takes it: storno, confirmed.
 			tab.Open("/shipping/new")
 			tab.fillRecipient()

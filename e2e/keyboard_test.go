@@ -175,7 +175,7 @@ func TestKeyboardOnlyClerkJourney(t *testing.T) {
 	if !strings.HasPrefix(tab.Path(), "/shipping/shipments/") {
 		t.Fatalf("after ordering by keyboard the page is %s", tab.Path())
 	}
-	tab.WaitText(`[data-testid=label-box]`, "pending")
+	tab.WaitText(`[data-testid=label-box]`, "label being made")
 
 	// The label is ready later (before the courier's pickup, 15 minutes after
 	// export); the print queue prints it by keyboard.

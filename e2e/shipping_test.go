@@ -75,7 +75,7 @@ func TestClerkOrdersCODShipmentToPoint(t *testing.T) {
 	if !strings.HasPrefix(tab.Path(), "/shipping/shipments/") {
 		t.Fatalf("after ordering the page is %s", tab.Path())
 	}
-	tab.WaitText(`[data-testid=label-box]`, "pending")
+	tab.WaitText(`[data-testid=label-box]`, "label being made")
 	if got := tab.Text(`main`); !strings.Contains(got, "CZK\u00a01,250.00") {
 		t.Errorf("the shipment page does not show the COD amount")
 	}
@@ -118,7 +118,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.waitTrue("the label-free box ticked", htmxIdle+` && document.querySelector("input[name=label_less]").checked`)
 	tab.look("label-free-chosen")
 	tab.Submit(`[data-testid=create]`)
-	tab.WaitText(`[data-testid=label-box]`, "pending")
+	tab.WaitText(`[data-testid=label-box]`, "code being made")
 	tab.Submit(`[data-testid=sandbox-clock] button[value="15"]`)
 	tab.WaitText(`[data-testid=label-box]`, "Hand over with this code")
 	code := tab.Text(`[data-testid=handover-code]`)
