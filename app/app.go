@@ -211,7 +211,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	}
 	a.Jobs.FollowShop(a.Shop)
 	a.Hooks = shoptet.NewHooks(a.Shop.HookKey, a.Shop.Touch, log)
-	h.Shop, h.ShopHooks = a.Shop, a.Hooks
+	h.Shop, h.ShopHooks, h.ShopConn, h.ShopAPI = a.Shop, a.Hooks, a.Shop, shopAPI(o.Upstream)
 	a.Claims.Purchases = a.Shop                // a claim for a shop's purchase offers its items
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims

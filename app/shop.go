@@ -64,6 +64,15 @@ func shoptetOpener(up *upstream.Clients) shop.Opener {
 	}
 }
 
+// shopAPI is where the connection form's address starts: the simulator's
+// shop in sandbox mode, Shoptet's API otherwise.
+func shopAPI(up *upstream.Clients) string {
+	if up.IsSandbox() {
+		return DemoShop(up).BaseURL
+	}
+	return "https://api.myshoptet.com"
+}
+
 // DemoShop is the sandbox's demo shop (served under /shoptet beside the
 // shipping sandbox) as the demo maps it: each shipping method to the carrier
 // the simulator says it stands for, a hand-over moving the order to "sent".
