@@ -13,13 +13,13 @@ type ShopSection struct {
 	Key     string // the request key of each form
 	// The connected shop as the shop names it, and its sync.
 	ShopName, ShopID, ShopURL, ConnectedAt, SyncedAt, SyncError, HooksURL string
-	Statuses                                                            []ShopStatusBox
-	Handover                                                            string // a status id, "" for "do not change"
-	Notify                                                              bool   // the shop mails the customer about the hand-over
-	Shipping                                                            []ShopMethodRow
-	Services                                                            []Option // what a shipping method can stand for
-	ServicesUnknown                                                     bool     // the service's offers could not be read now
-	Payment                                                             []ShopPaymentBox
+	Statuses                                                              []ShopStatusBox
+	Handover                                                              string // a status id, "" for "do not change"
+	Notify                                                                bool   // the shop mails the customer about the hand-over
+	Shipping                                                              []ShopMethodRow
+	Services                                                              []Option // what a shipping method can stand for
+	ServicesUnknown                                                       bool     // the service's offers could not be read now
+	Payment                                                               []ShopPaymentBox
 	// Errors are the statuses' and mappings' forms' field problems.
 	Errors map[string]string
 }
