@@ -44,13 +44,17 @@ func (s *Service) SeedDemo(ctx context.Context, demo DemoShop) error {
 	if _, err := s.Connect(ctx, 0, ConnectForm{Platform: demo.Platform, BaseURL: demo.BaseURL, Token: demo.Token}); err != nil {
 		return err
 	}
+	services, err := s.Services(ctx)
+	if err != nil {
+		s.log.Warn("demo shop: offers", "err", err) // its methods ship by the offer rules
+	}
 	var maps []MethodMapping
 	for _, m := range demo.Methods {
 		switch {
 		case m.NotOurs:
 			maps = append(maps, MethodMapping{GUID: m.GUID, Mapping: storage.MapNotOurs})
 		case m.Carrier != "":
-			maps = append(maps, s.demoService(ctx, m))
+			maps = append(maps, demoService(services, m))
 		}
 	}
 	conn, err := s.Connection(ctx)
@@ -81,11 +85,7 @@ func (s *Service) SeedDemo(ctx context.Context, demo DemoShop) error {
 
 // demoService maps a demo method to its carrier's cheapest service that
 // delivers as it says; by the offer rules when the service offers none.
-func (s *Service) demoService(ctx context.Context, m DemoMethod) MethodMapping {
-	services, err := s.Services(ctx)
-	if err != nil {
-		s.log.Warn("demo shop: offers", "carrier", m.Carrier, "err", err)
-	}
+func demoService(services []ServiceChoice, m DemoMethod) MethodMapping {
 	best := -1
 	for i, c := range services {
 		if strings.EqualFold(c.Carrier, m.Carrier) && c.ToPoint == m.ToPoint &&
