@@ -10,8 +10,8 @@ import (
 
 	"shipdesk/app/apptest"
 	"shipdesk/identity"
-	sbshop "shipdesk/sandbox/shoptet"
 	"shipdesk/sandbox/sandboxtest"
+	sbshop "shipdesk/sandbox/shoptet"
 	"shipdesk/storage/pgtest"
 )
 
