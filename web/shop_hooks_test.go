@@ -66,15 +66,23 @@ func TestShopWebhooksAreSignedWithAKeptKey(t *testing.T) {
 	if body := env.SignedIn(identity.Manager).Get("/connection").Body; !strings.Contains(body, "tells shipdesk of each change at once") || strings.Contains(body, key) {
 		t.Error("the Connection page does not say the webhooks are set up, or shows their key")
 	}
+	// The newest order waiting: first in the inbox.
 	var code string
-	if err := env.App.DB.SQL().QueryRow(`SELECT code FROM shop_orders WHERE state = 'waiting' ORDER BY code LIMIT 1`).Scan(&code); err != nil {
+	if err := env.App.DB.SQL().QueryRow(`SELECT code FROM shop_orders WHERE state = 'waiting' ORDER BY created_at DESC, code DESC LIMIT 1`).Scan(&code); err != nil {
 		t.Fatal(err)
+	}
+	clerk := env.SignedIn(identity.Clerk)
+	if !strings.Contains(clerk.Get("/shipping/orders").Body, code) {
+		t.Fatalf("order %s is not in the inbox", code)
 	}
 	sb.Control(http.MethodPost, "/sandbox/shoptet/orders/"+code+"/cancel", nil)
 	waitFor(t, "the cancelled order read through its webhook", func() bool {
 		o, err := env.App.DB.ShopOrderByCode(ctx, code)
 		return err == nil && o.State == "cancelled"
 	})
+	if strings.Contains(clerk.Get("/shipping/orders").Body, code) {
+		t.Error("the cancelled order is still in the inbox")
+	}
 	if now, _ := env.App.DB.ShopConnection(ctx); !now.SyncFrom.Equal(c.SyncFrom) || (now.SyncedAt != nil) != (c.SyncedAt != nil) {
 		t.Error("a sync ran: the webhook alone should have read the order")
 	}
