@@ -72,6 +72,10 @@ type Options struct {
 	// ClaimLimits are the claim page's throttles in the database (nil:
 	// claims.DefaultLimits).
 	ClaimLimits *claims.Limits
+	// HooksBase is the dashboard's public base URL as the shop reaches it,
+	// where its webhooks are registered ("": none, the sync alone reads the
+	// shop's changes).
+	HooksBase string
 	// SummaryHour is the hour in the shop's zone from which the managers who
 	// asked for it get the day's attention summary by mail (0: 7).
 	SummaryHour int
@@ -130,8 +134,10 @@ type App struct {
 	Claims *claims.Service
 	// Shop follows the connected shop's orders (the clerk's inbox).
 	Shop *shop.Service
-	// Hooks take the shop's webhooks (ListenShop registers them).
+	// Hooks take the shop's webhooks (Shop.Listen registers them).
 	Hooks *shoptet.Hooks
+
+	log *slog.Logger
 }
 
 // Close stops what New started in the background (the mail catcher).
@@ -172,7 +178,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		return nil, errors.New("assemble app: no upstream clients")
 	}
 	h.Link = o.Upstream
-	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream}
+	a = &App{DB: db, Staff: accounts, Upstream: o.Upstream, log: log}
 	if a.Outbox, a.Catcher, err = NewMail(db, o.Mail, o.Upstream.IsSandbox(), o.Upstream.Clock(), o.Jobs.Who(), log); err != nil {
 		return nil, err
 	}
@@ -200,12 +206,12 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		a.Claims.Limits = *o.ClaimLimits
 	}
 	a.Jobs.AdvanceClaims(a.Claims)
-	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), log); err != nil {
+	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), o.HooksBase, log); err != nil {
 		return nil, err
 	}
 	a.Jobs.FollowShop(a.Shop)
-	a.Hooks = shoptet.NewHooks(a.Shop.Touch, log)
-	h.Shop, h.ShopHooks = a.Shop, a.Hooks
+	a.Hooks = shoptet.NewHooks(a.Shop.HookKey, a.Shop.Touch, log)
+	h.Shop, h.ShopHooks, h.ShopConn, h.ShopAPI = a.Shop, a.Hooks, a.Shop, shopAPI(o.Upstream)
 	a.Claims.Purchases = a.Shop                // a claim for a shop's purchase offers its items
 	a.Bench.StatusLink = a.Claims.StatusLinkOf // the customer's confirmations link the claim's page
 	h.Claims = a.Claims

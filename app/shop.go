@@ -19,13 +19,35 @@ import (
 // NewShop builds the shop's service (the connected shop's orders, the
 // clerk's inbox, the writes back) on the desk and the dashboard's clock;
 // the token is sealed under a key derived from the session key. Both `serve`
-// and `shipdesk jobs` build it here.
-func NewShop(db *storage.DB, d *desk.Desk, up *upstream.Clients, sessionKey []byte, who string, log *slog.Logger) (*shop.Service, error) {
+// and `shipdesk jobs` build it here; the webhooks are registered at
+// public (the dashboard's public base URL) when it is given.
+func NewShop(db *storage.DB, d *desk.Desk, up *upstream.Clients, sessionKey []byte, who, public string, log *slog.Logger) (*shop.Service, error) {
 	sealer, err := shop.NewSealer(sessionKey)
 	if err != nil {
 		return nil, err
 	}
-	return shop.New(db, d, up.Clock(), shop.Config{Platforms: map[string]shop.Opener{"shoptet": shoptetOpener(up)}, Sealer: sealer, Who: who}, log)
+	return shop.New(db, d, up.Clock(), shop.Config{Platforms: map[string]shop.Opener{"shoptet": shoptetOpener(up)}, Sealer: sealer, Who: who,
+		HooksURL: HooksURL(public)}, log)
+}
+
+// HooksURL is where a Shoptet shop posts its webhooks on a dashboard whose
+// public base URL is public ("" for none: no webhooks).
+func HooksURL(public string) string {
+	if public == "" {
+		return ""
+	}
+	return strings.TrimRight(public, "/") + "/hooks/shoptet"
+}
+
+// ListenShop registers the connected shop's webhooks at start when they are
+// not registered yet; a shop that does not answer is only logged (the sync
+// reads every change meanwhile, and the next start tries again).
+func (a *App) ListenShop(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := a.Shop.Listen(ctx); err != nil {
+		a.log.Warn("shop webhooks: not registered", "err", err)
+	}
 }
 
 // shoptetOpener opens a Shoptet shop's Source: one client per token, on the
@@ -40,6 +62,15 @@ func shoptetOpener(up *upstream.Clients) shop.Opener {
 		}
 		return shoptet.New(c), nil
 	}
+}
+
+// shopAPI is where the connection form's address starts: the simulator's
+// shop in sandbox mode, Shoptet's API otherwise.
+func shopAPI(up *upstream.Clients) string {
+	if up.IsSandbox() {
+		return DemoShop(up).BaseURL
+	}
+	return "https://api.myshoptet.com"
 }
 
 // DemoShop is the sandbox's demo shop (served under /shoptet beside the

@@ -31,6 +31,12 @@ type Link interface {
 // Connection checks both keys now and shows the base URLs, the counters and the
 // last errors. Each visit checks again: the check is two cheap reads.
 func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
+	h.connectionPage(w, r, http.StatusOK, views.Form{}, nil)
+}
+
+// connectionPage draws the Connection page with the shop's connection form
+// as typed and the shop's forms' problems (a refused post's).
+func (h *Handlers) connectionPage(w http.ResponseWriter, r *http.Request, status int, connect views.Form, shopErrors map[string]string) {
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	defer cancel()
 	var checks []views.ConnectionCheck
@@ -60,8 +66,13 @@ func (h *Handlers) Connection(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
+	shopSec, err := h.shopSection(ctx, carriers, connect, shopErrors)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
 	p := h.page(w, r, views.T(r.Context(), "connection.heading"), "connection")
-	h.render(w, r, http.StatusOK, views.Connection(p, h.Link.IsSandbox(), simulatedNow, storedBank, checks, counts, failures, carrierRows(carriers)))
+	h.render(w, r, status, views.Connection(p, h.Link.IsSandbox(), simulatedNow, storedBank, checks, counts, failures, carrierRows(carriers), shopSec))
 }
 
 // Metrics writes the upstream counters in the Prometheus text format.

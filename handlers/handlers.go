@@ -84,6 +84,8 @@ type Handlers struct {
 	Claims       ClaimPage      // the customers' claim page (claims.Service)
 	ShopHooks    ShopHooks      // the connected shop's webhooks (shoptet.Hooks)
 	Shop         ShopDesk       // the shop's orders: the inbox, shipping them, the connection (shop.Service)
+	ShopConn     ShopSettings   // the Connection page's shop section (shop.Service)
+	ShopAPI      string         // the address of the shop platform's API the connection form starts from
 	TrustProxy   bool           // believe X-Forwarded-For / -Proto from a reverse proxy
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.

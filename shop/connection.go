@@ -39,6 +39,8 @@ type Connection struct {
 	SyncFrom  time.Time
 	SyncedAt  *time.Time
 	SyncError apperr.Text
+	// HooksURL is where the shop's webhooks are registered ("": not).
+	HooksURL string
 }
 
 // Limits of the connection form.
@@ -128,6 +130,9 @@ func (s *Service) Connect(ctx context.Context, by int64, f ConnectForm) (Connect
 	if err := s.Rejudge(ctx); err != nil {
 		return Connection{}, err
 	}
+	if err := s.Listen(ctx); err != nil {
+		s.log.Warn("shop webhooks: the sync reads the changes meanwhile", "err", err)
+	}
 	return s.Connection(ctx)
 }
 
@@ -209,7 +214,7 @@ func (s *Service) Connection(ctx context.Context) (Connection, error) {
 	if err != nil {
 		return Connection{}, err
 	}
-	out := Connection{Platform: c.Platform, BaseURL: c.BaseURL, Shop: Shop{ID: c.ShopID, Name: c.ShopName, URL: c.ShopURL},
+	out := Connection{Platform: c.Platform, BaseURL: c.BaseURL, Shop: Shop{ID: c.ShopID, Name: c.ShopName, URL: c.ShopURL}, HooksURL: c.HooksURL,
 		Handover: c.HandoverStatus, Quiet: c.HandoverQuiet, ConnectedAt: c.ConnectedAt, SyncFrom: c.SyncFrom, SyncedAt: c.SyncedAt,
 		SyncError: c.SyncError}
 	for _, id := range c.ShipStatuses {
@@ -282,44 +287,55 @@ func (s *Service) SaveStatusRules(ctx context.Context, r StatusRules) error {
 }
 
 // MethodMapping is what one shipping method means: a service of the
-// shipping service (its carrier, service id and name, and whether it
-// delivers to parcel points), the offer rules, or not shipped by us.
+// shipping service (its carrier and service id, one the service offers),
+// the offer rules, or not shipped by us.
 type MethodMapping struct {
-	GUID        string
-	Mapping     string // storage.MapService, MapRules, MapNotOurs, MapUnmapped
-	Carrier     string
-	ServiceID   int
-	ServiceName string
-	ToPoint     bool
+	GUID      string
+	Mapping   string // storage.MapService, MapRules, MapNotOurs, MapUnmapped
+	Carrier   string
+	ServiceID int
 }
 
 // SaveMappings keeps the shipping methods' meanings and which payment
-// methods are cash on delivery, and judges the orders again.
+// methods are cash on delivery, and judges the orders again. A service is
+// one the shipping service offers now (Services), or the one the method
+// stands for already.
 func (s *Service) SaveMappings(ctx context.Context, shipping []MethodMapping, codPayments []string) error {
 	known, err := s.db.ShopMethods(ctx)
 	if err != nil {
 		return err
 	}
+	var offered []ServiceChoice
+	asked := false
 	p := apperr.Problems{}
 	var save []storage.ShopMethod
 	for _, m := range shipping {
 		field := "shipping_" + m.GUID
 		i := slices.IndexFunc(known, func(k storage.ShopMethod) bool { return k.Kind == storage.ShopShipping && k.GUID == m.GUID })
 		if i < 0 {
-			p.Add(field, "shop.err.method_unknown", m.GUID)
+			p.Add("shipping", "shop.err.method_unknown", m.GUID)
 			continue
 		}
 		row := known[i]
+		was := ServiceChoice{Carrier: row.Carrier, ServiceID: row.ServiceID, Name: row.ServiceName, ToPoint: row.ToPoint}
 		row.Mapping, row.Carrier, row.ServiceID, row.ServiceName, row.ToPoint = m.Mapping, "", 0, "", false
 		switch m.Mapping {
 		case storage.MapService:
-			carrier, p1 := textin.Line(m.Carrier, 40)
-			name, p2 := textin.Line(m.ServiceName, 100)
-			if !p1.IsZero() || !p2.IsZero() || carrier == "" || m.ServiceID <= 0 {
+			choice, found := was, known[i].Mapping == storage.MapService && was.is(m.Carrier, m.ServiceID)
+			if !found && !asked {
+				if offered, err = s.Services(ctx); err != nil {
+					return err
+				}
+				asked = true
+			}
+			if j := slices.IndexFunc(offered, func(c ServiceChoice) bool { return c.is(m.Carrier, m.ServiceID) }); !found && j >= 0 {
+				choice, found = offered[j], true
+			}
+			if !found {
 				p.Add(field, "shop.err.service")
 				continue
 			}
-			row.Carrier, row.ServiceID, row.ServiceName, row.ToPoint = strings.ToUpper(carrier), m.ServiceID, name, m.ToPoint
+			row.Carrier, row.ServiceID, row.ServiceName, row.ToPoint = strings.ToUpper(choice.Carrier), choice.ServiceID, cut(choice.Name, 100), choice.ToPoint
 		case storage.MapRules, storage.MapNotOurs, storage.MapUnmapped:
 		default:
 			p.Add(field, "shop.err.mapping")

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"shipdesk/apperr"
-	"shipdesk/desk"
 	"shipdesk/storage"
 )
 
@@ -45,13 +44,17 @@ func (s *Service) SeedDemo(ctx context.Context, demo DemoShop) error {
 	if _, err := s.Connect(ctx, 0, ConnectForm{Platform: demo.Platform, BaseURL: demo.BaseURL, Token: demo.Token}); err != nil {
 		return err
 	}
+	services, err := s.Services(ctx)
+	if err != nil {
+		s.log.Warn("demo shop: offers", "err", err) // its methods ship by the offer rules
+	}
 	var maps []MethodMapping
 	for _, m := range demo.Methods {
 		switch {
 		case m.NotOurs:
 			maps = append(maps, MethodMapping{GUID: m.GUID, Mapping: storage.MapNotOurs})
 		case m.Carrier != "":
-			maps = append(maps, s.demoService(ctx, m))
+			maps = append(maps, demoService(services, m))
 		}
 	}
 	conn, err := s.Connection(ctx)
@@ -82,35 +85,17 @@ func (s *Service) SeedDemo(ctx context.Context, demo DemoShop) error {
 
 // demoService maps a demo method to its carrier's cheapest service that
 // delivers as it says; by the offer rules when the service offers none.
-func (s *Service) demoService(ctx context.Context, m DemoMethod) MethodMapping {
-	f, err := s.desk.Blank(ctx)
-	if err != nil {
+func demoService(services []ServiceChoice, m DemoMethod) MethodMapping {
+	best := -1
+	for i, c := range services {
+		if strings.EqualFold(c.Carrier, m.Carrier) && c.ToPoint == m.ToPoint &&
+			(best < 0 || c.offer.PriceVAT.Value < services[best].offer.PriceVAT.Value) {
+			best = i
+		}
+	}
+	if best < 0 {
 		return MethodMapping{GUID: m.GUID, Mapping: storage.MapRules}
 	}
-	f.To = desk.Address{Firstname: "Jana", Surname: "Nováková", Street: "Korunní 12", City: "Praha", Zip: "120 00", Country: "CZ",
-		Phone: "+420 777 123 456", Email: "jana@example.cz"}
-	f.Packages = []desk.Package{{Weight: 1, Length: 30, Width: 20, Height: 10}}
-	// A carrier that takes parcels only at its points is offered for a
-	// hand-over there (as shipping an order tries it).
-	for _, handover := range []string{s.cfg.Handover, desk.HandoverPoint} {
-		f.Handover = handover
-		offers, err := s.desk.Offers(ctx, f)
-		if err != nil {
-			s.log.Warn("demo shop: offers", "carrier", m.Carrier, "err", err)
-			break
-		}
-		best := -1
-		for i, o := range offers {
-			if o.Selectable && !o.LabelFree && strings.EqualFold(o.Carrier, m.Carrier) && o.DeliveryRequired == m.ToPoint &&
-				(best < 0 || o.PriceVAT.Value < offers[best].PriceVAT.Value) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			o := offers[best]
-			return MethodMapping{GUID: m.GUID, Mapping: storage.MapService, Carrier: o.Carrier, ServiceID: o.ServiceID, ServiceName: o.Service,
-				ToPoint: o.DeliveryRequired}
-		}
-	}
-	return MethodMapping{GUID: m.GUID, Mapping: storage.MapRules}
+	c := services[best]
+	return MethodMapping{GUID: m.GUID, Mapping: storage.MapService, Carrier: c.Carrier, ServiceID: c.ServiceID}
 }

@@ -51,6 +51,9 @@ type Config struct {
 	WriteBackoff  throttle.Backoff
 	// Handover is how a batch made of orders hands its parcels over.
 	Handover string
+	// HooksURL is the dashboard's public address of the platform's webhooks
+	// ("": the dashboard is not reachable, the sync alone reads changes).
+	HooksURL string
 }
 
 func (c *Config) defaults() {

@@ -30,10 +30,14 @@ type ShopConnection struct {
 	SyncError      apperr.Text   `db:"sync_error"`
 	ConnectedAt    time.Time     `db:"connected_at"`
 	ConnectedBy    *int64        `db:"connected_by"`
+	// HooksURL is where the shop's webhooks are registered ("" none yet);
+	// HookKeySealed the key the shop signs them with, sealed like the token.
+	HooksURL      string `db:"hooks_url"`
+	HookKeySealed []byte `db:"hook_key_sealed"`
 }
 
 const shopConnectionColumns = `platform, base_url, token_sealed, shop_id, shop_name, shop_url, ship_statuses, handover_status,
-handover_quiet, sync_from, next_sync_at, sync_failures, synced_at, sync_error, connected_at, connected_by`
+handover_quiet, sync_from, next_sync_at, sync_failures, synced_at, sync_error, connected_at, connected_by, hooks_url, hook_key_sealed`
 
 // ShopStatus is one of the shop's order statuses (table shop_statuses).
 type ShopStatus struct {
@@ -81,14 +85,15 @@ func (db *DB) ShopConnection(ctx context.Context) (ShopConnection, error) {
 
 // SaveShopConnection connects the shop (or connects it anew, with another
 // token or address): the statuses' meaning and the cursor stay when the shop
-// is the same one, and start over for another shop.
+// is the same one, and start over for another shop. The webhooks are
+// registered anew (their key belongs to the token).
 func (db *DB) SaveShopConnection(ctx context.Context, c ShopConnection) error {
 	_, err := db.x.ExecContext(ctx, `
 INSERT INTO shop_connections (id, platform, base_url, token_sealed, shop_id, shop_name, shop_url, sync_from, next_sync_at, connected_at, connected_by)
 VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $8, $9)
 ON CONFLICT (id) DO UPDATE SET platform = EXCLUDED.platform, base_url = EXCLUDED.base_url, token_sealed = EXCLUDED.token_sealed,
     shop_name = EXCLUDED.shop_name, shop_url = EXCLUDED.shop_url, connected_at = EXCLUDED.connected_at, connected_by = EXCLUDED.connected_by,
-    next_sync_at = EXCLUDED.next_sync_at, sync_failures = 0, sync_error = '', leased_until = NULL,
+    next_sync_at = EXCLUDED.next_sync_at, sync_failures = 0, sync_error = '', leased_until = NULL, hooks_url = '', hook_key_sealed = NULL,
     sync_from = CASE WHEN shop_connections.shop_id = EXCLUDED.shop_id THEN shop_connections.sync_from ELSE EXCLUDED.sync_from END,
     ship_statuses = CASE WHEN shop_connections.shop_id = EXCLUDED.shop_id THEN shop_connections.ship_statuses ELSE '{}' END,
     handover_status = CASE WHEN shop_connections.shop_id = EXCLUDED.shop_id THEN shop_connections.handover_status END,

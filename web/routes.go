@@ -204,6 +204,12 @@ func (s *Server) routes() *routeTable {
 	// The link to the shipping service: managers, and a metrics scraper with its token.
 	mux.Handle("GET /connection", s.only(conn, h.Connection))
 	mux.Handle("POST /connection/carriers/{code}", s.only(conn, h.EditCarrier))
+	// The connected shop: its token, what its statuses and methods mean.
+	mux.Handle("POST /connection/shop", s.only(conn, h.ConnectShop))
+	mux.Handle("POST /connection/shop/statuses", s.only(conn, h.SaveShopStatuses))
+	mux.Handle("POST /connection/shop/mappings", s.only(conn, h.SaveShopMappings))
+	mux.Handle("POST /connection/shop/refresh", s.only(conn, h.RefreshShopLists))
+	mux.Handle("POST /connection/shop/disconnect", s.only(conn, h.DisconnectShop))
 	mux.Handle("GET /metrics", s.scraper(conn, h.MetricsText))
 	// The rules that choose an offer for each row of a batch: managers (with the
 	// Connection area), under the shipping desk.

@@ -88,6 +88,9 @@ type Options struct {
 	// Log receives the dashboard's log as text, every line from Info up
 	// (nil: discarded), for a test that reads what is written down.
 	Log io.Writer
+	// Hooks gives the dashboard its own address as its public one, so the
+	// connected shop's webhooks are registered there (as under make run).
+	Hooks bool
 }
 
 // StartOptions runs the dashboard with options; short time limits make the
@@ -157,6 +160,13 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	if err != nil {
 		t.Fatalf("upstream clients: %v", err)
 	}
+	// The server listens before the app is built: its address is the public
+	// one the shop's webhooks are registered at.
+	srv := httptest.NewUnstartedServer(nil)
+	var hooksBase string
+	if o.Hooks {
+		hooksBase = "http://" + srv.Listener.Addr().String()
+	}
 	log := slog.New(slog.DiscardHandler)
 	if o.Log != nil {
 		log = slog.New(slog.NewTextHandler(o.Log, nil))
@@ -176,8 +186,10 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		PublicHold:    cmp.Or(o.PublicHold, time.Millisecond),
 		TrustProxy:    o.TrustProxy,
 		ClaimLimits:   o.ClaimLimits,
+		HooksBase:     hooksBase,
 	})
 	if err != nil {
+		srv.Close()
 		t.Fatalf("assemble app: %v", err)
 	}
 	t.Cleanup(func() { // before the database goes: no worker may outlive the test
@@ -188,7 +200,8 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 		}
 	})
 	t.Cleanup(a.Close)
-	srv := httptest.NewServer(a.Handler)
+	srv.Config.Handler = a.Handler
+	srv.Start()
 	t.Cleanup(srv.Close)
 	if o.Pollers > 0 {
 		a.Bench.SyncEvery = o.Pollers

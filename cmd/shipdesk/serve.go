@@ -47,6 +47,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	limitMemory()
+	hooksBase := m.PublicURL // the shop's webhooks reach a dashboard given a public address
 	if m.PublicURL == "" {
 		m.PublicURL = "http://" + c.Addr + "/"
 	}
@@ -85,9 +86,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return err
 	}
 	defer stopSandbox()
+	if hooksBase == "" && clients.Config.Sandbox {
+		hooksBase = m.PublicURL // the simulator reaches the dashboard where it listens
+	}
 	a, err := app.New(db, log, app.Options{SessionKey: key, TrustProxy: c.TrustProxy, IdleTimeout: c.IdleTimeout, MaxSession: c.MaxSession,
 		Upstream: clients, MetricsToken: c.MetricsToken, Jobs: j.Config, KnownCarriers: knownCarriers, Settle: u.Settle, Lang: lang, Zone: zone,
-		Mail: m, SummaryHour: summaryHour})
+		Mail: m, SummaryHour: summaryHour, HooksBase: hooksBase})
 	if err != nil {
 		return err
 	}
@@ -119,6 +123,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	fmt.Fprintf(stdout, "shipdesk is serving on http://%s/\n", ln.Addr())
 	go pruneLoop(ctx, db, log)
+	go a.ListenShop(ctx)
 	go clients.FollowClock(ctx, followEvery)
 	if j.Run { // settle unknown orders, keep caches fresh, poll labels, tracking, commissions
 		go a.Jobs.Run(ctx)

@@ -4,42 +4,29 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"shipdesk/apperr"
 )
 
 // Hooks receive the shop's webhooks: a notification is taken only when the
-// key this instance asked the shop for signed it, and it only says "look at
-// this order", which is then read from the API (touch). The key lives in
-// memory: each instance asks for its own at start (Listen), so with several
-// web instances behind one address only the last started checks the
-// signatures; the others refuse, Shoptet repeats, and the pollers' sync
-// reads every change within a minute anyway.
+// shop's key signed it, and it only says "look at this order", which is then
+// read from the API (touch). The key is the one kept sealed in the database
+// (shop.Service.HookKey), so every instance and every restart checks with
+// the key the shop signs with.
 type Hooks struct {
-	key   atomic.Pointer[string]
+	key   func(ctx context.Context) (string, error)
 	touch func(ctx context.Context, code string) error
 	log   *slog.Logger
 }
 
-// NewHooks receives notifications for touch (shop.Service.Touch).
-func NewHooks(touch func(ctx context.Context, code string) error, log *slog.Logger) *Hooks {
+// NewHooks checks notifications with key (shop.Service.HookKey) and reads
+// the orders they name with touch (shop.Service.Touch).
+func NewHooks(key func(ctx context.Context) (string, error), touch func(ctx context.Context, code string) error, log *slog.Logger) *Hooks {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Hooks{touch: touch, log: log}
-}
-
-// Listen asks the shop for a new signature key and registers the order
-// events at url.
-func (h *Hooks) Listen(ctx context.Context, src *Source, url string) error {
-	key, err := src.RenewKey(ctx)
-	if err != nil {
-		return err
-	}
-	h.key.Store(&key)
-	return src.Listen(ctx, url)
+	return &Hooks{key: key, touch: touch, log: log}
 }
 
 // touchFor bounds the read of a notified order, so the shop hears back
@@ -47,15 +34,15 @@ func (h *Hooks) Listen(ctx context.Context, src *Source, url string) error {
 const touchFor = 10 * time.Second
 
 // Notified takes one webhook post: Unauthorized unless its signature checks
-// (or when no key was asked for), Invalid for what is no order's
-// notification; the order is then read, and a failure to read it is only
-// logged (the sync reads it later).
+// (or when no key is kept), Invalid for what is no order's notification;
+// the order is then read, and a failure to read it is only logged (the sync
+// reads it later).
 func (h *Hooks) Notified(ctx context.Context, body []byte, signature string) error {
-	key := h.key.Load()
-	if key == nil {
-		return ErrBadSignature
+	key, err := h.key(ctx)
+	if err != nil {
+		return err
 	}
-	ch, err := Notification(*key, body, signature)
+	ch, err := Notification(key, body, signature)
 	if err != nil {
 		return err
 	}
