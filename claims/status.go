@@ -31,10 +31,13 @@ type Status struct {
 	Label      bool
 	WriteOn    string // the recipient to write on the package with the code
 	HandOverBy time.Time
-	Arrived    *time.Time
-	Messages   []Message
-	Files      []storage.ClaimUpload // the customer's own, with the claim
-	Documents  []storage.Document    // written confirmations
+	// HandedIn is the return parcel's status at the carrier once it has the
+	// parcel, until it reaches the shop ("" before and after).
+	HandedIn  string
+	Arrived   *time.Time
+	Messages  []Message
+	Files     []storage.ClaimUpload // the customer's own, with the claim
+	Documents []storage.Document    // written confirmations
 	// Held: a step after filing was refused and waits for the shop's staff,
 	// who will get in touch; Contact is whom the customer may ask meanwhile.
 	Held    bool
@@ -108,7 +111,15 @@ func (s *Service) statusOf(ctx context.Context, c storage.CustomerClaim) (Status
 		var ready bool
 		st.Code, st.Label, ready = desk.ReturnHandover(parcel)
 		st.WriteOn = parcel.RecipientName
-		if ready && c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods") {
+		early := c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods")
+		switch {
+		case c.ArrivedAt == nil && desk.HandedIn(parcel):
+			// The code stays on the page until the carrier has the parcel.
+			st.HandedIn = parcel.Status
+			if early {
+				st.State = "handed_in"
+			}
+		case ready && early:
 			st.State = "hand_over"
 		}
 	}

@@ -82,6 +82,9 @@ func claimStatusView(r *http.Request, shell views.ClaimShell, st claims.Status, 
 	if st.Arrived != nil {
 		v.Arrived = i18n.Date(ctx, *st.Arrived)
 	}
+	if st.HandedIn != "" { // in the words of the staff's shipment page
+		v.HandedIn = views.StatusText(ctx, st.HandedIn)
+	}
 	v.WriteOn = st.WriteOn
 	if st.Held {
 		v.Held, v.Next = true, i18n.T(ctx, "claim.status.held_next", c.Email)
@@ -121,6 +124,9 @@ func claimStateKey(st claims.Status) string {
 	if st.Claim.Kind == claims.KindWithdrawal && (st.State == "processing" || st.State == "refunded" || st.State == "closed") {
 		return "claimans.wd.state." + st.State
 	}
+	if st.State == "handed_in" {
+		return "claimans.state.handed_in"
+	}
 	return "claim.state." + st.State
 }
 
@@ -134,7 +140,7 @@ func claimSteps(r *http.Request, st claims.Status) []views.ClaimStep {
 	}
 	at := 0
 	switch st.State {
-	case "hand_over", "waiting_for_goods":
+	case "hand_over", "handed_in", "waiting_for_goods":
 		at = 1
 	case "processing":
 		at = 2
@@ -160,7 +166,7 @@ func withdrawalAt(st claims.Status) int {
 	switch {
 	case st.Arrived != nil, st.State == "closed", st.State == "outgoing":
 		return 2
-	case st.Code != "" || st.Label, st.State == "waiting_for_goods":
+	case st.Code != "" || st.Label || st.HandedIn != "", st.State == "waiting_for_goods":
 		return 1
 	}
 	return 0

@@ -79,6 +79,7 @@ type ClaimStatusView struct {
 	HandOverBy string
 	WriteOn    string // what to write on the package
 	Arrived    string
+	HandedIn   string // the return parcel's state at the carrier, in words, once it has it
 	Transport  string
 	Messages   []ClaimMessageView
 	Files      []ClaimFileView

@@ -160,7 +160,8 @@ func TestWithdrawalIsAcknowledgedAndItsPageSpeaksOfIt(t *testing.T) {
 
 // The status page asks for its live part while something may change: the
 // hand-over code the service exports shows in that answer without a reload
-// of the page, and stays until the parcel reaches the shop.
+// of the page, and stays until the carrier has the parcel; then the page
+// says the parcel is on its way, then that it arrived.
 func TestClaimStatusShowsTheCodeWithoutAReload(t *testing.T) {
 	t.Parallel()
 	env := claimEnv(t)
@@ -192,6 +193,22 @@ func TestClaimStatusShowsTheCodeWithoutAReload(t *testing.T) {
 	}
 	if s := pd.Find("[data-testid=claim-state]").AttrOr("data-state", ""); s != "hand_over" {
 		t.Errorf("state with the code: %q", s)
+	}
+	// The carrier takes the parcel: the page says so in the staff page's
+	// words, and the code is needed no more.
+	env.Sandbox.Advance(30 * time.Minute)
+	env.App.Jobs.Cycle(ctx)
+	env.App.Jobs.Cycle(ctx)
+	pd = page(t, customer.Do(req.Clone(ctx)).Body)
+	if s := pd.Find("[data-testid=claim-state]").AttrOr("data-state", ""); s != "handed_in" || pd.Find("[data-testid=claim-code]").Length() != 0 ||
+		!strings.Contains(pd.Find("[data-testid=claim-handed-in]").Text(), "in transit") {
+		t.Errorf("handed in: state %q, %q", s, pd.Find("[data-testid=claim-handover]").Text())
+	}
+	env.Sandbox.Advance(2 * time.Hour)
+	env.App.Jobs.Cycle(ctx)
+	env.App.Jobs.Cycle(ctx)
+	if pd = page(t, customer.Do(req.Clone(ctx)).Body); !strings.Contains(pd.Find("[data-testid=claim-handover]").Text(), "reached us") {
+		t.Errorf("after the parcel arrived: %q", pd.Find("[data-testid=claim-handover]").Text())
 	}
 }
 
