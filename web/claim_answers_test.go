@@ -77,6 +77,21 @@ func TestAgentsMessageReachesTheCustomerByMail(t *testing.T) {
 	if body := env.NewBrowser().Get(link).Body; !strings.Contains(body, "Please send a photo of the label.") || strings.Contains(body, "Internal") {
 		t.Error("the mailed link's page does not show the message")
 	}
+	// A message whose answer is lost is mailed when the commission read
+	// back shows it sent, once.
+	env.Sandbox.Fault("/returns/api/v1/activity/create", map[string]any{"drop_after_rate": 1, "count": 1})
+	agent.PostForm(commission+"/messages", with(nil, "key", requestkey.New(), "message_text", "Thank you for the photo.", "confirm", "yes"))
+	env.App.Jobs.Cycle(ctx)
+	env.App.Jobs.Cycle(ctx)
+	var lost int
+	for _, m := range claimMails(t, env, "claim-message") {
+		if strings.Contains(m.Text, "Thank you for the photo.") {
+			lost++
+		}
+	}
+	if lost != 1 {
+		t.Errorf("%d mails of the message whose answer was lost", lost)
+	}
 }
 
 // A withdrawal filed on the page is acknowledged at once by mail: what was
