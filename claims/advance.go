@@ -160,7 +160,7 @@ func (s *Service) commissionForm(ctx context.Context, c storage.CustomerClaim) w
 		fault = strings.TrimSpace(i18n.T(reader, "claim.withdrawal_fault") + "\n" + c.Description)
 	}
 	cu := c.Customer
-	purchase := c.CreatedAt.In(i18n.Prague).Format("2006-01-02")
+	purchase := s.deliveryDay(ctx, c)
 	if day, items := s.purchaseFacts(ctx, c); day != "" {
 		// From the shop: the day it was bought, and what, for the agent.
 		purchase, fault = day, strings.TrimSpace(fault+"\n\n"+items)

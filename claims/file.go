@@ -79,6 +79,9 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 		if filed, err = tx.FileClaim(ctx, c, files); err != nil {
 			return err
 		}
+		if err := s.mailWithdrawal(ctx, tx, filed, sh); err != nil {
+			return err
+		}
 		status, err = s.statusKey(ctx, tx, filed.ID)
 		return err
 	})

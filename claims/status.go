@@ -31,14 +31,23 @@ type Status struct {
 	Label      bool
 	WriteOn    string // the recipient to write on the package with the code
 	HandOverBy time.Time
-	Arrived    *time.Time
-	Messages   []Message
-	Files      []storage.ClaimUpload // the customer's own, with the claim
-	Documents  []storage.Document    // written confirmations
+	// HandedIn is the return parcel's status at the carrier once it has the
+	// parcel, until it reaches the shop ("" before and after).
+	HandedIn  string
+	Arrived   *time.Time
+	Messages  []Message
+	Files     []storage.ClaimUpload // the customer's own, with the claim
+	Documents []storage.Document    // written confirmations
 	// Held: a step after filing was refused and waits for the shop's staff,
 	// who will get in touch; Contact is whom the customer may ask meanwhile.
 	Held    bool
 	Contact Contact
+	// Purchased is the purchase's day (YYYY-MM-DD) as the commission has it.
+	Purchased string
+	// Refund is a withdrawal's refund (nil for a claim of a defect).
+	Refund *Refund
+	// Live: something may still change, so the page asks for itself again.
+	Live bool
 }
 
 // Message is one message of the conversation: the shop's public messages
@@ -102,7 +111,15 @@ func (s *Service) statusOf(ctx context.Context, c storage.CustomerClaim) (Status
 		var ready bool
 		st.Code, st.Label, ready = desk.ReturnHandover(parcel)
 		st.WriteOn = parcel.RecipientName
-		if ready && c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods") {
+		early := c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods")
+		switch {
+		case c.ArrivedAt == nil && desk.HandedIn(parcel):
+			// The code stays on the page until the carrier has the parcel.
+			st.HandedIn = parcel.Status
+			if early {
+				st.State = "handed_in"
+			}
+		case ready && early:
 			st.State = "hand_over"
 		}
 	}
@@ -110,8 +127,30 @@ func (s *Service) statusOf(ctx context.Context, c storage.CustomerClaim) (Status
 		// Not "being prepared" forever: a person takes it from here.
 		st.State, st.Held, st.Contact = "held", true, s.contact(ctx)
 	}
+	if st.Refund, err = s.refundOf(ctx, c); err != nil {
+		return st, err
+	}
+	if st.Refund != nil && st.Refund.Paid != nil {
+		st.State = "refunded" // what the customer waited for, whatever the desk's state
+	}
+	if st.Purchased == "" {
+		st.Purchased = s.purchaseDay(ctx, c)
+	}
+	st.Live = live(st)
 	slices.SortStableFunc(st.Messages, func(a, b Message) int { return a.At.Compare(b.At) })
 	return st, nil
+}
+
+// live: a claim's page may still change (a code, a message, a move, a
+// refund) until it is settled and, for a withdrawal, its refund paid.
+func live(st Status) bool {
+	switch st.State {
+	case "cancelled", "refunded":
+		return false
+	case "closed":
+		return st.Refund != nil && st.Refund.Paid == nil
+	}
+	return true
 }
 
 // commissionStatus adds what the returns desk knows: the state, the public
@@ -132,7 +171,7 @@ func (s *Service) commissionStatus(ctx context.Context, id int64, st *Status) er
 			st.Deadline = c.ExtendedTo
 		}
 	}
-	st.Resolution, st.Reason = d.Resolution, d.ResolutionReason
+	st.Resolution, st.Reason, st.Purchased = d.Resolution, d.ResolutionReason, d.Purchase
 	for _, a := range d.Activities {
 		if a.Public { // internal notes never leave the desk
 			st.Messages = append(st.Messages, Message{FromShop: true, Text: a.Text, At: serviceTime(a.Created)})

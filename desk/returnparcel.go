@@ -153,6 +153,17 @@ func ReturnHandover(s storage.Shipment) (code string, label bool, ready bool) {
 	return "", false, false
 }
 
+// HandedIn says the carrier has a return parcel (on its way, out for
+// delivery or delivered), as the shop's write back reads "handed over":
+// the customer needs its code no more.
+func HandedIn(s storage.Shipment) bool {
+	switch s.Status {
+	case shipping.StatusInTransit, shipping.StatusOnDelivery, shipping.StatusDelivered:
+		return s.State == storage.StateCreated && !Cancelled(s)
+	}
+	return false
+}
+
 // ReturnCarriers are the carriers a customer may hand a return parcel to
 // with a code: those the carrier table knows to take label-free parcels.
 func (d *Desk) ReturnCarriers(ctx context.Context) ([]storage.Carrier, error) {

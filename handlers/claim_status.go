@@ -7,6 +7,8 @@ import (
 
 	"shipdesk/apperr"
 	"shipdesk/claims"
+	"shipdesk/cod"
+	"shipdesk/httpx"
 	"shipdesk/i18n"
 	"shipdesk/identity"
 	"shipdesk/requestkey"
@@ -33,7 +35,11 @@ func (h *Handlers) renderClaimStatus(w http.ResponseWriter, r *http.Request, sta
 	base := "/claim/status/" + token
 	v := claimStatusView(r, h.claimShell(r, "claim.status.title"), st, claimLinks{files: base + "/files/",
 		document: func(id int64) string { return base + "/documents/" + strconv.FormatInt(id, 10) }, label: base + "/label.pdf"})
-	v.Reply, v.ReplyTo = reply, base+"/reply"
+	v.Reply, v.ReplyTo, v.LiveURL = reply, base+"/reply", base
+	if httpx.IsHTMX(r) && status == http.StatusOK { // the page asking for its live part again
+		h.render(w, r, status, views.ClaimStatusLive(v))
+		return
+	}
 	h.render(w, r, status, views.ClaimStatusPage(v))
 }
 
@@ -49,18 +55,35 @@ func claimStatusView(r *http.Request, shell views.ClaimShell, st claims.Status, 
 	ctx := r.Context()
 	c := st.Claim
 	v := views.ClaimStatusView{Shell: shell, Number: st.Number, Reference: st.Reference,
-		Kind: i18n.T(ctx, "claim.kind."+c.Kind), StateKey: st.State, State: i18n.T(ctx, "claim.state."+st.State),
+		Kind: i18n.T(ctx, "claim.kind."+c.Kind), StateKey: st.State, State: i18n.T(ctx, claimStateKey(st)), Live: st.Live,
 		Filed: i18n.DateTime(ctx, c.CreatedAt), Resolution: resolutionWords(r, st), Reason: st.Reason,
 		Transport: i18n.T(ctx, "claim.transport."+c.Transport), PointName: c.PointName, Code: st.Code,
 		HandOverBy: i18n.Date(ctx, st.HandOverBy), MaxPhotos: claims.MaxPhotos, Steps: claimSteps(r, st)}
 	if st.Deadline != nil {
 		v.Deadline = i18n.Date(ctx, *st.Deadline)
 	}
+	v.Heading = i18n.T(ctx, "claim.status.heading")
+	if c.Kind == claims.KindWithdrawal {
+		v.Heading, v.Shell.Title = i18n.T(ctx, "claimans.wd.heading"), i18n.T(ctx, "claimans.wd.title")
+	}
+	if st.Purchased != "" {
+		v.Purchased = i18n.Day(ctx, st.Purchased)
+	}
+	if rf := st.Refund; rf != nil {
+		money := i18n.Money(ctx, rf.Amount, rf.Currency)
+		v.Refund = i18n.T(ctx, "claimans.wd.refund_due", money, cod.FormatAccount(rf.Account), i18n.Date(ctx, rf.Due))
+		if rf.Paid != nil {
+			v.Refund, v.RefundPaid = i18n.T(ctx, "claimans.wd.refund_paid", money, i18n.Date(ctx, *rf.Paid)), true
+		}
+	}
 	if st.Label {
 		v.Label = links.label
 	}
 	if st.Arrived != nil {
 		v.Arrived = i18n.Date(ctx, *st.Arrived)
+	}
+	if st.HandedIn != "" { // in the words of the staff's shipment page
+		v.HandedIn = views.StatusText(ctx, st.HandedIn)
 	}
 	v.WriteOn = st.WriteOn
 	if st.Held {
@@ -95,27 +118,58 @@ func resolutionWords(r *http.Request, st claims.Status) string {
 	return i18n.T(r.Context(), "ret.res."+st.Resolution)
 }
 
+// claimStateKey is the catalog key of a claim's state in words: a
+// withdrawal's goods are not assessed, and its end is the refund.
+func claimStateKey(st claims.Status) string {
+	if st.Claim.Kind == claims.KindWithdrawal && (st.State == "processing" || st.State == "refunded" || st.State == "closed") {
+		return "claimans.wd.state." + st.State
+	}
+	if st.State == "handed_in" {
+		return "claimans.state.handed_in"
+	}
+	return "claim.state." + st.State
+}
+
 // claimSteps is a claim's way, with where it is now.
 func claimSteps(r *http.Request, st claims.Status) []views.ClaimStep {
 	ctx := r.Context()
-	order := []string{"received", "on_the_way", "processing", "settled"}
+	order, prefix := []string{"received", "on_the_way", "processing", "settled"}, "claim.step."
+	if st.Claim.Kind == claims.KindWithdrawal {
+		// No assessment: the goods come back and the money goes back.
+		order, prefix = []string{"received", "on_the_way", "arrived", "refunded"}, "claimans.wd.step."
+	}
 	at := 0
 	switch st.State {
-	case "hand_over", "waiting_for_goods":
+	case "hand_over", "handed_in", "waiting_for_goods":
 		at = 1
 	case "processing":
 		at = 2
-	case "outgoing", "closed", "cancelled":
+	case "outgoing", "closed", "cancelled", "refunded":
 		at = 3
 	}
 	if st.Arrived != nil && at < 2 {
 		at = 2
 	}
+	if st.Refund != nil && at == 3 && st.State != "refunded" {
+		at = min(withdrawalAt(st), 2) // settled or cancelled at the desk, no money sent
+	}
 	out := make([]views.ClaimStep, 0, len(order))
 	for i, s := range order {
-		out = append(out, views.ClaimStep{Label: i18n.T(ctx, "claim.step."+s), Done: i < at || i == at && i == len(order)-1, Now: i == at})
+		out = append(out, views.ClaimStep{Label: i18n.T(ctx, prefix+s), Done: i < at || i == at && i == len(order)-1, Now: i == at})
 	}
 	return out
+}
+
+// withdrawalAt is how far a withdrawal is before its refund: its goods on
+// the way (1) or back at the shop (2).
+func withdrawalAt(st claims.Status) int {
+	switch {
+	case st.Arrived != nil, st.State == "closed", st.State == "outgoing":
+		return 2
+	case st.Code != "" || st.Label || st.HandedIn != "", st.State == "waiting_for_goods":
+		return 1
+	}
+	return 0
 }
 
 func claimFileViews(r *http.Request, base string, files []storage.ClaimUpload) []views.ClaimFileView {

@@ -79,6 +79,7 @@ type ClaimStatusView struct {
 	HandOverBy string
 	WriteOn    string // what to write on the package
 	Arrived    string
+	HandedIn   string // the return parcel's state at the carrier, in words, once it has it
 	Transport  string
 	Messages   []ClaimMessageView
 	Files      []ClaimFileView
@@ -94,6 +95,17 @@ type ClaimStatusView struct {
 	// AsStaff says, on the returns desk's view of the claim, whose page it
 	// is ("": the customer's own).
 	AsStaff string
+	// Heading names the page: a claim, or a withdrawal.
+	Heading   string
+	Purchased string // the purchase's day
+	// Refund is a withdrawal's refund in words: how much, where, by when
+	// (or when it was paid: RefundPaid).
+	Refund     string
+	RefundPaid bool
+	// Live: the page asks LiveURL for its live part again (ClaimStatusLive)
+	// while something may change; "" on the returns desk's view.
+	Live    bool
+	LiveURL string
 }
 
 // ClaimStep is one step of a claim's way, done or not yet.

@@ -64,7 +64,7 @@ func (w *Workbench) activity(ctx context.Context, id int64, key string, public b
 	got, err := w.api.AddActivity(callCtx, *c.RemoteID, public, text)
 	switch {
 	case err == nil:
-		if err := w.db.ActivitySentAs(ctx, a.ID, got.ID); err != nil {
+		if err := w.activitySent(ctx, a, got.ID); err != nil {
 			return c, err
 		}
 	case transport.IsRefused(err):
@@ -93,7 +93,7 @@ func (w *Workbench) settleActivities(ctx context.Context, id int64, rc *returns.
 		for _, ra := range rc.Activities {
 			if !taken[ra.ID] && ra.Public == a.Public && strings.TrimSpace(ra.Text) == a.Text {
 				taken[ra.ID] = true
-				if err := w.db.ActivitySentAs(ctx, a.ID, ra.ID); err != nil {
+				if err := w.activitySent(ctx, a, ra.ID); err != nil {
 					return err
 				}
 				break

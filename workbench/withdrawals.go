@@ -99,6 +99,13 @@ func readWithdrawal(in WithdrawalInput, now time.Time) (storage.Withdrawal, appe
 
 // refundAmount reads a sum as Czech people type it: more than zero, at most
 // MaxRefund, whole hundredths.
+// RefundAmount is a refund's amount as typed (the claim page's), read by the
+// rules RecordWithdrawal applies; ok false when they refuse it.
+func RefundAmount(s string) (amount float64, ok bool) {
+	x, problem := refundAmount(s)
+	return x, problem.IsZero()
+}
+
 func refundAmount(s string) (float64, apperr.Text) {
 	s, problem := textin.Line(s, 40)
 	switch {
