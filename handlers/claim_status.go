@@ -83,7 +83,7 @@ func claimStatusView(r *http.Request, shell views.ClaimShell, st claims.Status, 
 		v.Arrived = i18n.Date(ctx, *st.Arrived)
 	}
 	if st.HandedIn != "" { // in the words of the staff's shipment page
-		v.HandedIn = views.StatusText(ctx, st.HandedIn)
+		v.HandedIn = views.ParcelState(ctx, st.HandedIn)
 	}
 	v.WriteOn = st.WriteOn
 	if st.Held {
