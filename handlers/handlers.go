@@ -85,6 +85,10 @@ type Handlers struct {
 	ShopHooks    ShopHooks      // the connected shop's webhooks (shoptet.Hooks)
 	Shop         ShopDesk       // the shop's orders: the inbox, shipping them, the connection (shop.Service)
 	TrustProxy   bool           // believe X-Forwarded-For / -Proto from a reverse proxy
+	Identity     ShopIdentity   // the shop as its customers know it (shopid.Service)
+	// PublicURL is the dashboard's address as customers reach it, which
+	// their links start with (a shipment's tracking page).
+	PublicURL string
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.
 	Clock *clock.Clock

@@ -1,0 +1,10 @@
+-- +goose Up
+-- A customer's mail comes from the shop: the name it is sent under and the
+-- address replies go to, as they were when the mail was recorded ('' : the
+-- outbox's own name, no Reply-To).
+ALTER TABLE mail_outbox
+    ADD COLUMN from_name text NOT NULL DEFAULT '',
+    ADD COLUMN reply_to text NOT NULL DEFAULT '';
+
+-- +goose Down
+ALTER TABLE mail_outbox DROP COLUMN from_name, DROP COLUMN reply_to;
