@@ -201,7 +201,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		a.Claims.Limits = *o.ClaimLimits
 	}
 	a.Jobs.AdvanceClaims(a.Claims)
-	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), log); err != nil {
+	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), o.Mail.PublicURL, log); err != nil {
 		return nil, err
 	}
 	a.Jobs.FollowShop(a.Shop)

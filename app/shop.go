@@ -20,12 +20,13 @@ import (
 // clerk's inbox, the writes back) on the desk and the dashboard's clock;
 // the token is sealed under a key derived from the session key. Both `serve`
 // and `shipdesk jobs` build it here.
-func NewShop(db *storage.DB, d *desk.Desk, up *upstream.Clients, sessionKey []byte, who string, log *slog.Logger) (*shop.Service, error) {
+func NewShop(db *storage.DB, d *desk.Desk, up *upstream.Clients, sessionKey []byte, who, publicURL string, log *slog.Logger) (*shop.Service, error) {
 	sealer, err := shop.NewSealer(sessionKey)
 	if err != nil {
 		return nil, err
 	}
-	return shop.New(db, d, up.Clock(), shop.Config{Platforms: map[string]shop.Opener{"shoptet": shoptetOpener(up)}, Sealer: sealer, Who: who}, log)
+	return shop.New(db, d, up.Clock(), shop.Config{Platforms: map[string]shop.Opener{"shoptet": shoptetOpener(up)}, Sealer: sealer, Who: who,
+		PublicURL: PublicURL(publicURL)}, log)
 }
 
 // shoptetOpener opens a Shoptet shop's Source: one client per token, on the

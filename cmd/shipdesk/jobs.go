@@ -81,7 +81,7 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	orders, err := app.NewShop(db, d, clients, key, j.Who(), log)
+	orders, err := app.NewShop(db, d, clients, key, j.Who(), m.PublicURL, log)
 	if err != nil {
 		return err
 	}
