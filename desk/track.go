@@ -36,6 +36,9 @@ type Track struct {
 	Events         []storage.Event // every package's, newest first
 	// Point is the parcel point the parcel is delivered to (nil: an address).
 	Point *storage.ParcelPoint
+	// Expected is the day the service expects it delivered, while it is on
+	// its way (nil: not said, or no longer on its way).
+	Expected *time.Time
 }
 
 // Track reads the shipment of a tracking page's token. A token of another
@@ -58,6 +61,11 @@ func (d *Desk) Track(ctx context.Context, token, client string) (Track, error) {
 	t := Track{Reference: s.Reference, TrackingNumber: s.Tracking(), State: s.State, Status: s.Status, Returned: s.Returned,
 		Events: events}
 	slices.SortStableFunc(t.Events, func(a, b storage.Event) int { return b.Occurred.Compare(a.Occurred) })
+	if s.Status != "DELIVERED" && s.Status != "CANCELLED" && !s.Returned && s.State == storage.StateCreated {
+		if t.Expected, err = d.db.ExpectedDelivery(ctx, id); err != nil {
+			return Track{}, err
+		}
+	}
 	if _, delivery := d.ShipmentPoints(ctx, s); delivery != nil {
 		t.Point = delivery.Point
 	}

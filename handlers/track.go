@@ -59,6 +59,9 @@ func trackView(ctx context.Context, shell views.ClaimShell, t desk.Track) views.
 	}
 	v := views.TrackPage{Shell: shell, TrackingNumber: t.TrackingNumber, State: state, StateCode: code, Returned: t.Returned,
 		ClaimLink: "/claim?" + url.Values{"reference": {t.TrackingNumber}}.Encode()}
+	if t.Expected != nil {
+		v.Expected = i18n.Date(ctx, *t.Expected)
+	}
 	for _, e := range t.Events {
 		v.Events = append(v.Events, views.TrackEvent{At: i18n.DateTime(ctx, e.Occurred), Name: e.Name, Location: e.Location})
 	}

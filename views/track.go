@@ -8,6 +8,7 @@ type TrackPage struct {
 	State          string // in the staff page's words (ShipmentState)
 	StateCode      string // for the badge's colour only, never shown
 	Returned       bool
+	Expected       string // the day the service expects it delivered ("": not said)
 	Events         []TrackEvent
 	PointName      string // the parcel point it is delivered to ("": an address)
 	PointAddress   string
