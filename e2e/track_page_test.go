@@ -8,7 +8,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"shipdesk/app/apptest"
 	"shipdesk/desk"
+	"shipdesk/identity"
 	"shipdesk/i18n"
 	"shipdesk/views"
 )
@@ -104,4 +106,25 @@ func TestRecipientFollowsTheParcelOnThePhone(t *testing.T) {
 	customer.do("width", chromedp.EmulateViewport(1280, 900))
 	customer.Open("/track/" + token)
 	customer.screenshot("en-1280")
+}
+
+// A manager sets the shop's identity: the page shows what the demo shop
+// set, and a saved name is what the customers' pages say.
+func TestManagerSetsTheShopsIdentity(t *testing.T) {
+	t.Parallel()
+	env := apptest.StartOptions(t, apptest.Options{CachedPoints: true})
+	env.SeedDesk()
+	pw := env.AddUser("mara", identity.Manager)
+	tab := newTab(t, env.URL)
+	tab.SignIn("mara", pw)
+	tab.Open("/connection")
+	tab.Submit(`[data-testid=shop-identity-link]`)
+	tab.wantText(`main h1`, "Shop identity")
+	tab.Fill(`#name`, "Pražírna U Nováků")
+	tab.Submit(`[data-testid=shop-identity] button[type=submit]`)
+	tab.wantText(`#flashes`, "saved")
+	tab.shots("settings")
+	customer := newTab(t, env.URL)
+	customer.Open("/claim")
+	customer.wantText(`[data-testid=shop-name]`, "Pražírna U Nováků")
 }
