@@ -10,8 +10,8 @@ import (
 
 	"shipdesk/app/apptest"
 	"shipdesk/desk"
-	"shipdesk/identity"
 	"shipdesk/i18n"
+	"shipdesk/identity"
 	"shipdesk/views"
 )
 
