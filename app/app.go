@@ -25,6 +25,7 @@ import (
 	sandboxshipping "shipdesk/sandbox/shipping"
 	"shipdesk/shop"
 	"shipdesk/shop/shoptet"
+	"shipdesk/shopid"
 	"shipdesk/staff"
 	"shipdesk/storage"
 	"shipdesk/throttle"
@@ -206,7 +207,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		a.Claims.Limits = *o.ClaimLimits
 	}
 	a.Jobs.AdvanceClaims(a.Claims)
-	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), o.HooksBase, log); err != nil {
+	if a.Shop, err = NewShop(db, a.Desk, o.Upstream, o.SessionKey, o.Jobs.Who(), o.HooksBase, o.Mail.PublicURL, log); err != nil {
 		return nil, err
 	}
 	a.Jobs.FollowShop(a.Shop)
@@ -220,6 +221,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	h.ShipDesk, h.Tracker, h.RefreshAfter = a.Desk, a.Jobs.Refresher(), o.RefreshAfter
 	h.RefusalHold = cmp.Or(o.PublicHold, time.Second)
 	h.ShipReads = db
+	h.Identity, h.PublicURL = shopid.New(db), PublicURL(o.Mail.PublicURL)
 	a.Jobs.SendMail(a.Outbox, attention.NewDigest(db, a.Outbox, o.Upstream.Clock(), cmp.Or(o.Zone, i18n.Prague), cmp.Or(o.SummaryHour, 7),
 		cmp.Or(o.Lang, i18n.Czech), h.AttentionSummaryXLSX))
 	burst := cmp.Or(o.PublicBurst, 120)

@@ -70,9 +70,15 @@ func (s sentMail) Caught(messageID string) []mailcatch.Caught {
 // through outbox with links that start with publicURL (serve's and jobs'
 // one address; "http://127.0.0.1:8080/" when none is set).
 func NewClaims(db *storage.DB, d *desk.Desk, wb *workbench.Workbench, outbox *mail.Outbox, publicURL string, clk *clock.Clock, log *slog.Logger) *claims.Service {
+	return claims.New(db, d, wb, outbox, clk, PublicURL(publicURL), log)
+}
+
+// PublicURL is the dashboard's public address as its customers' links start
+// with it, ending in a slash ("http://127.0.0.1:8080/" when none is set).
+func PublicURL(publicURL string) string {
 	publicURL = cmp.Or(publicURL, "http://127.0.0.1:8080/")
 	if !strings.HasSuffix(publicURL, "/") {
 		publicURL += "/"
 	}
-	return claims.New(db, d, wb, outbox, clk, publicURL, log)
+	return publicURL
 }

@@ -19,15 +19,16 @@ import (
 // NewShop builds the shop's service (the connected shop's orders, the
 // clerk's inbox, the writes back) on the desk and the dashboard's clock;
 // the token is sealed under a key derived from the session key. Both `serve`
-// and `shipdesk jobs` build it here; the webhooks are registered at
-// public (the dashboard's public base URL) when it is given.
-func NewShop(db *storage.DB, d *desk.Desk, up *upstream.Clients, sessionKey []byte, who, public string, log *slog.Logger) (*shop.Service, error) {
+// and `shipdesk jobs` build it here; the webhooks are registered at hooks
+// (the dashboard's public base URL for the shop) when it is given, and the
+// tracking links written back point at publicURL.
+func NewShop(db *storage.DB, d *desk.Desk, up *upstream.Clients, sessionKey []byte, who, hooks, publicURL string, log *slog.Logger) (*shop.Service, error) {
 	sealer, err := shop.NewSealer(sessionKey)
 	if err != nil {
 		return nil, err
 	}
 	return shop.New(db, d, up.Clock(), shop.Config{Platforms: map[string]shop.Opener{"shoptet": shoptetOpener(up)}, Sealer: sealer, Who: who,
-		HooksURL: HooksURL(public)}, log)
+		HooksURL: HooksURL(hooks), PublicURL: PublicURL(publicURL)}, log)
 }
 
 // HooksURL is where a Shoptet shop posts its webhooks on a dashboard whose

@@ -152,7 +152,7 @@ func (s *Service) answer(ctx context.Context, tx *storage.DB, ask storage.LinkAs
 	if err != nil {
 		return err
 	}
-	_, err = s.outbox.Enqueue(ctx, tx, mailbox.Message{EventKey: "claim-link:" + itoa(link.ID), To: to, ToName: again.Form.To.Name(),
+	_, err = s.outbox.ToCustomer(ctx, tx, mailbox.Message{EventKey: "claim-link:" + itoa(link.ID), To: to, ToName: again.Form.To.Name(),
 		Lang: lang, KeepUntil: link.ExpiresAt, Subject: i18n.T(ctx, "claim.mail.link_subject", sh.Reference),
 		Text: i18n.T(ctx, "claim.mail.link_text", sh.Reference, s.linkURL(token), i18n.DateTime(ctx, link.ExpiresAt))})
 	return err
@@ -166,17 +166,14 @@ type Asked struct {
 	PerHour int    // links one order gets an hour (0: no limit)
 }
 
-// Asked reads the shop's contact: its default sender's e-mail and phone.
+// Asked reads the shop's contact: its identity's reply address and phone.
 func (s *Service) Asked(ctx context.Context) Asked {
 	a := Asked{PerHour: max(s.Limits.Purchase.Hits, 0)}
-	senders, err := s.db.Senders(ctx)
-	if err != nil || len(senders) == 0 {
-		return a
-	}
+	c := s.contact(ctx)
 	var parts []string
-	for _, c := range []string{senders[0].Address.Email, senders[0].Address.Phone} {
-		if c = strings.TrimSpace(c); c != "" {
-			parts = append(parts, c)
+	for _, v := range []string{c.Email, c.Phone} {
+		if v = strings.TrimSpace(v); v != "" {
+			parts = append(parts, v)
 		}
 	}
 	a.Contact = strings.Join(parts, ", ")

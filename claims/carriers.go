@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"shipdesk/desk"
+	"shipdesk/shopid"
 	"shipdesk/storage"
 )
 
@@ -22,22 +23,28 @@ func (s *Service) takesCode(ctx context.Context, carrier string) bool {
 	return err == nil && slices.ContainsFunc(list, func(c storage.Carrier) bool { return c.Code == carrier })
 }
 
-// Shop is the shop's name as its customers know it: the company of the
-// address book's first sender. The name read is kept for KnownShop.
+// Shop is the shop's name as its customers know it (the shop's identity;
+// "" when none is set). The name read is kept for KnownShop.
 func (s *Service) Shop(ctx context.Context) string { return s.contact(ctx).Name }
 
-// Contact is how a customer reaches the shop.
-type Contact struct{ Name, Email, Phone string }
+// Contact is how a customer reaches the shop, and whether its pages show
+// the shop's logo.
+type Contact struct {
+	Name, Email, Phone string
+	Logo               bool
+}
 
-// contact is the shop as the address book has it now: the first sender's
-// name, e-mail and phone (none when the book is empty).
+// Face is the shop as its customers' pages show it: name, contact, logo.
+func (s *Service) Face(ctx context.Context) Contact { return s.contact(ctx) }
+
+// contact is the shop as its identity has it now: its name, reply address
+// and phone (none when it cannot be read).
 func (s *Service) contact(ctx context.Context) Contact {
-	senders, err := s.db.Senders(ctx)
-	if err != nil || len(senders) == 0 {
+	id, err := shopid.Of(ctx, s.db)
+	if err != nil {
 		return Contact{}
 	}
-	a := senders[0].Address
-	c := Contact{Name: a.PartyName(), Email: a.Email, Phone: a.Phone}
+	c := Contact{Name: id.Name, Email: id.ReplyEmail, Phone: id.Phone, Logo: id.HasLogo()}
 	s.shop.Store(&c.Name)
 	return c
 }

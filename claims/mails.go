@@ -7,8 +7,16 @@ import (
 	"shipdesk/desk"
 	"shipdesk/i18n"
 	mailbox "shipdesk/mail"
+	"shipdesk/shopid"
 	"shipdesk/storage"
 )
+
+// writeOn is the addressee the customer writes on a return parcel: the
+// shop's name (the parcel goes to the return address, but no staff member
+// is named to the customer).
+func (s *Service) writeOn(ctx context.Context) string {
+	return shopid.Name(ctx, storage.ShopIdentity{Name: s.Shop(ctx)})
+}
 
 // reader is ctx in the claim's language: what the customer reads.
 func reader(ctx context.Context, c storage.CustomerClaim) context.Context {
@@ -53,13 +61,13 @@ func (s *Service) mailHandover(ctx context.Context, c *storage.CustomerClaim, pa
 		}
 		if code != "" {
 			m.Subject = i18n.T(rctx, "claim.mail.code_subject", code)
-			m.Text = i18n.T(rctx, "claim.mail.code_text", code, c.PointName, by, parcel.RecipientName, s.StatusURL(token))
+			m.Text = i18n.T(rctx, "claim.mail.code_text", code, c.PointName, by, s.writeOn(rctx), s.StatusURL(token))
 		} else if label {
 			m.Subject = i18n.T(rctx, "claim.mail.label_subject")
 			m.Text = i18n.T(rctx, "claim.mail.label_text", c.PointName, by, s.StatusURL(token))
 			m.Attachments = []mailbox.Attachment{{Name: "label-" + parcel.Tracking() + ".pdf", ContentType: "application/pdf", Data: pdf}}
 		}
-		_, err = s.outbox.Enqueue(ctx, tx, m)
+		_, err = s.outbox.ToCustomer(ctx, tx, m)
 		return err
 	})
 	if err == nil {

@@ -110,7 +110,7 @@ func (s *Service) statusOf(ctx context.Context, c storage.CustomerClaim) (Status
 		}
 		var ready bool
 		st.Code, st.Label, ready = desk.ReturnHandover(parcel)
-		st.WriteOn = parcel.RecipientName
+		st.WriteOn = s.writeOn(ctx)
 		early := c.ArrivedAt == nil && (st.State == "received" || st.State == "waiting_for_goods")
 		switch {
 		case c.ArrivedAt == nil && desk.HandedIn(parcel):

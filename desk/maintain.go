@@ -64,6 +64,11 @@ func (d *Desk) SeedDemo(ctx context.Context) error {
 			return err
 		}
 	}
+	// The demo shop's customers hear from a shop, not from its warehouse.
+	if err := d.db.SaveShopIdentity(ctx, storage.ShopIdentity{Name: "Kávovary Říčany", Web: "https://www.example.cz",
+		ReplyEmail: "obchod@example.cz", Phone: "+420 601 000 222"}); err != nil {
+		return err
+	}
 	return d.db.SaveSettings(ctx, storage.ShippingSettings{CODCurrency: "CZK", BankAccount: "19-2000145399", BankCode: "0800", BankCurrency: "CZK"})
 }
 

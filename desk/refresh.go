@@ -23,6 +23,9 @@ import (
 // token and number come only with the create reply.
 func ReplyOf(si shipping.ShipmentInfo) storage.Reply {
 	r := storage.Reply{TrackingNumber: si.TrackingNumber, Status: si.Status, LabelMode: si.LabelMode, LabelStatus: si.LabelStatus}
+	if _, err := time.Parse(time.DateOnly, si.DeliveryDate); err == nil {
+		r.ExpectedDelivery = si.DeliveryDate
+	}
 	for _, k := range si.Packages {
 		p := storage.PackageInfo{Number: k.Number, Status: k.Status}
 		if k.PackagePassword != nil {

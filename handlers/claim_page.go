@@ -13,6 +13,7 @@ import (
 	"shipdesk/countries"
 	"shipdesk/i18n"
 	"shipdesk/requestkey"
+	"shipdesk/shopid"
 	"shipdesk/storage"
 	"shipdesk/textin"
 	"shipdesk/views"
@@ -39,19 +40,22 @@ type ClaimPage interface {
 	Document(ctx context.Context, token, client string, docID int64) (string, []byte, error)
 	Label(ctx context.Context, token, client string) ([]byte, error)
 	OriginOf(ctx context.Context, commissionID int64) (claims.Origin, bool, error)
-	Shop(ctx context.Context) string
+	Face(ctx context.Context) claims.Contact
 	KnownShop() string
 }
 
 // claimShell is what every customer page shares.
 func (h *Handlers) claimShell(r *http.Request, titleKey string) views.ClaimShell {
-	return h.claimShellOf(r, titleKey, h.Claims.Shop(r.Context()))
+	face := h.Claims.Face(r.Context())
+	s := h.claimShellOf(r, titleKey, face.Name)
+	s.Logo = face.Logo
+	return s
 }
 
 // claimShellOf is the shell with the shop's name as given.
 func (h *Handlers) claimShellOf(r *http.Request, titleKey, shop string) views.ClaimShell {
 	if shop == "" {
-		shop = i18n.T(r.Context(), "app.name")
+		shop = shopid.Name(r.Context(), storage.ShopIdentity{})
 	}
 	return views.ClaimShell{Title: i18n.T(r.Context(), titleKey), Shop: shop, Path: r.URL.Path, Demo: h.Link.IsSandbox()}
 }
@@ -67,6 +71,10 @@ func private(w http.ResponseWriter) {
 func (h *Handlers) ClaimAsk(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	v := views.ClaimAsk{Shell: h.claimShell(r, "claim.ask.title"), Sent: r.URL.Query().Get("sent") == "1"}
+	// The tracking page's link fills in its purchase's number.
+	if ref, problem := textin.Line(r.URL.Query().Get("reference"), 64); problem.IsZero() && ref != "" && !v.Sent {
+		v.Form = views.Form{Values: map[string]string{"reference": ref}}
+	}
 	if v.Sent { // the language switch comes back to the sentence, not to an empty form
 		v.Shell.Path = "/claim?sent=1"
 		// The same for every ask: whether the order exists, or has an e-mail, is not told.

@@ -87,6 +87,10 @@ type Handlers struct {
 	ShopConn     ShopSettings   // the Connection page's shop section (shop.Service)
 	ShopAPI      string         // the address of the shop platform's API the connection form starts from
 	TrustProxy   bool           // believe X-Forwarded-For / -Proto from a reverse proxy
+	Identity     ShopIdentity   // the shop as its customers know it (shopid.Service)
+	// PublicURL is the dashboard's address as customers reach it, which
+	// their links start with (a shipment's tracking page).
+	PublicURL string
 	// Clock is the dashboard's one clock (the simulator's in sandbox mode):
 	// every time a page shows or a handler hands down is read from it.
 	Clock *clock.Clock

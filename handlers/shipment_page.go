@@ -26,6 +26,7 @@ type ShipmentSteps interface {
 type pageReads interface {
 	ShipmentByID(ctx context.Context, id int64) (storage.Shipment, error)
 	ShipmentLive(ctx context.Context, id int64) (storage.Shipment, []storage.Event, error)
+	TrackToken(ctx context.Context, shipmentID int64) (string, error)
 	noteReads
 }
 
@@ -59,6 +60,12 @@ func (h *Handlers) renderShipmentPage(w http.ResponseWriter, r *http.Request, st
 		return
 	}
 	v.Points = h.pointsOf(ctx, s)
+	token, err := h.ShipReads.TrackToken(ctx, s.ID)
+	if err != nil {
+		h.Fail(w, r, err)
+		return
+	}
+	v.TrackLink = desk.TrackingLink(h.PublicURL, token)
 	v.Notes, v.NoteForm, v.NoteMax = noteRows(ctx, notes), noteForm, desk.MaxNote
 	h.render(w, r, status, views.ShipmentPage(h.page(w, r, i18n.T(ctx, "ship.shipment_n", s.ID), identity.Shipping), v))
 }

@@ -18,6 +18,7 @@ import (
 // handlers that use it; desk.Desk is the one implementation.
 type ShipDesk interface {
 	shipmentForm
+	trackPage
 	ShipmentSteps
 	printing
 	drafts

@@ -36,6 +36,10 @@ type Message struct {
 	// once it is sent and past then, only its record stays (Outbox.Forget).
 	// Zero: kept.
 	KeepUntil time.Time
+	// FromName and ReplyTo are the name a mail goes under and where its
+	// replies go; Outbox.ToCustomer sets them to the shop's ("" : the
+	// outbox's own name, no Reply-To).
+	FromName, ReplyTo string
 }
 
 // Attachment is a file sent with a mail.
@@ -72,6 +76,11 @@ func (m Message) check() error {
 	line("subject", m.Subject)
 	if a, err := netmail.ParseAddress(m.To); err != nil || a.Address != m.To {
 		p.Add("to", "mail.err.address")
+	}
+	if m.ReplyTo != "" {
+		if a, err := netmail.ParseAddress(m.ReplyTo); err != nil || a.Address != m.ReplyTo {
+			p.Add("reply_to", "mail.err.address")
+		}
 	}
 	if strings.TrimSpace(m.Subject) == "" {
 		p.Add("subject", "mail.err.subject")
@@ -114,7 +123,8 @@ func MessageID(eventKey, fromAddress string) string {
 // record is the message as the outbox keeps it.
 func (m Message) record(now time.Time, fromAddress string) storage.OutMail {
 	out := storage.OutMail{EventKey: m.EventKey, To: m.To, ToName: DisplayName(m.ToName), Subject: strings.TrimSpace(m.Subject),
-		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now}
+		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now,
+		FromName: DisplayName(m.FromName), ReplyTo: m.ReplyTo}
 	if !m.KeepUntil.IsZero() {
 		out.KeepUntil = &m.KeepUntil
 	}

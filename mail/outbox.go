@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"shipdesk/clock"
+	"shipdesk/i18n"
+	"shipdesk/shopid"
 	"shipdesk/storage"
 	"shipdesk/throttle"
 )
@@ -123,4 +126,23 @@ func (o *Outbox) sendOne(ctx context.Context, m storage.OutMail, st *Stats) erro
 func (o *Outbox) backoff(attempts int) time.Duration {
 	now := o.clock.Now()
 	return throttle.Backoff{Free: 1, FirstWait: o.FirstRetry, MaxWait: o.MaxBackoff}.Wait(attempts, &now, now)
+}
+
+// ToCustomer records a mail to a shop's customer (Enqueue): it goes under
+// the shop's name, its replies to the shop's reply address, and it ends
+// with the shop's one signature in the mail's language. Every mail to a
+// customer is recorded here, so none speaks for a warehouse or the software.
+func (o *Outbox) ToCustomer(ctx context.Context, tx *storage.DB, m Message) (queued bool, err error) {
+	id, err := shopid.Of(ctx, tx)
+	if err != nil {
+		return false, err
+	}
+	lang, ok := i18n.Parse(m.Lang)
+	if !ok {
+		lang = i18n.Czech
+	}
+	rctx := i18n.WithLang(ctx, lang)
+	m.FromName, m.ReplyTo = shopid.Name(rctx, id), id.ReplyEmail
+	m.Text = strings.TrimRight(m.Text, "\n") + "\n\n" + shopid.Signature(rctx, id) + "\n"
+	return o.Enqueue(ctx, tx, m)
 }

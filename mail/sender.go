@@ -116,7 +116,13 @@ func (s *Sender) compose(m storage.OutMail) (*gomail.Msg, error) {
 	// or as encoded words outside ASCII): go-mail's *Format methods put the
 	// name between quotes as it is, so a quote or a trailing backslash in it
 	// would make the header unreadable and the mail refused for good.
-	msg.FromMailAddress(&netmail.Address{Name: DisplayName(s.name), Address: s.from})
+	msg.FromMailAddress(&netmail.Address{Name: DisplayName(cmp.Or(m.FromName, s.name)), Address: s.from})
+	if m.ReplyTo != "" {
+		if _, err := netmail.ParseAddress(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("reply-to %q: %w", m.ReplyTo, err)
+		}
+		msg.ReplyToMailAddress(&netmail.Address{Name: DisplayName(cmp.Or(m.FromName, s.name)), Address: m.ReplyTo})
+	}
 	if _, err := netmail.ParseAddress(m.To); err != nil {
 		return nil, fmt.Errorf("recipient %q: %w", m.To, err)
 	}

@@ -32,6 +32,7 @@ type Caught struct {
 	// envelope's (RCPT TO): what a test of the header's encoding reads.
 	ToHeader    string
 	Recipients  []string
+	ReplyTo     string // the Reply-To header, decoded ("" : none)
 	Subject     string
 	Text, HTML  string
 	Attachments []File

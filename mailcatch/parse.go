@@ -30,7 +30,7 @@ func parse(r io.Reader) (Caught, error) {
 		return v
 	}
 	m := Caught{MessageID: strings.Trim(msg.Header.Get("Message-ID"), "<> "), From: word("From"), To: word("To"),
-		ToHeader: msg.Header.Get("To"), Subject: word("Subject")}
+		ToHeader: msg.Header.Get("To"), ReplyTo: word("Reply-To"), Subject: word("Subject")}
 	parts := 0
 	err = walk(&m, msg.Header, msg.Body, &parts)
 	return m, err

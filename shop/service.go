@@ -30,6 +30,9 @@ type Config struct {
 	Sealer *Sealer
 	// Who names this instance in leases.
 	Who string
+	// PublicURL is the dashboard's address as customers reach it: an
+	// order's tracking link (desk.TrackingLink) starts with it.
+	PublicURL string
 	// Lease is how long a sync's or a write's lease holds.
 	Lease time.Duration
 	// SyncEvery is the pollers' cadence of the sync (a minute); after

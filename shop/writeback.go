@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"shipdesk/apperr"
+	"shipdesk/desk"
 	"shipdesk/storage"
 )
 
@@ -50,7 +51,10 @@ func (s *Service) sendWrite(ctx context.Context, src Source, w storage.ShopWrite
 	case storage.ShopWriteStatus:
 		err = src.SetStatus(ctx, w.OrderCode, *w.StatusID, w.Quiet)
 	default:
-		err = src.WriteTracking(ctx, w.OrderCode, w.TrackingNumber, "")
+		var link string
+		if link, err = s.trackingLink(ctx, w); err == nil {
+			err = src.WriteTracking(ctx, w.OrderCode, w.TrackingNumber, link)
+		}
 	}
 	if ctx.Err() != nil {
 		return ctx.Err() // stopped mid-write: the lease hands it on
@@ -75,6 +79,20 @@ func (s *Service) sendWrite(ctx context.Context, src Source, w storage.ShopWrite
 	s.log.Info("shop write to try again", "write", w.ID, "order", w.OrderCode, "attempts", w.Attempts, "err", err)
 	_, err = s.db.ShopWriteRetry(ctx, w.ID, s.cfg.Who, now.Add(s.cfg.WriteBackoff.Wait(w.Attempts, &now, now)), why)
 	return err
+}
+
+// trackingLink is the recipient's tracking page of the write's shipment, for
+// a platform that takes an order's tracking link ("" when the number is
+// cleared, or no public address is known).
+func (s *Service) trackingLink(ctx context.Context, w storage.ShopWrite) (string, error) {
+	if w.TrackingNumber == "" || w.ShipmentID == nil || s.cfg.PublicURL == "" {
+		return "", nil
+	}
+	token, err := s.db.TrackToken(ctx, *w.ShipmentID)
+	if err != nil {
+		return "", err
+	}
+	return desk.TrackingLink(s.cfg.PublicURL, token), nil
 }
 
 // Writes lists what was written to an order, or is to be, and when, oldest

@@ -290,3 +290,33 @@
     }
   });
 })();
+
+// A button marked data-copy copies the value of the field it names (the
+// tracking page's link) and says so; without the script the field is there
+// to select by hand.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+    if (!button) {
+      return;
+    }
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) {
+      return;
+    }
+    var done = function () {
+      if (button.hasAttribute("data-copied")) {
+        button.textContent = button.getAttribute("data-copied");
+      }
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () {});
+      return;
+    }
+    field.select();
+    if (document.execCommand("copy")) {
+      done();
+    }
+  });
+})();

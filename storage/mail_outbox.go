@@ -34,6 +34,10 @@ type OutMail struct {
 	NextAttemptAt time.Time  `db:"next_attempt_at"`
 	LastError     string     `db:"last_error"`
 	SentAt        *time.Time `db:"sent_at"`
+	// FromName and ReplyTo: a customer's mail goes under the shop's name,
+	// its replies to the shop's address ("": the outbox's name, none).
+	FromName string `db:"from_name"`
+	ReplyTo  string `db:"reply_to"`
 	// KeepUntil is, for a mail that carries a customer's key (a link to a
 	// claim's form or page), until when it is kept whole: once sent or failed
 	// and past it, its text and attachments go (ForgetMail). nil: kept.
@@ -49,12 +53,12 @@ type MailAttachment struct {
 }
 
 const mailColumns = `id, event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at,
-    state, attempts, next_attempt_at, last_error, sent_at, keep_until`
+    state, attempts, next_attempt_at, last_error, sent_at, keep_until, from_name, reply_to`
 
 const enqueueMailSQL = `
 INSERT INTO mail_outbox (event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at, next_attempt_at,
-    keep_until)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
+    keep_until, from_name, reply_to)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12)
 ON CONFLICT (event_key) DO NOTHING
 RETURNING id`
 
@@ -65,7 +69,7 @@ RETURNING id`
 func EnqueueMail(ctx context.Context, x sqlx.ExtContext, m OutMail) (queued bool, err error) {
 	var ids []int64
 	if err := sqlx.SelectContext(ctx, x, &ids, enqueueMailSQL, m.EventKey, m.To, m.ToName, m.Subject, m.Text, m.HTML, m.Lang, m.MessageID, m.CreatedAt,
-		m.KeepUntil); err != nil {
+		m.KeepUntil, m.FromName, m.ReplyTo); err != nil {
 		return false, fmt.Errorf("enqueue mail %q: %w", m.EventKey, err)
 	}
 	if len(ids) == 0 {

@@ -239,6 +239,9 @@ type Reply struct {
 	LabelStatus    string
 	Packages       Packages
 	Returned       bool
+	// ExpectedDelivery is the day the service expects the parcel delivered
+	// (or delivered it), YYYY-MM-DD; "" keeps the day stored.
+	ExpectedDelivery string
 }
 
 // RecordShipment stores the service's confirmation of an order, whatever the
@@ -249,10 +252,12 @@ func (db *DB) RecordShipment(ctx context.Context, id int64, r Reply, at time.Tim
 	q := withShopWrites("", `
 UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
     order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
-    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
+    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10,
+    expected_delivery = COALESCE(NULLIF($11, '')::date, expected_delivery)
 WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)
 RETURNING `+shopWriteSource)
-	res, err := db.x.ExecContext(ctx, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at)
+	res, err := db.x.ExecContext(ctx, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at,
+		r.ExpectedDelivery)
 	if err != nil {
 		return false, fmt.Errorf("record created shipment %d: %w", id, err)
 	}
@@ -273,10 +278,12 @@ func (db *DB) RecordCreated(ctx context.Context, id, attempt int64, r Reply, at 
 	q := withShopWrites(`a AS (UPDATE create_attempts SET outcome = 'created' WHERE id = $11), `, `
 UPDATE shipments SET state = 'created', tracking_number = $2, order_id = NULLIF($3, 0), order_number = COALESCE(NULLIF($4, ''), order_number),
     order_token = COALESCE(NULLIF($5, ''), order_token), status = $6, label_mode = $7, label_status = $8, packages = $9,
-    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10
+    error = '', ordered_at = COALESCE(ordered_at, $10), last_checked_at = $10,
+    expected_delivery = COALESCE(NULLIF($12, '')::date, expected_delivery)
 WHERE id = $1 AND (tracking_number IS NULL OR tracking_number = $2)
 RETURNING `+shipmentColumns)
-	err = sqlxGet(ctx, db, &s, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at, attempt)
+	err = sqlxGet(ctx, db, &s, q, id, r.TrackingNumber, r.OrderID, r.OrderNumber, r.OrderToken, r.Status, r.LabelMode, r.LabelStatus, r.Packages, at, attempt,
+		r.ExpectedDelivery)
 	if !errors.Is(err, errNoRows) {
 		return s, false, wrapf(err, "record created shipment %d", id)
 	}
@@ -295,10 +302,11 @@ RETURNING `+shipmentColumns)
 func (db *DB) RecordState(ctx context.Context, id int64, r Reply, at time.Time) error {
 	q := withShopWrites("", `
 UPDATE shipments SET status = $2, label_mode = $3, label_status = $4, packages = $5, returned = $6, last_checked_at = $7,
-    cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(cancelled_at, $7) ELSE cancelled_at END
+    cancelled_at = CASE WHEN $2 = 'CANCELLED' THEN COALESCE(cancelled_at, $7) ELSE cancelled_at END,
+    expected_delivery = COALESCE(NULLIF($8, '')::date, expected_delivery)
 WHERE id = $1 AND state = 'created'
 RETURNING `+shopWriteSource)
-	res, err := db.x.ExecContext(ctx, q, id, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, at)
+	res, err := db.x.ExecContext(ctx, q, id, r.Status, r.LabelMode, r.LabelStatus, r.Packages, r.Returned, at, r.ExpectedDelivery)
 	return wrapf(affectedOne(res, err, "rec.no_created_shipment", id), "record state of shipment %d", id)
 }
 

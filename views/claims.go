@@ -10,6 +10,7 @@ type ClaimShell struct {
 	Shop  string
 	Path  string
 	Demo  bool // sandbox mode: a note that this is a demonstration
+	Logo  bool // the shop has a logo (served at /shop/logo)
 }
 
 // ClaimAsk is the page that asks for the link: its form, or the neutral

@@ -138,6 +138,7 @@ type ShipmentRow struct {
 // ShipmentView is the shipment page.
 type ShipmentView struct {
 	ShipmentRow
+	TrackLink     string // the recipient's public tracking page
 	City          string
 	COD           string
 	Insured       string

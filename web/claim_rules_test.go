@@ -9,6 +9,7 @@ import (
 
 	"shipdesk/app/apptest"
 	"shipdesk/identity"
+	"shipdesk/storage"
 )
 
 // codeClaim is the form of a fresh link for a claim of a defect whose
@@ -171,6 +172,11 @@ func TestRefusedClaimStepNeedsAttentionAtOnce(t *testing.T) {
 	if r := signInWithPassword(t, env, "clerk2").Get("/attention?kind=claim_refused"); strings.Contains(r.Body, status) {
 		t.Error("a clerk sees the returns desk's item")
 	}
+	// Whom the customer may ask is the shop (its identity), not a sender.
+	shop := storage.ShopIdentity{Name: "Kávovary Říčany", ReplyEmail: "obchod@example.cz", Phone: "+420 601 000 222"}
+	if err := env.App.DB.SaveShopIdentity(ctx, shop); err != nil {
+		t.Fatal(err)
+	}
 	senders, _ := env.App.DB.Senders(ctx)
 	body := env.NewBrowser().Get(status).Body
 	doc := page(t, body)
@@ -178,9 +184,12 @@ func TestRefusedClaimStepNeedsAttentionAtOnce(t *testing.T) {
 		t.Errorf("the customer's page still waits for a code: %s", doc.Find(`[data-testid=claim-state]`).Text())
 	}
 	held := doc.Find(`[data-testid=claim-held]`).Text()
-	for _, want := range []string{"jana@example.cz", senders[0].Address.PartyName(), senders[0].Phone} {
-		if want != "" && !strings.Contains(held, want) {
+	for _, want := range []string{"jana@example.cz", shop.Name, shop.ReplyEmail, shop.Phone} {
+		if !strings.Contains(held, want) {
 			t.Errorf("the page's next step lacks %q: %q", want, held)
 		}
+	}
+	if strings.Contains(held, senders[0].Address.PartyName()) {
+		t.Errorf("the page's next step names the sender %q: %q", senders[0].Address.PartyName(), held)
 	}
 }

@@ -296,6 +296,13 @@ func TestClaimWithHandOverCode(t *testing.T) {
 	if len(code) != 6 || !strings.Contains(mails[0].Text, code) || mails[0].To != "jana@example.cz" {
 		t.Fatalf("code %q, mail %q", code, mails[0].Subject)
 	}
+	// The customer writes the shop's name on the parcel, never a staff
+	// member of the return address (the parcel is addressed there all the same).
+	shop, _ := env.App.DB.ShopIdentity(ctx)
+	writeOn := page(t, customer.Get(status).Body).Find(`[data-testid=claim-write-on]`).Text() + "\n" + mails[0].Text
+	if shop.Name == "" || !strings.Contains(writeOn, shop.Name) || strings.Contains(writeOn, parcel.RecipientName) {
+		t.Errorf("the customer writes %q on the parcel (the shop is %q):\n%s", parcel.RecipientName, shop.Name, mails[0].Text)
+	}
 	env.Sandbox.Advance(2 * time.Hour)
 	env.App.Jobs.Cycle(ctx)
 	env.App.Jobs.Cycle(ctx)

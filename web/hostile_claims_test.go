@@ -27,6 +27,11 @@ func hostileClaims(t *testing.T, env *apptest.Env, s *hostileSetup) {
 		t.Fatal(err)
 	}
 	s.claimReference = sh.Reference
+	token, err := env.App.DB.TrackToken(ctx, sh.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.trackPage = "/track/" + token
 	_, used := askLink(t, env, env.NewBrowser(), sh.Reference, "jana@example.cz")
 	_, open := askLink(t, env, env.NewBrowser(), sh.Reference, "jana@example.cz")
 	if used == "" || open == "" {
@@ -77,6 +82,10 @@ func claimHostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /claim/status/{token}/documents/{doc}", path: s.claimStatus + "/documents/" + s.claimDocument, params: []string{"token", "doc"}},
 		{pattern: "GET /claim/status/{token}/label.pdf", path: s.claimStatus + "/label.pdf", params: token},
 		{pattern: "/claim/", path: s.claimStatus + "/", params: []string{"path"}},
+		// The shipment's tracking page and the shop's logo.
+		{pattern: "GET /track/{token}", path: s.trackPage, params: token},
+		{pattern: "/track/", path: s.trackPage + "/", params: []string{"path"}},
+		{pattern: "GET /shop/logo", path: "/shop/logo"},
 		// The returns desk's view of the claim, by its id.
 		{pattern: "GET /returns/claims/{id}", role: identity.Agent, path: "/returns/claims/" + s.claimID, params: []string{"id"}},
 		{pattern: "GET /returns/claims/{id}/files/{file}", role: identity.Agent, path: "/returns/claims/" + s.claimID + "/files/" + s.claimFile,

@@ -64,6 +64,7 @@ type hostileSetup struct {
 	claimReference, claimStatus, claimLink, claimFile, claimDocument string
 	claimForm                                                        url.Values
 	claimID                                                          string // the claim's, for the returns desk's view
+	trackPage                                                        string // the shipment's public tracking page
 	pickupForm                                                       url.Values
 }
 
@@ -285,6 +286,11 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /users/{id}/mail", role: manager, path: "/users/" + s.victim + "/mail", params: id,
 			base: url.Values{"email": {"victim@example.com"}}, fields: []string{"email", "daily_summary"}},
 		{pattern: "GET /connection", role: manager, path: "/connection"},
+		{pattern: "GET /settings/shop", role: manager, path: "/settings/shop"},
+		{pattern: "POST /settings/shop", role: manager, path: "/settings/shop", base: url.Values{"name": {"Kávovary Říčany"}},
+			fields: []string{"name", "web", "reply_email", "phone"}},
+		{pattern: "POST /settings/shop/logo", role: manager, path: "/settings/shop/logo", fields: []string{"logo"}, multipart: true},
+		{pattern: "POST /settings/shop/logo/remove", role: manager, path: "/settings/shop/logo/remove"},
 		{pattern: "POST /connection/carriers/{code}", role: manager, path: "/connection/carriers/UPS", params: []string{"code"},
 			base:   url.Values{"name": {"UPS"}, "label_free": {""}, "cod_packages": {storage.CODPackageRules[0]}, "stuck_days": {"3"}},
 			fields: []string{"name", "label_free", "cod_packages", "stuck_days"}},

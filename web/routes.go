@@ -43,6 +43,12 @@ func (s *Server) routes() *routeTable {
 	// slash, a cut or lengthened one) is a link that opens nothing, never the
 	// sign-in page: its address would take the key along.
 	mux.Handle("/claim/", s.public(h.ClaimUnknown))
+	// A shipment's tracking page for its recipient, by its token alone, and
+	// the shop's logo its customers' pages show (cacheable). Any other path
+	// under /track/ answers as a page that does not exist, counted as one.
+	mux.Handle("GET /track/{token}", s.public(h.TrackShipment))
+	mux.Handle("/track/", s.public(h.TrackUnknown))
+	mux.Handle("GET /shop/logo", s.public(h.ShopLogo))
 	// The connected shop's webhooks: public, throttled like the claim page,
 	// refused unless the shop's signature checks.
 	mux.Handle("POST /hooks/shoptet", s.public(h.ShopHook))
@@ -211,6 +217,11 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("POST /connection/shop/refresh", s.only(conn, h.RefreshShopLists))
 	mux.Handle("POST /connection/shop/disconnect", s.only(conn, h.DisconnectShop))
 	mux.Handle("GET /metrics", s.scraper(conn, h.MetricsText))
+	// The shop as its customers know it (every customer page, mail and PDF): managers.
+	mux.Handle("GET /settings/shop", s.only(conn, h.ShopIdentitySettings))
+	mux.Handle("POST /settings/shop", s.only(conn, h.SaveShopIdentity))
+	mux.Handle("POST /settings/shop/logo", s.only(conn, h.SaveShopLogo))
+	mux.Handle("POST /settings/shop/logo/remove", s.only(conn, h.RemoveShopLogo))
 	// The rules that choose an offer for each row of a batch: managers (with the
 	// Connection area), under the shipping desk.
 	mux.Handle("GET /shipping/rules", s.only(conn, h.Rules))

@@ -21,12 +21,12 @@ const pdfType = "application/pdf"
 // customer's address; a mail the outbox refuses (an address that is no one
 // address, a name that would break the header) leaves the document kept and
 // unmailed (logged), since no later attempt could mail it either.
-func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c storage.Commission, doc storage.Document, pdf []byte, shop string) error {
+func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c storage.Commission, doc storage.Document, pdf []byte) error {
 	if w.Outbox == nil || strings.TrimSpace(c.CustomerEmail) == "" {
 		return nil
 	}
-	m := w.confirmationMessage(readerCtx(ctx, c), tx, c, doc, pdf, shop)
-	_, err := w.Outbox.Enqueue(ctx, tx, m)
+	m := w.confirmationMessage(readerCtx(ctx, c), tx, c, doc, pdf)
+	_, err := w.Outbox.ToCustomer(ctx, tx, m)
 	if apperr.CodeOf(err) == apperr.Invalid {
 		w.log.Warn("confirmation kept but not mailed: the outbox refuses the customer's address or name", "commission", c.ID, "document", doc.ID,
 			"problems", apperr.ProblemsOf(err))
@@ -37,8 +37,9 @@ func (w *Workbench) mailConfirmation(ctx context.Context, tx *storage.DB, c stor
 
 // confirmationMessage is the mail of a confirmation in ctx's language (the
 // customer's): what the document is, for which commission, and for a
-// settlement how the claim ended; the PDF attached as kept.
-func (w *Workbench) confirmationMessage(ctx context.Context, tx *storage.DB, c storage.Commission, doc storage.Document, pdf []byte, shop string) mail.Message {
+// settlement how the claim ended; the PDF attached as kept. The outbox
+// signs it in the shop's name (Outbox.ToCustomer).
+func (w *Workbench) confirmationMessage(ctx context.Context, tx *storage.DB, c storage.Commission, doc storage.Document, pdf []byte) mail.Message {
 	var subject string
 	var body []string
 	switch {
@@ -60,11 +61,7 @@ func (w *Workbench) confirmationMessage(ctx context.Context, tx *storage.DB, c s
 		}
 	}
 	body = append(body, i18n.T(ctx, "confmail.keep"))
-	closing := i18n.T(ctx, "confmail.regards")
-	if shop != "" {
-		closing += "\n" + shop
-	}
-	text := i18n.T(ctx, "confmail.greeting") + "\n\n" + strings.Join(body, "\n\n") + "\n\n" + closing + "\n"
+	text := i18n.T(ctx, "confmail.greeting") + "\n\n" + strings.Join(body, "\n\n") + "\n"
 	return mail.Message{EventKey: "confirmation:" + strconv.FormatInt(doc.ID, 10), To: strings.TrimSpace(c.CustomerEmail),
 		ToName: c.CustomerName, Lang: string(i18n.LangOf(ctx)), Subject: subject, Text: text,
 		Attachments: []mail.Attachment{{Name: doc.Filename, ContentType: pdfType, Data: pdf}}, KeepUntil: keep}

@@ -35,6 +35,10 @@ func startConfirmMail(t *testing.T) *mailEnv {
 		t.Fatal(err)
 	}
 	e.w.Outbox = mail.NewOutbox(e.db, e.clock, s, "shop@example.cz", "test", nil)
+	// The mails are signed in the shop's name, as its identity has it.
+	if err := e.db.SaveShopIdentity(e.ctx, storage.ShopIdentity{Name: "Kávovary Říčany s.r.o."}); err != nil {
+		t.Fatal(err)
+	}
 	return &mailEnv{confirmEnv: e, outbox: e.w.Outbox, catch: c}
 }
 

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"shipdesk/apperr"
 	"shipdesk/i18n"
 	"shipdesk/printout"
+	"shipdesk/shopid"
 	"shipdesk/storage"
 )
 
@@ -107,7 +109,7 @@ func (w *Workbench) keep(ctx context.Context, db *storage.DB, c storage.Commissi
 		}
 		return db.LatestDocument(ctx, c.ID, kind)
 	}
-	seller, err := w.seller(ctx, db)
+	seller, err := w.seller(readerCtx(ctx, c), db)
 	if err != nil {
 		return storage.Document{}, err
 	}
@@ -126,7 +128,7 @@ func (w *Workbench) keep(ctx context.Context, db *storage.DB, c storage.Commissi
 		if err != nil || !fresh {
 			return err // kept by an earlier or concurrent issue, which mailed it
 		}
-		return w.mailConfirmation(ctx, tx, c, kept, pdf.Bytes(), seller.Name)
+		return w.mailConfirmation(ctx, tx, c, kept, pdf.Bytes())
 	})
 	return doc, err
 }
@@ -162,19 +164,26 @@ func (w *Workbench) confirmQuietly(ctx context.Context, c storage.Commission, is
 	}
 }
 
-// seller is the shop as the confirmations name it: the default sender of
-// the address book.
+// seller is the shop as the confirmations name it: the shop's identity
+// (its name, phone, reply address and web), at the address of the address
+// book's default sender, without the name of a staff member there.
 func (w *Workbench) seller(ctx context.Context, db *storage.DB) (printout.Party, error) {
-	senders, err := db.Senders(ctx)
-	if err != nil || len(senders) == 0 {
+	id, err := shopid.Of(ctx, db)
+	if err != nil {
 		return printout.Party{}, err
 	}
-	a := senders[0].Address
-	lines := []string{a.Street, strings.TrimSpace(a.Zip + " " + a.City), a.Phone, a.Email}
-	if a.Company != "" && a.Person() != "" {
-		lines = append([]string{a.Person()}, lines...)
+	senders, err := db.Senders(ctx)
+	if err != nil {
+		return printout.Party{}, err
 	}
-	return printout.Party{Name: a.PartyName(), Lines: lines}, nil
+	var lines []string
+	if len(senders) > 0 {
+		a := senders[0].Address
+		lines = append(lines, a.Street, strings.TrimSpace(a.Zip+" "+a.City))
+	}
+	lines = append(lines, id.Phone, id.ReplyEmail, id.Web)
+	lines = slices.DeleteFunc(lines, func(l string) bool { return l == "" })
+	return printout.Party{Name: shopid.Name(ctx, id), Lines: lines}, nil
 }
 
 func consumer(d Detail) printout.Party {

@@ -81,7 +81,7 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	orders, err := app.NewShop(db, d, clients, key, j.Who(), "", log) // serve registers the webhooks
+	orders, err := app.NewShop(db, d, clients, key, j.Who(), "", m.PublicURL, log) // serve registers the webhooks
 	if err != nil {
 		return err
 	}

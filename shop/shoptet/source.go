@@ -100,8 +100,9 @@ func (s *Source) Order(ctx context.Context, code string) (shop.Order, error) {
 }
 
 // WriteTracking puts the tracking number on the order ("" clears it).
-// Shoptet takes no link: it makes the tracking page's link itself from the
-// shipping method's tracking URL, so trackingURL is not sent.
+// Shoptet takes no link (its notes' write has no trackingUrl: it makes the
+// order's tracking link itself from the shipping method's tracking URL), so
+// trackingURL, our tracking page, is not sent.
 func (s *Source) WriteTracking(ctx context.Context, code, trackingNumber, trackingURL string) error {
 	return fail(s.c.SetTracking(ctx, code, trackingNumber))
 }
