@@ -212,6 +212,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "GET /shipping/batches", role: clerk, path: "/shipping/batches"},
 		{pattern: "GET /shipping/batches/new", role: clerk, path: "/shipping/batches/new"},
 		{pattern: "GET /shipping/batch-template/{file}", role: clerk, path: "/shipping/batch-template/orders.csv"},
+		{pattern: "GET /shipping/batches/columns", role: clerk, path: "/shipping/batches/columns"},
 		{pattern: "POST /shipping/batches", role: clerk, path: "/shipping/batches", base: url.Values{"handover": {"ONDEMAND"}, "source": {""}},
 			fields: []string{"handover", "source", "file"}, multipart: true},
 		{pattern: "POST /shipping/batch-uploads/{id}/map", role: clerk, path: "/shipping/batch-uploads/" + s.batchUpload + "/map", params: id,

@@ -112,6 +112,7 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("GET /shipping/batches", s.only(shipping, h.Batches))
 	mux.Handle("GET /shipping/batches/new", s.only(shipping, h.NewBatch))
 	mux.Handle("GET /shipping/batch-template/{file}", s.only(shipping, h.BatchTemplate))
+	mux.Handle("GET /shipping/batches/columns", s.only(shipping, h.BatchColumns))
 	mux.Handle("POST /shipping/batches", s.only(shipping, h.ImportBatch))
 	mux.Handle("POST /shipping/batch-uploads/{id}/map", s.only(shipping, h.MapBatch))
 	mux.Handle("GET /shipping/batches/{id}", s.only(shipping, h.BatchPage))
