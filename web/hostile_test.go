@@ -187,6 +187,7 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 			base: url.Values{"return_sender": {s.sender}}, fields: []string{"return_sender"}},
 		{pattern: "POST /shipping/points/refresh", role: clerk, path: "/shipping/points/refresh"},
 		{pattern: "GET /shipping/pickups", role: clerk, path: "/shipping/pickups", fields: []string{"past"}},
+		{pattern: "GET /shipping/pickups/carriers", role: clerk, path: "/shipping/pickups/carriers", fields: []string{"address"}},
 		{pattern: "POST /shipping/pickups", role: clerk, path: "/shipping/pickups", base: s.pickupForm,
 			fields: []string{"key", "address", "date", "time_from", "time_to", "packages", "weight", "carrier", "note"}},
 		{pattern: "POST /shipping/pickups/{id}/check", role: clerk, params: id},

@@ -146,6 +146,7 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("POST /shipping/settings/return-address", s.only(shipping, h.SaveReturnAddress))
 	mux.Handle("POST /shipping/points/refresh", s.only(shipping, h.RefreshPoints))
 	mux.Handle("GET /shipping/pickups", s.only(shipping, h.Pickups))
+	mux.Handle("GET /shipping/pickups/carriers", s.only(shipping, h.PickupCarriers))
 	mux.Handle("POST /shipping/pickups", s.only(shipping, h.OrderPickup))
 	mux.Handle("POST /shipping/pickups/{id}/check", s.only(shipping, h.PickupCheck))
 	mux.Handle("POST /shipping/pickups/{id}/again", s.only(shipping, h.PickupOrderAgain))
