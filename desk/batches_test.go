@@ -36,13 +36,13 @@ func batchDesk(t *testing.T) (*desk.Desk, *desktest.Env) {
 	return d, e
 }
 
-// Our template's ten rows: each checked by the form's rules (two name points
-// the sandbox lacks), fixed in place, priced in the background, ordered once
+// Our template's ten rows: each checked by the form's rules (two made to name
+// points the sandbox lacks), fixed in place, priced in the background, ordered once
 // each however often "order all" is pressed.
 func TestBatchImportedCheckedPricedAndOrderedOnce(t *testing.T) {
 	d, e := batchDesk(t)
 	ctx := context.Background()
-	data, err := os.ReadFile(filepath.Join("..", "examples", "orders.csv"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "orders-unknown-points.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

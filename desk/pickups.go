@@ -67,6 +67,9 @@ func (d *Desk) OrderPickup(ctx context.Context, f PickupForm, today time.Time, b
 	if line == "" {
 		return storage.Pickup{}, apperr.Fields("form.see_fields", apperr.Problems{"address": apperr.Msg("pick.err.no_address")})
 	}
+	if err := d.checkPickupCarrier(ctx, f); err != nil {
+		return storage.Pickup{}, err
+	}
 	req := f.request()
 	day, _ := time.Parse("2006-01-02", req.Date)
 	intent := storage.Pickup{RequestKey: f.Key, ContactID: req.AddressID, Address: line, Date: day, TimeFrom: req.TimeFrom,

@@ -16,11 +16,11 @@ import (
 	"shipdesk/storage"
 )
 
-// importOrders uploads examples/orders.csv through the import form and
+// importOrders uploads our template with two unknown points through the import form and
 // returns the new batch's id and path, its rows settled.
 func importOrders(t *testing.T, env *apptest.Env, tab *Tab) (int64, string, []storage.BatchRow) {
 	t.Helper()
-	file, err := filepath.Abs(filepath.Join("..", "examples", "orders.csv"))
+	file, err := filepath.Abs(filepath.Join("..", "testdata", "orders-unknown-points.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

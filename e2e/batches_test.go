@@ -23,7 +23,7 @@ import (
 func TestClerkRunsADayBatch(t *testing.T) {
 	t.Parallel()
 	env, tab := deskTab(t)
-	file, err := filepath.Abs(filepath.Join("..", "examples", "orders.csv"))
+	file, err := filepath.Abs(filepath.Join("..", "testdata", "orders-unknown-points.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -298,7 +298,7 @@ func (b *Tab) ChooseOffer(group string) {
 	b.t.Helper()
 	js := fmt.Sprintf(`(() => {
 		const row = [...document.querySelectorAll('[data-testid=offers] tbody tr')]
-			.find(r => r.cells[0].textContent.trim().startsWith(%q) && r.querySelector('button[name=choose]') && r.cells[6].textContent.trim() === 'no');
+			.find(r => r.cells[0].textContent.trim().startsWith(%q) && r.querySelector('button[name=choose]') && r.querySelector('[data-testid=offer-delivery-point]').textContent.trim() === 'no');
 		if (!row) return false;
 		row.querySelector('button[name=choose]').click();
 		return true;

@@ -8,7 +8,8 @@ import (
 	"shipdesk/app/apptest"
 	"shipdesk/i18n"
 	"shipdesk/identity"
-	"shipdesk/storage"
+	"shipdesk/requestkey"
+	"shipdesk/workbench"
 )
 
 // An agent records a withdrawal received 18 days after the purchase was
@@ -18,15 +19,7 @@ import (
 func TestWithdrawalLateAndRefundPaid(t *testing.T) {
 	t.Parallel()
 	env := apptest.Start(t)
-	ctx := context.Background()
-	if err := env.App.Bench.SeedDemo(ctx); err != nil {
-		t.Fatal(err)
-	}
-	list, _, err := env.App.DB.ListCommissions(ctx, storage.CommissionFilter{Limit: 1})
-	if err != nil || len(list) == 0 {
-		t.Fatalf("no commission in the demo: %v", err)
-	}
-	page := fmt.Sprintf("/returns/commissions/%d", list[0].ID)
+	page := withdrawalCommission(t, env) // only a withdrawal's commission takes one
 	now := env.App.Upstream.Clock().Now().In(i18n.Prague)
 	received, delivered := now.AddDate(0, 0, -12), now.AddDate(0, 0, -30)
 
@@ -77,4 +70,25 @@ func TestWithdrawalLateAndRefundPaid(t *testing.T) {
 	if got := manager.Texts(`[data-testid=attention] a[data-kind=refund_due]`); len(got) != 0 {
 		t.Errorf("the home card still counts the paid refund: %q", got)
 	}
+}
+
+// withdrawalCommission creates a customer's withdrawal on the workbench (the
+// demo has a claim and a repair) and returns its page.
+func withdrawalCommission(t *testing.T, env *apptest.Env) string {
+	t.Helper()
+	ctx := context.Background()
+	if err := env.App.Bench.SeedDemo(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, models, err := env.App.DB.Products(ctx)
+	if err != nil || len(models) == 0 {
+		t.Fatalf("products: %v", err)
+	}
+	res, err := env.App.Bench.Create(ctx, workbench.Form{Key: requestkey.New(), Type: workbench.Withdrawal, TypeID: models[0].TypeID,
+		ModelID: models[0].ID, Fault: "Nevyhovuje.", Purchase: "2026-10-20", Customer: workbench.Customer{Name: "Jan Novák",
+			Email: "jan@example.cz", Phone: "+420 777 000 222", Street: "Lipová 3", City: "Brno", Zip: "602 00", Country: "CZ"}}, 0)
+	if err != nil {
+		t.Fatalf("a withdrawal: %v", err)
+	}
+	return fmt.Sprintf("/returns/commissions/%d", res.Commission.ID)
 }

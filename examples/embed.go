@@ -1,5 +1,5 @@
 // Package examples holds our batch template (orders.csv, as Czech Excel saves
-// CSV UTF-8) and its column guide, so the dashboard offers both for download.
+// CSV UTF-8), so the dashboard offers it for download.
 package examples
 
 import _ "embed"
@@ -8,8 +8,3 @@ import _ "embed"
 //
 //go:embed orders.csv
 var OrdersCSV []byte
-
-// OrdersGuide explains every column of the template.
-//
-//go:embed README-orders.md
-var OrdersGuide []byte

@@ -8,7 +8,8 @@ import (
 )
 
 // BatchTemplate offers our template of a day's orders for download: as CSV
-// (as Czech Excel saves it), as a workbook, and its column guide.
+// (as Czech Excel saves it) and as a workbook; its columns are explained on
+// their own page (BatchColumns).
 func (h *Handlers) BatchTemplate(w http.ResponseWriter, r *http.Request) {
 	var (
 		body  []byte
@@ -21,8 +22,6 @@ func (h *Handlers) BatchTemplate(w http.ResponseWriter, r *http.Request) {
 	case "orders.xlsx":
 		body, err = orderfile.TemplateXLSX()
 		ctype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-	case "orders-guide.md":
-		body, ctype = orderfile.TemplateGuide(), "text/markdown; charset=utf-8"
 	default:
 		h.NotFound(w, r)
 		return

@@ -57,6 +57,8 @@ func (h *Handlers) renderCommission(w http.ResponseWriter, r *http.Request, stat
 		h.Fail(w, r, err)
 		return
 	}
+	// Only a withdrawal takes the form; one recorded earlier stays shown.
+	v.ShowWithdrawal = d.Type == workbench.Withdrawal || v.Withdrawal.Recorded
 	if v.FromClaim, err = h.claimOrigin(r, id); err != nil {
 		h.Fail(w, r, err)
 		return
@@ -127,9 +129,9 @@ func commissionView(ctx context.Context, d workbench.Detail, now time.Time) view
 	}
 	for _, to := range d.Moves {
 		if slices.Contains(workbench.Settling, to) {
-			v.Settling = append(v.Settling, moveButton(ctx, to))
+			v.Settling = append(v.Settling, moveButton(ctx, d.Type, to))
 		} else {
-			v.Moves = append(v.Moves, moveButton(ctx, to))
+			v.Moves = append(v.Moves, moveButton(ctx, d.Type, to))
 		}
 	}
 	return v
@@ -148,11 +150,13 @@ func serviceTime(ctx context.Context, s string) string {
 	return i18n.Day(ctx, s)
 }
 
-func moveButton(ctx context.Context, to string) views.MoveButton {
-	switch to {
-	case "processing", "outgoing", "closed":
+func moveButton(ctx context.Context, kind, to string) views.MoveButton {
+	switch {
+	case to == "processing" && kind == workbench.Withdrawal: // the goods came back to stay: nothing is repaired
+		return views.MoveButton{To: to, Label: i18n.T(ctx, "ret.move.withdrawal.processing"), Hint: i18n.T(ctx, "ret.move.withdrawal.processing.hint")}
+	case to == "processing", to == "outgoing", to == "closed":
 		return views.MoveButton{To: to, Label: i18n.T(ctx, "ret.move."+to), Hint: i18n.T(ctx, "ret.move."+to+".hint")}
-	case "cancelled":
+	case to == "cancelled":
 		return views.MoveButton{To: to, Label: i18n.T(ctx, "ret.move.cancelled"), Danger: true}
 	}
 	return views.MoveButton{To: to, Label: to}

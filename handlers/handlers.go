@@ -147,7 +147,12 @@ func (h *Handlers) actor(r *http.Request) staff.Actor {
 // template error becomes a clean 500 instead of half a page.
 func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
 	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	err := c.Render(r.Context(), &buf)
+	if err == nil && h.bannerFollows(r) {
+		// After the fragment: a leading span would end a table's rows.
+		err = views.SandboxNowOOB(h.sandboxState(r.Context())).Render(r.Context(), &buf)
+	}
+	if err != nil {
 		h.Log.Error("render", "err", err, "request_id", httpx.RequestID(r.Context()))
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
@@ -157,6 +162,12 @@ func (h *Handlers) render(w http.ResponseWriter, r *http.Request, status int, c 
 	w.Header().Add("Vary", "HX-Request")
 	w.WriteHeader(status)
 	_, _ = buf.WriteTo(w)
+}
+
+// bannerFollows says an answer carries the sandbox banner's time again: an
+// htmx answer to staff in sandbox mode (a whole page draws its banner).
+func (h *Handlers) bannerFollows(r *http.Request) bool {
+	return r.Header.Get("HX-Request") == "true" && r.Header.Get("HX-Boosted") == "" && h.Link.IsSandbox() && identity.From(r.Context()) != nil
 }
 
 // streamPage renders a long page onto the answer as it is drawn, so a page

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type PickupDesk interface {
 	OrderPickup(ctx context.Context, f desk.PickupForm, today time.Time, by int64) (storage.Pickup, error)
 	CheckPickup(ctx context.Context, id int64) (storage.Pickup, error)
 	OrderPickupAgain(ctx context.Context, id int64) (storage.Pickup, error)
+	PickupCarriers(ctx context.Context, address int64) ([]desk.PickupCarrier, error)
 }
 
 // pickupReads are the lists of the pickups page.
@@ -48,7 +50,7 @@ func (h *Handlers) Pickups(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status int, form views.Form, today time.Time) {
 	ctx := r.Context()
-	v := views.PickupsView{Form: form, ShowPast: r.URL.Query().Get("past") == "1", CarrierHint: h.carrierHint(ctx)}
+	v := views.PickupsView{Form: form, ShowPast: r.URL.Query().Get("past") == "1"}
 	if d, ok := v.Form.Values["date"]; ok {
 		v.Form.Values["date"] = pickupDayShown(ctx, d)
 	}
@@ -58,14 +60,15 @@ func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status 
 		h.Fail(w, r, err)
 		return
 	}
-	v.Coming = pickupRows(ctx, coming, today)
+	names := h.carrierNames(ctx)
+	v.Coming = pickupRows(ctx, coming, today, names)
 	if v.ShowPast {
 		past, err := h.ShipReads.PickupsBefore(ctx, day, pickupListLimit)
 		if err != nil {
 			h.Fail(w, r, err)
 			return
 		}
-		v.Past = pickupRows(ctx, past, today)
+		v.Past = pickupRows(ctx, past, today, names)
 	}
 	addresses, err := h.ShipDesk.PickupAddresses(ctx)
 	if err != nil {
@@ -77,6 +80,13 @@ func (h *Handlers) renderPickups(w http.ResponseWriter, r *http.Request, status 
 	}
 	if len(addresses) == 0 && v.NoAddress == "" {
 		v.NoAddress = i18n.T(ctx, "pick.no_addresses")
+	}
+	if len(addresses) > 0 {
+		chosen, _ := strconv.ParseInt(form.Value("address"), 10, 64)
+		if !slices.ContainsFunc(addresses, func(a desk.PickupAddress) bool { return a.ID == chosen }) {
+			chosen = addresses[0].ID // the select shows the first address as chosen
+		}
+		v.Carrier = h.pickupCarrierField(ctx, form, chosen)
 	}
 	h.render(w, r, status, views.PickupsPage(h.page(w, r, i18n.T(ctx, "pick.title"), identity.Shipping), v))
 }
@@ -90,21 +100,59 @@ func pickupDayShown(ctx context.Context, iso string) string {
 	return i18n.Day(ctx, iso)
 }
 
-// carrierHint is the pickup form's carrier hint with a carrier of the
-// carrier table as its example (none while the table is empty).
-func (h *Handlers) carrierHint(ctx context.Context) string {
-	carriers, err := h.ShipReads.Carriers(ctx)
-	if err != nil || len(carriers) == 0 {
-		return i18n.T(ctx, "pick.carrier.hint_plain")
+// pickupCarrierField is the carrier select of the pickup form for a stored
+// address: "any carrier" and the carriers that collect there, by name. When
+// the service cannot say which, only "any carrier" is offered, and why.
+func (h *Handlers) pickupCarrierField(ctx context.Context, form views.Form, address int64) views.PickupCarrierField {
+	f := views.PickupCarrierField{Form: form, Options: []views.Option{{Value: "", Label: i18n.T(ctx, "pick.carrier.any")}}}
+	carriers, err := h.ShipDesk.PickupCarriers(ctx, address)
+	if err != nil {
+		f.Failed = apperr.MessageOf(ctx, err, "pick.carrier.failed")
+		return f
 	}
-	return i18n.T(ctx, "pick.carrier.hint", carriers[0].Code)
+	for _, c := range carriers {
+		f.Options = append(f.Options, views.Option{Value: c.Code, Label: c.Name})
+	}
+	return f
 }
 
-func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time) []views.PickupRow {
+// PickupCarriers is the pickup form's carrier select for the address chosen
+// (htmx asks for it when the address changes).
+func (h *Handlers) PickupCarriers(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	address, err := strconv.ParseInt(r.URL.Query().Get("address"), 10, 64)
+	if err != nil || address <= 0 {
+		h.render(w, r, http.StatusUnprocessableEntity, views.PickupCarrierSelect(views.PickupCarrierField{
+			Options: []views.Option{{Value: "", Label: i18n.T(ctx, "pick.carrier.any")}}, Failed: i18n.T(ctx, "pick.err.address_list")}))
+		return
+	}
+	h.render(w, r, http.StatusOK, views.PickupCarrierSelect(h.pickupCarrierField(ctx, views.Form{}, address)))
+}
+
+// carrierNames are the carrier table's names by code; a carrier without one
+// is shown as the offers show it.
+func (h *Handlers) carrierNames(ctx context.Context) map[string]string {
+	out := map[string]string{}
+	carriers, err := h.ShipReads.Carriers(ctx)
+	if err != nil {
+		return out // the list still shows its pickups, each carrier as stored
+	}
+	for _, c := range carriers {
+		if c.Name != "" {
+			out[c.Code] = c.Name
+		}
+	}
+	return out
+}
+
+func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time, names map[string]string) []views.PickupRow {
 	rows := make([]views.PickupRow, 0, len(list))
 	for _, p := range list {
 		day, when := views.PlainDayIn(ctx, p.Date, today)
 		carrier := p.Carrier
+		if name := names[carrier]; name != "" {
+			carrier = name
+		}
 		if carrier == "" {
 			carrier = i18n.T(ctx, "pick.any")
 		}

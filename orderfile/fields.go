@@ -101,6 +101,10 @@ var czechNames = map[Field][]string{
 	CustomsCurrency: {"Měna celní hodnoty"},
 }
 
+// CzechNames are the names a Czech header may give a field's column, the
+// usual one first.
+func CzechNames(f Field) []string { return slices.Clone(czechNames[f]) }
+
 // CzechHeader is the header of the columns every order uses as Czech Excel
 // users write them.
 func CzechHeader() []string {

@@ -14,9 +14,6 @@ import (
 // import reads as ours, with its example rows.
 func TemplateCSV() []byte { return examples.OrdersCSV }
 
-// TemplateGuide is the template's column guide (Markdown).
-func TemplateGuide() []byte { return examples.OrdersGuide }
-
 // TemplateXLSX is the same template as a workbook, for those who keep the
 // day's orders in Excel: the same header and rows on one sheet.
 func TemplateXLSX() ([]byte, error) {

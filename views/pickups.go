@@ -18,9 +18,15 @@ type PickupsView struct {
 	Coming    []PickupRow
 	Past      []PickupRow
 	ShowPast  bool
-	// CarrierHint is the carrier field's hint, naming a carrier of the
-	// carrier table as the example.
-	CarrierHint string
+	Carrier   PickupCarrierField // the carriers of the chosen address
+}
+
+// PickupCarrierField is the carrier select: "any carrier" and the carriers
+// that collect from the chosen address; Failed says why there are no more.
+type PickupCarrierField struct {
+	Form    Form
+	Options []Option
+	Failed  string
 }
 
 // PickupRow is one pickup in the list.
@@ -87,4 +93,12 @@ func generalError(f Form) string {
 		return e
 	}
 	return ""
+}
+
+// describedBy names the carrier select's hint and, with a problem, its error.
+func (c PickupCarrierField) describedBy() string {
+	if c.Form.HasError("carrier") {
+		return "carrier-hint " + errorID("carrier")
+	}
+	return "carrier-hint"
 }

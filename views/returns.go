@@ -108,8 +108,10 @@ type CommissionView struct {
 	// FromClaim is the claim the customer filed on the claim page (nil: an
 	// agent typed the commission in).
 	FromClaim *CommissionClaim
-	// Withdrawal is the customer's withdrawal from the purchase, or its form.
-	Withdrawal WithdrawalView
+	// Withdrawal is the customer's withdrawal from the purchase, or its form;
+	// ShowWithdrawal says the page has it (a withdrawal commission's).
+	Withdrawal     WithdrawalView
+	ShowWithdrawal bool
 	// Claim: a warranty claim the service has, which takes written
 	// confirmations (Documents); Deadline is its running deadline ("" when
 	// none runs), which ExtensionForm extends.

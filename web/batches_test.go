@@ -46,9 +46,10 @@ func upload(t *testing.T, env *apptest.Env, b *apptest.Browser, name string, dat
 	return b.Do(req)
 }
 
+// ordersCSV is our template with two rows naming points the sandbox lacks.
 func ordersCSV(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../examples/orders.csv")
+	data, err := os.ReadFile("../testdata/orders-unknown-points.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func ordersCSV(t *testing.T) []byte {
 
 var batchPath = regexp.MustCompile(`^/shipping/batches/(\d+)$`)
 
-// importOrders imports examples/orders.csv and returns the batch's id.
+// importOrders imports our template with two unknown points and returns the batch's id.
 func importOrders(t *testing.T, env *apptest.Env, b *apptest.Browser) int64 {
 	t.Helper()
 	resp := upload(t, env, b, "orders.csv", ordersCSV(t), map[string]string{"handover": "ONDEMAND"})
@@ -77,8 +78,8 @@ func states(rows []storage.BatchRow) map[string]int {
 	return out
 }
 
-// pointRows are the rows of examples/orders.csv naming pickup points the
-// sandbox does not have: deliberately bad for the sandbox.
+// pointRows are the rows of ordersCSV naming pickup points the sandbox
+// does not have: deliberately bad for the sandbox.
 var pointRows = map[int]bool{4: true, 7: true}
 
 func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {

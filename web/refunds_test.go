@@ -61,7 +61,9 @@ func TestRefundRoutesRefuseAnonymousAndWrongRoles(t *testing.T) {
 func TestWithdrawalRecordedAndRefundPaid(t *testing.T) {
 	t.Parallel()
 	env, agent := benchEnv(t)
-	resp := postMultipart(t, env, agent, commissionForm(t, env), "receipt.pdf", pdfBytes)
+	form := commissionForm(t, env)
+	form["type"] = "withdrawal" // only a withdrawal's commission takes one
+	resp := postMultipart(t, env, agent, form, "receipt.pdf", pdfBytes)
 	if resp.StatusCode != 303 {
 		t.Fatalf("create: %d %s", resp.StatusCode, problemsOf(resp.Body))
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"shipdesk/app/apptest"
 	"shipdesk/client/sandboxctl"
 	"shipdesk/clock"
@@ -260,4 +262,39 @@ func TestBannerShowsTheSimulatedTime(t *testing.T) {
 	b.PostForm("/sandbox-clock", url.Values{"minutes": {"1440"}, "back": {"/shipping"}})
 	shows("/shipping") // with the flash
 	shows("/tracking")
+}
+
+// Every htmx answer to staff brings the banner's time again, out of band, so
+// a page that refreshes itself keeps its banner on the clock; a whole page
+// draws its banner once, and an anonymous answer carries none.
+func TestBannerTimeComesWithEveryHTMXAnswer(t *testing.T) {
+	t.Parallel()
+	env := apptest.Start(t)
+	b := env.SignedIn(identity.Clerk)
+	ctx := i18n.WithLang(context.Background(), i18n.English)
+	oob := func(path string) *goquery.Selection {
+		t.Helper()
+		resp := getHTMX(env, b, path)
+		return page(t, "<table>"+resp.Body+"</table>").Find(`#sandbox-state[hx-swap-oob=true]`)
+	}
+	env.Sandbox.Advance(48 * time.Hour)
+	for _, path := range []string{"/shipping", "/shipping/pickups/carriers?address=1"} {
+		before := i18n.DateTime(ctx, simulatedNow(t, env))
+		got := oob(path)
+		after := i18n.DateTime(ctx, simulatedNow(t, env))
+		if got.Length() != 1 {
+			t.Errorf("%s: %d banner times out of band", path, got.Length())
+			continue
+		}
+		if s := got.Find(`[data-testid=sandbox-now] time`).Text(); s != before && s != after {
+			t.Errorf("%s: the banner's time %q, want %q (the clock moved two days)", path, s, after)
+		}
+	}
+	whole := page(t, b.Get("/shipping").Body)
+	if n, o := whole.Find(`#sandbox-state`).Length(), whole.Find(`[hx-swap-oob]#sandbox-state`).Length(); n != 1 || o != 0 {
+		t.Errorf("a whole page has %d banner times, %d out of band", n, o)
+	}
+	if r := getHTMX(env, env.NewBrowser(), "/login"); strings.Contains(r.Body, `id="sandbox-state" class="sandbox-state" hx-swap-oob`) {
+		t.Error("an anonymous answer carries the banner's time")
+	}
 }

@@ -141,7 +141,7 @@ func DetailOf(c storage.Commission) Detail {
 		d.Serial, d.Purchase, d.Fault = req.Product.SerialNumber, req.Product.PurchaseDate, req.Product.Fault
 	}
 	if c.State == storage.StateCreated {
-		d.Moves = Moves[c.Status]
+		d.Moves = MovesOf(c.Type, c.Status)
 	}
 	if c.Resolution != "" && slices.Contains(Settling, c.Status) {
 		// Recorded before its move: shown once the service has made it.

@@ -27,7 +27,7 @@ func (w *Workbench) Move(ctx context.Context, id int64, to string, res Resolutio
 	if err != nil {
 		return c, err
 	}
-	if c.RemoteID == nil || !slices.Contains(Moves[c.Status], to) {
+	if c.RemoteID == nil || !slices.Contains(MovesOf(c.Type, c.Status), to) {
 		return c, apperr.New(apperr.Conflict, "ret.err.move", cmp.Or(c.Number, fmt.Sprint(id)), statusText(c.Status), statusText(to))
 	}
 	if p := res.Check(ctx, to); len(p) > 0 {

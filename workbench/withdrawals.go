@@ -48,8 +48,12 @@ type WithdrawalInput struct {
 // received more than WithdrawalDays after the purchase was delivered. Every
 // field's problem is said on its field; nothing is stored until all are good.
 func (w *Workbench) RecordWithdrawal(ctx context.Context, commissionID int64, in WithdrawalInput) (storage.Withdrawal, error) {
-	if _, err := w.db.CommissionByID(ctx, commissionID); err != nil {
+	c, err := w.db.CommissionByID(ctx, commissionID)
+	if err != nil {
 		return storage.Withdrawal{}, err
+	}
+	if c.Type != Withdrawal { // a claim or a repair owes no refund of a withdrawal
+		return storage.Withdrawal{}, apperr.New(apperr.Conflict, "wd.err.not_withdrawal")
 	}
 	now := w.now()
 	rec, p := readWithdrawal(in, now)

@@ -11,6 +11,7 @@ package workbench
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,21 @@ var Moves = map[string][]string{
 	"new":               {"processing", "cancelled"},
 	"waiting_for_goods": {"cancelled"},
 	"processing":        {"outgoing", "closed", "cancelled"},
+}
+
+// Withdrawal is the kind of commission that records a customer's withdrawal
+// from a purchase: the goods come back to stay, so nothing is repaired and
+// nothing is sent back to the customer.
+const Withdrawal = "withdrawal"
+
+// MovesOf are the moves of a commission of kind in status: Moves, without
+// sending the goods back for a withdrawal.
+func MovesOf(kind, status string) []string {
+	moves := Moves[status]
+	if kind != Withdrawal {
+		return moves
+	}
+	return slices.DeleteFunc(slices.Clone(moves), func(to string) bool { return to == "outgoing" })
 }
 
 // Workbench runs the returns desk.
