@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -91,7 +92,7 @@ func facetOptions(fs []storage.ShopFacet) []views.Option {
 // inboxRow is an order of the inbox in words.
 func inboxRow(ctx context.Context, o shop.InboxOrder) views.ShopOrderRow {
 	row := views.ShopOrderRow{Code: o.Code, Revision: strconv.Itoa(o.Revision), Created: i18n.DateTime(ctx, o.Created), Status: o.Status,
-		Recipient: o.Recipient, City: o.City, Country: o.Country, Shipping: o.Shipping, Point: o.Point, PointCode: o.PointCode,
+		Recipient: o.Recipient, City: o.City, Country: o.Country, Shipping: o.Shipping, Point: o.Point,
 		Ready: o.Ready, Elsewhere: o.ShippedElsewhere, ShipmentID: o.ShipmentID}
 	if o.COD {
 		row.COD = i18n.T(ctx, "orders.cod_yes")
@@ -210,22 +211,22 @@ func (h *Handlers) ShopOrder(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.ShopOrderView{Row: inboxRow(ctx, p.InboxOrder), Email: p.Order.Email, Phone: p.Order.Phone, Total: p.Order.Total + " " + p.Order.Currency,
-		Payment: p.Order.Payment.Name, Note: p.Order.CustomerNote, Key: requestkey.New()}
+	v := views.ShopOrderView{Row: inboxRow(ctx, p.InboxOrder), Email: p.Order.Email, Phone: p.Order.Phone, Total: shopMoney(ctx, p.Order.Total, p.Order.Currency),
+		Payment: p.Order.Payment.Name, Note: p.Order.CustomerNote, Handover: p.Handover, Key: requestkey.New()}
 	a := p.Order.Delivery
 	v.Address = strings.Join(nonBlank(a.Company, a.FullName, strings.TrimSpace(a.Street+" "+a.HouseNumber), strings.TrimSpace(a.Zip+" "+a.City), a.Country), ", ")
 	for _, it := range p.Order.Items {
-		v.Items = append(v.Items, views.ShopItem{Code: it.Code, Name: it.Name, Amount: it.Amount, Price: it.Price, Weight: it.Weight})
+		v.Items = append(v.Items, views.ShopItem{Code: it.Code, Name: it.Name, Amount: shopDecimal(ctx, it.Amount), Price: shopMoney(ctx, it.Price, p.Order.Currency)})
 	}
 	for _, sh := range p.Shipments {
-		s := views.ShopShipment{ID: sh.ID, Reference: sh.Reference, Carrier: sh.Carrier}
+		s := views.ShopShipment{ID: sh.ID, Reference: sh.Reference, Carrier: p.CarrierName(sh.Carrier)}
 		if sh.TrackingNumber != nil {
 			s.Tracking = *sh.TrackingNumber
 		}
 		v.Shipments = append(v.Shipments, s)
 	}
 	for _, wr := range p.Writes {
-		v.Writes = append(v.Writes, writeRow(ctx, wr))
+		v.Writes = append(v.Writes, writeRow(ctx, wr, p.StatusName))
 	}
 	h.render(w, r, http.StatusOK, views.ShopOrderPage(h.page(w, r, i18n.T(ctx, "orders.order_title", p.Code), identity.Shipping), v))
 }
@@ -240,13 +241,15 @@ func nonBlank(parts ...string) []string {
 	return out
 }
 
-// writeRow is one write back to the shop in words: what, when, and a
-// failed write's answer.
-func writeRow(ctx context.Context, wr storage.ShopWrite) views.ShopWriteRow {
+// writeRow is one write back to the shop in words: what (a status by the
+// shop's name for it), when, and a failed write's answer.
+func writeRow(ctx context.Context, wr storage.ShopWrite, statusName func(int) string) views.ShopWriteRow {
 	row := views.ShopWriteRow{Created: i18n.DateTime(ctx, wr.CreatedAt), State: i18n.T(ctx, "orders.write."+wr.State), Failed: wr.State == "failed"}
 	switch {
-	case wr.Kind == storage.ShopWriteStatus && wr.StatusID != nil:
-		row.What = i18n.T(ctx, "orders.write.status", *wr.StatusID)
+	case wr.Kind == storage.ShopWriteStatus && wr.StatusID != nil && statusName(*wr.StatusID) != "":
+		row.What = i18n.T(ctx, "orders.write.status", statusName(*wr.StatusID))
+	case wr.Kind == storage.ShopWriteStatus:
+		row.What = i18n.T(ctx, "orders.write.status_gone")
 	case wr.TrackingNumber == "":
 		row.What = i18n.T(ctx, "orders.write.cleared")
 	default:
@@ -259,6 +262,26 @@ func writeRow(ctx context.Context, wr storage.ShopWrite) views.ShopWriteRow {
 		row.Answer = wr.LastError.In(ctx)
 	}
 	return row
+}
+
+// shopMoney is an amount the shop wrote as a decimal, in the reader's
+// language; one that is no number is shown as the shop wrote it.
+func shopMoney(ctx context.Context, amount, currency string) string {
+	x, err := strconv.ParseFloat(amount, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strings.TrimSpace(amount + " " + currency)
+	}
+	return i18n.Money(ctx, x, currency)
+}
+
+// shopDecimal is a quantity the shop wrote as "1.000", as the reader writes
+// numbers ("1", "2,5").
+func shopDecimal(ctx context.Context, s string) string {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return s
+	}
+	return strings.TrimRight(strings.TrimRight(i18n.Number(ctx, x, 3), "0"), ".,")
 }
 
 // plainText is text PostgreSQL can take: valid UTF-8 without NUL. An order

@@ -14,7 +14,7 @@ type ShopInbox struct {
 // ShopOrderRow is one order of the inbox, in words.
 type ShopOrderRow struct {
 	Code, Revision, Created, Status, Recipient, City, Country string
-	Shipping, Point, PointCode, COD, Weight, Elsewhere        string
+	Shipping, Point, COD, Weight, Elsewhere                   string
 	Ready                                                     bool
 	Problems                                                  []string
 	ShipmentID                                                *int64
@@ -24,6 +24,7 @@ type ShopOrderRow struct {
 type ShopOrderView struct {
 	Row                                         ShopOrderRow
 	Email, Phone, Total, Payment, Note, Address string
+	Handover                                    string // the shop's status a handed-over parcel moves the order to
 	Key                                         string // the request key of "a new parcel for this order"
 	Items                                       []ShopItem
 	Shipments                                   []ShopShipment
@@ -31,7 +32,7 @@ type ShopOrderView struct {
 }
 
 // ShopItem is a line of the order.
-type ShopItem struct{ Code, Name, Amount, Price, Weight string }
+type ShopItem struct{ Code, Name, Amount, Price string }
 
 // ShopShipment is a shipment made of the order.
 type ShopShipment struct {
