@@ -186,6 +186,10 @@ func (h *Handlers) ShipShopOrders(w http.ResponseWriter, r *http.Request) {
 // (/shipping/new?order=CODE): the clerk completes what it lacks.
 func (h *Handlers) prefillFromOrder(w http.ResponseWriter, r *http.Request, code string) {
 	ctx := r.Context()
+	if !plainText(code) {
+		h.ErrorStatus(w, r, http.StatusNotFound, "")
+		return
+	}
 	f, problems, err := h.Shop.Prefill(ctx, code)
 	if err != nil {
 		h.Fail(w, r, err)
@@ -194,6 +198,9 @@ func (h *Handlers) prefillFromOrder(w http.ResponseWriter, r *http.Request, code
 	st := shipmentState{focus: "to_firstname", notice: []string{i18n.T(ctx, "orders.filled_from", code)}}
 	for _, p := range problems {
 		st.notice = append(st.notice, p.In(ctx))
+	}
+	if f.Offer.ServiceID != 0 {
+		h.searchPoints(ctx, f, url.Values{}, &st)
 	}
 	h.renderNewShipment(w, r, http.StatusOK, f, nil, st)
 }
