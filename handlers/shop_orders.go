@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"shipdesk/apperr"
+	"shipdesk/countries"
 	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -221,7 +222,7 @@ func (h *Handlers) ShopOrder(w http.ResponseWriter, r *http.Request) {
 	v := views.ShopOrderView{Row: inboxRow(ctx, p.InboxOrder), Email: p.Order.Email, Phone: p.Order.Phone, Total: shopMoney(ctx, p.Order.Total, p.Order.Currency),
 		Payment: p.Order.Payment.Name, Note: p.Order.CustomerNote, Handover: p.Handover, Key: requestkey.New()}
 	a := p.Order.Delivery
-	v.Address = strings.Join(nonBlank(a.Company, a.FullName, strings.TrimSpace(a.Street+" "+a.HouseNumber), strings.TrimSpace(a.Zip+" "+a.City), a.Country), ", ")
+	v.Address = strings.Join(nonBlank(a.Company, a.FullName, strings.TrimSpace(a.Street+" "+a.HouseNumber), strings.TrimSpace(a.Zip+" "+a.City), countryName(ctx, a.Country)), ", ")
 	for _, it := range p.Order.Items {
 		v.Items = append(v.Items, views.ShopItem{Code: it.Code, Name: it.Name, Amount: shopDecimal(ctx, it.Amount), Price: shopMoney(ctx, it.Price, p.Order.Currency)})
 	}
@@ -269,6 +270,15 @@ func writeRow(ctx context.Context, wr storage.ShopWrite, statusName func(int) st
 		row.Answer = wr.LastError.In(ctx)
 	}
 	return row
+}
+
+// countryName is a country by its name in the reader's language; a code
+// the desk has no name for is shown as the shop sent it.
+func countryName(ctx context.Context, code string) string {
+	if key := countries.NameKey(code); code != "" && i18n.Has(key) {
+		return i18n.T(ctx, key)
+	}
+	return code
 }
 
 // shopMoney is an amount the shop wrote as a decimal, in the reader's
