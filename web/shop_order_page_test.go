@@ -20,7 +20,9 @@ func (sd *shopDesk) writesBack(code string) (*goquery.Document, [][]string) {
 	var rows [][]string
 	doc.Find(`[data-testid=order-write]`).Each(func(_ int, tr *goquery.Selection) {
 		var cells []string
-		tr.Find("td").Each(func(_ int, td *goquery.Selection) { cells = append(cells, strings.Join(strings.Fields(td.Text()), " ")) })
+		tr.Find("td").Each(func(_ int, td *goquery.Selection) {
+			cells = append(cells, strings.Join(strings.Fields(td.Text()), " "))
+		})
 		rows = append(rows, cells)
 	})
 	return doc, rows
