@@ -65,7 +65,7 @@ func (h *Handlers) ShopOrders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := views.ShopInbox{Filter: views.ShopFilter{Shipping: in.Shipping, Status: q.Get("status"), Country: in.Country, Day: in.Day},
-		Shipping: facetOptions(facets.Shipping), Statuses: facetOptions(facets.Statuses), Countries: facetOptions(facets.Countries)}
+		Shipping: facetOptions(facets.Shipping), Statuses: facetOptions(facets.Statuses), Countries: facetOptions(countryFacets(ctx, facets.Countries))}
 	for _, o := range page.Orders {
 		v.Orders = append(v.Orders, inboxRow(ctx, o))
 	}
@@ -82,6 +82,16 @@ func (h *Handlers) ShopOrders(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, views.ShopInboxPage(h.page(w, r, i18n.T(ctx, "orders.title"), identity.Shipping), v))
 }
 
+// countryFacets are the countries' facets by the countries' names.
+func countryFacets(ctx context.Context, fs []storage.ShopFacet) []storage.ShopFacet {
+	out := make([]storage.ShopFacet, len(fs))
+	for i, f := range fs {
+		out[i] = f
+		out[i].Name = countryName(ctx, f.Value)
+	}
+	return out
+}
+
 func facetOptions(fs []storage.ShopFacet) []views.Option {
 	out := make([]views.Option, 0, len(fs))
 	for _, f := range fs {
@@ -93,7 +103,7 @@ func facetOptions(fs []storage.ShopFacet) []views.Option {
 // inboxRow is an order of the inbox in words.
 func inboxRow(ctx context.Context, o shop.InboxOrder) views.ShopOrderRow {
 	row := views.ShopOrderRow{Code: o.Code, Revision: strconv.Itoa(o.Revision), Created: i18n.DateTime(ctx, o.Created), Status: o.Status,
-		Recipient: o.Recipient, City: o.City, Country: o.Country, Shipping: o.Shipping, Point: o.Point,
+		Recipient: o.Recipient, City: o.City, Country: countryName(ctx, o.Country), Shipping: o.Shipping, Point: o.Point,
 		Ready: o.Ready, Elsewhere: o.ShippedElsewhere, ShipmentID: o.ShipmentID}
 	if o.COD {
 		row.COD = i18n.T(ctx, "orders.cod_yes")
@@ -102,7 +112,7 @@ func inboxRow(ctx context.Context, o shop.InboxOrder) views.ShopOrderRow {
 		}
 	}
 	if o.WeightKg != nil {
-		row.Weight = i18n.T(ctx, "orders.kg", strconv.FormatFloat(*o.WeightKg, 'f', -1, 64))
+		row.Weight = i18n.T(ctx, "orders.kg", shopDecimal(ctx, strconv.FormatFloat(*o.WeightKg, 'f', -1, 64)))
 	}
 	for _, p := range o.Problems {
 		row.Problems = append(row.Problems, p.In(ctx))

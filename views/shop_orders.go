@@ -1,5 +1,10 @@
 package views
 
+import (
+	"context"
+	"strings"
+)
+
 // ShopFilter is the inbox's filters as asked.
 type ShopFilter struct{ Shipping, Status, Country, Day string }
 
@@ -44,4 +49,25 @@ type ShopShipment struct {
 type ShopWriteRow struct {
 	Created, What, State, Sent, Answer string
 	Failed                             bool
+}
+
+// filter is the inbox's filters as a form the field widgets draw.
+func (v ShopInbox) filter() Form {
+	return Form{Values: map[string]string{"shipping": v.Filter.Shipping, "status": v.Filter.Status, "country": v.Filter.Country, "day": v.Filter.Day}}
+}
+
+// anyOption is a filter's options after "any", which filters nothing.
+func anyOption(ctx context.Context, opts []Option) []Option {
+	return append([]Option{{Value: "", Label: T(ctx, "orders.any")}}, opts...)
+}
+
+// nonEmptyText are the parts that say something.
+func nonEmptyText(parts ...string) []string {
+	var out []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
