@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"shipdesk/apperr"
+	"shipdesk/countries"
 	"shipdesk/desk"
 	"shipdesk/i18n"
 	"shipdesk/identity"
@@ -63,7 +65,7 @@ func (h *Handlers) ShopOrders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := views.ShopInbox{Filter: views.ShopFilter{Shipping: in.Shipping, Status: q.Get("status"), Country: in.Country, Day: in.Day},
-		Shipping: facetOptions(facets.Shipping), Statuses: facetOptions(facets.Statuses), Countries: facetOptions(facets.Countries)}
+		Shipping: facetOptions(facets.Shipping), Statuses: facetOptions(facets.Statuses), Countries: facetOptions(countryFacets(ctx, facets.Countries))}
 	for _, o := range page.Orders {
 		v.Orders = append(v.Orders, inboxRow(ctx, o))
 	}
@@ -80,6 +82,16 @@ func (h *Handlers) ShopOrders(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, views.ShopInboxPage(h.page(w, r, i18n.T(ctx, "orders.title"), identity.Shipping), v))
 }
 
+// countryFacets are the countries' facets by the countries' names.
+func countryFacets(ctx context.Context, fs []storage.ShopFacet) []storage.ShopFacet {
+	out := make([]storage.ShopFacet, len(fs))
+	for i, f := range fs {
+		out[i] = f
+		out[i].Name = countryName(ctx, f.Value)
+	}
+	return out
+}
+
 func facetOptions(fs []storage.ShopFacet) []views.Option {
 	out := make([]views.Option, 0, len(fs))
 	for _, f := range fs {
@@ -91,7 +103,7 @@ func facetOptions(fs []storage.ShopFacet) []views.Option {
 // inboxRow is an order of the inbox in words.
 func inboxRow(ctx context.Context, o shop.InboxOrder) views.ShopOrderRow {
 	row := views.ShopOrderRow{Code: o.Code, Revision: strconv.Itoa(o.Revision), Created: i18n.DateTime(ctx, o.Created), Status: o.Status,
-		Recipient: o.Recipient, City: o.City, Country: o.Country, Shipping: o.Shipping, Point: o.Point, PointCode: o.PointCode,
+		Recipient: o.Recipient, City: o.City, Country: countryName(ctx, o.Country), Shipping: o.Shipping, Point: o.Point,
 		Ready: o.Ready, Elsewhere: o.ShippedElsewhere, ShipmentID: o.ShipmentID}
 	if o.COD {
 		row.COD = i18n.T(ctx, "orders.cod_yes")
@@ -100,7 +112,7 @@ func inboxRow(ctx context.Context, o shop.InboxOrder) views.ShopOrderRow {
 		}
 	}
 	if o.WeightKg != nil {
-		row.Weight = i18n.T(ctx, "orders.kg", strconv.FormatFloat(*o.WeightKg, 'f', -1, 64))
+		row.Weight = i18n.T(ctx, "orders.kg", shopDecimal(ctx, strconv.FormatFloat(*o.WeightKg, 'f', -1, 64)))
 	}
 	for _, p := range o.Problems {
 		row.Problems = append(row.Problems, p.In(ctx))
@@ -185,6 +197,10 @@ func (h *Handlers) ShipShopOrders(w http.ResponseWriter, r *http.Request) {
 // (/shipping/new?order=CODE): the clerk completes what it lacks.
 func (h *Handlers) prefillFromOrder(w http.ResponseWriter, r *http.Request, code string) {
 	ctx := r.Context()
+	if !plainText(code) {
+		h.ErrorStatus(w, r, http.StatusNotFound, "")
+		return
+	}
 	f, problems, err := h.Shop.Prefill(ctx, code)
 	if err != nil {
 		h.Fail(w, r, err)
@@ -193,6 +209,9 @@ func (h *Handlers) prefillFromOrder(w http.ResponseWriter, r *http.Request, code
 	st := shipmentState{focus: "to_firstname", notice: []string{i18n.T(ctx, "orders.filled_from", code)}}
 	for _, p := range problems {
 		st.notice = append(st.notice, p.In(ctx))
+	}
+	if f.Offer.ServiceID != 0 {
+		h.searchPoints(ctx, f, url.Values{}, &st)
 	}
 	h.renderNewShipment(w, r, http.StatusOK, f, nil, st)
 }
@@ -210,22 +229,22 @@ func (h *Handlers) ShopOrder(w http.ResponseWriter, r *http.Request) {
 		h.Fail(w, r, err)
 		return
 	}
-	v := views.ShopOrderView{Row: inboxRow(ctx, p.InboxOrder), Email: p.Order.Email, Phone: p.Order.Phone, Total: p.Order.Total + " " + p.Order.Currency,
-		Payment: p.Order.Payment.Name, Note: p.Order.CustomerNote, Key: requestkey.New()}
+	v := views.ShopOrderView{Row: inboxRow(ctx, p.InboxOrder), Email: p.Order.Email, Phone: p.Order.Phone, Total: shopMoney(ctx, p.Order.Total, p.Order.Currency),
+		Payment: p.Order.Payment.Name, Note: p.Order.CustomerNote, Handover: p.Handover, Key: requestkey.New()}
 	a := p.Order.Delivery
-	v.Address = strings.Join(nonBlank(a.Company, a.FullName, strings.TrimSpace(a.Street+" "+a.HouseNumber), strings.TrimSpace(a.Zip+" "+a.City), a.Country), ", ")
+	v.Address = strings.Join(nonBlank(a.Company, a.FullName, strings.TrimSpace(a.Street+" "+a.HouseNumber), strings.TrimSpace(a.Zip+" "+a.City), countryName(ctx, a.Country)), ", ")
 	for _, it := range p.Order.Items {
-		v.Items = append(v.Items, views.ShopItem{Code: it.Code, Name: it.Name, Amount: it.Amount, Price: it.Price, Weight: it.Weight})
+		v.Items = append(v.Items, views.ShopItem{Code: it.Code, Name: it.Name, Amount: shopDecimal(ctx, it.Amount), Price: shopMoney(ctx, it.Price, p.Order.Currency)})
 	}
 	for _, sh := range p.Shipments {
-		s := views.ShopShipment{ID: sh.ID, Reference: sh.Reference, Carrier: sh.Carrier}
+		s := views.ShopShipment{ID: sh.ID, Reference: sh.Reference, Carrier: p.CarrierName(sh.Carrier)}
 		if sh.TrackingNumber != nil {
 			s.Tracking = *sh.TrackingNumber
 		}
 		v.Shipments = append(v.Shipments, s)
 	}
 	for _, wr := range p.Writes {
-		v.Writes = append(v.Writes, writeRow(ctx, wr))
+		v.Writes = append(v.Writes, writeRow(ctx, wr, p.StatusName))
 	}
 	h.render(w, r, http.StatusOK, views.ShopOrderPage(h.page(w, r, i18n.T(ctx, "orders.order_title", p.Code), identity.Shipping), v))
 }
@@ -240,13 +259,15 @@ func nonBlank(parts ...string) []string {
 	return out
 }
 
-// writeRow is one write back to the shop in words: what, when, and a
-// failed write's answer.
-func writeRow(ctx context.Context, wr storage.ShopWrite) views.ShopWriteRow {
+// writeRow is one write back to the shop in words: what (a status by the
+// shop's name for it), when, and a failed write's answer.
+func writeRow(ctx context.Context, wr storage.ShopWrite, statusName func(int) string) views.ShopWriteRow {
 	row := views.ShopWriteRow{Created: i18n.DateTime(ctx, wr.CreatedAt), State: i18n.T(ctx, "orders.write."+wr.State), Failed: wr.State == "failed"}
 	switch {
-	case wr.Kind == storage.ShopWriteStatus && wr.StatusID != nil:
-		row.What = i18n.T(ctx, "orders.write.status", *wr.StatusID)
+	case wr.Kind == storage.ShopWriteStatus && wr.StatusID != nil && statusName(*wr.StatusID) != "":
+		row.What = i18n.T(ctx, "orders.write.status", statusName(*wr.StatusID))
+	case wr.Kind == storage.ShopWriteStatus:
+		row.What = i18n.T(ctx, "orders.write.status_gone")
 	case wr.TrackingNumber == "":
 		row.What = i18n.T(ctx, "orders.write.cleared")
 	default:
@@ -259,6 +280,35 @@ func writeRow(ctx context.Context, wr storage.ShopWrite) views.ShopWriteRow {
 		row.Answer = wr.LastError.In(ctx)
 	}
 	return row
+}
+
+// countryName is a country by its name in the reader's language; a code
+// the desk has no name for is shown as the shop sent it.
+func countryName(ctx context.Context, code string) string {
+	if key := countries.NameKey(code); code != "" && i18n.Has(key) {
+		return i18n.T(ctx, key)
+	}
+	return code
+}
+
+// shopMoney is an amount the shop wrote as a decimal, in the reader's
+// language; one that is no number is shown as the shop wrote it.
+func shopMoney(ctx context.Context, amount, currency string) string {
+	x, err := strconv.ParseFloat(amount, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strings.TrimSpace(amount + " " + currency)
+	}
+	return i18n.Money(ctx, x, currency)
+}
+
+// shopDecimal is a quantity the shop wrote as "1.000", as the reader writes
+// numbers ("1", "2,5").
+func shopDecimal(ctx context.Context, s string) string {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return s
+	}
+	return strings.TrimRight(strings.TrimRight(i18n.Number(ctx, x, 3), "0"), ".,")
 }
 
 // plainText is text PostgreSQL can take: valid UTF-8 without NUL. An order

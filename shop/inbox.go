@@ -135,7 +135,18 @@ type OrderPage struct {
 	Parcels   []storage.ShopParcel
 	Shipments []storage.Shipment
 	Writes    []storage.ShopWrite
+	// Names for the page: the shop's statuses by id, the carriers by code,
+	// and the status a handed-over parcel moves the order to ("": none).
+	StatusNames  map[int]string
+	CarrierNames map[string]string
+	Handover     string
 }
+
+// StatusName is a status's name in the shop, or "" for one it no longer has.
+func (p OrderPage) StatusName(id int) string { return p.StatusNames[id] }
+
+// CarrierName is a carrier's name, or "" for one the desk does not know.
+func (p OrderPage) CarrierName(code string) string { return p.CarrierNames[code] }
 
 // Order reads an order's page.
 func (s *Service) Order(ctx context.Context, code string) (OrderPage, error) {
@@ -157,6 +168,39 @@ func (s *Service) Order(ctx context.Context, code string) (OrderPage, error) {
 			p.Shipments = append(p.Shipments, sh)
 		}
 	}
-	p.Writes, err = s.db.ShopWrites(ctx, code)
-	return p, err
+	if p.Writes, err = s.db.ShopWrites(ctx, code); err != nil {
+		return p, err
+	}
+	return p, s.orderNames(ctx, &p)
+}
+
+// orderNames reads the names an order's page shows instead of ids and codes.
+func (s *Service) orderNames(ctx context.Context, p *OrderPage) error {
+	statuses, err := s.db.ShopStatuses(ctx)
+	if err != nil {
+		return err
+	}
+	p.StatusNames = make(map[int]string, len(statuses))
+	for _, st := range statuses {
+		p.StatusNames[st.ID] = st.Name
+	}
+	carriers, err := s.db.Carriers(ctx)
+	if err != nil {
+		return err
+	}
+	p.CarrierNames = make(map[string]string, len(carriers))
+	for _, c := range carriers {
+		p.CarrierNames[c.Code] = c.Name
+	}
+	c, err := s.db.ShopConnection(ctx)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil // disconnected since: the order is kept, nothing moves it
+	}
+	if err != nil {
+		return err
+	}
+	if c.HandoverStatus != nil {
+		p.Handover = p.StatusNames[*c.HandoverStatus]
+	}
+	return nil
 }

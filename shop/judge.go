@@ -211,7 +211,7 @@ func (b *basis) row(k kept, ours []string) storage.ShopOrder {
 		Recipient: cut(cmpOr(o.Delivery.FullName, o.Delivery.Company)), City: cut(o.Delivery.City),
 		Country: strings.ToUpper(cut(o.Delivery.Country)), Currency: cut(strings.ToUpper(o.Currency)), Doc: doc}
 	if o.Point != nil {
-		r.PointCode, r.PointName = cut(o.Point.BranchID), cut(strings.Join(nonEmpty(o.Point.Name, o.Point.Street, o.Point.City), ", "))
+		r.PointCode, r.PointName = cut(o.Point.BranchID), cut(pointName(*o.Point))
 	}
 	shipStatus := slices.Contains(b.conn.ShipStatuses, int64(o.Status.ID))
 	switch {
@@ -368,6 +368,18 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// pointName is a point in words: its name, then what of its street and
+// town the name does not say already (carriers name points by the street).
+func pointName(p Point) string {
+	parts := nonEmpty(p.Name)
+	for _, s := range nonEmpty(p.Street, p.City) {
+		if !strings.Contains(strings.Join(parts, ", "), s) {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func nonEmpty(parts ...string) []string {

@@ -250,7 +250,18 @@ func (s *Service) Prefill(ctx context.Context, code string) (desk.Form, []apperr
 		return desk.Form{}, nil, wrapNoParcel(err, code)
 	}
 	j, err := s.judgeOne(ctx, o, parcels[0])
-	return j.form, j.problems, err
+	if err != nil {
+		return j.form, j.problems, err
+	}
+	// The mapped offer chosen already, so its point picker lists the points
+	// of the customer's town; when none fits (or the service cannot say
+	// now) the clerk compares the offers on the form.
+	if j.method.Mapping == storage.MapService || j.method.Mapping == storage.MapRules {
+		if f, _, err := s.offered(ctx, j); err == nil {
+			j.form = f
+		}
+	}
+	return j.form, j.problems, nil
 }
 
 func wrapNoParcel(err error, code string) error {
