@@ -153,8 +153,8 @@ func typeNamed(t *testing.T, env *apptest.Env, id int64) string {
 	return ""
 }
 
-// The item claimed is one the order bought: a forged one, or none, is the
-// customer's field to fix and nothing is stored; an item whose kind the
+// The item claimed is one the order bought: a forged one, none, or hostile
+// text is the customer's field to fix and nothing is stored; an item whose kind the
 // service does not list asks for its kind; a parcel of no shop order keeps
 // the service's list and refuses an item.
 func TestClaimRefusesAnItemNotBought(t *testing.T) {
@@ -179,12 +179,19 @@ func TestClaimRefusesAnItemNotBought(t *testing.T) {
 		{"forged with a model", "TV-65-OLED", anyModel, "item"},
 		{"none", "", anyModel, "item"},
 		{"unlisted without its kind", "KNI-PRINC", "", "model_id"},
+		{"script", "<script>alert(1)</script>", anyModel, "item"},
+		{"NUL", "KV-17-TEF\x00", anyModel, "item"},
+		{"invalid UTF-8", "KV-17-\xff\xfe", anyModel, "item"},
+		{"10 KB", strings.Repeat("KV-17-TEF", 1200), anyModel, "item"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fields := claimFields(t, form.Body, append(base, "item", c.item, "model_id", c.model)...)
 			resp := claimPost(t, env, b, link, fields, map[string][][2]string{"proof": {{"invoice.pdf", string(pdfBytes)}}})
 			if resp.StatusCode != 422 {
 				t.Fatalf("%d", resp.StatusCode)
+			}
+			if strings.Contains(resp.Body, "<script>alert") {
+				t.Error("the posted item is drawn unescaped")
 			}
 			if errs := page(t, resp.Body).Find(`#` + c.field + `-error`); errs.Length() == 0 {
 				t.Errorf("no problem said at %s: %s", c.field, problemsOf(resp.Body))
