@@ -25,14 +25,9 @@ func (s *Service) File(ctx context.Context, token, client string, f Form) (strin
 	}
 	f.Customer.Email = open.Email // the desk's rules see the address the claim will carry
 	p := f.Check()
-	product, typeID := "", int64(0)
-	if p["model_id"].IsZero() {
-		if product, typeID, err = s.product(ctx, f.ModelID); err != nil {
-			return "", err
-		}
-		if typeID == 0 {
-			p.Add("model_id", "claim.err.model")
-		}
+	product, typeID, err := s.claimed(ctx, open.ShipmentID, &f, p)
+	if err != nil {
+		return "", err
 	}
 	if f.Transport == storage.TransportCode && p["point"].IsZero() {
 		if err := s.checkPoint(ctx, &f); err != nil {

@@ -36,6 +36,7 @@ type Form struct {
 	Remedy                             string
 	Description                        string
 	ModelID                            int64
+	Item                               string                // the code of the shop's item claimed (a purchase from the shop)
 	Customer                           storage.ClaimCustomer // the e-mail is the link's, never typed
 	Transport                          string
 	PointCarrier, PointCode, PointName string
@@ -53,7 +54,7 @@ func ParseForm(v url.Values, proof *File, photos []File) Form {
 	line := fields.Line
 	f := Form{
 		Key: strings.ToLower(line("key", 40)), Kind: line("kind", 20), Remedy: line("remedy", 20),
-		Description: fields.Lines("description", MaxText), Transport: line("transport", 20),
+		Description: fields.Lines("description", MaxText), Transport: line("transport", 20), Item: line("item", 200),
 		PointCarrier: line("point_carrier", 40), PointCode: line("point_code", 60), PointName: line("point_name", 200),
 		RefundAmount: line("refund_amount", 40), RefundAccount: line("refund_account", 80),
 		Customer: storage.ClaimCustomer{Name: line("name", 200), Street: line("street", desk.MaxText), City: line("city", desk.MaxText),
@@ -78,9 +79,6 @@ func (f Form) Check() apperr.Problems {
 	}
 	if !slices.Contains(Kinds, f.Kind) {
 		p.Add("kind", "claim.err.kind")
-	}
-	if f.ModelID <= 0 {
-		p.Add("model_id", "claim.err.model")
 	}
 	if n := len([]rune(f.Customer.Name)); n == 0 {
 		p.Add("name", "claim.err.name")

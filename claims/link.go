@@ -9,7 +9,6 @@ import (
 	"shipdesk/apperr"
 	"shipdesk/desk"
 	"shipdesk/i18n"
-	"shipdesk/shop"
 	"shipdesk/storage"
 	"shipdesk/workbench"
 )
@@ -31,7 +30,7 @@ type Start struct {
 	Products   []workbench.ProductType
 	// Items and Bought: what the purchase bought in the shop and when, when
 	// it came from the connected shop (the page offers these, not Products).
-	Items   []shop.PurchaseItem
+	Items   []Item
 	Bought  *time.Time
 	Expires time.Time
 }
@@ -61,11 +60,13 @@ func (s *Service) Open(ctx context.Context, token, client string) (Start, error)
 	if sh.CODValue != nil {
 		st.Refund = strings.ReplaceAll(strconv.FormatFloat(*sh.CODValue, 'f', -1, 64), ".", ",")
 	}
-	if p, ok := s.purchaseOf(ctx, sh); ok {
-		st.Items, st.Bought = p.Items, &p.Day
+	if st.Products, err = s.bench.Products(ctx); err != nil {
+		return st, err
 	}
-	st.Products, err = s.bench.Products(ctx)
-	return st, err
+	if p, ok := s.purchaseOf(ctx, sh); ok {
+		st.Items, st.Bought = itemsOf(p, st.Products), &p.Day
+	}
+	return st, nil
 }
 
 // link reads a usable link: known, unused, unexpired.

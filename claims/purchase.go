@@ -2,7 +2,6 @@ package claims
 
 import (
 	"context"
-	"strings"
 
 	"shipdesk/apperr"
 	"shipdesk/i18n"
@@ -33,8 +32,9 @@ func (s *Service) purchaseOf(ctx context.Context, sh storage.Shipment) (shop.Pur
 }
 
 // purchaseFacts are what the commission says of a shop's purchase: its day,
-// and, for the agent, the items bought (name, code, price).
-func (s *Service) purchaseFacts(ctx context.Context, c storage.CustomerClaim) (day, items string) {
+// and, for the agent, the order and the item claimed (its name, code and
+// price, as the claim keeps it).
+func (s *Service) purchaseFacts(ctx context.Context, c storage.CustomerClaim) (day, item string) {
 	sh, err := s.db.ShipmentByID(ctx, c.ShipmentID)
 	if err != nil {
 		return "", ""
@@ -44,10 +44,6 @@ func (s *Service) purchaseFacts(ctx context.Context, c storage.CustomerClaim) (d
 		return "", ""
 	}
 	reader := i18n.WithLang(ctx, i18n.Lang(c.Language))
-	lines := make([]string, 0, len(p.Items))
-	for _, it := range p.Items {
-		lines = append(lines, i18n.T(reader, "claim.bought_item", it.Name, it.Code, it.Price, it.Currency))
-	}
 	day = p.Day.In(i18n.Prague).Format("2006-01-02")
-	return day, i18n.T(reader, "claim.bought", p.Code, i18n.Day(reader, day), strings.Join(lines, "\n"))
+	return day, i18n.T(reader, "claim.bought", p.Code, i18n.Day(reader, day), c.Product)
 }

@@ -170,6 +170,9 @@ func (h *Handlers) ClaimForm(w http.ResponseWriter, r *http.Request) {
 	a := start.Address
 	f := views.Form{Values: map[string]string{"key": requestkey.New(), "name": a.Name(), "phone": a.Phone, "street": a.Street,
 		"city": a.City, "zip": a.Zip, "country": cmp.Or(a.Country, countries.Home), "refund_amount": start.Refund}}
+	if len(start.Items) == 1 { // a parcel of one item: that is the one claimed
+		f.Values["item"] = start.Items[0].Key()
+	}
 	h.renderClaimForm(w, r, http.StatusOK, start, f)
 }
 
@@ -242,6 +245,9 @@ func (h *Handlers) renderClaimForm(w http.ResponseWriter, r *http.Request, statu
 		Address: nonEmpty(a.Name(), a.Street, strings.TrimSpace(a.Zip+" "+a.City)), Expires: i18n.DateTime(ctx, start.Expires),
 		Email: start.Email, Late: start.Late, MaxPhotos: claims.MaxPhotos, MaxMB: claims.MaxFileBytes >> 20,
 		Products: productGroups(start.Products), Remedies: remedyOptions(ctx), Countries: countryOptions(ctx)}
+	if start.Bought != nil {
+		v.Items, v.Ordered = claimItems(ctx, start.Items), i18n.Date(ctx, *start.Bought)
+	}
 	v.WithdrawalHint = i18n.T(ctx, "claim.kind.withdrawal_hint_unknown")
 	if start.Delivered != nil {
 		v.Delivered = i18n.Date(ctx, *start.Delivered)
@@ -331,6 +337,19 @@ func productGroups(types []workbench.ProductType) []views.OptionGroup {
 			g.Options = append(g.Options, views.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Name})
 		}
 		out = append(out, g)
+	}
+	return out
+}
+
+// claimItems are the shop's order's products as the form offers them.
+func claimItems(ctx context.Context, items []claims.Item) []views.ClaimItem {
+	out := make([]views.ClaimItem, 0, len(items))
+	for _, it := range items {
+		line := it.PriceIn(ctx)
+		if it.Code != "" {
+			line = i18n.T(ctx, "claim.form.item_line", it.Code, line)
+		}
+		out = append(out, views.ClaimItem{Value: it.Key(), Name: it.Name, Line: line, Listed: it.Listed()})
 	}
 	return out
 }

@@ -231,10 +231,8 @@ func (s *Service) Touch(ctx context.Context, code string) error {
 // those it has no more.
 func (s *Service) store(ctx context.Context, tx *storage.DB, orders []Order, gone []string) error {
 	now := s.now()
-	for _, code := range gone {
-		if err := tx.MarkShopOrderGone(ctx, code, now); err != nil {
-			return err
-		}
+	if err := tx.MarkShopOrdersGone(ctx, gone, now); err != nil {
+		return err
 	}
 	if len(orders) == 0 {
 		return nil

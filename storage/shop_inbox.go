@@ -38,12 +38,28 @@ type ShopInboxPage struct {
 // ShopInbox reads a page of the inbox by its keyset (created_at, code): the
 // indexes of migration 00049 serve each filter in the page's order.
 func (db *DB) ShopInbox(ctx context.Context, q ShopInboxQuery) (ShopInboxPage, error) {
-	limit := q.Limit
+	stmt, args, limit := shopInboxSQL(q)
+	var page ShopInboxPage
+	if err := sqlxSelect(ctx, db, &page.Orders, stmt, args...); err != nil {
+		return page, fmt.Errorf("shop inbox: %w", err)
+	}
+	if len(page.Orders) > limit {
+		page.Orders = page.Orders[:limit]
+		last := page.Orders[limit-1]
+		page.Next = &ShopInboxCursor{CreatedAt: last.CreatedAt, Code: last.Code}
+	}
+	return page, nil
+}
+
+// shopInboxSQL is the statement of an inbox's page, one row more than the
+// page to tell whether another follows. It reads the columns the inbox
+// shows, not the kept order's copy (doc: an order's page reads that).
+func shopInboxSQL(q ShopInboxQuery) (stmt string, args []any, limit int) {
+	limit = q.Limit
 	if limit <= 0 || limit > 200 {
 		limit = 50
 	}
 	where := []string{`o.state IN ('waiting', 'elsewhere')`, `NOT EXISTS ` + strings.Replace(liveShipmentOf, "SELECT s.id", "SELECT", 1)}
-	var args []any
 	arg := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
@@ -66,18 +82,10 @@ func (db *DB) ShopInbox(ctx context.Context, q ShopInboxQuery) (ShopInboxPage, e
 	if q.After != nil {
 		where = append(where, `(o.created_at, o.code) < (`+arg(q.After.CreatedAt)+`, `+arg(q.After.Code)+`)`)
 	}
-	stmt := `SELECT ` + shopOrderColumns + `, NULL::bigint AS shipment_id FROM shop_orders o WHERE ` + strings.Join(where, " AND ") +
+	columns := strings.Replace(shopOrderColumns, "o.doc,", "'{}'::jsonb AS doc,", 1)
+	stmt = `SELECT ` + columns + `, NULL::bigint AS shipment_id FROM shop_orders o WHERE ` + strings.Join(where, " AND ") +
 		` ORDER BY o.created_at DESC, o.code DESC LIMIT ` + arg(limit+1)
-	var page ShopInboxPage
-	if err := sqlxSelect(ctx, db, &page.Orders, stmt, args...); err != nil {
-		return page, fmt.Errorf("shop inbox: %w", err)
-	}
-	if len(page.Orders) > limit {
-		page.Orders = page.Orders[:limit]
-		last := page.Orders[limit-1]
-		page.Next = &ShopInboxCursor{CreatedAt: last.CreatedAt, Code: last.Code}
-	}
-	return page, nil
+	return stmt, args, limit
 }
 
 // ShopFacet is one value of an inbox filter and how many orders of the
@@ -88,6 +96,23 @@ type ShopFacet struct {
 	Count int    `db:"count"`
 }
 
+// shopInboxFacetsSQL counts the inbox's orders by each filter in one pass
+// over migration 00056's covering index (grouping sets; an order shipped by
+// us is left out as the inbox leaves it), and names each shipping method
+// and status as its newest order does: one row of the heap per value, not
+// one per order.
+var shopInboxFacetsSQL = `WITH f AS (SELECT o.shipping_guid, o.status_id, o.country, count(*) AS count FROM shop_orders o
+    WHERE o.state IN ('waiting', 'elsewhere') AND NOT EXISTS ` + strings.Replace(liveShipmentOf, "SELECT s.id", "SELECT", 1) + `
+    GROUP BY GROUPING SETS ((o.shipping_guid), (o.status_id), (o.country)))
+SELECT 'shipping' AS facet, f.shipping_guid AS value, (SELECT x.shipping_name FROM shop_orders x
+        WHERE x.state IN ('waiting', 'elsewhere') AND x.shipping_guid = f.shipping_guid ORDER BY x.created_at DESC, x.code DESC LIMIT 1) AS name, f.count
+    FROM f WHERE f.shipping_guid IS NOT NULL
+UNION ALL SELECT 'status', f.status_id::text, (SELECT x.status_name FROM shop_orders x
+        WHERE x.state IN ('waiting', 'elsewhere') AND x.status_id = f.status_id ORDER BY x.created_at DESC, x.code DESC LIMIT 1), f.count
+    FROM f WHERE f.status_id IS NOT NULL
+UNION ALL SELECT 'country', f.country, f.country, f.count FROM f WHERE f.country IS NOT NULL
+ORDER BY 1, 3`
+
 // ShopInboxFacets are the values the inbox's filters offer: the shipping
 // methods, statuses and countries of the orders in it.
 func (db *DB) ShopInboxFacets(ctx context.Context) (shipping, statuses, countries []ShopFacet, err error) {
@@ -95,12 +120,7 @@ func (db *DB) ShopInboxFacets(ctx context.Context) (shipping, statuses, countrie
 		Facet string `db:"facet"`
 		ShopFacet
 	}
-	err = sqlxSelect(ctx, db, &rows, `WITH o AS (SELECT o.shipping_guid, o.shipping_name, o.status_id, o.status_name, o.country FROM shop_orders o
-    WHERE o.state IN ('waiting', 'elsewhere') AND NOT EXISTS `+strings.Replace(liveShipmentOf, "SELECT s.id", "SELECT", 1)+`)
-SELECT 'shipping' AS facet, shipping_guid AS value, max(shipping_name) AS name, count(*) AS count FROM o GROUP BY shipping_guid
-UNION ALL SELECT 'status', status_id::text, max(status_name), count(*) FROM o GROUP BY status_id
-UNION ALL SELECT 'country', country, country, count(*) FROM o GROUP BY country
-ORDER BY 1, 3`)
+	err = sqlxSelect(ctx, db, &rows, shopInboxFacetsSQL)
 	for _, r := range rows {
 		switch r.Facet {
 		case "shipping":

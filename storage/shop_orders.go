@@ -165,10 +165,14 @@ WHERE o.code = r.code AND o.revision = r.revision`, pq.Array(codes), pq.Array(st
 	return wrapf(err, "judge %d shop orders again", len(orders))
 }
 
-// MarkShopOrderGone records that the shop has an order no more.
-func (db *DB) MarkShopOrderGone(ctx context.Context, code string, at time.Time) error {
-	_, err := db.x.ExecContext(ctx, `UPDATE shop_orders SET state = 'gone', ready = false, stored_at = $2 WHERE code = $1`, code, at)
-	return wrapf(err, "shop order %s gone", code)
+// MarkShopOrdersGone records that the shop has the orders no more, in one
+// statement however many a sync found gone.
+func (db *DB) MarkShopOrdersGone(ctx context.Context, codes []string, at time.Time) error {
+	if len(codes) == 0 {
+		return nil
+	}
+	_, err := db.x.ExecContext(ctx, `UPDATE shop_orders SET state = 'gone', ready = false, stored_at = $2 WHERE code = ANY($1)`, pq.Array(codes), at)
+	return wrapf(err, "%d shop orders gone", len(codes))
 }
 
 // OurTrackingNumbers are the tracking numbers our shipments of the orders'

@@ -53,12 +53,33 @@ type ClaimFormView struct {
 	Expires        string
 	Email          string
 	Products       []OptionGroup
-	Remedies       []Option
-	MaxPhotos      int
-	MaxMB          int
-	Points         PointSearchView
-	CanCode        bool     // a carrier takes label-free parcels
-	Countries      []Option // where the customer may live: the countries the shop ships to
+	// Items are the products of the shop's order the parcel carried,
+	// offered instead of Products (then the kinds the service lists, for an
+	// item it has not), and Ordered is the order's day.
+	Items     []ClaimItem
+	Ordered   string
+	Remedies  []Option
+	MaxPhotos int
+	MaxMB     int
+	Points    PointSearchView
+	CanCode   bool     // a carrier takes label-free parcels
+	Countries []Option // where the customer may live: the countries the shop ships to
+}
+
+// ClaimItem is one product of the shop's order, as the claim form offers it.
+type ClaimItem struct {
+	Value, Name, Line string // Line: its code and price
+	Listed            bool   // the service's list has its kind: no kind to choose
+}
+
+// AnyUnlisted says an item needs its kind chosen.
+func (v ClaimFormView) AnyUnlisted() bool {
+	for _, it := range v.Items {
+		if !it.Listed {
+			return true
+		}
+	}
+	return false
 }
 
 // ClaimStatusView is a claim's status page.

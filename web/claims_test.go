@@ -182,6 +182,9 @@ func claimFields(t *testing.T, body string, kv ...string) url.Values {
 	doc.Find(`[data-testid=claim-form] input[type=hidden], [data-testid=claim-form] input[type=text], [data-testid=claim-form] input[type=tel]`).Each(func(_ int, s *goquery.Selection) {
 		v.Set(s.AttrOr("name", ""), s.AttrOr("value", ""))
 	})
+	doc.Find(`[data-testid=claim-form] input[type=radio][checked]`).Each(func(_ int, s *goquery.Selection) {
+		v.Set(s.AttrOr("name", ""), s.AttrOr("value", "")) // chosen already, as a browser sends it
+	})
 	v.Set("model_id", doc.Find(`#model_id optgroup option`).First().AttrOr("value", ""))
 	return with(v, kv...)
 }
