@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"context"
+	"shipdesk/shopid"
 	"strconv"
 	"strings"
 
@@ -49,11 +50,11 @@ func (w *Workbench) mailMessage(ctx context.Context, tx *storage.DB, a storage.A
 	if c.Type == "withdrawal" {
 		about = "claimans.message.about.withdrawal"
 	}
-	text := i18n.T(rctx, "claimans.message.text", a.Text, link, i18n.T(rctx, about)) + "\n\n" + i18n.T(rctx, "confmail.regards") + "\n" + shop + "\n"
+	text := i18n.T(rctx, "claimans.message.text", a.Text, link, i18n.T(rctx, about))
 	m := mail.Message{EventKey: "claim-message:" + strconv.FormatInt(a.ID, 10), To: strings.TrimSpace(c.CustomerEmail),
 		ToName: c.CustomerName, Lang: string(i18n.LangOf(rctx)), Subject: i18n.T(rctx, "claimans.message.subject", shop),
 		Text: text, KeepUntil: keep}
-	_, err = w.Outbox.Enqueue(ctx, tx, m)
+	_, err = w.Outbox.ToCustomer(ctx, tx, m)  // under the shop's name, with its signature
 	if apperr.CodeOf(err) == apperr.Invalid { // no later attempt could mail it either
 		w.log.Warn("message sent but not mailed: the outbox refuses the customer's address or name", "commission", c.ID,
 			"problems", apperr.ProblemsOf(err))
@@ -62,16 +63,9 @@ func (w *Workbench) mailMessage(ctx context.Context, tx *storage.DB, a storage.A
 	return err
 }
 
-// ShopName is the shop as its customers know it: the name of its identity,
-// else the first sender's of the address book (a shop not yet set up).
+// ShopName is the shop as its customers know it, in ctx's language (the
+// identity's name, else a neutral word: never a sender of the address book).
 func ShopName(ctx context.Context, db *storage.DB) string {
-	id, err := db.ShopIdentity(ctx)
-	if err == nil && strings.TrimSpace(id.Name) != "" {
-		return strings.TrimSpace(id.Name)
-	}
-	senders, err := db.Senders(ctx)
-	if err != nil || len(senders) == 0 {
-		return ""
-	}
-	return senders[0].Address.PartyName()
+	id, _ := shopid.Of(ctx, db) // unread, the neutral word stands
+	return shopid.Name(ctx, id)
 }
