@@ -63,7 +63,7 @@ func (s *Service) mailWithdrawal(ctx context.Context, tx *storage.DB, c storage.
 		s.StatusURL(token))
 	m := mailbox.Message{EventKey: "claim-withdrawal:" + itoa(c.ID), To: c.Email, ToName: c.Customer.Name, Lang: c.Language,
 		Subject: i18n.T(rctx, "claimans.wd.mail_subject", purchase.Reference), Text: text, KeepUntil: s.now().Add(statusMailKept)}
-	_, err = s.outbox.ToCustomer(ctx, tx, m) // under the shop's name, with its signature
+	_, err = s.outbox.ToCustomer(ctx, tx, m)  // under the shop's name, with its signature
 	if apperr.CodeOf(err) == apperr.Invalid { // the address the link went to; no later attempt could do better
 		s.log.Warn("withdrawal kept but not acknowledged: the outbox refuses the customer's address or name", "claim", c.ID,
 			"problems", apperr.ProblemsOf(err))
