@@ -30,6 +30,7 @@ type Message struct {
 	Text        string // plain text, always
 	HTML        string // optional
 	Lang        string // the reader's language, for the record ("cs" or "en")
+	ReplyTo     string // where an answer goes: an address only ("": the sender)
 	Attachments []Attachment
 	// KeepUntil is, for a mail that carries a customer's key (a link that
 	// opens a claim's form or page), until when the outbox keeps it whole;
@@ -69,6 +70,12 @@ func (m Message) check() error {
 		p.Add("event_key", "mail.err.event_key")
 	}
 	line("to", m.To)
+	if m.ReplyTo != "" {
+		line("reply_to", m.ReplyTo)
+		if a, err := netmail.ParseAddress(m.ReplyTo); err != nil || a.Address != m.ReplyTo {
+			p.Add("reply_to", "mail.err.address")
+		}
+	}
 	line("subject", m.Subject)
 	if a, err := netmail.ParseAddress(m.To); err != nil || a.Address != m.To {
 		p.Add("to", "mail.err.address")
@@ -114,7 +121,8 @@ func MessageID(eventKey, fromAddress string) string {
 // record is the message as the outbox keeps it.
 func (m Message) record(now time.Time, fromAddress string) storage.OutMail {
 	out := storage.OutMail{EventKey: m.EventKey, To: m.To, ToName: DisplayName(m.ToName), Subject: strings.TrimSpace(m.Subject),
-		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now}
+		Text: strings.ReplaceAll(m.Text, "\r\n", "\n"), HTML: m.HTML, Lang: m.Lang, MessageID: MessageID(m.EventKey, fromAddress), CreatedAt: now,
+		ReplyTo: m.ReplyTo}
 	if !m.KeepUntil.IsZero() {
 		out.KeepUntil = &m.KeepUntil
 	}

@@ -121,6 +121,11 @@ func (s *Sender) compose(m storage.OutMail) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("recipient %q: %w", m.To, err)
 	}
 	msg.AddToMailAddress(&netmail.Address{Name: DisplayName(m.ToName), Address: m.To})
+	if m.ReplyTo != "" {
+		if err := msg.ReplyTo(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("reply-to %q: %w", m.ReplyTo, err)
+		}
+	}
 	msg.Subject(m.Subject)
 	msg.SetMessageIDWithValue(m.MessageID)
 	msg.SetDateWithValue(m.CreatedAt)

@@ -37,7 +37,9 @@ type OutMail struct {
 	// KeepUntil is, for a mail that carries a customer's key (a link to a
 	// claim's form or page), until when it is kept whole: once sent or failed
 	// and past it, its text and attachments go (ForgetMail). nil: kept.
-	KeepUntil   *time.Time `db:"keep_until"`
+	KeepUntil *time.Time `db:"keep_until"`
+	// ReplyTo is where the reader's answer goes ("": to the sender).
+	ReplyTo     string `db:"reply_to"`
 	Attachments []MailAttachment
 }
 
@@ -49,12 +51,12 @@ type MailAttachment struct {
 }
 
 const mailColumns = `id, event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at,
-    state, attempts, next_attempt_at, last_error, sent_at, keep_until`
+    state, attempts, next_attempt_at, last_error, sent_at, keep_until, reply_to`
 
 const enqueueMailSQL = `
 INSERT INTO mail_outbox (event_key, recipient, recipient_name, subject, body, body_html, lang, message_id, created_at, next_attempt_at,
-    keep_until)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
+    keep_until, reply_to)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)
 ON CONFLICT (event_key) DO NOTHING
 RETURNING id`
 
@@ -65,7 +67,7 @@ RETURNING id`
 func EnqueueMail(ctx context.Context, x sqlx.ExtContext, m OutMail) (queued bool, err error) {
 	var ids []int64
 	if err := sqlx.SelectContext(ctx, x, &ids, enqueueMailSQL, m.EventKey, m.To, m.ToName, m.Subject, m.Text, m.HTML, m.Lang, m.MessageID, m.CreatedAt,
-		m.KeepUntil); err != nil {
+		m.KeepUntil, m.ReplyTo); err != nil {
 		return false, fmt.Errorf("enqueue mail %q: %w", m.EventKey, err)
 	}
 	if len(ids) == 0 {
