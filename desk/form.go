@@ -231,7 +231,8 @@ func (f Form) Values() map[string]string {
 	if f.SenderID > 0 {
 		v["sender"] = strconv.FormatInt(f.SenderID, 10)
 	}
-	for name, on := range map[string]bool{"cod": f.COD, "insure": f.Insure, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient} {
+	for name, on := range map[string]bool{"cod": f.COD, "insure": f.Insure, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient,
+		"no_customer_mail": f.NoCustomerMail} {
 		if on {
 			v[name] = "on"
 		}

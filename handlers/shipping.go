@@ -25,6 +25,7 @@ type ShipDesk interface {
 	PickupDesk
 	carrierDesk
 	shipmentPoints
+	parcelMailDesk
 	ruleDesk
 	batchDesk
 }

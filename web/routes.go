@@ -205,6 +205,11 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("GET /connection", s.only(conn, h.Connection))
 	mux.Handle("POST /connection/carriers/{code}", s.only(conn, h.EditCarrier))
 	mux.Handle("GET /metrics", s.scraper(conn, h.MetricsText))
+	// The customers' mail of their parcels' steps: which steps mail, and
+	// their wording (managers).
+	mux.Handle("GET /settings/parcel-mail", s.only(conn, h.ParcelMail))
+	mux.Handle("POST /settings/parcel-mail", s.only(conn, h.SaveParcelMail))
+	mux.Handle("POST /settings/parcel-mail/preview", s.only(conn, h.PreviewParcelMail))
 	// The rules that choose an offer for each row of a batch: managers (with the
 	// Connection area), under the shipping desk.
 	mux.Handle("GET /shipping/rules", s.only(conn, h.Rules))
