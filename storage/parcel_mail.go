@@ -84,7 +84,7 @@ type ParcelNews struct {
 // moved by this answer or stuck. $1 now, $2 the zone, $3 the holidays (the
 // stuck rule's), $4 the batch, $5 those with new events.
 const parcelNewsSQL = `
-SELECT s.id, s.status, s.returned, s.id = ANY($5) AS moved, f.at IS NOT NULL AS delivery_failed,
+SELECT s.id, s.status, s.returned, COALESCE(s.id = ANY($5), false) AS moved, f.at IS NOT NULL AS delivery_failed,
     (` + stuckWhere + `) AS stuck, l.at AS last_event,
     COALESCE(s.tracking_number, '') AS tracking_number, s.track_token, s.recipient_name,
     COALESCE(btrim(s.request->'shipments'->0->'to'->>'email'), '') AS email,
@@ -107,6 +107,9 @@ ORDER BY s.id`
 // of each (see ParcelNews).
 func (db *DB) ParcelNews(ctx context.Context, ids, moved []int64, now time.Time) ([]ParcelNews, error) {
 	var out []ParcelNews
+	if moved == nil {
+		moved = []int64{}
+	}
 	err := sqlxSelect(ctx, db, &out, parcelNewsSQL, append(rulesArgs(now), pqArray(ids), pqArray(moved))...)
 	return out, wrapf(err, "read the news of %d parcels", len(ids))
 }

@@ -190,6 +190,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	t.Cleanup(a.Close)
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
+	a.Desk.PublicURL = srv.URL + "/" // the customers' links lead to this dashboard
 	if o.Pollers > 0 {
 		a.Bench.SyncEvery = o.Pollers
 		runPollers(t, a)
