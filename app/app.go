@@ -184,7 +184,7 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 	}()
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, a.Outbox, log)
 	a.Desk.PublicURL, a.Desk.Zone = o.Mail.PublicURL, o.Zone // the links and days of the customers' parcel mail
-	h.Clock = o.Upstream.Clock() // the pages read the clock the desks record on
+	h.Clock = o.Upstream.Clock()                             // the pages read the clock the desks record on
 	if len(o.KnownCarriers) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
