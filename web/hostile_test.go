@@ -70,7 +70,7 @@ type hostileSetup struct {
 // Every field the shipping form reads (desk.ParseForm and the handler).
 var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod", "cod_value", "cod_currency", "insure", "insured_value",
 	"reference", "note", "to_firstname", "to_surname", "to_company", "to_street", "to_city", "to_zip", "to_country", "to_phone", "to_email",
-	"save_recipient", "pkg_weight", "pkg_length", "pkg_width", "pkg_height", "cod_bank_account", "cod_bank_code", "cod_bank_variable",
+	"save_recipient", "no_customer_mail", "pkg_weight", "pkg_length", "pkg_width", "pkg_height", "cod_bank_account", "cod_bank_code", "cod_bank_variable",
 	"cod_bank_currency", "pickup_branch", "delivery_branch", "label_less", "sort", "sorted", "offer_carrier", "offer_service",
 	"offer_label_mode", "offer_delivery", "offer_price", "offer_service_id", "choose", "preset", "pickup_q", "delivery_q"}
 
