@@ -85,12 +85,13 @@ type Options struct {
 // NewDesks builds the shipping desk and the returns workbench on the service's
 // clients: create calls are limited by the upstream time limit, and an order
 // is called missing only after that limit plus the settle window; the
-// workbench mails its written confirmations through outbox. Both `serve` and
+// workbench mails its written confirmations through outbox, the desk the
+// customers' mail of their parcels' steps. Both `serve` and
 // `shipdesk jobs` build them here.
 func NewDesks(db *storage.DB, up *upstream.Clients, settle time.Duration, outbox *mail.Outbox, log *slog.Logger) (*desk.Desk, *workbench.Workbench) {
 	d := desk.New(db, up.Shipping, up.Cart, up.Clock(), log)
 	wb := workbench.New(db, up.Returns, up.Clock(), log)
-	wb.Outbox = outbox
+	wb.Outbox, d.Outbox = outbox, outbox
 	if up.Config.Timeout > 0 {
 		d.OrderTimeout, wb.CreateTimeout = up.Config.Timeout, up.Config.Timeout
 	}
@@ -189,7 +190,8 @@ func New(db *storage.DB, log *slog.Logger, o Options) (a *App, err error) {
 		}
 	}()
 	a.Desk, a.Bench = NewDesks(db, o.Upstream, o.Settle, a.Outbox, log)
-	h.Clock = o.Upstream.Clock() // the pages read the clock the desks record on
+	a.Desk.PublicURL, a.Desk.Zone = o.Mail.PublicURL, o.Zone // the links and days of the customers' parcel mail
+	h.Clock = o.Upstream.Clock()                             // the pages read the clock the desks record on
 	if len(o.KnownCarriers) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -49,6 +49,7 @@ var rowColumns = []struct {
 	{"cod_value", orderfile.CODAmount, func(o orderfile.Order) string { return when(o.COD, num(o.CODAmount)) }},
 	{"cod_currency", orderfile.CODCurrency, func(o orderfile.Order) string { return when(o.COD, o.CODCurrency) }},
 	{"insured_value", orderfile.InsuredValue, func(o orderfile.Order) string { return when(o.InsuredValue > 0, num(o.InsuredValue)) }},
+	{"no_customer_mail", orderfile.NoCustomerMail, func(o orderfile.Order) string { return when(o.NoCustomerMail, "on") }},
 }
 
 // when is s when ok, else nothing.

@@ -10,6 +10,7 @@ import (
 	"shipdesk/client/cart"
 	"shipdesk/client/shipping"
 	"shipdesk/clock"
+	"shipdesk/mail"
 	"shipdesk/serviceerr"
 	"shipdesk/storage"
 )
@@ -29,6 +30,13 @@ type Desk struct {
 	// Settle is how long after a create call's time limit the service may
 	// still create the order; only then may an order be called missing.
 	Settle time.Duration
+
+	// Outbox records the customers' mail of their parcels' steps (nil: none
+	// is sent); PublicURL is the dashboard as customers reach it, which
+	// the tracking link starts with; Zone is the shop's (nil: Prague).
+	Outbox    *mail.Outbox
+	PublicURL string
+	Zone      *time.Location
 
 	runs batchRuns // the batch workers this process runs
 }

@@ -77,6 +77,7 @@ type Form struct {
 	PickupBranch   string // point code, or "1" for any branch
 	DeliveryBranch string
 	LabelLess      bool
+	NoCustomerMail bool    // the recipient gets no mail of the parcel's steps
 	Sort           string  // offers: price, delivery, carrier
 	Customs        Customs // outside the EU customs territory (NeedsCustoms)
 
@@ -102,6 +103,7 @@ func ParseForm(v url.Values) (Form, apperr.Problems) {
 		Sort:       cmp.Or(text("sort", 20), text("sorted", 20)),
 		LabelLess:  v.Get("label_less") == "on",
 	}
+	f.NoCustomerMail = v.Get("no_customer_mail") == "on"
 	f.SaveRecipient = v.Get("save_recipient") == "on"
 	f.To = Address{
 		Firstname: text("to_firstname", maxText), Surname: text("to_surname", maxText), Company: text("to_company", maxText),
@@ -229,7 +231,8 @@ func (f Form) Values() map[string]string {
 	if f.SenderID > 0 {
 		v["sender"] = strconv.FormatInt(f.SenderID, 10)
 	}
-	for name, on := range map[string]bool{"cod": f.COD, "insure": f.Insure, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient} {
+	for name, on := range map[string]bool{"cod": f.COD, "insure": f.Insure, "label_less": f.LabelLess, "save_recipient": f.SaveRecipient,
+		"no_customer_mail": f.NoCustomerMail} {
 		if on {
 			v[name] = "on"
 		}

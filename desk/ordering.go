@@ -116,6 +116,7 @@ func intentOf(f Form, order shipping.Order, by int64) (storage.Shipment, error) 
 		RequestKey: f.Key, Reference: order.Shipments[0].Reference, Request: raw, Carrier: f.Offer.Carrier,
 		ServiceID: f.Offer.ServiceID, ServiceName: f.Offer.Service,
 		RecipientName: f.To.Name(), RecipientCity: f.To.City, LabelLess: f.LabelLess, CreatedBy: storage.UserRef(by),
+		NoCustomerMail: f.NoCustomerMail,
 	}
 	if f.COD {
 		m := codMoney(f)

@@ -158,7 +158,7 @@ func (f *Refresher) tracked(id int64, tr shipping.Tracking, now time.Time) stora
 // while it moves; it returns the number of events received.
 func (f *Refresher) recordTracking(ctx context.Context, id int64, tr shipping.Tracking, now time.Time) (int, error) {
 	t := f.tracked(id, tr, now)
-	return len(t.Events), f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, now)
+	return len(t.Events), f.d.db.RecordTrackingsThen(ctx, []storage.Tracked{t}, now, f.d.mailParcels(ctx, now))
 }
 
 // Labels asks about the labels of a batch of shipments in one detail call and
@@ -203,7 +203,7 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 		}
 		answered = append(answered, f.tracked(s.ID, tr, now))
 	}
-	err = f.d.db.RecordTrackings(ctx, answered, now)
+	err = f.d.db.RecordTrackingsThen(ctx, answered, now, f.d.mailParcels(ctx, now))
 	if err == nil {
 		for _, t := range answered {
 			res.Events += len(t.Events)
@@ -216,7 +216,7 @@ func (f *Refresher) Tracking(ctx context.Context, batch []storage.Shipment) (Ref
 	f.d.log.Warn("store tracking of a batch; storing one by one", "shipments", len(answered), "err", err)
 	// One bad answer must not stop the others.
 	for _, t := range answered {
-		if err := f.d.db.RecordTrackings(ctx, []storage.Tracked{t}, now); err != nil {
+		if err := f.d.db.RecordTrackingsThen(ctx, []storage.Tracked{t}, now, f.d.mailParcels(ctx, now)); err != nil {
 			f.d.log.Error("store tracking", "shipment", t.ID, "err", err)
 			res.Failed, res.Unstored = append(res.Failed, t.ID), errors.Join(res.Unstored, err)
 			continue

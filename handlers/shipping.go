@@ -26,6 +26,7 @@ type ShipDesk interface {
 	PickupDesk
 	carrierDesk
 	shipmentPoints
+	parcelMailDesk
 	ruleDesk
 	batchDesk
 }

@@ -73,6 +73,12 @@ func (m Message) check() error {
 		p.Add("event_key", "mail.err.event_key")
 	}
 	line("to", m.To)
+	if m.ReplyTo != "" {
+		line("reply_to", m.ReplyTo)
+		if a, err := netmail.ParseAddress(m.ReplyTo); err != nil || a.Address != m.ReplyTo {
+			p.Add("reply_to", "mail.err.address")
+		}
+	}
 	line("subject", m.Subject)
 	if a, err := netmail.ParseAddress(m.To); err != nil || a.Address != m.To {
 		p.Add("to", "mail.err.address")

@@ -169,6 +169,11 @@ func (row *Row) readOrder(names map[Field]string) {
 	o.Street, o.City, o.Phone, o.Email = raw[Street], raw[City], raw[Phone], raw[Email]
 	o.PointCode, o.Note = raw[PointCode], raw[Note]
 	o.Customs = readCustoms(raw)
+	if no, ok := yesNo(raw[NoCustomerMail]); ok {
+		o.NoCustomerMail = no
+	} else {
+		add(NoCustomerMail, KeyYesNo)
+	}
 
 	country, ok := countryCode(raw[Country])
 	if !ok {
@@ -312,4 +317,16 @@ func countryCode(s string) (string, bool) {
 		return code, true
 	}
 	return up, false
+}
+
+// yesNo reads a cell that says yes or no, in Czech or English ("ano", "x",
+// "1", "yes"…); empty is no. ok is false for anything else.
+func yesNo(s string) (yes, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "ne", "no", "n", "0", "false", "nepravda":
+		return false, true
+	case "ano", "a", "yes", "y", "1", "x", "true", "pravda":
+		return true, true
+	}
+	return false, false
 }

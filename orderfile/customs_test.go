@@ -9,9 +9,9 @@ import (
 
 func TestCustomsColumnsAndCountryNames(t *testing.T) {
 	file := strings.Join(orderfile.TemplateHeader(), ";") + "\r\n" +
-		"A;;Keller;;Bahnhofstrasse 1;Zürich;8001;Švýcarsko;+41 44 123 45 67;;1;;;;;;;;;Dárek;Váza;7013 99;cz;2;1 200 Kč;\r\n" +
-		"B;;Smith;;Main St 1;London;SW1A 1AA;United Kingdom;+44 20 7946 0000;;1;;;;;;;;;sale;Mugs;6912 00;CZ;4;50;eur\r\n" +
-		"C;;Larsen;;Gate 1;Oslo;0150;NO;+47 22 12 34 56;;1;;;;;;;;;;;;;;80;\r\n"
+		"A;;Keller;;Bahnhofstrasse 1;Zürich;8001;Švýcarsko;+41 44 123 45 67;;1;;;;;;;;;Dárek;Váza;7013 99;cz;2;1 200 Kč;;\r\n" +
+		"B;;Smith;;Main St 1;London;SW1A 1AA;United Kingdom;+44 20 7946 0000;;1;;;;;;;;;sale;Mugs;6912 00;CZ;4;50;eur;\r\n" +
+		"C;;Larsen;;Gate 1;Oslo;0150;NO;+47 22 12 34 56;;1;;;;;;;;;;;;;;80;;\r\n"
 	f := read(t, []byte(file), nil)
 	wantNoProblems(t, f)
 	want := []struct {

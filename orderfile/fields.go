@@ -54,6 +54,10 @@ const (
 	CustomsQuantity Field = "customs_quantity"
 	CustomsValue    Field = "customs_value"
 	CustomsCurrency Field = "customs_currency"
+
+	// NoCustomerMail: the recipient gets no mail of the parcel's steps
+	// (a yes, e.g. "ano"; empty: they do).
+	NoCustomerMail Field = "no_customer_mail"
 )
 
 // orderFields are the columns every order uses; customsFields those only a
@@ -62,10 +66,12 @@ var (
 	orderFields = []Field{Reference, FirstName, Surname, Company, Street, City, Zip, Country, Phone, Email,
 		WeightKg, LengthCm, WidthCm, HeightCm, CODAmount, CODCurrency, InsuredValue, PointCode, Note}
 	customsFields = []Field{CustomsReason, CustomsContents, CustomsHSCode, CustomsOrigin, CustomsQuantity, CustomsValue, CustomsCurrency}
+	// mailFields say how the recipient hears of the parcel, after them.
+	mailFields = []Field{NoCustomerMail}
 )
 
 // Fields are the fields in the order of the template's columns.
-var Fields = slices.Concat(orderFields, customsFields)
+var Fields = slices.Concat(orderFields, customsFields, mailFields)
 
 // czechNames are the template's column names in Czech Excel, first, and other
 // names a person may give the column in our template. Header names are
@@ -99,6 +105,8 @@ var czechNames = map[Field][]string{
 	CustomsQuantity: {"Počet kusů"},
 	CustomsValue:    {"Celní hodnota", "Hodnota obsahu"},
 	CustomsCurrency: {"Měna celní hodnoty"},
+
+	NoCustomerMail: {"Bez e-mailů příjemci", "Neposílat e-maily"},
 }
 
 // CzechNames are the names a Czech header may give a field's column, the

@@ -38,6 +38,7 @@ const (
 	KeyTooLong     = "batch.cell.too_long" // args: the limit in characters
 	KeyFormula     = "batch.cell.formula"
 	KeyNumber      = "batch.cell.number"
+	KeyYesNo       = "batch.cell.yes_no" // neither yes nor no
 	KeyNegative    = "batch.cell.negative"
 	KeyCountry     = "batch.cell.country"
 	KeyCurrency    = "batch.cell.currency"
@@ -45,7 +46,7 @@ const (
 )
 
 // Keys are every problem key the package uses.
-var Keys = []string{KeyEmpty, KeyNoOrders, KeyTooLarge, KeyTooManyRows, KeyTooManyColumns, KeyOldExcel, KeyNotXLSX, KeyEncoding,
+var Keys = []string{KeyYesNo, KeyEmpty, KeyNoOrders, KeyTooLarge, KeyTooManyRows, KeyTooManyColumns, KeyOldExcel, KeyNotXLSX, KeyEncoding,
 	KeyNoSheet, KeyUnmapped, KeyColumnMissing, KeyColumnTwice, KeyRowQuote, KeyRowCells, KeyRowTooLong,
 	KeyUnreadable, KeyControl, KeyTooLong, KeyFormula, KeyNumber, KeyNegative, KeyCountry, KeyCurrency, KeyCurrencyTwo,
 	KeyNotOrders, KeyWrongType}

@@ -65,6 +65,8 @@ type Order struct {
 	PointCode    string  `json:"point_code"`
 	Note         string  `json:"note"`
 	Customs      Customs `json:"customs"` // checked by the form's rules, only outside the EU
+	// NoCustomerMail: the recipient gets no mail of the parcel's steps.
+	NoCustomerMail bool `json:"no_customer_mail,omitempty"`
 }
 
 // Customs are a row's customs data as written; the new-shipment form's rules

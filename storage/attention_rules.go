@@ -38,6 +38,29 @@ var AttentionKinds = []string{AttnLabelFailed, AttnStuck, AttnDeliveryFailed, At
 // parcel stuck when its carrier's row says nothing else (migration 00026).
 const DefaultStuckDays = 3
 
+// stuckJoins and stuckWhere are the rule of a stuck parcel (over shipments
+// s; $1 now, $2 the shop's zone, $3 the holidays): no tracking event for its
+// carrier's working days while on its way. l.at is its last news, w.days the
+// working days since. The queue lists it and the customer's mail of a delay
+// is sent by this one rule.
+const (
+	stuckJoins = `CROSS JOIN LATERAL (SELECT COALESCE((SELECT max(e.occurred) FROM tracking_events e WHERE e.shipment_id = s.id), s.ordered_at, s.created_at) AS at) l
+LEFT JOIN carriers c ON upper(c.code) = upper(s.carrier)
+CROSS JOIN LATERAL (SELECT count(*)::int AS days
+    FROM generate_series((l.at AT TIME ZONE $2)::date + 1, ($1::timestamptz AT TIME ZONE $2)::date, interval '1 day') d
+    WHERE extract(isodow FROM d) < 6 AND d::date <> ALL ($3::date[])) w`
+	stuckWhere = `s.state = 'created' AND NOT s.tracking_done AND s.cancelled_at IS NULL AND s.label_status <> 'FAILED'
+    AND s.status IN ('EXPORTED', 'ONPICKUP', 'INTRANSIT', 'ONDELIVERY') AND w.days >= COALESCE(c.stuck_days, 3)`
+)
+
+// failedDeliveryJoin finds a failed delivery of shipment s: the last moment
+// it was out for delivery and a package went back a step after (f.at, NULL
+// when none). The queue and the customer's mail read it alike.
+const failedDeliveryJoin = `CROSS JOIN LATERAL (SELECT max(a.occurred) AS at FROM tracking_events a
+    WHERE a.shipment_id = s.id AND a.status = 'ONDELIVERY' AND EXISTS (SELECT 1 FROM tracking_events b
+        WHERE b.shipment_id = s.id AND b.package_index = a.package_index AND b.occurred > a.occurred
+            AND b.status IN ('EXPORTED', 'ONPICKUP', 'INTRANSIT'))) f`
+
 // utcMoment writes a moment as an occurrence: the same text however the
 // session's zone is set.
 const utcMoment = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
@@ -62,21 +85,13 @@ UNION ALL
 SELECT 'stuck', s.id, to_char(l.at AT TIME ZONE 'UTC', ` + utcMoment + `), COALESCE(s.tracking_number, s.reference), s.carrier, l.at,
     w.days, COALESCE(c.stuck_days, 3), NULL, '', NULL, s.status
 FROM shipments s
-CROSS JOIN LATERAL (SELECT COALESCE((SELECT max(e.occurred) FROM tracking_events e WHERE e.shipment_id = s.id), s.ordered_at, s.created_at) AS at) l
-LEFT JOIN carriers c ON upper(c.code) = upper(s.carrier)
-CROSS JOIN LATERAL (SELECT count(*)::int AS days
-    FROM generate_series((l.at AT TIME ZONE $2)::date + 1, ($1::timestamptz AT TIME ZONE $2)::date, interval '1 day') d
-    WHERE extract(isodow FROM d) < 6 AND d::date <> ALL ($3::date[])) w
-WHERE s.state = 'created' AND NOT s.tracking_done AND s.cancelled_at IS NULL AND s.label_status <> 'FAILED'
-    AND s.status IN ('EXPORTED', 'ONPICKUP', 'INTRANSIT', 'ONDELIVERY') AND w.days >= COALESCE(c.stuck_days, 3)
+` + stuckJoins + `
+WHERE ` + stuckWhere + `
 UNION ALL
 SELECT 'delivery_failed', s.id, to_char(f.at AT TIME ZONE 'UTC', ` + utcMoment + `), COALESCE(s.tracking_number, s.reference), s.carrier, f.at,
     0, 0, NULL, '', NULL, ''
 FROM shipments s
-CROSS JOIN LATERAL (SELECT max(a.occurred) AS at FROM tracking_events a
-    WHERE a.shipment_id = s.id AND a.status = 'ONDELIVERY' AND EXISTS (SELECT 1 FROM tracking_events b
-        WHERE b.shipment_id = s.id AND b.package_index = a.package_index AND b.occurred > a.occurred
-            AND b.status IN ('EXPORTED', 'ONPICKUP', 'INTRANSIT'))) f
+` + failedDeliveryJoin + `
 WHERE s.state = 'created' AND NOT s.tracking_done AND s.cancelled_at IS NULL AND NOT s.returned
     AND s.status NOT IN ('DELIVERED', 'CANCELLED') AND f.at IS NOT NULL
 UNION ALL

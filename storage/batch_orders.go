@@ -35,6 +35,7 @@ type intentRow struct {
 	CreatedBy     *int64          `json:"created_by"`
 	PriceVAT      *float64        `json:"price_vat"`
 	PriceCurrency *string         `json:"price_currency"`
+	NoMail        bool            `json:"no_customer_mail"`
 }
 
 // BeginShipments records many intents to order, each with its first
@@ -49,7 +50,8 @@ func (db *DB) BeginShipments(ctx context.Context, list []Shipment, sent, deadlin
 		rows[i] = intentRow{RequestKey: s.RequestKey, Reference: s.Reference, Request: json.RawMessage(s.Request.text()),
 			Carrier: s.Carrier, ServiceID: s.ServiceID, ServiceName: s.ServiceName, RecipientName: s.RecipientName,
 			RecipientCity: s.RecipientCity, LabelLess: s.LabelLess, CODValue: s.CODValue, CODCurrency: s.CODCurrency,
-			InsuredValue: s.InsuredValue, CreatedBy: s.CreatedBy, PriceVAT: s.PriceVAT, PriceCurrency: s.PriceCurrency}
+			InsuredValue: s.InsuredValue, CreatedBy: s.CreatedBy, PriceVAT: s.PriceVAT, PriceCurrency: s.PriceCurrency,
+			NoMail: s.NoCustomerMail}
 	}
 	data, err := json.Marshal(rows)
 	if err != nil {
@@ -59,9 +61,10 @@ func (db *DB) BeginShipments(ctx context.Context, list []Shipment, sent, deadlin
 WITH s AS (
     INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
         recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency,
-        created_at, settles_at)
+        created_at, settles_at, no_customer_mail)
     SELECT request_key, reference, 'ordering', request, carrier, service_id, service_name,
-        recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency, $2, $3
+        recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency, $2, $3,
+        no_customer_mail
     FROM jsonb_populate_recordset(NULL::shipments, $1::jsonb)
     ON CONFLICT (request_key) DO NOTHING
     RETURNING ` + shipmentColumns + `),

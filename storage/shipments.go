@@ -134,6 +134,9 @@ type Shipment struct {
 	// the latest one's text, for the lists (ShipmentNotes holds them all).
 	NoteCount int    `db:"note_count"`
 	LastNote  string `db:"last_note"`
+	// NoCustomerMail: the recipient gets no mail of the parcel's steps (a
+	// business customer, say).
+	NoCustomerMail bool `db:"no_customer_mail"`
 }
 
 // Tracking is the tracking number, empty until the service confirmed the order.
@@ -147,7 +150,8 @@ func (s Shipment) Tracking() string {
 const shipmentColumns = `id, request_key, reference, state, request, carrier, service_id, service_name,
 recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, tracking_number, order_id, order_number, order_token,
 status, label_mode, label_status, packages, returned, error, created_by, created_at, ordered_at, last_checked_at,
-printed_at, cancelled_at, origin, delivered_at, poll_failures, next_label_check_at, settles_at, duplicates, price_vat, price_currency, note_count, last_note`
+printed_at, cancelled_at, origin, delivered_at, poll_failures, next_label_check_at, settles_at, duplicates, price_vat, price_currency, note_count, last_note,
+no_customer_mail`
 
 // BeginShipment records the intent to order, and its first attempt, before
 // shipments/create is called. A second call with the same request key (a double
@@ -182,8 +186,8 @@ func (db *DB) insertOrder(ctx context.Context, s Shipment, now, deadline time.Ti
 WITH s AS (
     INSERT INTO shipments (request_key, reference, state, request, carrier, service_id, service_name,
         recipient_name, recipient_city, label_less, cod_value, cod_currency, insured_value, created_by, price_vat, price_currency,
-        created_at, settles_at)
-    VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+        created_at, settles_at, no_customer_mail)
+    VALUES ($1, $2, 'ordering', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
     ON CONFLICT (request_key) DO NOTHING
     RETURNING ` + shipmentColumns + `),
 a AS (INSERT INTO create_attempts (shipment_id, sent_at, deadline) SELECT id, $16, $17 FROM s RETURNING id)
@@ -194,7 +198,7 @@ SELECT s.*, a.id AS attempt_id FROM s, a`
 	}
 	err = sqlxGet(ctx, db, &row, q, s.RequestKey, s.Reference, s.Request, s.Carrier, s.ServiceID, s.ServiceName,
 		s.RecipientName, s.RecipientCity, s.LabelLess, s.CODValue, s.CODCurrency, s.InsuredValue, s.CreatedBy, s.PriceVAT, s.PriceCurrency,
-		now, deadline)
+		now, deadline, s.NoCustomerMail)
 	switch {
 	case err == nil:
 		row.SettlesAt = &deadline

@@ -120,6 +120,20 @@ func (db *DB) RecordTracking(ctx context.Context, id int64, status string, retur
 // seen before are skipped), each shipment's status, per-package statuses,
 // returned and delivered, its next update, and the release of its lease.
 func (db *DB) RecordTrackings(ctx context.Context, batch []Tracked, now time.Time) error {
+	return db.RecordTrackingsThen(ctx, batch, now, nil)
+}
+
+// Stored is what a stored batch of tracking answers changed, handed to the
+// caller's work in the same transaction: the batch's shipments and those
+// that got new events.
+type Stored struct {
+	IDs, Moved []int64
+}
+
+// RecordTrackingsThen is RecordTrackings that runs then (when not nil) in
+// its transaction after the answers are stored, so what the answers cause
+// (the customer's mail) is recorded exactly when they are.
+func (db *DB) RecordTrackingsThen(ctx context.Context, batch []Tracked, now time.Time, then func(tx *DB, st Stored) error) error {
 	if len(batch) == 0 {
 		return nil
 	}
@@ -138,11 +152,14 @@ func (db *DB) RecordTrackings(ctx context.Context, batch []Tracked, now time.Tim
 		return fmt.Errorf("encode tracking of %d shipments: %w", len(batch), err)
 	}
 	return db.InTx(ctx, func(tx *DB) error {
-		_, err := tx.x.ExecContext(ctx, `
-INSERT INTO tracking_events (shipment_id, package_index, occurred, status, name, location)
+		var st Stored
+		err := sqlxSelect(ctx, tx, &st.Moved, `
+WITH n AS (INSERT INTO tracking_events (shipment_id, package_index, occurred, status, name, location)
 SELECT shipment_id, package_index, occurred, status, name, location
 FROM jsonb_to_recordset($1::jsonb) AS e(shipment_id bigint, package_index int, occurred timestamptz, status text, name text, location text)
-ON CONFLICT DO NOTHING`, string(eventDoc))
+ON CONFLICT DO NOTHING
+RETURNING shipment_id)
+SELECT DISTINCT shipment_id FROM n`, string(eventDoc))
 		if err != nil {
 			return fmt.Errorf("store events of %d shipments: %w", len(batch), err)
 		}
@@ -163,7 +180,13 @@ UPDATE shipments s SET status = t.status, returned = t.returned, last_checked_at
 FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, status text, returned boolean, next timestamptz)
 WHERE s.id = t.id
 RETURNING s.id, s.reference, s.tracking_number, s.status, s.cancelled_at, s.last_checked_at`), string(shipmentDoc), now)
-		return wrapf(err, "record tracking of %d shipments", len(batch))
+		if err != nil || then == nil {
+			return wrapf(err, "record tracking of %d shipments", len(batch))
+		}
+		for _, t := range batch {
+			st.IDs = append(st.IDs, t.ID)
+		}
+		return then(tx, st)
 	})
 }
 

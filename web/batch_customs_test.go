@@ -16,9 +16,9 @@ func TestBatchRowsOutsideTheEUNeedCustomsColumns(t *testing.T) {
 	env, b := deskEnv(t)
 	header := strings.Join(orderfile.TemplateHeader(), ";")
 	file := "\ufeff" + header + "\r\n" +
-		"CH-1;Anna;Keller;;Bahnhofstrasse 1;Zürich;8001;Švýcarsko;+41 44 123 45 67;;1,5;;;;;;;;;Dárek;Skleněná váza;7013 99;CZ;1;1 200 Kč;\r\n" +
-		"NO-1;Ola;Nordmann;;Karl Johans gate 1;Oslo;0150;NO;+47 22 12 34 56;;2;;;;;;;;;;;;;;;\r\n" +
-		"FR-1;Marie;Dupont;;Rue de Rivoli 1;Paris;75001;Francie;+33 1 23 45 67 89;;2;;;;;;;;;;;;;;;\r\n"
+		"CH-1;Anna;Keller;;Bahnhofstrasse 1;Zürich;8001;Švýcarsko;+41 44 123 45 67;;1,5;;;;;;;;;Dárek;Skleněná váza;7013 99;CZ;1;1 200 Kč;;\r\n" +
+		"NO-1;Ola;Nordmann;;Karl Johans gate 1;Oslo;0150;NO;+47 22 12 34 56;;2;;;;;;;;;;;;;;;;\r\n" +
+		"FR-1;Marie;Dupont;;Rue de Rivoli 1;Paris;75001;Francie;+33 1 23 45 67 89;;2;;;;;;;;;;;;;;;;\r\n"
 	resp := upload(t, env, b, "abroad.csv", []byte(file), map[string]string{"handover": "ONDEMAND"})
 	m := batchPath.FindStringSubmatch(resp.Header.Get("Location"))
 	if m == nil {

@@ -146,6 +146,11 @@ func TestBatchImportChecksPricesAndOrdersEachRowOnce(t *testing.T) {
 	for _, r := range rows {
 		if r.State != storage.RowOrdered || r.ShipmentID == nil {
 			t.Errorf("line %d: %s %v", r.Line, r.State, r.Error)
+			continue
+		}
+		// The template's business customer (its line 5) asks for no mail of the parcel.
+		if s, err := env.App.DB.ShipmentByID(context.Background(), *r.ShipmentID); err != nil || s.NoCustomerMail != (r.Line == 5) {
+			t.Errorf("line %d: no customer mail %v (%v)", r.Line, s.NoCustomerMail, err)
 		}
 	}
 	listed, err := env.App.Upstream.Shipping.ListAll(context.Background(), shipping.ListQuery{})

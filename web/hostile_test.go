@@ -71,7 +71,7 @@ type hostileSetup struct {
 // Every field the shipping form reads (desk.ParseForm and the handler).
 var shipmentFields = []string{"key", "sender", "handover", "pickup_date", "cod", "cod_value", "cod_currency", "insure", "insured_value",
 	"reference", "note", "to_firstname", "to_surname", "to_company", "to_street", "to_city", "to_zip", "to_country", "to_phone", "to_email",
-	"save_recipient", "pkg_weight", "pkg_length", "pkg_width", "pkg_height", "cod_bank_account", "cod_bank_code", "cod_bank_variable",
+	"save_recipient", "no_customer_mail", "pkg_weight", "pkg_length", "pkg_width", "pkg_height", "cod_bank_account", "cod_bank_code", "cod_bank_variable",
 	"cod_bank_currency", "pickup_branch", "delivery_branch", "label_less", "sort", "sorted", "offer_carrier", "offer_service",
 	"offer_label_mode", "offer_delivery", "offer_price", "offer_service_id", "choose", "preset", "pickup_q", "delivery_q"}
 
@@ -309,6 +309,13 @@ func hostileRoutes(s hostileSetup) []hostileRoute {
 		{pattern: "POST /connection/shop/disconnect", role: manager, path: "/connection/shop/disconnect", base: url.Values{"key": {requestkey.New()}},
 			fields: []string{"key", "confirm"}},
 		{pattern: "GET /metrics", role: manager, path: "/metrics"},
+		{pattern: "GET /settings/parcel-mail", role: manager, path: "/settings/parcel-mail"},
+		{pattern: "POST /settings/parcel-mail", role: manager, path: "/settings/parcel-mail",
+			base:   url.Values{"point_wait_days": {"7"}, "handed_over.cs.subject": {"Balík {tracking}"}, "handed_over.cs.body": {"Dobrý den"}},
+			fields: []string{"point_wait_days", "handed_over.enabled", "handed_over.cs.subject", "handed_over.cs.body", "delayed.en.body"}},
+		{pattern: "POST /settings/parcel-mail/preview", role: manager, path: "/settings/parcel-mail/preview",
+			base:   url.Values{"event": {"handed_over"}, "lang": {"cs"}, "handed_over.cs.subject": {"Balík {tracking}"}, "handed_over.cs.body": {"Dobrý den"}},
+			fields: []string{"event", "lang", "handed_over.cs.subject", "handed_over.cs.body"}},
 		{pattern: "GET /shipping/rules", role: manager, path: "/shipping/rules"},
 		{pattern: "POST /shipping/rules", role: manager, path: "/shipping/rules", base: ruleBase(), fields: ruleFields},
 		{pattern: "GET /shipping/rules/{id}", role: manager, path: "/shipping/rules/" + s.rule, params: id},

@@ -224,6 +224,11 @@ func (s *Server) routes() *routeTable {
 	mux.Handle("POST /settings/shop", s.only(conn, h.SaveShopIdentity))
 	mux.Handle("POST /settings/shop/logo", s.only(conn, h.SaveShopLogo))
 	mux.Handle("POST /settings/shop/logo/remove", s.only(conn, h.RemoveShopLogo))
+	// The customers' mail of their parcels' steps: which steps mail, and
+	// their wording (managers).
+	mux.Handle("GET /settings/parcel-mail", s.only(conn, h.ParcelMail))
+	mux.Handle("POST /settings/parcel-mail", s.only(conn, h.SaveParcelMail))
+	mux.Handle("POST /settings/parcel-mail/preview", s.only(conn, h.PreviewParcelMail))
 	// The rules that choose an offer for each row of a batch: managers (with the
 	// Connection area), under the shipping desk.
 	mux.Handle("GET /shipping/rules", s.only(conn, h.Rules))

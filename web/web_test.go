@@ -26,6 +26,7 @@ var staffPages = []struct {
 	{"/users", identity.RolesFor(identity.Users)},
 	{"/users/1", identity.RolesFor(identity.Users)},
 	{"/connection", identity.RolesFor(identity.Connection)},
+	{"/settings/parcel-mail", identity.RolesFor(identity.Connection)},
 	{"/sandbox/mail", identity.RolesFor(identity.Returns)},
 	{"/metrics", identity.RolesFor(identity.Connection)},
 }

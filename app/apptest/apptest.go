@@ -203,6 +203,7 @@ func startOn(t testing.TB, db *storage.DB, sb *sandboxtest.Env, o Options) *Env 
 	srv.Config.Handler = a.Handler
 	srv.Start()
 	t.Cleanup(srv.Close)
+	a.Desk.PublicURL = srv.URL + "/" // the customers' links lead to this dashboard
 	if o.Pollers > 0 {
 		a.Bench.SyncEvery = o.Pollers
 		runPollers(t, a)

@@ -70,6 +70,7 @@ func runJobs(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.
 		return err
 	}
 	d, wb := app.NewDesks(db, clients, u.Settle, outbox, log)
+	d.PublicURL = m.PublicURL
 	fmt.Fprintln(stdout, "shipdesk jobs: polling labels, tracking and active shipments")
 	go clients.FollowClock(ctx, followEvery)
 	runner := app.NewJobs(db, d, wb, j.Config, clients.Clock(), log)
