@@ -3,6 +3,8 @@ package web_test
 import (
 	"context"
 	"net/url"
+	"shipdesk/i18n"
+	"shipdesk/shopid"
 	"slices"
 	"strings"
 	"sync"
@@ -281,7 +283,12 @@ func TestParcelMailSettings(t *testing.T) {
 	env.Sandbox.LabelsFetched(p.Tracking())
 	seen := 0
 	got := refreshAndSend(t, env, 25*time.Minute, "eva@example.cz", &seen, p.ID)
-	if len(got) != 1 || got[0].Subject != "Balík "+p.Tracking()+" z obchodu Váš obchod vyrazil" {
+	id, err := env.App.DB.ShopIdentity(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shop := shopid.Name(i18n.WithLang(context.Background(), i18n.Czech), id)
+	if len(got) != 1 || got[0].Subject != "Balík "+p.Tracking()+" z obchodu "+shop+" vyrazil" {
 		t.Errorf("the next mail: %q", subjects(got))
 	}
 }
