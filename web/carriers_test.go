@@ -32,7 +32,7 @@ func offerPrice(t *testing.T, body, carrier string) float64 {
 				return r
 			}
 			return -1
-		}, cells.Eq(3).Text())
+		}, row.Find("[data-testid=offer-price-vat]").Text())
 		price, err = strconv.ParseFloat(v, 64)
 		return false
 	})

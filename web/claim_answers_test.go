@@ -63,6 +63,9 @@ func TestAgentsMessageReachesTheCustomerByMail(t *testing.T) {
 		strings.Contains(m.Text, "Internal") || !strings.Contains(m.Subject, shop) || !strings.HasSuffix(strings.TrimSpace(m.Text), shop) {
 		t.Errorf("the mail to %s: %q\n%s", m.To, m.Subject, m.Text)
 	}
+	if n := strings.Count(m.Text, "Kind regards") + strings.Count(m.Text, "S pozdravem"); n != 1 {
+		t.Errorf("the mail is signed %d times, not once:\n%s", n, m.Text)
+	}
 	var caught bool
 	for _, cm := range env.App.Catcher.All() {
 		caught = caught || cm.Subject == m.Subject && strings.Contains(cm.To, "jana@example.cz")
