@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -31,10 +32,10 @@ func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchR
 	if err == nil {
 		offers, err = d.offers(ctx, f, rd)
 	}
-	pointCarrier := ""
+	pointCarrier, pointName := "", ""
 	if f.DeliveryBranch != "" {
 		if pt, ok := d.pointByCode(ctx, f.DeliveryBranch); ok {
-			pointCarrier = pt.Carrier
+			pointCarrier, pointName = pt.Carrier, cmp.Or(rd.carrier(ctx, pt.Carrier).Name, pt.Carrier)
 		}
 	}
 	row.ChosenBy, row.Chosen = "", ""
@@ -54,7 +55,7 @@ func (d *Desk) priceRow(ctx context.Context, b storage.Batch, row storage.BatchR
 		}
 	default:
 		var chosen int
-		notes, chosen = chooseOffer(f, offers, pointCarrier)
+		notes, chosen = chooseOffer(f, offers, pointCarrier, pointName)
 		chosen = d.ruleChoice(ctx, f, offers, notes, chosen, rd)
 		if chosen < 0 {
 			row.State = storage.RowProblem
@@ -105,7 +106,8 @@ func (d *Desk) ruleChoice(ctx context.Context, f Form, offers []Offer, notes []R
 // its point, by the point's carrier, or to the address). It says for each
 // offer why it was or was not chosen; chosen is an index into the notes, -1
 // when none fits. The managers' rules (shiprules) will take its place.
-func chooseOffer(f Form, offers []Offer, pointCarrier string) (notes []RowOffer, chosen int) {
+// pointName is the point's carrier as people know it, for the notes.
+func chooseOffer(f Form, offers []Offer, pointCarrier, pointName string) (notes []RowOffer, chosen int) {
 	chosen = -1
 	toPoint := f.DeliveryBranch != ""
 	for _, o := range offers {
@@ -116,7 +118,7 @@ func chooseOffer(f Form, offers []Offer, pointCarrier string) (notes []RowOffer,
 		case toPoint && !o.DeliveryRequired:
 			n.Why = apperr.Msg("batch.why.to_address")
 		case toPoint && !strings.EqualFold(o.Carrier, pointCarrier):
-			n.Why = apperr.Msg("batch.why.other_carrier", pointCarrier)
+			n.Why = apperr.Msg("batch.why.other_carrier", pointName)
 		case !toPoint && o.DeliveryRequired:
 			n.Why = apperr.Msg("batch.why.to_point")
 		case o.LabelFree:
@@ -163,7 +165,11 @@ func (d *Desk) ChooseRowOffer(ctx context.Context, batch, id int64, choice strin
 // where the form says (to its point, by pointCarrier, or to the address),
 // then the managers' rules or the cheapest. None fits: the zero offer and why.
 func (d *Desk) OfferFor(ctx context.Context, f Form, offers []Offer, pointCarrier string) (Offer, apperr.Text) {
-	notes, chosen := chooseOffer(f, offers, pointCarrier)
+	pointName := pointCarrier
+	if pointCarrier != "" {
+		pointName = cmp.Or(d.carrier(ctx, pointCarrier).Name, pointCarrier)
+	}
+	notes, chosen := chooseOffer(f, offers, pointCarrier, pointName)
 	if chosen = d.ruleChoice(ctx, f, offers, notes, chosen, d.freshReads()); chosen < 0 {
 		return Offer{}, apperr.Msg("batch.err.no_offer")
 	}

@@ -103,7 +103,7 @@ func TestClerksDayInBothShapes(t *testing.T) {
 			tab.fillRecipient()
 			tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
 			tab.Click(`[data-testid=compare]`)
-			tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
+			tab.WaitText(`[data-testid=offers]`, "Zásilkovna")
 			tab.Click(`tr[data-service="101"] button[name=choose]`)
 			tab.WaitText(`#label-free`, "Label-free")
 			tab.Click(`input[name=label_less]`)

@@ -134,7 +134,7 @@ func TestPointPickerInTheBrowser(t *testing.T) {
 	tab.Open("/shipping/new")
 	tab.fillRecipient() // Plzeň
 	tab.Click(`[data-testid=compare]`)
-	tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
+	tab.WaitText(`[data-testid=offers]`, "Zásilkovna")
 	tab.Click(`tr[data-service="102"] button[name=choose]`)
 	tab.waitFocus(`#delivery_q`)
 	if v := tab.Attr(`#delivery_q`, "value"); v != "" {

@@ -108,7 +108,7 @@ func TestLabelFreeShipmentShowsItsCode(t *testing.T) {
 	tab.fillRecipient()
 	tab.do("hand over at a point", chromedpSelect("#handover", "POINT"))
 	tab.Click(`[data-testid=compare]`)
-	tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
+	tab.WaitText(`[data-testid=offers]`, "Zásilkovna")
 	tab.Click(`tr[data-service="101"] button[name=choose]`)
 	tab.WaitText(`#label-free`, "Label-free")
 	// A person ticks the box of the form the choice drew, once no redraw is

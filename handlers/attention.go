@@ -85,8 +85,9 @@ func (h *Handlers) Attention(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	names := h.carrierNames(ctx)
 	for _, it := range items {
-		m.Rows = append(m.Rows, attentionRow(ctx, it, now, st))
+		m.Rows = append(m.Rows, attentionRow(ctx, it, now, st, names))
 	}
 	h.render(w, r, http.StatusOK, views.Attention(h.page(w, r, i18n.T(ctx, "attn.title"), identity.Attention), m))
 }

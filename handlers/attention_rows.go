@@ -15,7 +15,7 @@ import (
 
 // attentionRow says an item of the queue as the page and the summary show
 // it: the record, why it is there with its facts, the one next step.
-func attentionRow(ctx context.Context, it storage.AttentionItem, now time.Time, me *identity.Staff) views.AttentionRow {
+func attentionRow(ctx context.Context, it storage.AttentionItem, now time.Time, me *identity.Staff, names carrierNames) views.AttentionRow {
 	id := strconv.FormatInt(it.RecordID, 10)
 	href := "/shipping/shipments/" + id
 	switch attention.Record(it.Kind) {
@@ -31,7 +31,7 @@ func attentionRow(ctx context.Context, it storage.AttentionItem, now time.Time, 
 	row := views.AttentionRow{
 		Kind: it.Kind, KindText: i18n.T(ctx, "attn.kind."+it.Kind),
 		Record: id, Occurrence: it.Occurrence, RecordText: it.Label, RecordHref: href,
-		Why: attentionWhy(ctx, it), StepText: i18n.T(ctx, "attn.step."+it.Kind), StepHref: href,
+		Why: attentionWhy(ctx, it, names), StepText: i18n.T(ctx, "attn.step."+it.Kind), StepHref: href,
 		Age: attentionAge(ctx, it.Since, now), Since: it.Since,
 	}
 	if row.RecordText == "" {
@@ -62,10 +62,10 @@ func deref(s *string) string {
 
 // attentionWhy is the sentence that says why an item needs a person, with
 // its facts.
-func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
+func attentionWhy(ctx context.Context, it storage.AttentionItem, names carrierNames) string {
 	switch it.Kind {
 	case storage.AttnStuck:
-		return i18n.N(ctx, "attn.why.stuck", it.Days, it.Carrier, it.DaysLimit)
+		return i18n.N(ctx, "attn.why.stuck", it.Days, names.of(it.Carrier), it.DaysLimit)
 	case storage.AttnDeliveryFailed:
 		return i18n.T(ctx, "attn.why.delivery_failed", i18n.DateTime(ctx, it.Since))
 	case storage.AttnCODReturned:
@@ -92,7 +92,7 @@ func attentionWhy(ctx context.Context, it storage.AttentionItem) string {
 	case storage.AttnRefundDue:
 		return refundDueWhy(ctx, it)
 	case storage.AttnLabelFailed:
-		return i18n.T(ctx, "attn.why.label_failed", it.Carrier)
+		return i18n.T(ctx, "attn.why.label_failed", names.of(it.Carrier))
 	case storage.AttnClaimStuck:
 		return i18n.N(ctx, "attn.why.claim_stuck", it.Days, it.Detail, i18n.DateTime(ctx, it.Since))
 	case storage.AttnClaimRefused: // the claim's problem, a stored Text, said in the reader's language

@@ -48,8 +48,9 @@ func (h *Handlers) attentionSummary(ctx context.Context, st *identity.Staff) (fi
 	for _, k := range []string{"kind", "record", "why", "step", "since", "taken", "note", "dismissed", "dismiss_text", "dismissed_by"} {
 		t.header = append(t.header, i18n.T(ctx, "attn.csv."+k))
 	}
+	names := h.carrierNames(ctx)
 	for _, it := range items {
-		row := attentionRow(ctx, it, now, st)
+		row := attentionRow(ctx, it, now, st, names)
 		t.rows = append(t.rows, []any{row.KindText, row.RecordText, row.Why, row.StepText, i18n.DateTime(ctx, row.Since),
 			row.TakenBy, row.LastNote, row.Dismissed, row.DismissText, row.DismissedBy})
 	}

@@ -39,8 +39,8 @@ func knownOf(ctx context.Context, r desk.BatchRow, v *views.BatchRowView) {
 // rowItem is a row of a batch page, opened or not: an opened row that may
 // be corrected has its point picker, one ordered already the reference a new
 // parcel would take.
-func (h *Handlers) rowItem(ctx context.Context, r desk.BatchRow, open bool, q url.Values) views.BatchRowView {
-	v := rowView(ctx, r)
+func (h *Handlers) rowItem(ctx context.Context, r desk.BatchRow, open bool, q url.Values, names carrierNames) views.BatchRowView {
+	v := rowView(ctx, r, names)
 	v.Open = open
 	if !open {
 		return v

@@ -122,12 +122,13 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 		return
 	}
 	var rowsErr error
+	names := h.carrierNames(ctx)
 	v.Rows = func(yield func(views.BatchRowView) bool) {
 		rowsErr = h.ShipReads.EachBatchRow(ctx, b.ID, open, func(row storage.BatchRow) error {
 			if !desk.InRowFilter(filter, row.State) {
 				return nil
 			}
-			rv := h.rowItem(ctx, desk.ReadBatchRow(row), row.ID == open, r.URL.Query())
+			rv := h.rowItem(ctx, desk.ReadBatchRow(row), row.ID == open, r.URL.Query(), names)
 			rv.Filter = filter
 			if !yield(rv) {
 				return errStopped
@@ -145,7 +146,7 @@ func (h *Handlers) renderBatch(w http.ResponseWriter, r *http.Request, b storage
 var errStopped = errors.New("stopped")
 
 // rowView is a row in the request's language.
-func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
+func rowView(ctx context.Context, r desk.BatchRow, names carrierNames) views.BatchRowView {
 	o := r.Order
 	v := views.BatchRowView{ID: r.ID, BatchID: r.BatchID, Line: r.Line, Reference: o.Reference, State: r.State, HasOffers: r.HasOffers(),
 		StateText: i18n.T(ctx, "batch.state."+r.State), Editable: desk.Editable(r.State) && r.DraftID == nil && !r.Drafting,
@@ -167,7 +168,7 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	}
 	v.Place = strings.TrimSpace(strings.Join(slices.DeleteFunc([]string{o.Zip, o.City, country}, func(s string) bool { return s == "" }), " "))
 	if o.PointCode != "" {
-		v.Point = i18n.T(ctx, "batch.point", o.PointCode)
+		v.Point = i18n.T(ctx, "batch.point", cmp.Or(r.PointName, o.PointCode))
 	}
 	if r.ShipmentID != nil {
 		v.ShipmentID = *r.ShipmentID
@@ -204,7 +205,7 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 		return cmp.Compare(a.Offer.PriceVAT.Value, b.Offer.PriceVAT.Value)
 	})
 	for _, ro := range offers {
-		text := offerText(ro.Offer)
+		text := offerText(ro.Offer, names)
 		if ro.Offer.LabelFree {
 			text = i18n.T(ctx, "batch.offer_label_free", text)
 		}
@@ -222,6 +223,6 @@ func rowView(ctx context.Context, r desk.BatchRow) views.BatchRowView {
 	return v
 }
 
-func offerText(o desk.Offer) string {
-	return strings.TrimSpace(o.Carrier + " " + o.Service)
+func offerText(o desk.Offer, names carrierNames) string {
+	return strings.TrimSpace(names.of(o.Carrier) + " " + o.Service)
 }

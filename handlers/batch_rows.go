@@ -77,7 +77,7 @@ func (h *Handlers) rowAnswer(w http.ResponseWriter, r *http.Request, b storage.B
 		redirect(w, r, to+"#row-"+strconv.FormatInt(row.ID, 10))
 		return
 	}
-	v := h.rowItem(ctx, row, open, r.PostForm)
+	v := h.rowItem(ctx, row, open, r.PostForm, h.carrierNames(ctx))
 	v.Filter = filter
 	if ref := apperr.FieldsOf(ctx, err)["reference"]; ref != "" && v.Known {
 		v.NewReference, v.NewReferenceError = textin.Safe(r.PostFormValue("reference"), false), ref
@@ -130,7 +130,7 @@ func (h *Handlers) BatchRow(w http.ResponseWriter, r *http.Request) {
 		redirect(w, r, path+"#row-"+strconv.FormatInt(id, 10))
 		return
 	}
-	v := h.rowItem(ctx, desk.ReadBatchRow(stored), open, q)
+	v := h.rowItem(ctx, desk.ReadBatchRow(stored), open, q, h.carrierNames(ctx))
 	v.Filter = filter
 	v.Poll = !open && q.Get("poll") == "1" && working(stored.State)
 	v.FocusToggle = !open && q.Get("poll") != "1" // closed by the clerk, not asked again by itself

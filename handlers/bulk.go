@@ -209,9 +209,10 @@ func (h *Handlers) SelectionLabels(w http.ResponseWriter, r *http.Request) {
 		for _, fm := range printout.Formats {
 			p.Formats = append(p.Formats, string(fm))
 		}
+		names := h.carrierNames(ctx)
 		for _, s := range ready {
 			p.IDs = append(p.IDs, s.ID)
-			p.Rows = append(p.Rows, shipmentRow(ctx, s))
+			p.Rows = append(p.Rows, shipmentRow(ctx, s, names))
 		}
 		p.Button = i18n.N(ctx, "bulk.labels.print", len(ready))
 		v.Print = p
@@ -240,8 +241,9 @@ func (h *Handlers) SelectionStorno(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.PostFormValue("confirm") != "yes" {
 		text := []string{i18n.N(ctx, "bulk.storno.will", len(can))}
+		names := h.carrierNames(ctx)
 		for _, s := range can {
-			text = append(text, fmt.Sprintf("%d · %s · %s · %s, %s", s.ID, s.Tracking(), s.Carrier, s.RecipientName, s.RecipientCity))
+			text = append(text, fmt.Sprintf("%d · %s · %s · %s, %s", s.ID, s.Tracking(), names.of(s.Carrier), s.RecipientName, s.RecipientCity))
 		}
 		if len(notes) > 0 {
 			text = append(text, i18n.T(ctx, "bulk.storno.not_these"))

@@ -135,7 +135,7 @@ func (h *Handlers) ShipmentStornoConfirm(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	h.confirmPage(w, r, identity.Shipping, views.Confirm{Heading: i18n.T(ctx, "conf.storno.heading", id, s.RecipientName),
-		Text:   []string{fmt.Sprintf("%s · %s · %s", s.Tracking(), s.Carrier, s.RecipientCity), i18n.T(ctx, "ship.cancel_text")},
+		Text:   []string{fmt.Sprintf("%s · %s · %s", s.Tracking(), h.carrierNames(ctx).of(s.Carrier), s.RecipientCity), i18n.T(ctx, "ship.cancel_text")},
 		Action: back + "/storno", Button: i18n.T(ctx, "ship.cancel"), Keep: i18n.T(ctx, "conf.storno.keep"), Back: back})
 }
 

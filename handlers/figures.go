@@ -46,8 +46,9 @@ func (h *Handlers) moneyFigures(ctx context.Context, from, to time.Time) (views.
 		return m, nil
 	}
 	total := storage.CarrierSpend{Carrier: i18n.T(ctx, "fig.rep.total")}
+	names := h.carrierNames(ctx)
 	for _, c := range spend {
-		m.Spend = append(m.Spend, spendRow(ctx, c))
+		m.Spend = append(m.Spend, spendRow(ctx, c, names.of(c.Carrier)))
 		total.Shipments += c.Shipments
 		total.Unknown += c.Unknown
 		for _, a := range c.Spend {
@@ -61,7 +62,7 @@ func (h *Handlers) moneyFigures(ctx context.Context, from, to time.Time) (views.
 		}
 	}
 	slices.SortStableFunc(total.Spend, func(a, b storage.Amount) int { return czkFirst(a.Currency, b.Currency) })
-	t := spendRow(ctx, total)
+	t := spendRow(ctx, total, total.Carrier)
 	m.SpendTotal = &t
 	return m, nil
 }
@@ -79,8 +80,8 @@ func czkFirst(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-func spendRow(ctx context.Context, c storage.CarrierSpend) views.SpendRow {
-	row := views.SpendRow{Carrier: c.Carrier, Shipments: i18n.Int(ctx, int64(c.Shipments)), Unknown: i18n.Int(ctx, int64(c.Unknown)),
+func spendRow(ctx context.Context, c storage.CarrierSpend, name string) views.SpendRow {
+	row := views.SpendRow{Carrier: c.Carrier, Name: name, Shipments: i18n.Int(ctx, int64(c.Shipments)), Unknown: i18n.Int(ctx, int64(c.Unknown)),
 		NoPrice: len(c.Spend) == 0 && c.Unknown > 0}
 	for _, a := range c.Spend {
 		row.Spend = append(row.Spend, i18n.Money(ctx, a.Value, a.Currency))
@@ -225,12 +226,13 @@ func (h *Handlers) reportTable(ctx context.Context, table string, from, to time.
 		spend, err := h.ShipReads.SpendReport(ctx, from, to)
 		t := figTable{title: i18n.T(ctx, "fig.rep.spend"),
 			header: head("carrier", "shipments", "currency", "spend", "priced", "average", "unknown")}
+		names := h.carrierNames(ctx)
 		for _, c := range spend {
 			if len(c.Spend) == 0 {
-				t.rows = append(t.rows, []any{c.Carrier, c.Shipments, "", "", 0, "", c.Unknown})
+				t.rows = append(t.rows, []any{names.of(c.Carrier), c.Shipments, "", "", 0, "", c.Unknown})
 			}
 			for _, a := range c.Spend {
-				t.rows = append(t.rows, []any{c.Carrier, c.Shipments, a.Currency, money(a.Value), a.Count,
+				t.rows = append(t.rows, []any{names.of(c.Carrier), c.Shipments, a.Currency, money(a.Value), a.Count,
 					money(a.Value / float64(max(a.Count, 1))), c.Unknown})
 			}
 		}

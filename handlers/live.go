@@ -47,7 +47,7 @@ func aged(ctx context.Context, row *views.ShipmentRow, s storage.Shipment, now t
 
 // liveRows are shipments as the lists show them, each with its age.
 func (h *Handlers) liveRows(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {
-	rows := shipmentRows(ctx, list)
+	rows := shipmentRows(ctx, list, h.carrierNames(ctx))
 	now := h.now()
 	for i := range rows {
 		aged(ctx, &rows[i], list[i], now)

@@ -129,30 +129,11 @@ func (h *Handlers) PickupCarriers(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, views.PickupCarrierSelect(h.pickupCarrierField(ctx, views.Form{}, address)))
 }
 
-// carrierNames are the carrier table's names by code; a carrier without one
-// is shown as the offers show it.
-func (h *Handlers) carrierNames(ctx context.Context) map[string]string {
-	out := map[string]string{}
-	carriers, err := h.ShipReads.Carriers(ctx)
-	if err != nil {
-		return out // the list still shows its pickups, each carrier as stored
-	}
-	for _, c := range carriers {
-		if c.Name != "" {
-			out[c.Code] = c.Name
-		}
-	}
-	return out
-}
-
-func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time, names map[string]string) []views.PickupRow {
+func pickupRows(ctx context.Context, list []storage.Pickup, today time.Time, names carrierNames) []views.PickupRow {
 	rows := make([]views.PickupRow, 0, len(list))
 	for _, p := range list {
 		day, when := views.PlainDayIn(ctx, p.Date, today)
-		carrier := p.Carrier
-		if name := names[carrier]; name != "" {
-			carrier = name
-		}
+		carrier := names.of(p.Carrier)
 		if carrier == "" {
 			carrier = i18n.T(ctx, "pick.any")
 		}

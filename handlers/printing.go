@@ -190,17 +190,18 @@ func (h *Handlers) printLive(ctx context.Context, form url.Values) (views.PrintL
 	version := sha256.New()
 	var l views.PrintLive
 	now := h.now()
+	names := h.carrierNames(ctx)
 	// The version covers each row's age too, so the ages the queue shows
 	// stay true while nothing else changes.
 	for _, s := range ready {
-		row := views.PrintRow{ShipmentRow: shipmentRow(ctx, s)}
+		row := views.PrintRow{ShipmentRow: shipmentRow(ctx, s, names)}
 		aged(ctx, &row.ShipmentRow, s, now)
 		row.Selected = slices.Contains(ticked, s.ID) || !slices.Contains(shown, s.ID)
 		l.Ready = append(l.Ready, row)
 		fmt.Fprintf(version, "r%d:%s,", s.ID, row.Age)
 	}
 	for _, s := range making {
-		row := shipmentRow(ctx, s)
+		row := shipmentRow(ctx, s, names)
 		aged(ctx, &row, s, now)
 		l.Making = append(l.Making, row)
 		fmt.Fprintf(version, "m%d:%s,", s.ID, row.Age)

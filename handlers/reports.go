@@ -57,7 +57,7 @@ func (h *Handlers) Reports(w http.ResponseWriter, r *http.Request) {
 	}
 	v.PerDay = bars(rep.PerDay, func(k string) string { return i18n.Day(ctx, k) })
 	v.PerStatus = bars(rep.PerStatus, func(k string) string { return views.ParcelState(ctx, k) })
-	v.PerCarrier = bars(rep.PerCarrier, func(k string) string { return k })
+	v.PerCarrier = bars(rep.PerCarrier, h.carrierNames(ctx).of)
 	if v.Money, err = h.moneyFigures(ctx, from, to); err != nil {
 		h.Fail(w, r, err)
 		return

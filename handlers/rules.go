@@ -176,19 +176,16 @@ func (h *Handlers) rulesPage(w http.ResponseWriter, r *http.Request, status int,
 		h.Fail(w, r, err)
 		return
 	}
+	names := h.carrierNames(ctx)
 	for i, rule := range rules {
 		v.Rows = append(v.Rows, views.RuleRow{ID: rule.ID, Place: i + 1, Name: rule.Name, Conditions: ruleConditions(ctx, rule),
-			Choice: ruleChoice(ctx, rule), First: i == 0, Last: i == len(rules)-1})
+			Choice: ruleChoice(ctx, rule, names), First: i == 0, Last: i == len(rules)-1})
 	}
 	for _, c := range desk.Countries {
 		v.Countries = append(v.Countries, views.Option{Value: c, Label: i18n.T(ctx, "ship.country."+strings.ToLower(c))})
 	}
 	for _, c := range carriers {
-		label := c.Code
-		if c.Name != "" && c.Name != c.Code {
-			label = c.Code + " · " + c.Name
-		}
-		v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: label})
+		v.Carriers = append(v.Carriers, views.Option{Value: c.Code, Label: names.of(c.Code)})
 	}
 	// A rule may name a carrier the table does not know (any more): it stays offered.
 	for _, code := range append(slices.Clone(ruleCodesTicked(v.Ticked)), v.Form.Value("carrier")) {
@@ -258,8 +255,12 @@ func ruleConditions(ctx context.Context, rule shiprules.Rule) []string {
 }
 
 // ruleChoice says what a rule chooses.
-func ruleChoice(ctx context.Context, rule shiprules.Rule) string {
-	carriers := strings.Join(rule.Carriers, ", ")
+func ruleChoice(ctx context.Context, rule shiprules.Rule, names carrierNames) string {
+	var named []string
+	for _, c := range rule.Carriers {
+		named = append(named, names.of(c))
+	}
+	carriers := strings.Join(named, ", ")
 	switch rule.Choice {
 	case shiprules.Cheapest:
 		if carriers != "" {
@@ -273,9 +274,9 @@ func ruleChoice(ctx context.Context, rule shiprules.Rule) string {
 		return i18n.T(ctx, "shiprules.chooses.fastest")
 	case shiprules.Named:
 		if rule.ServiceID > 0 {
-			return i18n.T(ctx, "shiprules.chooses.named_id", strconv.Itoa(rule.ServiceID), rule.Carrier)
+			return i18n.T(ctx, "shiprules.chooses.named_id", strconv.Itoa(rule.ServiceID), names.of(rule.Carrier))
 		}
-		return i18n.T(ctx, "shiprules.chooses.named", rule.Service, rule.Carrier)
+		return i18n.T(ctx, "shiprules.chooses.named", rule.Service, names.of(rule.Carrier))
 	}
 	return rule.Choice
 }
@@ -303,7 +304,7 @@ func (h *Handlers) RuleDeleteConfirm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := rule.ID
-	text := append(ruleConditions(ctx, rule), ruleChoice(ctx, rule), i18n.T(ctx, "shiprules.conf.text"))
+	text := append(ruleConditions(ctx, rule), ruleChoice(ctx, rule, h.carrierNames(ctx)), i18n.T(ctx, "shiprules.conf.text"))
 	h.confirmPage(w, r, identity.Shipping, views.Confirm{Heading: i18n.T(ctx, "shiprules.conf.heading", rule.Name), Text: text,
 		Action: views.RulePath(id) + "/delete", Button: i18n.T(ctx, "shiprules.delete"), Keep: i18n.T(ctx, "shiprules.conf.keep"), Back: rulesPath})
 }

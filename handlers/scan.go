@@ -31,5 +31,5 @@ func (h *Handlers) Scan(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, fmt.Sprintf("/shipping/shipments/%d", found[0].ID), http.StatusSeeOther)
 		return
 	}
-	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, i18n.T(r.Context(), "trk.scan.title", code), identity.Tracking), code, shipmentRows(r.Context(), found)))
+	h.render(w, r, http.StatusOK, views.ScanResults(h.page(w, r, i18n.T(r.Context(), "trk.scan.title", code), identity.Tracking), code, shipmentRows(r.Context(), found, h.carrierNames(r.Context()))))
 }

@@ -239,8 +239,8 @@ func (h *Handlers) runStep(w http.ResponseWriter, r *http.Request, step formStep
 	h.renderNewShipment(w, r, status, f, problems, st)
 }
 
-func offerRow(ctx context.Context, o desk.Offer) views.OfferRow {
-	row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, Service: o.Service,
+func offerRow(ctx context.Context, o desk.Offer, names carrierNames) views.OfferRow {
+	row := views.OfferRow{ServiceID: o.ServiceID, Carrier: o.Carrier, CarrierName: names.of(o.Carrier), Service: o.Service,
 		Price: o.Price.Price(), PriceVAT: o.PriceVAT.Price(), Delivery: o.Delivery,
 		PriceText: i18n.Money(ctx, o.Price.Value, o.Price.Currency), PriceVATText: i18n.Money(ctx, o.PriceVAT.Value, o.PriceVAT.Currency),
 		LabelMode: o.LabelMode, LabelModeText: views.LabelModeText(ctx, o.LabelMode), DeliveryRequired: o.DeliveryRequired,
@@ -292,8 +292,9 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	if len(v.Packages) == 0 {
 		v.Packages = []views.PackageRow{{}}
 	}
+	names := h.carrierNames(ctx)
 	for _, o := range st.offers {
-		row := offerRow(ctx, o)
+		row := offerRow(ctx, o, names)
 		if !row.Selectable {
 			row.Reason = i18n.T(ctx, "ship.offer_not_possible")
 		}
@@ -306,7 +307,7 @@ func (h *Handlers) renderNewShipment(w http.ResponseWriter, r *http.Request, sta
 	all := [][]views.OfferRow{v.Offers, v.LabelFreeOffer}
 	markChosen(all, f.Offer)
 	if f.Offer.ServiceID != 0 {
-		chosen := offerRow(ctx, f.Offer)
+		chosen := offerRow(ctx, f.Offer, names)
 		chosen.Price, chosen.PriceText, chosen.Delivery = "", "", ""
 		v.Chosen = &chosen
 		for _, rows := range all {

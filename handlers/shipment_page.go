@@ -95,15 +95,15 @@ func (h *Handlers) liveShipment(w http.ResponseWriter, r *http.Request) (storage
 		h.Fail(w, r, err)
 		return s, views.ShipmentView{}, false
 	}
-	v := shipmentView(ctx, s)
+	v := shipmentView(ctx, s, h.carrierNames(ctx))
 	aged(ctx, &v.ShipmentRow, s, h.now())
 	v.Timeline = timeline(s, events)
 	v.Timeline.Status = s.Status
 	return s, v, true
 }
 
-func shipmentView(ctx context.Context, s storage.Shipment) views.ShipmentView {
-	v := views.ShipmentView{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Error: s.Error.In(ctx),
+func shipmentView(ctx context.Context, s storage.Shipment, names carrierNames) views.ShipmentView {
+	v := views.ShipmentView{ShipmentRow: shipmentRow(ctx, s, names), City: s.RecipientCity, Error: s.Error.In(ctx),
 		Cancelled: desk.Cancelled(s), LabelModeText: views.LabelModeText(ctx, s.LabelMode)}
 	if m, ok := desk.COD(s); ok {
 		v.COD = i18n.Money(ctx, m.Value, m.Currency)

@@ -58,6 +58,7 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 		}
 	}
 	flusher, _ := w.(http.Flusher)
+	names := h.carrierNames(ctx)
 	n := 0
 	err := each(func(s *storage.ExportRow) error {
 		label, codeOnly := desk.ExportLabel(*s)
@@ -69,7 +70,7 @@ func (h *Handlers) writeShipmentsCSV(w http.ResponseWriter, r *http.Request, eac
 		line.text(s.TrackingNumber)
 		line.text(s.RecipientName)
 		line.text(s.RecipientCity)
-		line.text(s.Carrier)
+		line.text(names.of(s.Carrier))
 		line.text(s.ServiceName)
 		line.text(views.ShipmentStateWords(ctx, s.State, s.Status))
 		line.text(views.LabelModeText(ctx, s.LabelMode))

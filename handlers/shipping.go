@@ -77,17 +77,17 @@ func (h *Handlers) Shipping(w http.ResponseWriter, r *http.Request) {
 
 // shipmentRow is a shipment as the lists show it, its time in the request's
 // language and the shop's time zone.
-func shipmentRow(ctx context.Context, s storage.Shipment) views.ShipmentRow {
+func shipmentRow(ctx context.Context, s storage.Shipment, names carrierNames) views.ShipmentRow {
 	return views.ShipmentRow{ID: s.ID, Created: i18n.DateTime(ctx, s.CreatedAt), Reference: s.Reference, Recipient: s.RecipientName,
-		Carrier: s.Carrier, Service: s.ServiceName, State: s.State, Status: s.Status,
+		Carrier: names.of(s.Carrier), Service: s.ServiceName, State: s.State, Status: s.Status,
 		LabelMode: s.LabelMode, LabelStatus: desk.LabelShown(s), TrackingNumber: s.Tracking(), Printed: s.PrintedAt != nil,
 		PrintLate: desk.PrintLate(s), CodeOnly: desk.CodeOnly(s), NoteCount: s.NoteCount, LastNote: s.LastNote}
 }
 
-func shipmentRows(ctx context.Context, list []storage.Shipment) []views.ShipmentRow {
+func shipmentRows(ctx context.Context, list []storage.Shipment, names carrierNames) []views.ShipmentRow {
 	rows := make([]views.ShipmentRow, 0, len(list))
 	for _, s := range list {
-		rows = append(rows, shipmentRow(ctx, s))
+		rows = append(rows, shipmentRow(ctx, s, names))
 	}
 	return rows
 }

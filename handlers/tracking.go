@@ -110,7 +110,7 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 	if !carriers() {
 		return
 	}
-	listRows(ctx, &v, page.Shipments, h.now())
+	listRows(ctx, &v, page.Shipments, h.now(), h.carrierNames(ctx))
 	v.LiveURL = liveURL(r)
 	total := i18n.Int(ctx, int64(page.Total))
 	v.Selection.Query = listHidden(vals)
@@ -155,9 +155,9 @@ func (h *Handlers) ShipmentList(w http.ResponseWriter, r *http.Request) {
 }
 
 // listRows fills the list's rows, each with its age.
-func listRows(ctx context.Context, v *views.ListView, list []storage.Shipment, now time.Time) {
+func listRows(ctx context.Context, v *views.ListView, list []storage.Shipment, now time.Time, names carrierNames) {
 	for _, s := range list {
-		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
+		row := views.ListRow{ShipmentRow: shipmentRow(ctx, s, names), City: s.RecipientCity, Returned: s.Returned, Origin: s.Origin}
 		aged(ctx, &row.ShipmentRow, s, now)
 		row.LastChecked = row.CheckedAt
 		v.Rows = append(v.Rows, row)
@@ -176,7 +176,7 @@ func (h *Handlers) listRowsAgain(w http.ResponseWriter, r *http.Request, f stora
 		h.Fail(w, r, err)
 		return
 	}
-	listRows(ctx, &v, page.Shipments, h.now())
+	listRows(ctx, &v, page.Shipments, h.now(), h.carrierNames(ctx))
 	v.LiveURL = liveURL(r)
 	h.render(w, r, http.StatusOK, views.ShipmentList(h.page(w, r, i18n.T(ctx, "trk.title"), identity.Tracking), v))
 }

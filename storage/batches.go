@@ -60,6 +60,9 @@ type BatchRow struct {
 	// ShipmentState is the state of the row's shipment (ordering, created,
 	// unknown, missing) when the row is read for a page; "" otherwise.
 	ShipmentState string `db:"shipment_state"`
+	// PointName is the name of the parcel point its code names, read with
+	// the row for its page (rowReadColumns); '' otherwise.
+	PointName string `db:"point_name"`
 	// OfferCount is how many offers the row has, when its batch's page lists
 	// it (EachBatchRow: Offers are then the chosen one alone); 0 otherwise.
 	OfferCount int       `db:"offer_count"`
@@ -100,7 +103,14 @@ const chosenOfferOnly = `jsonb_path_query_array(offers, '$[*] ? (@.choice == $c)
 
 // rowReadColumns are a row's columns with its shipment's state, for the
 // readers of a batch page: an ordered row whose order's outcome is open says so.
-const rowReadColumns = rowColumns + shipmentStateColumn
+const rowReadColumns = rowColumns + shipmentStateColumn + pointNameColumn
+
+// pointNameColumn is the name of the parcel point a row's code names, a
+// point of its chosen offer's carrier first: the page says a point by its
+// name (” when the cache has no point of that code).
+const pointNameColumn = `, COALESCE((SELECT p.name FROM parcel_points p WHERE p.code = batch_rows.parsed->>'point_code'
+  ORDER BY upper(p.carrier) = upper(COALESCE(jsonb_path_query_first(batch_rows.offers, '$[*] ? (@.choice == $c).offer.Carrier',
+    jsonb_build_object('c', batch_rows.chosen)) #>> '{}', '')) DESC, p.carrier LIMIT 1), '') AS point_name`
 
 const shipmentStateColumn = `, COALESCE((SELECT s.state FROM shipments s WHERE s.id = batch_rows.shipment_id), '') AS shipment_state`
 
@@ -217,7 +227,7 @@ func (db *DB) BatchRows(ctx context.Context, batch int64) ([]BatchRow, error) {
 // listedRowColumns are a row's columns as its batch's page lists it ($2: the
 // open row).
 const listedRowColumns = rowColumnsHead + `CASE WHEN id = $2 THEN offers ELSE ` + chosenOfferOnly + ` END` + rowColumnsTail +
-	shipmentStateColumn + `, jsonb_array_length(offers) AS offer_count`
+	shipmentStateColumn + pointNameColumn + `, jsonb_array_length(offers) AS offer_count`
 
 // EachBatchRow calls fn for each of a batch's rows in the file's order, as
 // the batch's page lists them: every row's offers are its chosen one alone

@@ -25,7 +25,8 @@ type MoneyCell struct {
 
 // SpendRow is what one carrier's shipments cost.
 type SpendRow struct {
-	Carrier   string
+	Carrier   string // the carrier's code (the total's words for the total)
+	Name      string // what people read
 	Shipments string
 	Spend     []string // one amount per currency, CZK first
 	Average   []string // per shipment with a known price, per currency

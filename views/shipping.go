@@ -18,7 +18,8 @@ type PackageRow struct {
 // OfferRow is one offer of the comparison.
 type OfferRow struct {
 	ServiceID        int
-	Carrier          string
+	Carrier          string // the service's code, sent back with the form
+	CarrierName      string // the carrier table's name, for people
 	Service          string
 	Price, PriceVAT  string // as the service wrote them; PriceVAT goes back with the form
 	PriceText        string // Price for people, in the request's language

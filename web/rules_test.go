@@ -124,7 +124,7 @@ func TestManagerEditsRules(t *testing.T) {
 		t.Fatalf("listed %s", got)
 	}
 	for _, words := range []string{"Rule Express saved.", "To: Slovakia, Czech Republic", "With cash on delivery", "Weight 10.5 to 1,000 kg",
-		"To the door", "The fastest offer among UPS, ZASILKOVNA", "Longest side at most 120 cm", "Length + width + height at most 300.25 cm",
+		"To the door", "The fastest offer among UPS, Zásilkovna", "Longest side at most 120 cm", "Length + width + height at most 300.25 cm",
 		"The cheapest offer", "Service Express of UPS"} {
 		if !strings.Contains(page.Body, words) {
 			t.Errorf("the list does not say %q", words)
