@@ -90,7 +90,7 @@ func TestCustomerHearsOfEachStep(t *testing.T) {
 			tab.Click(`[data-testid=no-customer-mail]`)
 		}
 		tab.Click(`[data-testid=compare]`)
-		tab.WaitText(`[data-testid=offers]`, "ZASILKOVNA")
+		tab.WaitText(`[data-testid=offers]`, "Zásilkovna")
 		tab.Click(`tr[data-service="102"] button[name=choose]`)
 		tab.WaitText(`[data-testid=chosen]`, "Výdejní místo")
 		tab.waitTrue("the chosen offer's form drawn", htmxIdle)
