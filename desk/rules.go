@@ -177,7 +177,8 @@ func (d *Desk) ChooseOffer(ctx context.Context, s shiprules.Shipment, offers []O
 // row and the carrier table can tell (the desk's LabelFreeBlockers, with the
 // package handed over at a point as such offers are): the carrier takes
 // label-free packages, the row goes from and to the Czech Republic. A carrier
-// the table does not know is left to the service, as the form does.
+// the table does not know is left to the service, as the form does. The
+// reasons name carriers by the table's names.
 func (d *Desk) RuleChooser(ctx context.Context, s shiprules.Shipment) shiprules.Chooser {
 	carriers := map[string]Form{}
 	if list, err := d.db.Carriers(ctx); err != nil {
@@ -191,7 +192,8 @@ func (d *Desk) RuleChooser(ctx context.Context, s shiprules.Shipment) shiprules.
 	if senders, err := d.db.Senders(ctx); err == nil && len(senders) > 0 && senders[0].Country != "" {
 		from = senders[0].Country
 	}
-	return shiprules.Chooser{Eligible: func(o shiprules.Offer) (bool, shiprules.Text) {
+	name := func(code string) string { return carriers[strings.ToUpper(code)].Carrier.Name }
+	return shiprules.Chooser{CarrierName: name, Eligible: func(o shiprules.Offer) (bool, shiprules.Text) {
 		if !o.LabelFree {
 			return true, shiprules.Text{}
 		}

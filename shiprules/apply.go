@@ -14,7 +14,7 @@ import (
 // nothing.
 func (c Chooser) apply(r Rule, offers []Offer, blocked []*Text) (int, map[int]Text, Text, *Text) {
 	if strings.TrimSpace(r.Choice) == Named {
-		return named(r, offers, blocked)
+		return c.named(r, offers, blocked)
 	}
 	fastest := strings.TrimSpace(r.Choice) == Fastest
 	others := map[int]Text{}
@@ -27,7 +27,7 @@ func (c Chooser) apply(r Rule, offers []Offer, blocked []*Text) (int, map[int]Te
 		}
 		open = append(open, i)
 		if len(r.Carriers) > 0 && !r.Carriers.has(o.Carrier) {
-			others[i] = text("rules.offer.carrier_excluded", r.Carriers.list())
+			others[i] = text("rules.offer.carrier_excluded", c.carriers(r.Carriers))
 			continue
 		}
 		ofCarriers = append(ofCarriers, i)
@@ -51,7 +51,7 @@ func (c Chooser) apply(r Rule, offers []Offer, blocked []*Text) (int, map[int]Te
 		case len(open) == 0:
 			return -1, nil, text("rules.skip.no_offer"), nil
 		case len(ofCarriers) == 0:
-			return -1, nil, text("rules.skip.no_offer_carriers", r.Carriers.list()), nil
+			return -1, nil, text("rules.skip.no_offer_carriers", c.carriers(r.Carriers)), nil
 		case len(priced) == 0:
 			return -1, nil, text("rules.skip.no_offer_priced", c.Currency), nil
 		}
@@ -117,7 +117,7 @@ func (c Chooser) apply(r Rule, offers []Offer, blocked []*Text) (int, map[int]Te
 
 // named takes the rule's carrier's service: by its id when the rule gives
 // one, else by its name; the first such offer that may be chosen.
-func named(r Rule, offers []Offer, blocked []*Text) (int, map[int]Text, Text, *Text) {
+func (c Chooser) named(r Rule, offers []Offer, blocked []*Text) (int, map[int]Text, Text, *Text) {
 	carrier, service := strings.TrimSpace(r.Carrier), strings.TrimSpace(r.Service)
 	is := func(o Offer) bool {
 		if !strings.EqualFold(strings.TrimSpace(o.Carrier), carrier) {
@@ -153,14 +153,14 @@ func named(r Rule, offers []Offer, blocked []*Text) (int, map[int]Text, Text, *T
 	}
 	if found < 0 {
 		if r.ServiceID > 0 {
-			return -1, nil, text("rules.skip.named_id_missing", clip(carrier), strconv.Itoa(r.ServiceID)), nil
+			return -1, nil, text("rules.skip.named_id_missing", c.carrier(carrier), strconv.Itoa(r.ServiceID)), nil
 		}
-		return -1, nil, text("rules.skip.named_missing", clip(carrier), clipTo(service, MaxService)), nil
+		return -1, nil, text("rules.skip.named_missing", c.carrier(carrier), clipTo(service, MaxService)), nil
 	}
 	if r.ServiceID > 0 {
-		return -1, nil, text("rules.skip.named_id_unavailable", clip(carrier), strconv.Itoa(r.ServiceID)), blocked[found]
+		return -1, nil, text("rules.skip.named_id_unavailable", c.carrier(carrier), strconv.Itoa(r.ServiceID)), blocked[found]
 	}
-	return -1, nil, text("rules.skip.named_unavailable", clip(carrier), clipTo(service, MaxService)), blocked[found]
+	return -1, nil, text("rules.skip.named_unavailable", c.carrier(carrier), clipTo(service, MaxService)), blocked[found]
 }
 
 // cents is a price in hundredths, when it is a price at all.

@@ -140,6 +140,9 @@ type Chooser struct {
 	// the label-free conditions); an offer it refuses is not a candidate, and
 	// why is its reason (rules.offer.ineligible when it gives no key).
 	Eligible func(Offer) (bool, Text)
+	// CarrierName is a carrier as people know it, by the service's code for
+	// it; the reasons name carriers so. Nil, or "" for a code: the code.
+	CarrierName func(code string) string
 }
 
 // Choose chooses the offer for a shipment by the rules with the zero Chooser.
@@ -246,7 +249,7 @@ func (c Chooser) blocker(o Offer, s Shipment) *Text {
 	case o.DeliveryRequired && strings.TrimSpace(s.PointCode) == "":
 		why = text("rules.offer.needs_point")
 	case o.DeliveryRequired && strings.TrimSpace(s.PointCarrier) != "" && !strings.EqualFold(strings.TrimSpace(s.PointCarrier), strings.TrimSpace(o.Carrier)):
-		why = text("rules.offer.point_carrier", clip(s.PointCarrier))
+		why = text("rules.offer.point_carrier", c.carrier(s.PointCarrier))
 	case c.Eligible != nil:
 		ok, reason := c.Eligible(o)
 		if ok {
@@ -261,3 +264,16 @@ func (c Chooser) blocker(o Offer, s Shipment) *Text {
 	}
 	return &why
 }
+
+// carrier is a carrier's code said as people know the carrier.
+func (c Chooser) carrier(code string) string {
+	if c.CarrierName != nil {
+		if name := c.CarrierName(strings.TrimSpace(code)); name != "" {
+			return clip(name)
+		}
+	}
+	return clip(code)
+}
+
+// carriers is a rule's carriers said by their names.
+func (c Chooser) carriers(codes Codes) string { return codes.listAs(c.carrier) }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"shipdesk/i18n"
@@ -83,6 +84,11 @@ func refuseCarrier(carrier, key string) Chooser {
 		return true, Text{}
 	}}
 }
+
+// naming knows carriers B and C by their names, as the desk's carrier table does.
+var naming = Chooser{CarrierName: func(code string) string {
+	return map[string]string{"B": "Beta", "C": "Gamma"}[strings.ToUpper(code)]
+}}
 
 var chooseCases = []chooseCase{
 	// Each condition alone.
@@ -287,6 +293,22 @@ var chooseCases = []chooseCase{
 		ship: parcel(atPoint("Z-1"), func(s *Shipment) { s.PointCarrier = "B" }), offers: []Offer{toPoint(abc[0]), toPoint(abc[1])}, pick: 1,
 		rule: "cheapest", why: "rules.chosen.rule", notChosen: map[int]string{0: "rules.offer.point_carrier"},
 		args: map[string][]any{"rules.offer.point_carrier": {"B"}}},
+
+	// Carriers named as people know them.
+	{name: "the excluded carriers by their names", chooser: naming, rules: []Rule{with(cheapest("B, C or Q"), func(r *Rule) { r.Carriers = Codes{"b", "C", "Q"} })},
+		ship: parcel(), offers: abc, pick: 1, rule: "B, C or Q", why: "rules.chosen.rule",
+		notChosen: map[int]string{0: "rules.offer.carrier_excluded", 2: "rules.offer.pricier"},
+		args:      map[string][]any{"rules.offer.carrier_excluded": {"Beta, Gamma, Q"}}},
+	{name: "the point's carrier by its name", chooser: naming, rules: []Rule{cheapest("cheapest")},
+		ship: parcel(atPoint("Z-1"), func(s *Shipment) { s.PointCarrier = "B" }), offers: []Offer{toPoint(abc[0]), toPoint(abc[1])}, pick: 1,
+		rule: "cheapest", why: "rules.chosen.rule", notChosen: map[int]string{0: "rules.offer.point_carrier"},
+		args: map[string][]any{"rules.offer.point_carrier": {"Beta"}}},
+	{name: "the named service's carrier by its name", chooser: naming, rules: []Rule{namedService("C", "c", "Express"), cheapest("otherwise")},
+		ship: parcel(), offers: abc, pick: 0, rule: "otherwise", why: "rules.chosen.rule", tried: []string{"rules.skip.named_missing"},
+		args: map[string][]any{"rules.skip.named_missing": {"Gamma", "Express"}}},
+	{name: "an unnamed carrier by its code", chooser: naming, rules: []Rule{with(namedService("D 9", "D", ""), func(r *Rule) { r.ServiceID = 9 })},
+		ship: parcel(), offers: abc, pick: -1, why: "rules.none.no_match", tried: []string{"rules.skip.named_id_missing"},
+		args: map[string][]any{"rules.skip.named_id_missing": {"D", "9"}}},
 
 	// The desk's own checks.
 	{name: "the eligibility hook's reason", chooser: refuseCarrier("A", "ship.offer_not_possible"), rules: []Rule{cheapest("cheapest")},

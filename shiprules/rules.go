@@ -142,10 +142,13 @@ func (c Codes) has(code string) bool {
 }
 
 // list writes codes for a message: "CZ, SK".
-func (c Codes) list() string {
+func (c Codes) list() string { return c.listAs(func(x string) string { return clip(x) }) }
+
+// listAs is list with each code said by say.
+func (c Codes) listAs(say func(string) string) string {
 	out := make([]string, 0, min(len(c), 10))
 	for _, x := range c[:min(len(c), 10)] {
-		out = append(out, clip(x))
+		out = append(out, say(x))
 	}
 	if len(c) > 10 {
 		out = append(out, "…")

@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -68,6 +69,7 @@ type basis struct {
 	sender   storage.Sender                // the default sender (ID 0: none)
 	settings storage.ShippingSettings
 	points   map[string][]storage.ParcelPoint // the service's points by code
+	carriers map[string]string                // the carrier table's names by code
 	handover string
 }
 
@@ -97,6 +99,14 @@ func (s *Service) basisFor(ctx context.Context, orders []kept) (*basis, error) {
 	}
 	if b.settings, err = s.db.Settings(ctx); err != nil {
 		return nil, err
+	}
+	carriers, err := s.db.Carriers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.carriers = make(map[string]string, len(carriers))
+	for _, c := range carriers {
+		b.carriers[c.Code] = cmp.Or(c.Name, c.Code)
 	}
 	var codes []string
 	for _, o := range orders {
@@ -257,7 +267,7 @@ func (b *basis) pointOf(ctx context.Context, o Order, m storage.ShopMethod, p *p
 		}
 	}
 	if len(found) > 0 && !byRules {
-		p.add(apperr.Msg("shop.why.point_carrier", o.Point.BranchID, found[0].Carrier))
+		p.add(apperr.Msg("shop.why.point_carrier", o.Point.BranchID, cmp.Or(b.carriers[found[0].Carrier], found[0].Carrier)))
 		return nil
 	}
 	if pt := b.pointByAddress(ctx, carrier, o.Point); pt != nil {

@@ -154,10 +154,10 @@ func TestHostileOrdersSayWhyAndShipNothing(t *testing.T) {
 	e := start(t)
 	e.quiet()
 	e.connect()
-	var ppl string
+	var balikovna string // a point of a carrier whose name is not its code
 	for _, p := range e.sb.Sandbox.Shipping.Points() {
-		if p.Carrier == "PPL" && ppl == "" {
-			ppl = p.Code
+		if p.Carrier == "BALIKOVNA" && balikovna == "" {
+			balikovna = p.Code
 		}
 	}
 	cases := []struct {
@@ -176,7 +176,7 @@ func TestHostileOrdersSayWhyAndShipNothing(t *testing.T) {
 		{"a weight that is no number", func(o *sbshop.Order) { o.Items[0].Weight = "NaN" }, "shop.why.item_weight_bad"},
 		{"a huge weight", func(o *sbshop.Order) { o.Items[0].Weight = "99999999.000" }, "shop.why.item_weight_bad"},
 		{"heavier than a parcel", func(o *sbshop.Order) { o.Items[0].Weight = "2000.000" }, "text.at_most_unit"},
-		{"another carrier's branch", func(o *sbshop.Order) { o.Point.BranchID = ppl }, "shop.why.point_carrier"},
+		{"another carrier's branch", func(o *sbshop.Order) { o.Point.BranchID = balikovna }, "shop.why.point_carrier"},
 		{"a branch nobody knows", func(o *sbshop.Order) { o.Point.BranchID, o.Point.Street = "NO-SUCH-BRANCH", "Nikde 1" }, "shop.why.point_unknown"},
 		{"a total of 0", func(o *sbshop.Order) {
 			for i := range o.Items {
@@ -204,6 +204,9 @@ func TestHostileOrdersSayWhyAndShipNothing(t *testing.T) {
 		o := e.kept(codes[i])
 		if o.Ready || !strings.Contains(string(o.Problems), `"`+c.key+`"`) {
 			t.Errorf("%s: kept as ready %v, %s", c.name, o.Ready, o.Problems)
+		}
+		if c.key == "shop.why.point_carrier" && (!strings.Contains(string(o.Problems), "Balíkovna") || strings.Contains(string(o.Problems), `"BALIKOVNA"`)) {
+			t.Errorf("%s: the carrier is not named by its name: %s", c.name, o.Problems)
 		}
 		s, err := e.svc.Ship(e.ctx, 0, codes[i], 0)
 		if err != nil || s.Shipment != nil || s.Form == nil || len(s.Problems) == 0 || e.shipments(codes[i]) != 0 {
