@@ -19,15 +19,6 @@ import (
 	"shipdesk/views"
 )
 
-// visibleText is what a person reads of a page: the text of its body
-// without scripts and styles (attributes, data- values and links' targets
-// are no text).
-func visibleText(t *testing.T, body string) string {
-	doc := page(t, body)
-	doc.Find(`script, style, template, noscript`).Remove()
-	return doc.Find(`body`).Text()
-}
-
 // statesDesk is a desk whose shipments stand, after each was asked about,
 // in every state the service moves a parcel through, by every way a label
 // comes (printed, brought by the courier, a hand-over code), one of them
@@ -129,7 +120,7 @@ func TestNoServiceCodeIsShown(t *testing.T) {
 				t.Errorf("%s %s: %d", lang, p, resp.StatusCode)
 				continue
 			}
-			if found := sandboxtest.CodesIn(visibleText(t, resp.Body), codes); len(found) > 0 {
+			if found := sandboxtest.CodesIn(shownText(t, resp.Body), codes); len(found) > 0 {
 				t.Errorf("%s %s shows the service's codes %v", lang, p, found)
 			}
 		}
